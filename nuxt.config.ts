@@ -1,0 +1,83 @@
+import { fileURLToPath } from 'node:url'
+
+// Every setting is a runtimeConfig key, overridable by its NUXT_* variable
+// (see README.md "Configuration"). Defaults let `npm start` work with nothing set.
+const rateLimit = (max: number, windowSeconds: number) => ({ max, windowSeconds })
+
+export default defineNuxtConfig({
+  modules: ['@nuxt/eslint', 'nuxt-auth-utils'],
+  devtools: { enabled: false },
+  app: {
+    head: {
+      htmlAttrs: { lang: 'en' },
+      title: 'Does It Fuck?',
+      meta: [
+        { name: 'viewport', content: 'width=device-width, initial-scale=1' },
+        { name: 'description', content: 'Vote on whether it fucks or does not fuck.' },
+      ],
+    },
+  },
+  runtimeConfig: {
+    dataDir: './data',
+    sessionSecret: '',
+    sessionPassword: '',
+    adminEmails: '',
+    smtpUrl: '',
+    mailFrom: 'Does It Fuck? <no-reply@localhost>',
+    trustProxy: false,
+    imageFetchAllowPrivate: false,
+    rateLimit: {
+      enabled: true,
+      auth: rateLimit(10, 15 * 60),
+      upload: rateLimit(20, 60 * 60),
+      vote: rateLimit(30, 60),
+      anonVote: rateLimit(10, 60),
+      general: rateLimit(100, 60),
+    },
+    oauth: {
+      github: {
+        clientId: '',
+        clientSecret: '',
+        authorizationURL: 'https://github.com/login/oauth/authorize',
+        tokenURL: 'https://github.com/login/oauth/access_token',
+        apiURL: 'https://api.github.com',
+      },
+      google: {
+        clientId: '',
+        clientSecret: '',
+        authorizationURL: 'https://accounts.google.com/o/oauth2/v2/auth',
+        tokenURL: 'https://oauth2.googleapis.com/token',
+        userURL: 'https://www.googleapis.com/oauth2/v3/userinfo',
+      },
+      discord: {
+        clientId: '',
+        clientSecret: '',
+        authorizationURL: 'https://discord.com/oauth2/authorize',
+        tokenURL: 'https://discord.com/api/oauth2/token',
+        userURL: 'https://discord.com/api/users/@me',
+      },
+    },
+    public: {
+      siteUrl: 'http://localhost:3000',
+    },
+  },
+  srcDir: '.',
+  compatibilityDate: '2026-11-01',
+  nitro: {
+    serverAssets: [{ baseName: 'migrations', dir: '../drizzle' }],
+    externals: { external: ['better-sqlite3', 'sharp', '@node-rs/argon2'] },
+  },
+  typescript: { strict: true },
+  telemetry: false,
+  hooks: {
+    // Our handler answers /api/** errors in the spec's JSON shape; Nuxt's own
+    // (already set when this hook runs) still renders the error page elsewhere.
+    'nitro:config'(config) {
+      const nuxtHandler = config.errorHandler
+      config.errorHandler = [fileURLToPath(new URL('./server/error.ts', import.meta.url)), ...[nuxtHandler ?? []].flat()]
+    },
+  },
+  eslint: {
+    config: { stylistic: true },
+  },
+})

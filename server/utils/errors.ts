@@ -1,0 +1,37 @@
+import { createError } from 'h3'
+
+/** Standard reason phrases (RFC 9110) for every status the service answers with. */
+export const REASON_PHRASES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+}
+
+export function reasonPhrase(status: number): string {
+  return REASON_PHRASES[status] ?? (status >= 500 ? 'Internal Server Error' : 'Bad Request')
+}
+
+/**
+ * An error in the spec's shape. `message` is ours, never user input; `data`
+ * carries per-field details (400) or the extra fields a status defines (409).
+ */
+export function apiError(statusCode: number, message: string, data?: Record<string, unknown>) {
+  return createError({ statusCode, statusMessage: reasonPhrase(statusCode), message, data })
+}
+
+export const badRequest = (message: string, data?: Record<string, unknown>) => apiError(400, message, data)
+export const unauthorized = (message = 'Authentication required') => apiError(401, message)
+export const forbidden = (message = 'Forbidden') => apiError(403, message)
+export const notFound = (message = 'Not found') => apiError(404, message)
+export const conflict = (message: string, data?: Record<string, unknown>) => apiError(409, message, data)

@@ -1,0 +1,3 @@
+export default defineNitroPlugin((nitroApp) => {
+  nitroApp.hooks.hook('beforeResponse', (event, response) => applyHttpCache(event, response))
+})

@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto'
+import type { H3Event } from 'h3'
+import { getRequestHeader, getResponseHeader, getResponseStatus, setResponseHeader, setResponseStatus } from 'h3'
+
+/** Every Cache-Control value the API uses (decisions.md "Caching"), in one place. */
+export const CACHE_POLICIES = {
+  /** /api/uploads, /api/uploads/filtered */
+  list: 'public, max-age=120',
+  /** /api/items-recent, /api/items-top-voted */
+  feature: 'public, max-age=300',
+  /** /api/profile */
+  profile: 'private, max-age=30',
+  /** answers that depend on the caller: private uploads, votes, tokens, admin */
+  personal: 'private, no-store',
+  /** /api/image/{id}: content-addressed, never changes */
+  image: 'public, max-age=31536000, immutable',
+  /** every other JSON GET */
+  revalidate: 'no-cache',
+} as const
+
+export type CachePolicy = keyof typeof CACHE_POLICIES
+
+/** Policies by route for GETs that do not set one themselves. */
+const ROUTE_POLICIES: [RegExp, CachePolicy][] = [
+  [/^\/api\/uploads(\/filtered)?$/, 'list'],
+  [/^\/api\/items-(recent|top-voted)$/, 'feature'],
+  [/^\/api\/profile$/, 'profile'],
+  [/^\/api\/(auth\/tokens|vote|admin)(\/|$)/, 'personal'],
+]
+
+/** A handler whose answer depends on the caller says so here (overrides the route's policy). */
+export function setCachePolicy(event: H3Event, policy: CachePolicy): void {
+  event.context.cachePolicy = policy
+}
+
+/** The policy of a GET path when its handler chose none. */
+export function routeCachePolicy(path: string): CachePolicy {
+  return ROUTE_POLICIES.find(([pattern]) => pattern.test(path))?.[1] ?? 'revalidate'
+}
+
+export function cachePolicyFor(event: H3Event): CachePolicy {
+  return (event.context.cachePolicy as CachePolicy | undefined) ?? routeCachePolicy(event.path.split('?')[0]!)
+}
+
+/** Strong ETag of a serialised body. */
+export function etagOf(body: string | Buffer): string {
+  return `"${createHash('sha1').update(body).digest('base64url')}"`
+}
+
+/** True (and the 304 is set) when the client already holds this version. */
+export function isNotModified(event: H3Event, etag: string): boolean {
+  setResponseHeader(event, 'ETag', etag)
+  const match = getRequestHeader(event, 'if-none-match')
+  if (!match) return false
+  const fresh = match.trim() === '*' || match.split(',').some(tag => tag.trim().replace(/^W\//, '') === etag)
+  if (fresh) setResponseStatus(event, 304, 'Not Modified')
+  return fresh
+}
+
+/**
+ * Runs before every /api GET 200 JSON answer is sent (server/plugins/http-cache):
+ * serialises it once, sets Cache-Control and a strong ETag, and turns a
+ * matching If-None-Match into a bodiless 304.
+ */
+export function applyHttpCache(event: H3Event, response: { body?: unknown }): void {
+  if (event.method !== 'GET' || !event.path.startsWith('/api/') || getResponseStatus(event) !== 200) return
+  const body = response.body
+  if (body === null || body === undefined || typeof body !== 'object' || Buffer.isBuffer(body) || isStream(body)) return
+  if (!getResponseHeader(event, 'cache-control')) setResponseHeader(event, 'Cache-Control', CACHE_POLICIES[cachePolicyFor(event)])
+  const json = JSON.stringify(body)
+  setResponseHeader(event, 'Content-Type', 'application/json')
+  response.body = isNotModified(event, etagOf(json)) ? '' : json
+}
+
+function isStream(body: object): boolean {
+  return typeof (body as { pipe?: unknown }).pipe === 'function' || typeof (body as { getReader?: unknown }).getReader === 'function'
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest'
+import { rateLimitCategory } from '../../server/utils/rate-limit'
+
+describe('rate-limit categories', () => {
+  it.each([
+    ['POST', '/api/auth', 'auth'],
+    ['POST', '/api/auth/forgot-password', 'auth'],
+    ['POST', '/api/auth/reset-password', 'auth'],
+    ['POST', '/api/auth/change-password', 'auth'],
+    ['POST', '/api/auth/mfa/verify', 'auth'],
+    ['POST', '/api/auth/mfa/disable', 'auth'],
+    ['POST', '/api/auth/mfa/setup', 'general'],
+    ['POST', '/api/auth/logout', 'general'],
+    ['POST', '/api/upload', 'upload'],
+    ['POST', '/api/v1/upload', 'upload'],
+    ['POST', '/api/vote', 'vote'],
+    ['DELETE', '/api/vote?uploadId=x', 'vote'],
+    ['GET', '/api/vote?uploadId=x', 'general'],
+    ['POST', '/api/vote/anonymous', 'anonVote'],
+    ['GET', '/api/uploads', 'general'],
+    ['GET', '/api/image/abc', null],
+    ['GET', '/', null],
+    ['GET', '/_nuxt/app.js', null],
+  ])('%s %s → %s', (method, path, category) => {
+    expect(rateLimitCategory(method, path)).toBe(category)
+  })
+})

@@ -1,0 +1,28 @@
+import { setResponseStatus } from 'h3'
+import { AuthSchema } from '#shared/schemas/auth'
+import { findAccountByEmail, registerAccount, syncAdminFlag, verifyPassword } from '../../services/accounts'
+
+/** POST /api/auth: `action: "register"` (201) or `action: "login"`. */
+export default defineEventHandler(async (event) => {
+  const input = await readValidated(event, AuthSchema)
+  const sqlite = useSqlite()
+
+  if (input.action === 'register') {
+    const user = await registerAccount(sqlite, input, adminEmails().includes(input.email))
+    const token = await startSession(event, user.id)
+    setResponseStatus(event, 201)
+    return { user, token, mfaRequired: false }
+  }
+
+  const account = findAccountByEmail(sqlite, input.email)
+  if (!await verifyPassword(account?.password_hash ?? null, input.password) || !account) {
+    throw unauthorized('Invalid email or password')
+  }
+  if (account.mfa_enabled) {
+    // The MFA step (services/mfa.ts) is wired in by the accounts work.
+    return { mfaRequired: true }
+  }
+  syncAdminFlag(sqlite, account.id, account.email, adminEmails())
+  const token = await startSession(event, account.id)
+  return { user: { id: account.id, username: account.username, email: account.email }, token, mfaRequired: false }
+})

@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto'
+import type Database from 'better-sqlite3'
+import { SignJWT, jwtVerify } from 'jose'
+
+export const SESSION_COOKIE = 'auth-token'
+export const SESSION_TTL_SECONDS = 24 * 60 * 60
+
+/** The authenticated caller, as every handler sees it. */
+export interface Actor {
+  id: string
+  username: string
+  email: string | null
+  isAdmin: boolean
+  shadowBanned: boolean
+  /** The session behind a cookie/JWT caller; absent for API-token callers. */
+  sessionId?: string
+}
+
+interface ActorRow { id: string, username: string, email: string | null, is_admin: number, shadow_banned: number }
+
+export function toActor(row: ActorRow, adminEmails: string[], sessionId?: string): Actor {
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    isAdmin: row.is_admin === 1 || (row.email !== null && adminEmails.includes(row.email)),
+    shadowBanned: row.shadow_banned === 1,
+    sessionId,
+  }
+}
+
+const key = (secret: string) => new TextEncoder().encode(secret)
+
+/** Stores a session row and returns its signed JWT (HS256, sub, sid, iat, exp = +24 h). */
+export async function createSession(sqlite: Database.Database, secret: string, userId: string, nowMs = Date.now()): Promise<{ token: string, sessionId: string, expiresAt: string }> {
+  const sessionId = randomUUID()
+  const iat = Math.floor(nowMs / 1000)
+  const exp = iat + SESSION_TTL_SECONDS
+  const expiresAt = new Date(exp * 1000).toISOString()
+  sqlite.prepare('INSERT INTO sessions (id, user_id, expires_at) VALUES (?, ?, ?)').run(sessionId, userId, expiresAt)
+  const token = await new SignJWT({ sid: sessionId })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(userId)
+    .setIssuedAt(iat)
+    .setExpirationTime(exp)
+    .sign(key(secret))
+  return { token, sessionId, expiresAt }
+}
+
+/**
+ * The actor behind a session JWT, or null when the JWT is malformed, signed
+ * with another key or algorithm, expired, or its session was revoked.
+ */
+export async function actorFromSessionToken(sqlite: Database.Database, secret: string, token: string, adminEmails: string[]): Promise<Actor | null> {
+  let claims: { sub?: string, sid?: unknown }
+  try {
+    ({ payload: claims } = await jwtVerify(token, key(secret), { algorithms: ['HS256'], requiredClaims: ['sub', 'sid', 'iat', 'exp'] }))
+  }
+  catch {
+    return null
+  }
+  if (typeof claims.sid !== 'string') return null
+  const row = sqlite.prepare(`SELECT u.id, u.username, u.email, u.is_admin, u.shadow_banned
+    FROM sessions s JOIN users u ON u.id = s.user_id
+    WHERE s.id = ? AND s.user_id = ? AND s.revoked_at IS NULL AND s.expires_at > ?`)
+    .get(claims.sid, claims.sub, new Date().toISOString()) as ActorRow | undefined
+  return row ? toActor(row, adminEmails, claims.sid) : null
+}
+
+export function revokeSession(sqlite: Database.Database, sessionId: string): void {
+  sqlite.prepare('UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(new Date().toISOString(), sessionId)
+}
+
+/** Revokes every session of a user, or every one but `exceptSessionId`. */
+export function revokeUserSessions(sqlite: Database.Database, userId: string, exceptSessionId?: string): void {
+  sqlite.prepare('UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND id IS NOT ?')
+    .run(new Date().toISOString(), userId, exceptSessionId ?? null)
+}

@@ -1,0 +1,72 @@
+import type { H3Event } from 'h3'
+import { deleteCookie, getCookie, getRequestHeader, setCookie } from 'h3'
+import { actorFromApiToken } from '../services/api-tokens'
+import { actorFromSessionToken, createSession, SESSION_COOKIE, SESSION_TTL_SECONDS, type Actor } from '../services/sessions'
+
+export { SESSION_COOKIE, type Actor }
+
+export function adminEmails(): string[] {
+  return String(useRuntimeConfig().adminEmails || '').split(',').map(e => e.trim().toLowerCase()).filter(Boolean)
+}
+
+function bearer(event: H3Event): string | undefined {
+  const header = getRequestHeader(event, 'authorization')
+  const match = header?.match(/^Bearer\s+(\S+)\s*$/i)
+  return match?.[1]
+}
+
+/**
+ * The signed-in caller from the `auth-token` cookie (or, with `allowBearer`,
+ * from `Authorization: Bearer <jwt>`), null when no credential was sent.
+ * A credential that is sent but not valid is a 401.
+ */
+export async function getUser(event: H3Event, options: { allowBearer?: boolean } = {}): Promise<Actor | null> {
+  if (event.context.actor !== undefined) return event.context.actor as Actor | null
+  const token = (options.allowBearer && bearer(event)) || getCookie(event, SESSION_COOKIE)
+  if (!token) return null
+  const actor = await actorFromSessionToken(useSqlite(), useSecrets().sessionSecret, token, adminEmails())
+  if (!actor) throw unauthorized('Invalid or expired token')
+  event.context.actor = actor
+  return actor
+}
+
+/** 401 unless a valid session cookie (or JWT bearer, where allowed) is sent. */
+export async function requireUser(event: H3Event, options: { allowBearer?: boolean } = {}): Promise<Actor> {
+  const actor = await getUser(event, options)
+  if (!actor) throw unauthorized('Authentication required')
+  return actor
+}
+
+/** 401 when signed out, 403 when signed in but not an admin. */
+export async function requireAdmin(event: H3Event): Promise<Actor> {
+  const actor = await requireUser(event)
+  if (!actor.isAdmin) throw forbidden('Admin access required')
+  return actor
+}
+
+/** 401 unless `Authorization: Bearer <api token>` names a live API token. */
+export function requireApiToken(event: H3Event): Actor & { tokenId: string } {
+  const token = bearer(event)
+  if (!token) throw unauthorized('API token required')
+  const actor = actorFromApiToken(useSqlite(), token, adminEmails())
+  if (!actor) throw unauthorized('Invalid or expired token')
+  event.context.actor = actor
+  return actor
+}
+
+/** Starts a session for `userId` and sets the auth-token cookie; returns the JWT. */
+export async function startSession(event: H3Event, userId: string): Promise<string> {
+  const { token } = await createSession(useSqlite(), useSecrets().sessionSecret, userId)
+  setCookie(event, SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: '/',
+    maxAge: SESSION_TTL_SECONDS,
+    secure: new URL(useRuntimeConfig().public.siteUrl).protocol === 'https:',
+  })
+  return token
+}
+
+export function clearSessionCookie(event: H3Event): void {
+  deleteCookie(event, SESSION_COOKIE, { path: '/' })
+}

@@ -1,0 +1,5 @@
+import type { ApiPaths } from '../utils/openapi'
+import meta from './meta'
+
+/** Every resource's OpenAPI paths; a new resource file is added here. */
+export const apiPaths: ApiPaths[] = [meta]

@@ -1,0 +1,105 @@
+import { toJsonSchema } from '@valibot/to-json-schema'
+import type * as v from 'valibot'
+
+type Schema = v.GenericSchema
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete'
+/** cookie = auth-token session cookie, jwt = JWT bearer, apiToken = API-token bearer. */
+export type SecurityName = 'cookie' | 'jwt' | 'apiToken'
+
+export interface ApiOperation {
+  summary: string
+  description?: string
+  tags: string[]
+  /** Alternatives; omit for public endpoints. */
+  security?: SecurityName[]
+  params?: { path?: Schema, query?: Schema }
+  /** Request body: the same valibot schema the handler validates with. */
+  body?: { json?: Schema, multipart?: Schema }
+  /** Status → description and (for JSON answers) the response schema; error statuses get the error shape. */
+  responses: Record<number, { description: string, schema?: Schema, content?: string, headers?: Record<string, string> }>
+}
+
+/** OpenAPI paths of one resource, e.g. server/openapi/uploads.ts; keys use {param} style. */
+export type ApiPaths = Record<string, Partial<Record<Method, ApiOperation>>>
+
+export function defineApiPaths(paths: ApiPaths): ApiPaths {
+  return paths
+}
+
+const jsonSchema = (schema: Schema) => {
+  const { $schema: _, ...rest } = toJsonSchema(schema, { target: 'draft-2020-12', errorMode: 'ignore', typeMode: 'input' }) as Record<string, unknown>
+  return rest
+}
+const outputSchema = (schema: Schema) => {
+  const { $schema: _, ...rest } = toJsonSchema(schema, { target: 'draft-2020-12', errorMode: 'ignore', typeMode: 'output' }) as Record<string, unknown>
+  return rest
+}
+
+function parameters(schema: Schema | undefined, where: 'path' | 'query') {
+  if (!schema) return []
+  const object = jsonSchema(schema) as { properties?: Record<string, Record<string, unknown>>, required?: string[] }
+  return Object.entries(object.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: where,
+    required: where === 'path' || (object.required ?? []).includes(name),
+    ...(property.description ? { description: property.description } : {}),
+    schema: property,
+  }))
+}
+
+function operation(op: ApiOperation) {
+  const content: Record<string, unknown> = {}
+  if (op.body?.json) content['application/json'] = { schema: jsonSchema(op.body.json) }
+  if (op.body?.multipart) content['multipart/form-data'] = { schema: jsonSchema(op.body.multipart) }
+  return {
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    tags: op.tags,
+    ...(op.security ? { security: op.security.map(name => ({ [name]: [] })) } : { security: [] }),
+    parameters: [...parameters(op.params?.path, 'path'), ...parameters(op.params?.query, 'query')],
+    ...(Object.keys(content).length ? { requestBody: { required: true, content } } : {}),
+    responses: Object.fromEntries(Object.entries(op.responses).map(([status, response]) => {
+      const errorStatus = Number(status) >= 400
+      const schema = response.schema ? outputSchema(response.schema) : errorStatus ? { $ref: '#/components/schemas/Error' } : undefined
+      const headers = response.headers
+        ? { headers: Object.fromEntries(Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) }
+        : {}
+      return [status, {
+        description: response.description,
+        ...headers,
+        ...(schema ? { content: { [response.content ?? 'application/json']: { schema } } } : {}),
+      }]
+    })),
+  }
+}
+
+/** The whole OpenAPI 3.1 document from every resource's paths. */
+export function buildOpenApiDocument(all: ApiPaths[], errorSchema: Schema, siteUrl: string) {
+  const paths: Record<string, Record<string, unknown>> = {}
+  for (const group of all) {
+    for (const [path, methods] of Object.entries(group)) {
+      for (const [method, op] of Object.entries(methods)) {
+        paths[path] = { ...paths[path], [method]: operation(op as ApiOperation) }
+      }
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Does It Fuck? API',
+      version: '1.0.0',
+      description: 'HTTP/JSON API of the community voting site. Responses are JSON with no envelope; errors are { statusCode, statusMessage, message }.',
+    },
+    servers: [{ url: siteUrl }],
+    tags: [...new Set(Object.values(paths).flatMap(methods => Object.values(methods).flatMap(op => (op as { tags: string[] }).tags)))].map(name => ({ name })),
+    paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
+    components: {
+      schemas: { Error: outputSchema(errorSchema) },
+      securitySchemes: {
+        cookie: { type: 'apiKey', in: 'cookie', name: 'auth-token', description: 'Session JWT set by login; valid 24 hours.' },
+        jwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The login token, accepted as a bearer only by the API-token endpoints.' },
+        apiToken: { type: 'http', scheme: 'bearer', description: 'A 64-character hex API token; accepted only by /api/v1/upload.' },
+      },
+    },
+  }
+}

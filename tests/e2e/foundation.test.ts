@@ -1,0 +1,175 @@
+import { statSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Validator } from '@seriousme/openapi-schema-validator'
+import { api, registerUser } from '../support/api'
+import { startServer, type RunningServer } from '../support/server'
+
+describe('error shape', () => {
+  it('answers an unknown /api route with a JSON 404', async () => {
+    const response = await api('/api/does-not-exist')
+    expect(response.status).toBe(404)
+    expect(response.headers.get('content-type')).toContain('application/json')
+    expect(response.body).toEqual({ statusCode: 404, statusMessage: 'Not Found', message: 'Not found' })
+  })
+
+  it('answers a wrong method with 405 and Allow', async () => {
+    const response = await api('/api/openapi.json', { method: 'DELETE' })
+    expect(response.status).toBe(405)
+    expect(response.headers.get('allow')).toBe('GET, HEAD')
+    expect(response.body).toEqual({ statusCode: 405, statusMessage: 'Method Not Allowed', message: 'Method not allowed' })
+  })
+
+  it('answers malformed JSON with 400 and no stack', async () => {
+    const response = await api('/api/auth', { method: 'POST', body: '{not json', headers: { 'content-type': 'application/json' } })
+    expect(response.status).toBe(400)
+    expect(response.body).toEqual({ statusCode: 400, statusMessage: 'Bad Request', message: 'Invalid JSON body' })
+  })
+
+  it('answers a validation failure with 400, the first message and per-field data', async () => {
+    const response = await api('/api/auth', { method: 'POST', body: { action: 'register', email: 'nope', username: 'x', password: 'short' } })
+    expect(response.status).toBe(400)
+    expect(response.body.statusMessage).toBe('Bad Request')
+    expect(response.body.message).toBe('Invalid email')
+    expect(response.body.data.issues.map((i: { path: string }) => i.path)).toEqual(['email', 'username', 'password'])
+    expect(JSON.stringify(response.body)).not.toMatch(/at .*\.m?js|stack/i)
+  })
+})
+
+describe('HTTP caching', () => {
+  it('sets a strong ETag and answers If-None-Match with a bodiless 304', async () => {
+    const first = await api('/api/openapi.json')
+    expect(first.status).toBe(200)
+    const etag = first.headers.get('etag')!
+    expect(etag).toMatch(/^"[\w-]+"$/)
+    expect(first.headers.get('cache-control')).toBe('no-cache')
+    const second = await api('/api/openapi.json', { headers: { 'if-none-match': etag } })
+    expect(second.status).toBe(304)
+    expect(second.body).toBe('')
+    const other = await api('/api/openapi.json', { headers: { 'if-none-match': '"something-else"' } })
+    expect(other.status).toBe(200)
+  })
+
+  it('marks caller-specific answers private', async () => {
+    const user = await registerUser()
+    const profile = await api('/api/profile', { token: user.token })
+    expect(profile.status).toBe(200)
+    expect(profile.headers.get('cache-control')).toBe('private, max-age=30')
+    expect(profile.headers.get('etag')).toBeTruthy()
+  })
+})
+
+describe('cross-site requests', () => {
+  it('refuses a cookie-authenticated POST from another origin', async () => {
+    const user = await registerUser()
+    const response = await api('/api/auth/logout', { method: 'POST', token: user.token, headers: { origin: 'https://evil.example' } })
+    expect(response.status).toBe(403)
+    expect(response.body).toEqual({ statusCode: 403, statusMessage: 'Forbidden', message: 'Cross-site request blocked' })
+  })
+
+  it('lets the same origin and scripts without Origin through', async () => {
+    const user = await registerUser()
+    const { baseURL } = { baseURL: (await import('vitest')).inject('baseURL') }
+    const same = await api('/api/auth/logout', { method: 'POST', token: user.token, headers: { origin: baseURL } })
+    expect(same.status).toBe(200)
+    const other = await registerUser()
+    const script = await api('/api/auth/logout', { method: 'POST', token: other.token })
+    expect(script.status).toBe(200)
+  })
+
+  it('sets security headers and a nonce-based CSP on pages', async () => {
+    const page = await api('/')
+    expect(page.status).toBe(200)
+    const csp = page.headers.get('content-security-policy')!
+    const nonce = csp.match(/'nonce-([^']+)'/)![1]
+    expect(csp).toContain(`frame-ancestors 'none'`)
+    expect(page.body).toContain(`nonce="${nonce}"`)
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(page.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin')
+  })
+})
+
+describe('OpenAPI', () => {
+  it('serves a valid OpenAPI 3.1 document', async () => {
+    const response = await api('/api/openapi.json')
+    expect(response.body.openapi).toBe('3.1.0')
+    const validator = new Validator()
+    const result = await validator.validate(response.body)
+    expect(result.errors ?? []).toEqual([])
+    expect(result.valid).toBe(true)
+    expect(Object.keys(response.body.components.securitySchemes).sort()).toEqual(['apiToken', 'cookie', 'jwt'])
+  })
+})
+
+describe('rate limits (own server, small limits)', () => {
+  let server: RunningServer
+  beforeAll(async () => {
+    server = await startServer({
+      NUXT_RATE_LIMIT_ENABLED: 'true',
+      NUXT_RATE_LIMIT_GENERAL_MAX: '3',
+      NUXT_RATE_LIMIT_GENERAL_WINDOW_SECONDS: '60',
+      NUXT_RATE_LIMIT_AUTH_MAX: '2',
+    })
+  })
+  afterAll(() => server.stop())
+
+  it('counts general requests, then answers 429 with Retry-After', async () => {
+    const seen: (string | null)[] = []
+    for (let i = 0; i < 3; i++) {
+      const response = await api('/api/openapi.json', { baseURL: server.url })
+      expect(response.status).toBe(200)
+      expect(response.headers.get('ratelimit-limit')).toBe('3')
+      seen.push(response.headers.get('ratelimit-remaining'))
+    }
+    expect(seen).toEqual(['2', '1', '0'])
+    const limited = await api('/api/openapi.json', { baseURL: server.url })
+    expect(limited.status).toBe(429)
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(limited.body).toEqual({ statusCode: 429, statusMessage: 'Too Many Requests', message: 'Too many requests, please try again later' })
+  })
+
+  it('does not reset the limit for a spoofed X-Forwarded-For', async () => {
+    const spoofed = await api('/api/openapi.json', { baseURL: server.url, headers: { 'x-forwarded-for': '203.0.113.7' } })
+    expect(spoofed.status).toBe(429)
+  })
+
+  it('counts POST /api/auth in its own category', async () => {
+    const body = { action: 'login', email: 'nobody@e2e.test', password: 'whatever1' }
+    const first = await api('/api/auth', { method: 'POST', body, baseURL: server.url })
+    expect(first.status).toBe(401)
+    expect(first.headers.get('ratelimit-limit')).toBe('2')
+    await api('/api/auth', { method: 'POST', body, baseURL: server.url })
+    const third = await api('/api/auth', { method: 'POST', body, baseURL: server.url })
+    expect(third.status).toBe(429)
+  })
+})
+
+describe('data dir, migrations and secrets across restarts', () => {
+  it('migrates an empty data dir, keeps secrets (0600) and sessions across a restart', async () => {
+    const first = await startServer()
+    const dataDir = first.dataDir
+    try {
+      expect(first.output()).toContain('[db] applied 1 migration(s)')
+      const secretsFile = join(dataDir, 'secrets.json')
+      expect(statSync(secretsFile).mode & 0o777).toBe(0o600)
+      const secrets = readFileSync(secretsFile, 'utf8')
+      const user = await registerUser({}, first.url)
+      await first.stop({ keepData: true })
+
+      const second = await startServer({}, { dataDir })
+      try {
+        expect(second.output()).not.toContain('applied')
+        expect(readFileSync(secretsFile, 'utf8')).toBe(secrets)
+        const profile = await api('/api/profile', { token: user.token, baseURL: second.url })
+        expect(profile.status).toBe(200)
+        expect(profile.body.user.username).toBe(user.username)
+      }
+      finally {
+        await second.stop()
+      }
+    }
+    finally {
+      await first.stop()
+    }
+  })
+})

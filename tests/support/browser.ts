@@ -1,0 +1,21 @@
+import { chromium, type Browser, type BrowserContext } from 'playwright-core'
+
+/** Debian's Chromium, never a downloaded browser. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+  })
+}
+
+export async function newContext(browser: Browser, baseURL: string, options: { mobile?: boolean } = {}): Promise<BrowserContext> {
+  return browser.newContext(options.mobile
+    ? { baseURL, viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }
+    : { baseURL, viewport: { width: 1280, height: 900 } })
+}

@@ -44,7 +44,7 @@ export function generateApiToken(sqlite: Database.Database, userId: string, inpu
 /** The caller's tokens, newest first, never their values. */
 export function listApiTokens(sqlite: Database.Database, userId: string) {
   const rows = sqlite.prepare(`SELECT id, name, created_at, expires_at, last_used_at FROM api_tokens
-    WHERE user_id = ? ORDER BY created_at DESC, id`).all(userId) as
+    WHERE user_id = ? ORDER BY created_at DESC, rowid DESC`).all(userId) as
     { id: string, name: string, created_at: string, expires_at: string, last_used_at: string | null }[]
   return {
     tokens: rows.map(row => ({ id: row.id, name: row.name, createdAt: row.created_at, expiresAt: row.expires_at, lastUsedAt: row.last_used_at })),

@@ -65,3 +65,12 @@ export async function requestResetToken(dataDir: string, email: string, baseURL?
   if (response.status !== 200) throw new Error(`forgot-password failed: ${response.status}`)
   return resetTokenOf((await waitForOutboxMail(dataDir, email, before)).raw)
 }
+
+/** Polls `check` until it is true (up to 10 s); for effects that land after the HTTP answer. */
+export async function waitFor(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise(r => setTimeout(r, 50))
+  }
+}

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { SignJWT, UnsecuredJWT } from 'jose'
@@ -211,6 +212,13 @@ describe('admin CLI', () => {
     const revoked = await admin('revoke', user.email)
     expect(revoked.stdout).toContain(`${user.email} is no longer an admin`)
     expect((await api('/api/profile', { token: user.token })).body.user.isAdmin).toBe(false)
+  })
+
+  it('creates and migrates a missing database before looking the account up', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'dif-admin-')), 'data')
+    const result = run(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/admin.ts'), 'grant', 'first@e2e.test'], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, NUXT_DATA_DIR: dataDir } })
+    await expect(result).rejects.toMatchObject({ code: 1, stdout: expect.stringContaining('[db] applied'), stderr: expect.stringContaining('No account with the e-mail first@e2e.test') })
+    expect(existsSync(join(dataDir, 'app.sqlite'))).toBe(true)
   })
 
   it('fails for an unknown e-mail and for bad usage', async () => {

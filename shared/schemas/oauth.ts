@@ -8,7 +8,7 @@ export const OAuthProviderParamsSchema = v.object({ provider: OAuthProviderSchem
 
 /** POST /api/auth/oauth/mfa: the TOTP or backup code that completes an external sign-in. */
 export const OAuthMfaSchema = v.object({
-  code: v.pipe(MfaCodeSchema, v.nonEmpty('MFA code is required')),
+  code: v.pipe(v.optional(MfaCodeSchema, ''), v.nonEmpty('MFA code is required')),
 })
 
 export const OAuthProvidersResponseSchema = v.object({ providers: v.array(OAuthProviderSchema) })

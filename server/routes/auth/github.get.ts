@@ -2,13 +2,12 @@ import { profileFromGitHub } from '../../services/oauth'
 
 /** GET /auth/github: GitHub's web flow (nuxt-auth-utils), then sign-in or link. */
 export default defineOAuthRoute('github', ({ redirectURL, signIn, onError }) => defineOAuthGitHubEventHandler({
-  config: { redirectURL, emailRequired: true },
+  // Not `emailRequired`: that fails the sign-in when GitHub lists no primary e-mail.
+  config: { redirectURL, scope: ['user:email'] },
   async onSuccess(event, { user, tokens }) {
     // GitHub's /user shows no verification flag: its e-mail list does.
-    const emails = user.email_verified === undefined
-      ? await gitHubEmails(useRuntimeConfig(event).oauth.github.apiURL, tokens.access_token, useRuntimeConfig(event).oauth.github.clientId)
-      : []
-    await signIn(event, profileFromGitHub(user, emails))
+    const { apiURL, clientId } = useRuntimeConfig(event).oauth.github
+    await signIn(event, profileFromGitHub(user, await gitHubEmails(apiURL, tokens.access_token, clientId)))
   },
   onError,
 }))

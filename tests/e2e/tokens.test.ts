@@ -44,7 +44,7 @@ describe('POST /api/auth/tokens/generate', () => {
   })
 
   it.each([
-    [{}, 'Invalid key: Expected "name" but received undefined'],
+    [{}, 'Name is required'],
     [{ name: '   ' }, 'Name must be 1 to 100 characters'],
     [{ name: 'x'.repeat(101) }, 'Name must be 1 to 100 characters'],
     [{ name: 'x', expiresInDays: 0 }, 'expiresInDays must be an integer from 1 to 3650'],

@@ -7,10 +7,10 @@ interface UserRow { id: string, username: string, email: string | null, is_admin
 /** GET /api/admin/users: every account, newest first, optionally filtered by username or e-mail. */
 export function listUsers(sqlite: Database.Database, query: { page: number, limit: number, q: string }, adminEmails: string[]) {
   const pattern = `%${query.q.replace(/[\\%_]/g, '\\$&')}%`
-  const where = `WHERE username LIKE ?1 ESCAPE '\\' OR email LIKE ?1 ESCAPE '\\'`
-  const { total } = sqlite.prepare(`SELECT count(*) AS total FROM users ${where}`).get(pattern) as { total: number }
+  const where = `WHERE username LIKE @pattern ESCAPE '\\' OR email LIKE @pattern ESCAPE '\\'`
+  const { total } = sqlite.prepare(`SELECT count(*) AS total FROM users ${where}`).get({ pattern }) as { total: number }
   const rows = sqlite.prepare(`SELECT id, username, email, is_admin, shadow_banned, created_at FROM users ${where}
-    ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3`).all(pattern, query.limit, (query.page - 1) * query.limit) as UserRow[]
+    ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`).all({ pattern, limit: query.limit, offset: (query.page - 1) * query.limit }) as UserRow[]
   return {
     users: rows.map(row => ({
       id: row.id,

@@ -43,11 +43,11 @@ export function storedCounts(uploadId: string, dataDir?: string) {
 /** An upload's counts as the vote rows say: users not shadow-banned plus anonymous votes. */
 export function countedVotes(uploadId: string, dataDir?: string) {
   return serverDatabase(dataDir).sqlite.prepare(`SELECT
-      (SELECT count(*) FROM votes v JOIN users u ON u.id = v.user_id WHERE v.upload_id = ?1 AND v.vote = 'fucks' AND u.shadow_banned = 0)
-      + (SELECT count(*) FROM anonymous_votes WHERE upload_id = ?1 AND vote = 'upvote') AS upvotes,
-      (SELECT count(*) FROM votes v JOIN users u ON u.id = v.user_id WHERE v.upload_id = ?1 AND v.vote = 'does_not_fuck' AND u.shadow_banned = 0)
-      + (SELECT count(*) FROM anonymous_votes WHERE upload_id = ?1 AND vote = 'downvote') AS downvote_count`)
-    .get(uploadId) as { upvotes: number, downvote_count: number }
+      (SELECT count(*) FROM votes v JOIN users u ON u.id = v.user_id WHERE v.upload_id = @id AND v.vote = 'fucks' AND u.shadow_banned = 0)
+      + (SELECT count(*) FROM anonymous_votes WHERE upload_id = @id AND vote = 'upvote') AS upvotes,
+      (SELECT count(*) FROM votes v JOIN users u ON u.id = v.user_id WHERE v.upload_id = @id AND v.vote = 'does_not_fuck' AND u.shadow_banned = 0)
+      + (SELECT count(*) FROM anonymous_votes WHERE upload_id = @id AND vote = 'downvote') AS downvote_count`)
+    .get({ id: uploadId }) as { upvotes: number, downvote_count: number }
 }
 
 /** The list entry of one upload as the per-user list shows it (uncached by HTTP). */

@@ -5,6 +5,12 @@ const MAX_ENTRIES = 1000
 
 interface Cache { version: string, entries: Map<string, unknown>, probe: Database.Statement }
 const caches = new WeakMap<Database.Database, Cache>()
+let enabled = true
+
+/** Off makes every list run its SQL (the benchmark's baseline server does this). */
+export function setListCacheEnabled(on: boolean): void {
+  enabled = on
+}
 
 /**
  * Answers of the public lists, kept until the database changes. The version
@@ -13,6 +19,7 @@ const caches = new WeakMap<Database.Database, Cache>()
  * connection or process), so a list can never miss an acknowledged write.
  */
 export function cachedList<T>(sqlite: Database.Database, key: string, compute: () => T): T {
+  if (!enabled) return compute()
   let cache = caches.get(sqlite)
   if (!cache) {
     cache = { version: '', entries: new Map(), probe: sqlite.prepare('SELECT total_changes() AS changes, data_version AS data FROM pragma_data_version') }

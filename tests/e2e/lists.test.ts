@@ -22,7 +22,7 @@ const ENTRY_KEYS = ['created_at', 'description', 'downvote_count', 'external_url
 
 beforeAll(async () => {
   server = await startServer()
-  ;[alice, bob, carol] = await Promise.all([0, 1, 2].map(() => registerUser({}, server.url)))
+  ;[alice, bob, carol] = await Promise.all([registerUser({}, server.url), registerUser({}, server.url), registerUser({}, server.url)])
   for (let i = 0; i < 24; i++) {
     const tags = [...(i % 3 === 0 ? ['Cats'] : []), ...(i % 4 === 0 ? ['Dogs'] : [])]
     const [upvotes, downvotes] = VOTES[i] ?? [0, 0]
@@ -257,5 +257,18 @@ describe('freshness', () => {
     const id = seedUpload(bob, { createdAt: at(50) }, server.dataDir)
     u.push(id)
     expect((await get('/api/items-recent')).body.items[0].id).toBe(id)
+  })
+})
+
+describe('OpenAPI', () => {
+  it('describes every endpoint of tags, lists, votes and admin', async () => {
+    const { body } = await get('/api/openapi.json')
+    const operations = Object.entries(body.paths as Record<string, Record<string, unknown>>).flatMap(([path, methods]) => Object.keys(methods).map(method => `${method.toUpperCase()} ${path}`))
+    expect(operations).toEqual(expect.arrayContaining([
+      'GET /api/uploads', 'GET /api/uploads/filtered', 'GET /api/user/{username}/uploads', 'GET /api/items-recent', 'GET /api/items-top-voted',
+      'GET /api/uploads/{id}/tags', 'POST /api/uploads/{id}/tags', 'GET /api/tags',
+      'POST /api/vote', 'GET /api/vote', 'DELETE /api/vote', 'POST /api/vote/anonymous',
+      'GET /api/admin/users', 'POST /api/admin/users/{id}/shadow-ban',
+    ]))
   })
 })

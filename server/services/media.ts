@@ -1,0 +1,157 @@
+import { createHash, randomUUID } from 'node:crypto'
+import { open, rename, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { fileTypeFromBuffer } from 'file-type'
+import sharp from 'sharp'
+import type { OutputInfo, Sharp } from 'sharp'
+import { badRequest } from '../utils/errors'
+
+// Decoded images are never kept in libvips' operation cache: memory stays flat under load.
+sharp.cache(false)
+
+/** Largest image accepted, counting every frame of an animation (decisions.md). */
+export const MAX_IMAGE_PIXELS = 50_000_000
+/** Longest side of a thumbnail. */
+export const THUMB_SIZE = 480
+/**
+ * Two images whose 64-bit dHashes differ in at most this many bits are the same
+ * picture: a resized or re-encoded copy lands at 0–3 bits, unrelated photos
+ * near 32. Kept small so that distinct images are never refused.
+ */
+export const PHASH_MAX_DISTANCE = 6
+
+export const IMAGE_FORMATS = {
+  'image/jpeg': { ext: 'jpg', format: 'jpeg' },
+  'image/png': { ext: 'png', format: 'png' },
+  'image/gif': { ext: 'gif', format: 'gif' },
+  'image/webp': { ext: 'webp', format: 'webp' },
+} as const
+
+export type ImageMime = keyof typeof IMAGE_FORMATS
+
+export interface ProcessedImage {
+  data: Buffer
+  mime: ImageMime
+  ext: string
+  width: number
+  height: number
+  sha256: string
+  /** 16 hex digits, or null for a nearly flat image (too little structure to compare). */
+  phash: string | null
+}
+
+/** The image type from the file's first bytes (never its name or declared type). */
+export async function sniffImageType(path: string): Promise<ImageMime> {
+  const handle = await open(path, 'r')
+  try {
+    const head = Buffer.alloc(4100)
+    const { bytesRead } = await handle.read(head, 0, head.length, 0)
+    const type = await fileTypeFromBuffer(head.subarray(0, bytesRead))
+    if (!type || !(type.mime in IMAGE_FORMATS)) throw badRequest('Unsupported image type')
+    return type.mime as ImageMime
+  }
+  finally {
+    await handle.close()
+  }
+}
+
+/**
+ * Decodes the file under the pixel limit, auto-orients it, drops every piece of
+ * metadata (EXIF, GPS, XMP; colours are converted to sRGB so no ICC profile is
+ * needed) and re-encodes it in its own format, keeping animation; then hashes
+ * the result (SHA-256 and a perceptual dHash).
+ */
+export async function processImage(path: string): Promise<ProcessedImage> {
+  const mime = await sniffImageType(path)
+  let pages: number
+  try {
+    const header = await sharp(path, { limitInputPixels: false }).metadata()
+    pages = header.pages ?? 1
+    if (header.width * header.height * pages > MAX_IMAGE_PIXELS) throw badRequest('Image dimensions too large')
+  }
+  catch (error) {
+    throw isApiError(error) ? error : badRequest('Invalid image')
+  }
+  const { format, ext } = IMAGE_FORMATS[mime]
+  let output: { data: Buffer, info: OutputInfo }
+  try {
+    const pipeline = sharp(path, { animated: pages > 1, limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' }).autoOrient()
+    output = await encode(pipeline, format).toBuffer({ resolveWithObject: true })
+  }
+  catch (error) {
+    if (String((error as Error).message).includes('pixel limit')) throw badRequest('Image dimensions too large')
+    throw badRequest('Invalid image')
+  }
+  return {
+    data: output.data,
+    mime,
+    ext,
+    width: output.info.width,
+    height: output.info.pageHeight ?? output.info.height,
+    sha256: createHash('sha256').update(output.data).digest('hex'),
+    phash: await perceptualHash(output.data),
+  }
+}
+
+function encode(pipeline: Sharp, format: (typeof IMAGE_FORMATS)[ImageMime]['format']): Sharp {
+  switch (format) {
+    case 'jpeg': return pipeline.jpeg({ quality: 90, mozjpeg: true })
+    case 'png': return pipeline.png({ compressionLevel: 6 })
+    case 'gif': return pipeline.gif()
+    case 'webp': return pipeline.webp({ quality: 90 })
+  }
+}
+
+/**
+ * 64-bit difference hash of the first frame: flattened on white, greyscale,
+ * 9×8 pixels, one bit per horizontal neighbour pair (left brighter than right).
+ * Null when the 72 grey values hardly vary (flat images all hash alike).
+ */
+export async function perceptualHash(image: Buffer): Promise<string | null> {
+  const grey = await sharp(image).flatten({ background: '#ffffff' }).greyscale().resize(9, 8, { fit: 'fill' }).raw().toBuffer()
+  const mean = grey.reduce((sum, value) => sum + value, 0) / grey.length
+  const spread = Math.sqrt(grey.reduce((sum, value) => sum + (value - mean) ** 2, 0) / grey.length)
+  if (spread < 3) return null
+  let bits = 0n
+  for (let y = 0; y < 8; y++) {
+    for (let x = 0; x < 8; x++) bits = (bits << 1n) | (grey[y * 9 + x]! > grey[y * 9 + x + 1]! ? 1n : 0n)
+  }
+  return bits.toString(16).padStart(16, '0')
+}
+
+/** Bits that differ between two 16-hex-digit hashes. */
+export function hammingDistance(a: string, b: string): number {
+  let diff = BigInt(`0x${a}`) ^ BigInt(`0x${b}`)
+  let count = 0
+  while (diff) {
+    count += Number(diff & 1n)
+    diff >>= 1n
+  }
+  return count
+}
+
+/** Writes a file so that readers never see a partial one (temp file + rename in the same folder). */
+export async function writeFileAtomic(path: string, data: Buffer): Promise<void> {
+  const temp = `${path}.${randomUUID()}.tmp`
+  try {
+    await writeFile(temp, data, { flag: 'wx' })
+    await rename(temp, path)
+  }
+  catch (error) {
+    await rm(temp, { force: true })
+    throw error
+  }
+}
+
+/** A WebP of at most 480×480 (first frame), written atomically. */
+export async function writeThumbnail(image: Buffer, path: string): Promise<void> {
+  const thumb = await sharp(image).resize(THUMB_SIZE, THUMB_SIZE, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 80 }).toBuffer()
+  await writeFileAtomic(path, thumb)
+}
+
+export const mediaFile = (mediaDir: string, filename: string) => join(mediaDir, filename)
+export const thumbFile = (mediaDir: string, uploadId: string) => join(mediaDir, 'thumbs', `${uploadId}.webp`)
+
+function isApiError(error: unknown): boolean {
+  return typeof (error as { statusCode?: unknown })?.statusCode === 'number'
+}

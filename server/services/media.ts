@@ -112,20 +112,28 @@ export async function perceptualHash(image: Buffer): Promise<string | null> {
   const mean = grey.reduce((sum, value) => sum + value, 0) / grey.length
   const spread = Math.sqrt(grey.reduce((sum, value) => sum + (value - mean) ** 2, 0) / grey.length)
   if (spread < 3) return null
-  let bits = 0n
-  for (let y = 0; y < 8; y++) {
-    for (let x = 0; x < 8; x++) bits = (bits << 1n) | (grey[y * 9 + x]! > grey[y * 9 + x + 1]! ? 1n : 0n)
+  let hex = ''
+  for (let nibble = 0; nibble < 16; nibble++) {
+    let value = 0
+    for (let bit = 0; bit < 4; bit++) {
+      const i = nibble * 4 + bit
+      const at = Math.floor(i / 8) * 9 + (i % 8)
+      value = (value << 1) | (grey[at]! > grey[at + 1]! ? 1 : 0)
+    }
+    hex += value.toString(16)
   }
-  return bits.toString(16).padStart(16, '0')
+  return hex
 }
 
 /** Bits that differ between two 16-hex-digit hashes. */
 export function hammingDistance(a: string, b: string): number {
-  let diff = BigInt(`0x${a}`) ^ BigInt(`0x${b}`)
   let count = 0
-  while (diff) {
-    count += Number(diff & 1n)
-    diff >>= 1n
+  for (let i = 0; i < 16; i++) {
+    let diff = Number.parseInt(a[i] ?? '0', 16) ^ Number.parseInt(b[i] ?? '0', 16)
+    while (diff) {
+      count += diff & 1
+      diff >>= 1
+    }
   }
   return count
 }

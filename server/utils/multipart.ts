@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { H3Event } from 'h3'
-import { getRequestHeader, setResponseHeader } from 'h3'
+import { getRequestHeader } from 'h3'
 import busboy from 'busboy'
 
 /** Room for the text fields of an upload form beside its file. */
@@ -26,7 +26,7 @@ export async function readMultipart(event: H3Event, options: { maxFileBytes: num
   const contentType = getRequestHeader(event, 'content-type') ?? ''
   if (!/^multipart\/form-data\s*;/i.test(contentType)) throw badRequest('Expected a multipart/form-data body')
   const tooLarge = () => {
-    setResponseHeader(event, 'Connection', 'close')
+    discardBody(event)
     return apiError(413, `File too large (max ${Math.round(options.maxFileBytes / 1024 / 1024)} MB)`)
   }
   if (Number(getRequestHeader(event, 'content-length')) > options.maxFileBytes + FIELDS_ALLOWANCE) throw tooLarge()
@@ -53,7 +53,7 @@ export async function readMultipart(event: H3Event, options: { maxFileBytes: num
       if (settled) return
       settled = true
       req.unpipe(parser)
-      req.resume() // the rest of the body is read and dropped, so the answer reaches the client
+      discardBody(event)
       out?.destroy()
       void rm(tempPath, { force: true })
       reject(error)
@@ -93,4 +93,23 @@ export async function readMultipart(event: H3Event, options: { maxFileBytes: num
     req.on('error', fail)
     req.pipe(parser)
   })
+}
+
+/** Most bytes read and dropped after an early answer before the connection is cut. */
+const DISCARD_LIMIT = 16 * 1024 * 1024
+
+/**
+ * After an early error the rest of the body is read and dropped (never parsed
+ * or stored), so that clients which only read the answer once they have sent
+ * everything still get it; a client that keeps sending far more is cut off.
+ */
+function discardBody(event: H3Event): void {
+  const req = event.node.req
+  if (req.readableEnded) return
+  let dropped = 0
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.length
+    if (dropped > DISCARD_LIMIT) req.socket.destroy()
+  })
+  req.resume()
 }

@@ -71,7 +71,7 @@ export async function fetchImageToFile(address: string, destination: string, opt
       }
       const declared = Number(response.headers['content-length'])
       if (declared > options.maxBytes) {
-        response.body.destroy()
+        response.body.on('error', () => {}).destroy()
         throw new ImageFetchError('declared length over the cap')
       }
       const bytes = await streamCapped(response.body, destination, options.maxBytes)

@@ -104,11 +104,19 @@ function encode(pipeline: Sharp, format: (typeof IMAGE_FORMATS)[ImageMime]['form
 
 /**
  * 64-bit difference hash of the first frame: flattened on white, greyscale,
- * 9×8 pixels, one bit per horizontal neighbour pair (left brighter than right).
+ * scaled to 72×64 and box-averaged into 9×8 cells (stable across resizes and
+ * re-encodes), one bit per horizontal neighbour pair (left brighter than right).
  * Null when the 72 grey values hardly vary (flat images all hash alike).
  */
 export async function perceptualHash(image: Buffer): Promise<string | null> {
-  const grey = await sharp(image).flatten({ background: '#ffffff' }).greyscale().resize(9, 8, { fit: 'fill' }).raw().toBuffer()
+  const scaled = await sharp(image).flatten({ background: '#ffffff' }).greyscale()
+    .resize(72, 64, { fit: 'fill', kernel: 'linear', fastShrinkOnLoad: false }).raw().toBuffer()
+  const grey = new Float64Array(72)
+  for (let i = 0; i < scaled.length; i++) {
+    const x = i % 72
+    const y = Math.floor(i / 72)
+    grey[Math.floor(y / 8) * 9 + Math.floor(x / 8)]! += scaled[i]! / 64
+  }
   const mean = grey.reduce((sum, value) => sum + value, 0) / grey.length
   const spread = Math.sqrt(grey.reduce((sum, value) => sum + (value - mean) ** 2, 0) / grey.length)
   if (spread < 3) return null

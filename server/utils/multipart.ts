@@ -40,7 +40,8 @@ export async function readMultipart(event: H3Event, options: { maxFileBytes: num
     try {
       parser = busboy({
         headers: req.headers,
-        limits: { fileSize: options.maxFileBytes, files: 1, fields: 20, fieldSize: 16 * 1024, parts: 25, headerPairs: 50 },
+        // busboy reports 'limit' on reaching fileSize, so one byte more is the first refused size.
+        limits: { fileSize: options.maxFileBytes + 1, files: 1, fields: 20, fieldSize: 16 * 1024, parts: 25, headerPairs: 50 },
       })
     }
     catch {

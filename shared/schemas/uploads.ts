@@ -17,8 +17,9 @@ const isHttpUrl = (value: string) => {
   }
 }
 
+// Missing multipart fields count as empty, so each gets its own message rather than a generic "Invalid key".
 const HttpUrlSchema = (message: string) => v.pipe(
-  v.string(message),
+  v.optional(v.string(message), ''),
   v.trim(),
   v.nonEmpty(message),
   v.maxLength(MAX_URL_LENGTH, `URLs must be at most ${MAX_URL_LENGTH} characters`),
@@ -26,7 +27,7 @@ const HttpUrlSchema = (message: string) => v.pipe(
 )
 
 const DescriptionSchema = v.pipe(
-  v.string('Description is required'),
+  v.optional(v.string('Description is required'), ''),
   v.trim(),
   v.nonEmpty('Description is required'),
   v.check(text => [...text].length <= MAX_DESCRIPTION_LENGTH, `Description must be at most ${MAX_DESCRIPTION_LENGTH} characters`),
@@ -37,7 +38,11 @@ export const TagListFieldSchema = v.pipe(
   v.optional(v.string(TAG_NAME_RULE.message), ''),
   v.transform(list => list.split(',').map(name => name.trim()).filter(Boolean)),
   v.check(names => names.every(name => parseTagName(name) !== null), TAG_NAME_RULE.message),
-  v.transform(names => [...new Map(names.map(name => [slugify(name), name])).values()]),
+  v.transform((names) => {
+    const bySlug = new Map<string, string>()
+    for (const name of names) if (!bySlug.has(slugify(name))) bySlug.set(slugify(name), name)
+    return [...bySlug.values()]
+  }),
   v.check(names => names.length <= MAX_TAGS_PER_UPLOAD, `At most ${MAX_TAGS_PER_UPLOAD} tags per upload`),
 )
 

@@ -95,7 +95,7 @@ export async function processImage(path: string): Promise<ProcessedImage> {
 
 function encode(pipeline: Sharp, format: (typeof IMAGE_FORMATS)[ImageMime]['format']): Sharp {
   switch (format) {
-    case 'jpeg': return pipeline.jpeg({ quality: 90, mozjpeg: true })
+    case 'jpeg': return pipeline.jpeg({ quality: 90 })
     case 'png': return pipeline.png({ compressionLevel: 6 })
     case 'gif': return pipeline.gif()
     case 'webp': return pipeline.webp({ quality: 90 })

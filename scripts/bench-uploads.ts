@@ -99,10 +99,10 @@ async function uploadThroughput(count: number) {
 }
 
 async function peakRss() {
-  const server = await startServer()
+  const server = await startServer(process.env.BENCH_MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.BENCH_MALLOC_ARENA_MAX } : {})
   try {
     const token = await register(server)
-    const images = await Promise.all(Array.from({ length: 4 }, () => noiseJpeg(10 * MB - 64 * 1024)))
+    const images = await Promise.all(Array.from({ length: Number(process.env.BENCH_PARALLEL ?? 4) }, () => noiseJpeg(10 * MB - 64 * 1024)))
     const pid = server.process.pid!
     const before = vmRssMb(pid)
     const statuses = await Promise.all(images.map((image, i) => {
@@ -113,7 +113,7 @@ async function peakRss() {
       })
     }))
     const peak = vmHwmMb(pid)
-    console.log(`4 concurrent uploads of ${(images[0]!.length / MB).toFixed(2)} MB: statuses ${statuses.join(',')}, RSS before ${before.toFixed(0)} MB, peak RSS ${peak.toFixed(0)} MB (limit ${RSS_LIMIT_MB} MB)`)
+    console.log(`${images.length} concurrent uploads of ${(images[0]!.length / MB).toFixed(2)} MB: statuses ${statuses.join(',')}, RSS before ${before.toFixed(0)} MB, peak RSS ${peak.toFixed(0)} MB (limit ${RSS_LIMIT_MB} MB)`)
     if (peak >= RSS_LIMIT_MB) process.exitCode = 1
   }
   finally {
@@ -121,5 +121,5 @@ async function peakRss() {
   }
 }
 
-await uploadThroughput(Number(process.env.BENCH_UPLOADS ?? 24))
+if (process.env.BENCH_ONLY !== 'rss') await uploadThroughput(Number(process.env.BENCH_UPLOADS ?? 24))
 await peakRss()

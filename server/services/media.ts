@@ -38,6 +38,28 @@ export interface ProcessedImage {
   sha256: string
   /** 16 hex digits, or null for a nearly flat image (too little structure to compare). */
   phash: string | null
+  /** WebP of at most 480×480 (first frame), written after the row is inserted. */
+  thumbnail: Buffer
+}
+
+/**
+ * At most this many images are decoded at once: each large one holds tens of
+ * MB inside libvips (which uses every core for one image). Later ones wait their turn.
+ */
+const IMAGE_SLOTS = 1
+let busySlots = 0
+const waitingForSlot: (() => void)[] = []
+
+async function withImageSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (busySlots >= IMAGE_SLOTS) await new Promise<void>(resolve => waitingForSlot.push(resolve))
+  busySlots++
+  try {
+    return await work()
+  }
+  finally {
+    busySlots--
+    waitingForSlot.shift()?.()
+  }
 }
 
 /** The image type from the file's first bytes (never its name or declared type). */
@@ -63,6 +85,10 @@ export async function sniffImageType(path: string): Promise<ImageMime> {
  */
 export async function processImage(path: string): Promise<ProcessedImage> {
   const mime = await sniffImageType(path)
+  return withImageSlot(() => decodeAndNormalise(path, mime))
+}
+
+async function decodeAndNormalise(path: string, mime: ImageMime): Promise<ProcessedImage> {
   let pages: number
   try {
     const header = await sharp(path, { limitInputPixels: false }).metadata()
@@ -82,6 +108,8 @@ export async function processImage(path: string): Promise<ProcessedImage> {
     if (String((error as Error).message).includes('pixel limit')) throw badRequest('Image dimensions too large')
     throw badRequest('Invalid image')
   }
+  // The thumbnail decodes the result cheaply (shrink-on-load); the perceptual hash is taken from it.
+  const thumbnail = await thumbnailOf(output.data)
   return {
     data: output.data,
     mime,
@@ -89,7 +117,8 @@ export async function processImage(path: string): Promise<ProcessedImage> {
     width: output.info.width,
     height: output.info.pageHeight ?? output.info.height,
     sha256: createHash('sha256').update(output.data).digest('hex'),
-    phash: await perceptualHash(output.data),
+    phash: await perceptualHash(thumbnail),
+    thumbnail,
   }
 }
 
@@ -103,7 +132,7 @@ function encode(pipeline: Sharp, format: (typeof IMAGE_FORMATS)[ImageMime]['form
 }
 
 /**
- * 64-bit difference hash of the first frame: flattened on white, greyscale,
+ * 64-bit difference hash of an image (the pipeline passes the thumbnail): flattened on white, greyscale,
  * scaled to 72×64 and box-averaged into 9×8 cells (stable across resizes and
  * re-encodes), one bit per horizontal neighbour pair (left brighter than right).
  * Null when the 72 grey values hardly vary (flat images all hash alike).
@@ -159,10 +188,9 @@ export async function writeFileAtomic(path: string, data: Buffer): Promise<void>
   }
 }
 
-/** A WebP of at most 480×480 (first frame), written atomically. */
-export async function writeThumbnail(image: Buffer, path: string): Promise<void> {
-  const thumb = await sharp(image).resize(THUMB_SIZE, THUMB_SIZE, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 80 }).toBuffer()
-  await writeFileAtomic(path, thumb)
+/** A WebP of at most 480×480 (first frame). */
+export function thumbnailOf(image: Buffer): Promise<Buffer> {
+  return sharp(image).resize(THUMB_SIZE, THUMB_SIZE, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 80 }).toBuffer()
 }
 
 export const mediaFile = (mediaDir: string, filename: string) => join(mediaDir, filename)

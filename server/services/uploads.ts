@@ -8,7 +8,7 @@ import { uploadStats } from '../../shared/utils/rating'
 import { badRequest, conflict, notFound } from '../utils/errors'
 import type { Actor } from './sessions'
 import { fetchImageToFile, ImageFetchError } from './image-fetch'
-import { hammingDistance, mediaFile, PHASH_MAX_DISTANCE, processImage, thumbFile, writeFileAtomic, writeThumbnail, type ProcessedImage } from './media'
+import { hammingDistance, mediaFile, PHASH_MAX_DISTANCE, processImage, thumbFile, writeFileAtomic, type ProcessedImage } from './media'
 import { attachTags, tagsOfUpload } from './tags'
 
 export interface MediaOptions {
@@ -119,7 +119,7 @@ async function storeImage(sqlite: Database.Database, actor: Actor, input: { desc
       attachTags(sqlite, id, input.tags)
     })()
     inserted = true
-    await writeThumbnail(image.data, files[1]!)
+    await writeFileAtomic(files[1]!, image.thumbnail)
   }
   catch (error) {
     if (inserted) sqlite.prepare('DELETE FROM uploads WHERE id = ?').run(id)

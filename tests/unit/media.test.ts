@@ -1,7 +1,10 @@
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { hammingDistance, perceptualHash, PHASH_MAX_DISTANCE } from '../../server/services/media'
+import { hammingDistance, perceptualHash as hashOf, PHASH_MAX_DISTANCE, thumbnailOf } from '../../server/services/media'
 import { randomImage } from '../support/images'
+
+// As in the pipeline: the hash is taken from the 480×480 thumbnail.
+const perceptualHash = async (image: Buffer) => hashOf(await thumbnailOf(image))
 
 describe('perceptual hash', () => {
   it('stays within the threshold for resized and re-encoded copies', async () => {

@@ -34,7 +34,7 @@ async function noiseJpeg(targetBytes: number): Promise<Buffer> {
 /** A ready multipart body (autocannon sends raw bytes). */
 function multipart(fields: Record<string, string>, file: Buffer, name: string) {
   const boundary = `----bench${randomBytes(8).toString('hex')}`
-  const parts = Object.entries(fields).map(([key, value]) =>
+  const parts: Buffer[] = Object.entries(fields).map(([key, value]) =>
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${key}"\r\n\r\n${value}\r\n`))
   parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: image/jpeg\r\n\r\n`), file, Buffer.from(`\r\n--${boundary}--\r\n`))
   return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { deflateSync } from 'node:zlib'
 import sharp from 'sharp'
+import type { Sharp } from 'sharp'
 
 export type ImageFormat = 'jpeg' | 'png' | 'gif' | 'webp'
 
@@ -10,7 +11,7 @@ export const MIME: Record<ImageFormat, string> = { jpeg: 'image/jpeg', png: 'ima
  * A picture no other test produces: a 16×12 grid of random colours scaled up,
  * so its perceptual hash is unrelated to every other generated image.
  */
-export async function randomPicture(options: { width?: number, height?: number, seed?: Buffer } = {}): Promise<sharp.Sharp> {
+export async function randomPicture(options: { width?: number, height?: number, seed?: Buffer } = {}): Promise<Sharp> {
   const width = options.width ?? 320
   const height = options.height ?? 240
   const cells = options.seed ?? randomBytes(16 * 12 * 3)

@@ -60,7 +60,7 @@ function vmRssMb(pid: number): number {
 }
 
 async function uploadThroughput(count: number) {
-  const server = await startServer()
+  const server = await startServer(process.env.BENCH_MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.BENCH_MALLOC_ARENA_MAX } : {})
   try {
     const token = await register(server)
     const images = await Promise.all(Array.from({ length: count }, () => noiseJpeg(2 * MB)))

@@ -49,6 +49,8 @@ export async function startServer(env: Record<string, string> = {}, options: { d
       NUXT_DATA_DIR: dataDir,
       NUXT_PUBLIC_SITE_URL: url,
       NUXT_RATE_LIMIT_ENABLED: 'false',
+      // As `npm start` runs it: one malloc arena keeps image processing's peak memory low.
+      MALLOC_ARENA_MAX: '1',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -5,6 +5,7 @@ const alias = { '#shared': fileURLToPath(new URL('./shared', import.meta.url)) }
 
 export default defineConfig({
   test: {
+    reporters: ['default', './tests/support/summary-reporter.ts'],
     projects: [
       {
         resolve: { alias },

@@ -11,6 +11,7 @@ const AUTH_PATHS = new Set([
   '/api/auth/change-password',
   '/api/auth/mfa/verify',
   '/api/auth/mfa/disable',
+  '/api/auth/oauth/mfa',
 ])
 
 /**

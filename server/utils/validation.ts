@@ -12,8 +12,21 @@ type Schema = v.GenericSchema
 export function parseWith<S extends Schema>(schema: S, input: unknown): v.InferOutput<S> {
   const result = v.safeParse(schema, input)
   if (result.success) return result.output
-  const issues = result.issues.map(issue => ({ path: v.getDotPath(issue) ?? '', message: issue.message }))
+  const issues = result.issues.map(issue => ({ path: v.getDotPath(issue) ?? '', message: issueMessage(issue) }))
   throw badRequest(issues[0]!.message, { issues })
+}
+
+/**
+ * A key that is missing altogether gets valibot's generic "Invalid key: ..." text;
+ * say plainly which field is required instead. Every other issue keeps the
+ * schema's own message.
+ */
+function issueMessage(issue: v.BaseIssue<unknown>): string {
+  const key = issue.path?.at(-1)?.key
+  if (issue.kind === 'schema' && issue.received === 'undefined' && typeof key === 'string' && issue.message.startsWith('Invalid key')) {
+    return `${key.charAt(0).toUpperCase()}${key.slice(1)} is required`
+  }
+  return issue.message
 }
 
 /** The JSON body, validated. A missing or malformed body is a 400, not a 500. */

@@ -1,6 +1,7 @@
 import { setResponseStatus } from 'h3'
 import { AuthSchema } from '#shared/schemas/auth'
 import { findAccountByEmail, registerAccount, syncAdminFlag, verifyPassword } from '../../services/accounts'
+import { verifyMfaCode } from '../../services/mfa'
 
 /** POST /api/auth: `action: "register"` (201) or `action: "login"`. */
 export default defineEventHandler(async (event) => {
@@ -19,8 +20,9 @@ export default defineEventHandler(async (event) => {
     throw unauthorized('Invalid email or password')
   }
   if (account.mfa_enabled) {
-    // The MFA step (services/mfa.ts) is wired in by the accounts work.
-    return { mfaRequired: true }
+    // Without a code the client is asked for one; no session is started yet.
+    if (!input.mfaCode) return { mfaRequired: true }
+    if (!verifyMfaCode(sqlite, account.id, input.mfaCode)) throw unauthorized('Invalid MFA code')
   }
   syncAdminFlag(sqlite, account.id, account.email, adminEmails())
   const token = await startSession(event, account.id)

@@ -1,0 +1,7 @@
+import { setupMfa } from '../../../services/mfa'
+
+/** POST /api/auth/mfa/setup (cookie): secret, QR code and backup codes; MFA is on after verify. */
+export default defineEventHandler(async (event) => {
+  const actor = await requireUser(event)
+  return setupMfa(useSqlite(), actor.id)
+})

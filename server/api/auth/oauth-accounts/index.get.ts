@@ -1,0 +1,8 @@
+import { listOAuthAccounts } from '../../../services/oauth'
+
+/** GET /api/auth/oauth-accounts (C): the caller's linked providers and whether a password is set. */
+export default defineEventHandler(async (event) => {
+  const actor = await requireUser(event)
+  setCachePolicy(event, 'personal')
+  return listOAuthAccounts(useSqlite(), actor.id)
+})

@@ -1,0 +1,137 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import type Database from 'better-sqlite3'
+import { Secret, TOTP } from 'otpauth'
+import QRCode from 'qrcode'
+import { apiError } from '../utils/errors'
+import { verifyPassword } from './accounts'
+
+/** TOTP issuer shown in authenticator apps (decisions.md "Names and configuration"). */
+export const MFA_ISSUER = 'Does It Fuck?'
+export const BACKUP_CODE_COUNT = 10
+const PERIOD = 30
+/** Steps accepted either side of the current one. */
+const WINDOW = 1
+
+const TOTP_PATTERN = /^\d{6}$/
+const BACKUP_PATTERN = /^[0-9A-F]{16}$/
+
+function totp(secret: string, label: string) {
+  return new TOTP({ issuer: MFA_ISSUER, label, algorithm: 'SHA1', digits: 6, period: PERIOD, secret: Secret.fromBase32(secret) })
+}
+
+export function hashBackupCode(code: string): string {
+  return createHash('sha256').update(normaliseBackupCode(code)).digest('hex')
+}
+
+/** `a1b2-c3d4 e5f6...` → `A1B2C3D4E5F6...` (dashes, spaces and case do not matter). */
+function normaliseBackupCode(code: string): string {
+  return code.replace(/[\s-]/g, '').toUpperCase()
+}
+
+/** XXXX-XXXX-XXXX-XXXX from 8 random bytes. */
+function newBackupCode(): string {
+  return randomBytes(8).toString('hex').toUpperCase().match(/.{4}/g)!.join('-')
+}
+
+interface MfaRow { email: string | null, username: string, mfa_enabled: number, mfa_secret: string | null }
+
+function mfaRow(sqlite: Database.Database, userId: string): MfaRow {
+  return sqlite.prepare('SELECT email, username, mfa_enabled, mfa_secret FROM users WHERE id = ?').get(userId) as MfaRow
+}
+
+/**
+ * Starts (or restarts) MFA setup: a new secret kept pending until verified and
+ * 10 new backup codes (stored hashed). 409 when MFA is already on.
+ */
+export async function setupMfa(sqlite: Database.Database, userId: string) {
+  const row = mfaRow(sqlite, userId)
+  if (row.mfa_enabled) throw apiError(409, 'MFA is already enabled')
+  const secret = new Secret({ size: 20 }).base32
+  const otpauthUrl = totp(secret, row.email ?? row.username).toString()
+  const backupCodes = Array.from({ length: BACKUP_CODE_COUNT }, newBackupCode)
+  const qrCode = await QRCode.toDataURL(otpauthUrl, { type: 'image/png', errorCorrectionLevel: 'M', margin: 2, width: 240 })
+  const insert = sqlite.prepare('INSERT INTO mfa_backup_codes (id, user_id, code_hash) VALUES (?, ?, ?)')
+  sqlite.transaction(() => {
+    sqlite.prepare('UPDATE users SET mfa_secret = ?, mfa_last_step = NULL WHERE id = ?').run(secret, userId)
+    sqlite.prepare('DELETE FROM mfa_backup_codes WHERE user_id = ?').run(userId)
+    for (const code of backupCodes) insert.run(randomUUID(), userId, hashBackupCode(code))
+  })()
+  return { qrCode, secret, otpauthUrl, backupCodes }
+}
+
+/**
+ * Checks a 6-digit TOTP code against the user's secret (±1 step) and records
+ * its step, so the same code (or an older one) is never accepted again.
+ */
+function consumeTotp(sqlite: Database.Database, userId: string, secret: string, code: string, now: number): boolean {
+  if (!TOTP_PATTERN.test(code)) return false
+  const generator = totp(secret, 'check')
+  // validate() answers the step offset (0 for the current step, so compare with null).
+  const delta = generator.validate({ token: code, timestamp: now, window: WINDOW })
+  if (delta === null) return false
+  const step = generator.counter({ timestamp: now }) + delta
+  // One conditional UPDATE, so two concurrent requests cannot both use the code.
+  const result = sqlite.prepare('UPDATE users SET mfa_last_step = ? WHERE id = ? AND (mfa_last_step IS NULL OR mfa_last_step < ?)')
+    .run(step, userId, step)
+  return result.changes === 1
+}
+
+/** Marks an unused backup code of the user as used; false when there is none. */
+function consumeBackupCode(sqlite: Database.Database, userId: string, code: string, now: number): boolean {
+  if (!BACKUP_PATTERN.test(normaliseBackupCode(code))) return false
+  const result = sqlite.prepare('UPDATE mfa_backup_codes SET used_at = ? WHERE user_id = ? AND code_hash = ? AND used_at IS NULL')
+    .run(new Date(now).toISOString(), userId, hashBackupCode(code))
+  return result.changes === 1
+}
+
+/**
+ * The MFA check of a user with MFA on: a TOTP code (each accepted once) or an
+ * unused backup code (consumed). False when MFA is off or the code is wrong.
+ * Used by login, change-password, reset-password, MFA disable and the OAuth MFA step.
+ */
+export function verifyMfaCode(sqlite: Database.Database, userId: string, code: string, now = Date.now()): boolean {
+  const row = mfaRow(sqlite, userId)
+  if (!row?.mfa_enabled || !row.mfa_secret) return false
+  const trimmed = code.trim()
+  return TOTP_PATTERN.test(trimmed)
+    ? consumeTotp(sqlite, userId, row.mfa_secret, trimmed, now)
+    : consumeBackupCode(sqlite, userId, trimmed, now)
+}
+
+/** True when the user has MFA on (so login and password changes need a code). */
+export function isMfaEnabled(sqlite: Database.Database, userId: string): boolean {
+  return mfaRow(sqlite, userId)?.mfa_enabled === 1
+}
+
+/**
+ * Throws the 400 the password endpoints answer when MFA is on and the code is
+ * missing (`MFA code required`) or wrong (`Invalid MFA code`).
+ */
+export function requireMfaCode(sqlite: Database.Database, userId: string, code: string | undefined, now = Date.now()): void {
+  if (!isMfaEnabled(sqlite, userId)) return
+  if (!code) throw apiError(400, 'MFA code required')
+  if (!verifyMfaCode(sqlite, userId, code, now)) throw apiError(400, 'Invalid MFA code')
+}
+
+/** Confirms a pending setup with a TOTP code from the authenticator and turns MFA on. */
+export function enableMfa(sqlite: Database.Database, userId: string, code: string, now = Date.now()) {
+  const row = mfaRow(sqlite, userId)
+  if (row.mfa_enabled) throw apiError(409, 'MFA is already enabled')
+  if (!row.mfa_secret) throw apiError(400, 'MFA setup has not been started')
+  if (!consumeTotp(sqlite, userId, row.mfa_secret, code.trim(), now)) throw apiError(400, 'Invalid MFA code')
+  sqlite.prepare('UPDATE users SET mfa_enabled = 1 WHERE id = ?').run(userId)
+  return { success: true as const, mfaEnabled: true }
+}
+
+/** Turns MFA off after the password and a current code: secret and backup codes are removed. */
+export async function disableMfa(sqlite: Database.Database, userId: string, input: { password: string, mfaCode: string }, now = Date.now()) {
+  if (!isMfaEnabled(sqlite, userId)) throw apiError(400, 'MFA is not enabled')
+  const { password_hash: passwordHash } = sqlite.prepare('SELECT password_hash FROM users WHERE id = ?').get(userId) as { password_hash: string | null }
+  if (!await verifyPassword(passwordHash, input.password)) throw apiError(400, 'Password is incorrect')
+  if (!verifyMfaCode(sqlite, userId, input.mfaCode, now)) throw apiError(400, 'Invalid MFA code')
+  sqlite.transaction(() => {
+    sqlite.prepare('UPDATE users SET mfa_enabled = 0, mfa_secret = NULL, mfa_last_step = NULL WHERE id = ?').run(userId)
+    sqlite.prepare('DELETE FROM mfa_backup_codes WHERE user_id = ?').run(userId)
+  })()
+  return { success: true as const, mfaEnabled: false }
+}

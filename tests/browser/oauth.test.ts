@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser } from 'playwright-core'
+import { launchBrowser, newContext } from '../support/browser'
+import { startOAuthMock, type OAuthMock } from '../support/oauth-mock'
+import { startServer, type RunningServer } from '../support/server'
+
+describe('sign-in with GitHub in Chromium', () => {
+  let browser: Browser
+  let mock: OAuthMock
+  let server: RunningServer
+
+  beforeAll(async () => {
+    mock = await startOAuthMock()
+    server = await startServer(mock.env)
+    browser = await launchBrowser()
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+    await mock?.stop()
+  })
+
+  it('clicks the GitHub button through to the signed-in home page', async () => {
+    const login = `octo_${randomUUID().slice(0, 8)}`
+    mock.setUser('github', { id: 583231, login, email: null }, [{ email: `${login}@oauth.test`, primary: true, verified: true }])
+    const context = await newContext(browser, server.url)
+    const page = await context.newPage()
+    const errors: string[] = []
+    page.on('pageerror', error => errors.push(error.message))
+
+    await page.goto('/login')
+    const buttons = page.locator('.oauth-button')
+    await buttons.first().waitFor()
+    expect((await buttons.allTextContents()).map(text => text.trim())).toEqual(['Continue with GitHub', 'Continue with Google', 'Continue with Discord'])
+
+    await Promise.all([
+      page.waitForURL(`${server.url}/`),
+      page.getByRole('link', { name: 'Continue with GitHub' }).click(),
+    ])
+    await expect(page.title()).resolves.toContain('Does It Fuck?')
+    const cookies = await context.cookies(server.url)
+    const session = cookies.find(cookie => cookie.name === 'auth-token')
+    expect(session?.httpOnly).toBe(true)
+    expect(session?.sameSite).toBe('Lax')
+    const profile = await page.request.get('/api/profile')
+    expect(profile.status()).toBe(200)
+    expect((await profile.json()).user).toMatchObject({ username: login, email: `${login}@oauth.test` })
+    expect(errors).toEqual([])
+    await context.close()
+  })
+})

@@ -1,0 +1,76 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { Secret, TOTP } from 'otpauth'
+import { api, type TestUser } from './api'
+
+/** The code an authenticator would show for `secret` at `timestamp` (ms). */
+export function totpCode(secret: string, timestamp = Date.now()): string {
+  return new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate({ timestamp })
+}
+
+export interface MfaUser extends TestUser {
+  secret: string
+  backupCodes: string[]
+  /** Time (ms) of the step whose code turned MFA on; later codes must be from later steps. */
+  verifiedAt: number
+}
+
+/** Sets MFA up and confirms it with the current code; returns the secret and backup codes. */
+export async function enableMfa(user: TestUser, baseURL?: string): Promise<MfaUser> {
+  const setup = await api('/api/auth/mfa/setup', { method: 'POST', token: user.token, baseURL })
+  if (setup.status !== 200) throw new Error(`mfa setup failed: ${setup.status}`)
+  const verifiedAt = Date.now()
+  const verify = await api('/api/auth/mfa/verify', { method: 'POST', token: user.token, body: { mfaCode: totpCode(setup.body.secret, verifiedAt) }, baseURL })
+  if (verify.status !== 200) throw new Error(`mfa verify failed: ${verify.status} ${JSON.stringify(verify.body)}`)
+  return { ...user, secret: setup.body.secret, backupCodes: setup.body.backupCodes, verifiedAt }
+}
+
+/** Decodes quoted-printable soft breaks and escapes (enough for our own mails). */
+export function decodeQuotedPrintable(text: string): string {
+  return text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+}
+
+/** The reset token in a raw e-mail (the text part says "reset token: <64 hex>"). */
+export function resetTokenOf(rawMail: string): string {
+  const match = decodeQuotedPrintable(rawMail).match(/reset token: ([0-9a-f]{64})/)
+  if (!match) throw new Error(`no reset token in mail:\n${rawMail}`)
+  return match[1]!
+}
+
+/** Waits (up to 10 s) for an .eml in `<dataDir>/outbox` addressed to `to`, and returns its text. */
+export async function waitForOutboxMail(dataDir: string, to: string, after = new Set<string>()): Promise<{ file: string, raw: string }> {
+  const outbox = join(dataDir, 'outbox')
+  const deadline = Date.now() + 10_000
+  for (;;) {
+    const files = existsSync(outbox) ? readdirSync(outbox).filter(f => f.endsWith('.eml') && !after.has(f)) : []
+    for (const file of files) {
+      const raw = readFileSync(join(outbox, file), 'utf8')
+      if (new RegExp(`^To: ${to.replace(/[.+]/g, '\\$&')}$`, 'im').test(raw)) return { file, raw }
+    }
+    if (Date.now() > deadline) throw new Error(`no mail to ${to} in ${outbox}`)
+    await new Promise(r => setTimeout(r, 50))
+  }
+}
+
+/** File names already in the outbox (to tell a new mail from older ones). */
+export function outboxFiles(dataDir: string): Set<string> {
+  const outbox = join(dataDir, 'outbox')
+  return new Set(existsSync(outbox) ? readdirSync(outbox) : [])
+}
+
+/** forgot-password for `email`, then the token from the mail written to the outbox. */
+export async function requestResetToken(dataDir: string, email: string, baseURL?: string): Promise<string> {
+  const before = outboxFiles(dataDir)
+  const response = await api('/api/auth/forgot-password', { method: 'POST', body: { email }, baseURL })
+  if (response.status !== 200) throw new Error(`forgot-password failed: ${response.status}`)
+  return resetTokenOf((await waitForOutboxMail(dataDir, email, before)).raw)
+}
+
+/** Polls `check` until it is true (up to 10 s); for effects that land after the HTTP answer. */
+export async function waitFor(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise(r => setTimeout(r, 50))
+  }
+}

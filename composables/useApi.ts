@@ -1,5 +1,3 @@
-import type { NitroFetchOptions } from 'nitropack'
-
 /** The body of every /api error (service-spec "Errors"); a 409 may carry extra fields. */
 export interface ApiErrorBody {
   statusCode: number
@@ -9,7 +7,15 @@ export interface ApiErrorBody {
   [extra: string]: unknown
 }
 
-type Options = NitroFetchOptions<string>
+/** The options our requests use (kept small: Nitro's typed routes are too deep to check here). */
+export interface ApiOptions {
+  method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
+  body?: Record<string, unknown> | FormData
+  query?: Record<string, string | number | undefined>
+  cache?: RequestCache
+  headers?: Record<string, string>
+}
+type Fetcher = <T>(url: string, options?: ApiOptions) => Promise<T>
 
 /**
  * The fetch every composable uses: during SSR it forwards the visitor's cookie
@@ -18,11 +24,10 @@ type Options = NitroFetchOptions<string>
  * wrote never sees a list cached from before their write.
  */
 export function useApi() {
-  const request = import.meta.server ? useRequestFetch() : $fetch
-  return <T>(url: string, options: Options = {}): Promise<T> => {
-    const method = (options.method ?? 'GET').toUpperCase()
-    const extra: Options = import.meta.client && method === 'GET' ? { cache: 'no-cache' } : {}
-    return request(url, { ...extra, ...options }) as Promise<T>
+  const request: Fetcher = import.meta.server ? useRequestFetch() as unknown as Fetcher : $fetch as unknown as Fetcher
+  return <T>(url: string, options: ApiOptions = {}): Promise<T> => {
+    const extra: ApiOptions = import.meta.client && (options.method ?? 'GET') === 'GET' ? { cache: 'no-cache' } : {}
+    return request<T>(url, { ...extra, ...options })
   }
 }
 

@@ -1,7 +1,11 @@
 import type { ApiPaths } from '../utils/openapi'
 import accounts from './accounts'
+import admin from './admin'
+import lists from './lists'
 import meta from './meta'
 import oauth from './oauth'
+import tags from './tags'
+import votes from './votes'
 
 /** Every resource's OpenAPI paths; a new resource file is added here. */
-export const apiPaths: ApiPaths[] = [meta, accounts, oauth]
+export const apiPaths: ApiPaths[] = [meta, accounts, oauth, lists, tags, votes, admin]

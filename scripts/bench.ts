@@ -1,0 +1,208 @@
+/**
+ * `npm run bench`: throughput and p99 per scenario against the built server
+ * (`npm run build` first) on 127.0.0.1, next to a minimal node:http +
+ * better-sqlite3 server running the same service functions (the same SQL)
+ * with no framework, no HTTP caching and no list cache.
+ *
+ * Env: BENCH_UPLOADS (default 100000; votes = 10 per upload, 2000 tags),
+ * BENCH_DURATION seconds per scenario (default 5), BENCH_CONNECTIONS (32),
+ * BENCH_ONLY (substring of scenario names), BENCH_DATA_DIR (reuse a seeded dir).
+ * Add a scenario by appending to `scenarios`.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import autocannon from 'autocannon'
+import Database from 'better-sqlite3'
+import { openDatabase } from '../server/database/connection'
+import { setListCacheEnabled } from '../server/services/list-cache'
+import { featureList, listFilteredUploads, listUploads, listUserUploads } from '../server/services/uploads-list'
+import { castVote } from '../server/services/votes'
+import type { Actor } from '../server/services/sessions'
+import { freePort, startServer } from '../tests/support/server'
+import { bulkTagName, bulkUsername } from './lib/seed'
+import { seedDataDir } from './seed'
+
+/** What a scenario may use: the seeded data and a signed-in user. */
+export interface BenchContext {
+  token: string
+  actor: Actor
+  uploadIds: string[]
+}
+
+export interface Scenario {
+  name: string
+  method: 'GET' | 'POST'
+  path: string
+  /** Request bodies, cycled per connection (POST). */
+  bodies?: (ctx: BenchContext) => unknown[]
+  /** Needs the session cookie. */
+  auth?: boolean
+  /** The same work without a framework, for the baseline server. */
+  baseline: (sqlite: Database.Database, url: URL, ctx: BenchContext, body: unknown) => unknown
+  /** Reads are held to the goal (>= 60% of the baseline, p99 < 50 ms). */
+  read: boolean
+}
+
+const paging = (url: URL, limit = 10) => ({ page: Number(url.searchParams.get('page') ?? 1), limit: Number(url.searchParams.get('limit') ?? limit) })
+
+export const scenarios: Scenario[] = [
+  { name: 'GET /api/uploads (page 1)', method: 'GET', path: '/api/uploads', read: true, baseline: (db, url) => listUploads(db, paging(url)) },
+  { name: 'GET /api/uploads (page 500)', method: 'GET', path: '/api/uploads?page=500', read: true, baseline: (db, url) => listUploads(db, paging(url)) },
+  {
+    name: 'GET /api/uploads/filtered (2 tags)',
+    method: 'GET',
+    path: `/api/uploads/filtered?tags=${encodeURIComponent(`${bulkTagName(1)},${bulkTagName(2)}`)}`,
+    read: true,
+    baseline: (db, url) => listFilteredUploads(db, { ...paging(url), tags: url.searchParams.get('tags') ?? undefined, match: 'all' }),
+  },
+  { name: 'GET /api/items-top-voted', method: 'GET', path: '/api/items-top-voted', read: true, baseline: db => featureList(db, 'top-voted') },
+  {
+    name: 'GET /api/user/{username}/uploads?sort=votes',
+    method: 'GET',
+    path: `/api/user/${bulkUsername(0)}/uploads?sort=votes`,
+    read: true,
+    baseline: (db, url) => listUserUploads(db, bulkUsername(0), { ...paging(url, 12), sort: 'votes' }),
+  },
+  {
+    name: 'POST /api/vote',
+    method: 'POST',
+    path: '/api/vote',
+    auth: true,
+    read: false,
+    bodies: ctx => ctx.uploadIds.slice(0, 50).flatMap(uploadId => [{ uploadId, vote: 'fucks' }, { uploadId, vote: 'does_not_fuck' }]),
+    baseline: (db, _url, ctx, body) => castVote(db, ctx.actor, body as { uploadId: string, vote: 'fucks' | 'does_not_fuck' }),
+  },
+]
+
+/**
+ * The baseline: node:http + better-sqlite3 and the same service functions,
+ * nothing else. It runs in a process of its own (like the app), so it does
+ * not share an event loop with autocannon.
+ */
+async function serveBaseline(dataDir: string, ctx: BenchContext) {
+  setListCacheEnabled(false)
+  const { sqlite } = openDatabase(join(dataDir, 'app.sqlite'))
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      const scenario = scenarios.find(s => s.method === req.method && s.path.split('?')[0] === url.pathname)
+      if (!scenario) {
+        res.writeHead(404).end()
+        return
+      }
+      const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString()) : undefined
+      const json = JSON.stringify(scenario.baseline(sqlite, url, ctx, body))
+      res.writeHead(200, { 'content-type': 'application/json' }).end(json)
+    })
+  })
+  const port = await freePort()
+  server.listen(port, '127.0.0.1', () => console.info(`listening ${port}`))
+}
+
+async function startBaseline(dataDir: string, ctx: BenchContext) {
+  const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, '--baseline', dataDir], {
+    env: { ...process.env, BENCH_CONTEXT: JSON.stringify(ctx) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  const port = await new Promise<string>((resolve, reject) => {
+    child.once('exit', code => reject(new Error(`baseline exited with ${code}`)))
+    child.stdout!.on('data', (chunk: Buffer) => {
+      const match = chunk.toString().match(/listening (\d+)/)
+      if (match) resolve(match[1]!)
+    })
+  })
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      child.removeAllListeners('exit')
+      const exited = new Promise(resolve => child.once('exit', resolve))
+      child.kill('SIGTERM')
+      await exited
+    },
+  }
+}
+
+async function measure(url: string, scenario: Scenario, ctx: BenchContext, duration: number, connections: number) {
+  const headers: Record<string, string> = { 'content-type': 'application/json' }
+  if (scenario.auth) headers.cookie = `auth-token=${ctx.token}`
+  const requests = (scenario.bodies?.(ctx) ?? [undefined]).map(body => ({
+    method: scenario.method,
+    path: scenario.path,
+    headers,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  }))
+  await autocannon({ url, connections, duration: 1, requests }) // warm-up
+  const result = await autocannon({ url, connections, duration, requests })
+  return { rps: result.requests.average, p99: result.latency.p99, bad: result.non2xx + result.errors + result.timeouts }
+}
+
+async function main() {
+  if (!existsSync('.output/server/index.mjs')) throw new Error('No build found: run `npm run build` first')
+  const uploads = Number(process.env.BENCH_UPLOADS ?? 100_000)
+  const duration = Number(process.env.BENCH_DURATION ?? 5)
+  const connections = Number(process.env.BENCH_CONNECTIONS ?? 32)
+  const only = process.env.BENCH_ONLY
+  const reuse = process.env.BENCH_DATA_DIR
+  const dataDir = reuse ?? mkdtempSync(join(tmpdir(), 'dif-bench-'))
+  if (!reuse || !existsSync(join(dataDir, 'app.sqlite'))) {
+    console.info(`Seeding ${uploads} uploads, ${uploads * 10} votes, 2000 tags into ${dataDir} ...`)
+    const seeded = seedDataDir(dataDir, { uploads, log: line => console.info(`  ${line}`) })
+    console.info(`  done in ${seeded.seconds.toFixed(1)} s`)
+  }
+
+  const app = await startServer({ NUXT_RATE_LIMIT_ENABLED: 'false' }, { dataDir })
+  const rows: { scenario: string, rps: number, p99: number, baseRps: number, baseP99: number, bad: number, read: boolean }[] = []
+  try {
+    const register = await fetch(`${app.url}/api/auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'register', email: `bench-${Date.now()}@bench.test`, username: `bench_${Date.now()}`, password: 'bench password 1' }),
+    })
+    const { user, token } = await register.json() as { user: { id: string, username: string, email: string }, token: string }
+    const reader = new Database(join(dataDir, 'app.sqlite'), { readonly: true })
+    const uploadIds = (reader.prepare('SELECT id FROM uploads WHERE is_private = 0 ORDER BY created_at DESC LIMIT 100').all() as { id: string }[]).map(r => r.id)
+    reader.close()
+    const ctx: BenchContext = { token, uploadIds, actor: { ...user, isAdmin: false, shadowBanned: false } }
+    const baseline = await startBaseline(dataDir, ctx)
+    try {
+      for (const scenario of scenarios.filter(s => !only || s.name.includes(only))) {
+        const ours = await measure(app.url, scenario, ctx, duration, connections)
+        const base = await measure(baseline.url, scenario, ctx, duration, connections)
+        rows.push({ scenario: scenario.name, rps: ours.rps, p99: ours.p99, baseRps: base.rps, baseP99: base.p99, bad: ours.bad + base.bad, read: scenario.read })
+        console.info(`  ${scenario.name}: ${ours.rps.toFixed(0)} req/s (baseline ${base.rps.toFixed(0)})`)
+      }
+    }
+    finally {
+      await baseline.stop()
+    }
+  }
+  finally {
+    await app.stop({ keepData: true })
+    if (!reuse) rmSync(dataDir, { recursive: true, force: true })
+  }
+
+  console.info(`\n${uploads} uploads, ${connections} connections, ${duration} s per scenario\n`)
+  console.info('| scenario | req/s | p99 ms | baseline req/s | baseline p99 ms | ratio | goal |')
+  console.info('|---|---:|---:|---:|---:|---:|---|')
+  for (const row of rows) {
+    const ratio = row.rps / row.baseRps
+    const goal = row.read ? (ratio >= 0.6 && row.p99 < 50 ? 'met' : 'MISSED') : '-'
+    const warn = row.bad ? ` (${row.bad} failed)` : ''
+    console.info(`| ${row.scenario} | ${row.rps.toFixed(0)} | ${row.p99} | ${row.baseRps.toFixed(0)} | ${row.baseP99} | ${ratio.toFixed(2)} | ${goal}${warn} |`)
+  }
+}
+
+if (process.argv[2] === '--baseline') {
+  void serveBaseline(process.argv[3]!, JSON.parse(process.env.BENCH_CONTEXT!) as BenchContext)
+}
+else {
+  main().catch((error: unknown) => {
+    console.error(error)
+    process.exitCode = 1
+  })
+}

@@ -1,0 +1,11 @@
+import { IdParamsSchema } from '#shared/schemas/common'
+import { AddTagsSchema } from '#shared/schemas/tags'
+import { addUploadTags } from '../../../services/tags'
+
+/** POST /api/uploads/{id}/tags: the owner or an admin adds tags (existing ones skipped). */
+export default defineEventHandler(async (event) => {
+  const actor = await requireUser(event)
+  const { id } = paramsValidated(event, IdParamsSchema)
+  const { tags } = await readValidated(event, AddTagsSchema)
+  return addUploadTags(useSqlite(), actor, id, tags)
+})

@@ -1,0 +1,9 @@
+import { UsernameParamsSchema, UserListQuerySchema } from '#shared/schemas/lists'
+import { listUserUploads } from '../../../services/uploads-list'
+
+/** GET /api/user/{username}/uploads: the user's public uploads (never the private ones). */
+export default defineEventHandler((event) => {
+  const { username } = paramsValidated(event, UsernameParamsSchema)
+  const query = queryValidated(event, UserListQuerySchema)
+  return listUserUploads(useSqlite(), username, query)
+})

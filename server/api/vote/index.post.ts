@@ -1,0 +1,9 @@
+import { VoteSchema } from '#shared/schemas/votes'
+import { castVote } from '../../services/votes'
+
+/** POST /api/vote: records (or replaces) the caller's vote on an upload. */
+export default defineEventHandler(async (event) => {
+  const actor = await requireUser(event)
+  const input = await readValidated(event, VoteSchema)
+  return castVote(useSqlite(), actor, input)
+})

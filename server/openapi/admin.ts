@@ -1,0 +1,37 @@
+import { AdminUsersQuerySchema, AdminUsersResponseSchema, ShadowBanResponseSchema, ShadowBanSchema } from '#shared/schemas/admin'
+import { IdParamsSchema } from '#shared/schemas/common'
+
+export default defineApiPaths({
+  '/api/admin/users': {
+    get: {
+      summary: 'Accounts (admin)',
+      description: 'Newest first; q filters by username or e-mail. limit default 20, max 100.',
+      tags: ['Admin'],
+      security: ['cookie'],
+      params: { query: AdminUsersQuerySchema },
+      responses: {
+        200: { description: 'A page of accounts', schema: AdminUsersResponseSchema },
+        400: { description: 'Invalid page or limit' },
+        401: { description: 'Not authenticated' },
+        403: { description: 'Not an admin' },
+      },
+    },
+  },
+  '/api/admin/users/{id}/shadow-ban': {
+    post: {
+      summary: 'Shadow-ban or unban a user (admin)',
+      description: 'A banned user\'s votes are recorded but not counted; the counts of every upload the user voted on are recomputed at once.',
+      tags: ['Admin'],
+      security: ['cookie'],
+      params: { path: IdParamsSchema },
+      body: { json: ShadowBanSchema },
+      responses: {
+        200: { description: 'The new state', schema: ShadowBanResponseSchema },
+        400: { description: 'Invalid id or body' },
+        401: { description: 'Not authenticated' },
+        403: { description: 'Not an admin' },
+        404: { description: 'User not found' },
+      },
+    },
+  },
+})

@@ -1,0 +1,71 @@
+import {
+  FeatureListResponseSchema, FilteredListQuerySchema, FilteredListResponseSchema, UploadListQuerySchema,
+  UploadListResponseSchema, UserListQuerySchema, UserListResponseSchema, UsernameParamsSchema,
+} from '#shared/schemas/lists'
+
+const paging = 'page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty.'
+const cached = (value: string) => ({ 'Cache-Control': value, 'ETag': 'Strong validator; send it as If-None-Match for a 304' })
+
+export default defineApiPaths({
+  '/api/uploads': {
+    get: {
+      summary: 'Public uploads, newest first',
+      description: `limit default 10, max 100. ${paging}`,
+      tags: ['Lists'],
+      params: { query: UploadListQuerySchema },
+      responses: {
+        200: { description: 'A page of uploads', schema: UploadListResponseSchema, headers: cached('public, max-age=120') },
+        304: { description: 'Not modified' },
+        400: { description: 'Invalid page or limit' },
+      },
+    },
+  },
+  '/api/uploads/filtered': {
+    get: {
+      summary: 'Public uploads carrying the given tags, newest first',
+      description: `tags: comma-separated names, compared by slug; an upload must carry all of them (match=any: any). No tags: every public upload. limit default 10, max 100. ${paging}`,
+      tags: ['Lists'],
+      params: { query: FilteredListQuerySchema },
+      responses: {
+        200: { description: 'A page of uploads and the total', schema: FilteredListResponseSchema, headers: cached('public, max-age=120') },
+        304: { description: 'Not modified' },
+        400: { description: 'Invalid page, limit or match' },
+      },
+    },
+  },
+  '/api/user/{username}/uploads': {
+    get: {
+      summary: 'A user\'s public uploads',
+      description: `Private uploads are never listed, even for their owner. sort: date (newest first), votes (upvotes, then newest), name (original name, case-insensitive). tags: slugs, all must match. limit default 12, max 50. ${paging}`,
+      tags: ['Lists'],
+      params: { path: UsernameParamsSchema, query: UserListQuerySchema },
+      responses: {
+        200: { description: 'The user and a page of uploads', schema: UserListResponseSchema },
+        304: { description: 'Not modified' },
+        400: { description: 'Invalid page, limit or sort' },
+        404: { description: 'User not found' },
+      },
+    },
+  },
+  '/api/items-recent': {
+    get: {
+      summary: 'The 6 newest public uploads',
+      tags: ['Lists'],
+      responses: {
+        200: { description: 'Exactly 6 items (fewer only when fewer exist)', schema: FeatureListResponseSchema('recent'), headers: cached('public, max-age=300') },
+        304: { description: 'Not modified' },
+      },
+    },
+  },
+  '/api/items-top-voted': {
+    get: {
+      summary: 'The 6 top-voted public uploads',
+      description: 'Ordered by upvotes, then total votes, then newest.',
+      tags: ['Lists'],
+      responses: {
+        200: { description: 'Exactly 6 items (fewer only when fewer exist)', schema: FeatureListResponseSchema('top-voted'), headers: cached('public, max-age=300') },
+        304: { description: 'Not modified' },
+      },
+    },
+  },
+})

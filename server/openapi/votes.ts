@@ -1,0 +1,61 @@
+import {
+  AnonymousVoteConflictSchema, AnonymousVoteResponseSchema, AnonymousVoteSchema, VoteDeleteResponseSchema,
+  VoteQuerySchema, VoteResponseSchema, VoteSchema, VoteStatusResponseSchema,
+} from '#shared/schemas/votes'
+
+const limited = { description: 'Rate limited', headers: { 'Retry-After': 'Seconds until the window resets' } }
+
+export default defineApiPaths({
+  '/api/vote': {
+    post: {
+      summary: 'Vote on an upload',
+      description: 'A new vote replaces the earlier one; the same value again changes nothing. A shadow-banned user\'s vote is recorded and answered normally but not counted.',
+      tags: ['Votes'],
+      security: ['cookie'],
+      body: { json: VoteSchema },
+      responses: {
+        200: { description: 'The vote record', schema: VoteResponseSchema },
+        400: { description: '`Invalid vote value`, or `Invalid upload ID` (unknown, malformed, or private and not the caller\'s)' },
+        401: { description: 'Not authenticated' },
+        429: limited,
+      },
+    },
+    get: {
+      summary: 'The caller\'s vote on one upload',
+      tags: ['Votes'],
+      security: ['cookie'],
+      params: { query: VoteQuerySchema },
+      responses: {
+        200: { description: 'The vote, or null when the caller has not voted', schema: VoteStatusResponseSchema },
+        400: { description: '`Upload ID required`' },
+        401: { description: 'Not authenticated' },
+      },
+    },
+    delete: {
+      summary: 'Withdraw the caller\'s vote',
+      tags: ['Votes'],
+      security: ['cookie'],
+      params: { query: VoteQuerySchema },
+      responses: {
+        200: { description: 'Removed (or there was none)', schema: VoteDeleteResponseSchema },
+        400: { description: '`Upload ID required`' },
+        401: { description: 'Not authenticated' },
+        429: limited,
+      },
+    },
+  },
+  '/api/vote/anonymous': {
+    post: {
+      summary: 'Vote without an account',
+      description: 'One vote per visitor and upload: the keyed SHA-256 of the IP is checked first, the client fingerprint independently; either match is a 409. IPs are never stored in plain text.',
+      tags: ['Votes'],
+      body: { json: AnonymousVoteSchema },
+      responses: {
+        200: { description: 'Vote counted', schema: AnonymousVoteResponseSchema },
+        400: { description: '`Invalid upload ID` (private or unknown), `Invalid vote value`, `Invalid client fingerprint`' },
+        409: { description: 'Already voted', schema: AnonymousVoteConflictSchema },
+        429: limited,
+      },
+    },
+  },
+})

@@ -1,0 +1,102 @@
+import * as v from 'valibot'
+import { TagSchema } from './tags'
+
+/**
+ * A 1-indexed page number from the query string: a positive integer or 400
+ * `Invalid page` (decisions.md "Lists"). A page past the end is an empty page.
+ */
+export const PageSchema = v.optional(v.pipe(
+  v.string('Invalid page'),
+  v.regex(/^[1-9]\d{0,9}$/, 'Invalid page'),
+  v.transform(Number),
+), '1')
+
+/** A page size: a positive integer or 400 `Invalid limit`; above `max` it is clamped. */
+export function limitSchema(defaultLimit: number, max: number) {
+  return v.optional(v.pipe(
+    v.string('Invalid limit'),
+    v.regex(/^[1-9]\d{0,15}$/, 'Invalid limit'),
+    v.transform(Number),
+    v.transform(limit => Math.min(limit, max)),
+  ), String(defaultLimit))
+}
+
+/** Comma-separated tag names or slugs, compared by slug. */
+const TagsParamSchema = v.optional(v.pipe(v.string('Invalid tags'), v.maxLength(1000, 'Invalid tags')))
+
+export const UploadListQuerySchema = v.object({
+  page: PageSchema,
+  limit: limitSchema(10, 100),
+})
+
+export const FilteredListQuerySchema = v.object({
+  tags: TagsParamSchema,
+  match: v.optional(v.picklist(['all', 'any'], 'Invalid match'), 'all'),
+  page: PageSchema,
+  limit: limitSchema(10, 100),
+})
+
+export const UserListQuerySchema = v.object({
+  page: PageSchema,
+  limit: limitSchema(12, 50),
+  sort: v.optional(v.picklist(['date', 'votes', 'name'], 'Invalid sort'), 'date'),
+  tags: TagsParamSchema,
+})
+
+export const UsernameParamsSchema = v.object({
+  username: v.pipe(v.string('User not found'), v.maxLength(100, 'User not found')),
+})
+
+export const StatsSchema = v.object({
+  voteCount: v.pipe(v.number(), v.integer()),
+  upvotes: v.pipe(v.number(), v.integer()),
+  downvotes: v.pipe(v.number(), v.integer()),
+  averageRating: v.nullable(v.number()),
+})
+
+const listEntryFields = {
+  id: v.pipe(v.string(), v.uuid()),
+  user_id: v.pipe(v.string(), v.uuid()),
+  filename: v.nullable(v.string()),
+  description: v.string(),
+  upload_type: v.picklist(['image', 'link']),
+  external_url: v.nullable(v.string()),
+  upvotes: v.pipe(v.number(), v.integer()),
+  downvote_count: v.pipe(v.number(), v.integer()),
+  is_private: v.picklist([0, 1]),
+  created_at: v.string(),
+  tags: v.array(TagSchema),
+  stats: StatsSchema,
+}
+
+/** An entry of /api/uploads, /api/uploads/filtered and the recent/top items. */
+export const ListEntrySchema = v.object({ ...listEntryFields, username: v.string() })
+/** An entry of the per-user list (the user is given once at top level). */
+export const UserListEntrySchema = v.object(listEntryFields)
+
+export const UploadListResponseSchema = v.object({
+  uploads: v.array(ListEntrySchema),
+  page: v.pipe(v.number(), v.integer()),
+  limit: v.pipe(v.number(), v.integer()),
+})
+
+export const FilteredListResponseSchema = v.object({
+  uploads: v.array(ListEntrySchema),
+  total: v.pipe(v.number(), v.integer()),
+  page: v.pipe(v.number(), v.integer()),
+  limit: v.pipe(v.number(), v.integer()),
+})
+
+export const UserListResponseSchema = v.object({
+  user: v.object({ username: v.string(), created_at: v.string() }),
+  uploads: v.array(UserListEntrySchema),
+  total: v.pipe(v.number(), v.integer()),
+  page: v.pipe(v.number(), v.integer()),
+  totalPages: v.pipe(v.number(), v.integer()),
+  limit: v.pipe(v.number(), v.integer()),
+})
+
+export const FeatureListResponseSchema = (type: 'recent' | 'top-voted') => v.object({
+  items: v.array(ListEntrySchema),
+  type: v.literal(type),
+})

@@ -1,0 +1,48 @@
+import * as v from 'valibot'
+import { parseTagName } from '../utils/tags'
+
+/** One tag name: trimmed, 2–50 letters, digits, spaces and hyphens, case kept. */
+export const TagNameSchema = v.pipe(
+  v.string('Invalid tag name'),
+  v.trim(),
+  v.check(name => parseTagName(name) !== null, 'Invalid tag name'),
+)
+
+/** POST /api/uploads/{id}/tags */
+export const AddTagsSchema = v.object({
+  tags: v.pipe(
+    v.array(TagNameSchema, 'Tags must be a non-empty array'),
+    v.minLength(1, 'Tags must be a non-empty array'),
+    // A bound on work per request; the per-upload limit itself is checked against the stored tags.
+    v.maxLength(100, 'Too many tags'),
+  ),
+}, 'Tags must be a non-empty array')
+
+export const TagSchema = v.object({
+  id: v.pipe(v.string(), v.uuid()),
+  name: v.string(),
+  slug: v.string(),
+})
+
+export const TagListSchema = v.object({ tags: v.array(TagSchema) })
+
+export const AddTagsResponseSchema = v.object({
+  success: v.literal(true),
+  tags: v.array(TagSchema),
+  added: v.pipe(v.number(), v.integer()),
+})
+
+/** GET /api/tags?q=&limit= */
+export const TagSearchQuerySchema = v.object({
+  q: v.optional(v.pipe(v.string('Invalid query'), v.trim(), v.maxLength(50, 'Invalid query')), ''),
+  limit: v.optional(v.pipe(
+    v.string('Invalid limit'),
+    v.regex(/^[1-9]\d{0,15}$/, 'Invalid limit'),
+    v.transform(Number),
+    v.transform(limit => Math.min(limit, 100)),
+  ), '20'),
+})
+
+export const TagSearchResponseSchema = v.object({
+  tags: v.array(v.object({ ...TagSchema.entries, count: v.pipe(v.number(), v.integer()) })),
+})

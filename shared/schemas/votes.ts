@@ -1,0 +1,62 @@
+import * as v from 'valibot'
+
+/**
+ * The message of a missing (or non-object) body names the field that is
+ * missing, in the spec's words, instead of valibot's generic "Invalid key".
+ */
+function missingKey(messages: Record<string, string>, fallback: string) {
+  return (issue: v.BaseIssue<unknown>) => {
+    const key = issue.path?.[0]?.key
+    return (typeof key === 'string' && messages[key]) || fallback
+  }
+}
+
+const UploadIdSchema = v.pipe(v.string('Invalid upload ID'), v.uuid('Invalid upload ID'))
+
+/** POST /api/vote */
+export const VoteSchema = v.object({
+  uploadId: UploadIdSchema,
+  vote: v.picklist(['fucks', 'does_not_fuck'], 'Invalid vote value'),
+}, missingKey({ vote: 'Invalid vote value' }, 'Invalid upload ID'))
+
+/** GET and DELETE /api/vote?uploadId= */
+export const VoteQuerySchema = v.object({
+  uploadId: v.pipe(v.string('Upload ID required'), v.nonEmpty('Upload ID required'), v.uuid('Invalid upload ID')),
+}, 'Upload ID required')
+
+/** POST /api/vote/anonymous */
+export const AnonymousVoteSchema = v.object({
+  uploadId: UploadIdSchema,
+  vote: v.picklist(['upvote', 'downvote'], 'Invalid vote value'),
+  clientFingerprint: v.pipe(
+    v.string('Invalid client fingerprint'),
+    v.minLength(8, 'Invalid client fingerprint'),
+    v.maxLength(256, 'Invalid client fingerprint'),
+  ),
+}, missingKey({ vote: 'Invalid vote value', clientFingerprint: 'Invalid client fingerprint' }, 'Invalid upload ID'))
+
+export const VoteRecordSchema = v.object({
+  voteId: v.pipe(v.string(), v.uuid()),
+  userId: v.pipe(v.string(), v.uuid()),
+  uploadId: v.pipe(v.string(), v.uuid()),
+  vote: v.picklist(['fucks', 'does_not_fuck']),
+})
+
+export const VoteResponseSchema = v.object({ vote: VoteRecordSchema })
+export const VoteStatusResponseSchema = v.object({ vote: v.nullable(v.picklist(['fucks', 'does_not_fuck'])) })
+export const VoteDeleteResponseSchema = v.object({ success: v.literal(true), vote: v.null() })
+
+export const AnonymousVoteResponseSchema = v.object({
+  success: v.literal(true),
+  alreadyVoted: v.literal(false),
+  vote: v.picklist(['upvote', 'downvote']),
+})
+
+export const AnonymousVoteConflictSchema = v.object({
+  statusCode: v.literal(409),
+  statusMessage: v.string(),
+  message: v.string(),
+  success: v.literal(false),
+  alreadyVoted: v.literal(true),
+  existingVote: v.picklist(['upvote', 'downvote']),
+})

@@ -3,7 +3,8 @@ import type { Browser } from 'playwright-core'
 import { launchBrowser } from '../support/browser'
 import { api } from '../support/api'
 import { ADMIN_EMAIL } from '../support/global-setup'
-import { createUpload, goto, registerUser, signedInContext } from './helpers'
+import { listEntryOf } from '../support/seed'
+import { goto, registerUser, seedLink, signedInContext } from './helpers'
 
 describe('admin page', () => {
   let browser: Browser
@@ -16,7 +17,7 @@ describe('admin page', () => {
     const admin = await registerUser({ email: ADMIN_EMAIL })
     const target = await registerUser()
     const member = await registerUser()
-    const id = await createUpload(member, { link: 'https://example.com/shadow-ban-target' })
+    const id = seedLink(member, { url: 'https://example.com/shadow-ban-target' })
 
     // Non-admins get the 403 page.
     const memberContext = await signedInContext(browser, member)
@@ -30,9 +31,10 @@ describe('admin page', () => {
     await goto(page, '/admin')
     await page.fill('#user-search', target.username)
     await page.click('form[role=search] button[type=submit]')
+    await page.waitForURL(url => url.searchParams.get('q') === target.username)
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=admin-users] tbody tr').length === 1)
     const row = page.locator(`tr[data-username="${target.username}"]`)
-    await row.waitFor()
-    await expect(page.locator('[data-testid=admin-users] tbody tr').count()).resolves.toBe(1)
+    await expect(row.count()).resolves.toBe(1)
     await row.locator(`button[aria-label="Shadow-ban ${target.username}"]`).click()
     await row.locator('.badge-danger').waitFor()
     await expect(row.innerText()).resolves.toContain('shadow-banned')
@@ -45,7 +47,7 @@ describe('admin page', () => {
     // The banned user's vote is accepted but does not move the counts.
     const vote = await api('/api/vote', { method: 'POST', token: target.token, body: { uploadId: id, vote: 'fucks' } })
     expect(vote.status).toBe(200)
-    expect((await api(`/api/upload/${id}`)).body.stats.upvotes).toBe(0)
+    expect((await listEntryOf(member, id)).stats).toMatchObject({ upvotes: 0, downvotes: 0, voteCount: 0 })
 
     // Lift the ban again from the page.
     await row.locator(`button[aria-label="Lift shadow-ban of ${target.username}"]`).click()

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { launchBrowser, newContext } from '../support/browser'
-import { createUpload, fetchUpload, goto, registerUser, watchErrors } from './helpers'
+import { fetchUpload, seedLink, goto, registerUser, watchErrors } from './helpers'
 
 describe('anonymous voting', () => {
   let browser: Browser
@@ -12,7 +12,7 @@ describe('anonymous voting', () => {
 
   it('counts one vote and answers a second try politely', async () => {
     const owner = await registerUser()
-    const id = await createUpload(owner, { description: 'Anonymous vote target' })
+    const id = seedLink(owner, { description: 'Anonymous vote target' })
     const context = await newContext(browser, inject('baseURL'))
     const page = await context.newPage()
     const errors = watchErrors(page)

@@ -8,6 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { api, registerUser, type TestUser } from '../support/api'
 import { newContext } from '../support/browser'
 import { ROOT } from '../support/server'
+import { seedUpload } from '../support/seed'
 
 export const SCREENSHOT_DIR = join(ROOT, 'tests/browser/__screenshots__')
 
@@ -73,6 +74,19 @@ export async function createUpload(user: TestUser, options: { link?: string, des
   const response = await api('/api/upload', { method: 'POST', body: form, token: user.token })
   expect(response.status, JSON.stringify(response.body)).toBe(201)
   return response.body.upload.id as string
+}
+
+/** A public (or private) link upload written straight into the server's database: a fixture, not the flow under test. */
+export function seedLink(owner: TestUser, options: { url?: string, description?: string, tags?: string[], isPrivate?: boolean, upvotes?: number, downvotes?: number } = {}): string {
+  return seedUpload(owner, {
+    uploadType: 'link',
+    externalUrl: options.url ?? `https://example.com/${randomUUID()}`,
+    description: options.description ?? `Seeded link ${randomUUID().slice(0, 8)}`,
+    tags: options.tags,
+    isPrivate: options.isPrivate,
+    upvotes: options.upvotes,
+    downvotes: options.downvotes,
+  })
 }
 
 /** The upload as the API reports it to `user` (or anonymously). */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { launchBrowser } from '../support/browser'
 import { api } from '../support/api'
-import { createUpload, fetchUpload, goto, registerUser, signedInContext } from './helpers'
+import { fetchUpload, seedLink, goto, registerUser, signedInContext } from './helpers'
 
 describe('keyboard voting', () => {
   let browser: Browser
@@ -14,7 +14,7 @@ describe('keyboard voting', () => {
   it('votes with F and D, with the focused button visibly outlined', async () => {
     const owner = await registerUser()
     const voter = await registerUser()
-    const id = await createUpload(owner, { link: 'https://example.com/keyboard' })
+    const id = seedLink(owner, { url: 'https://example.com/keyboard' })
     const context = await signedInContext(browser, voter)
     const page = await context.newPage()
     await goto(page, `/upload/${id}`)

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { launchBrowser, newContext } from '../support/browser'
-import { createUpload, goto, registerUser, screenshot, signedInContext } from './helpers'
+import { goto, registerUser, screenshot, seedLink, signedInContext } from './helpers'
 import type { TestUser } from '../support/api'
 
 /** Screenshots for a person to look at (tests/browser/__screenshots__, git-ignored). */
@@ -11,6 +11,16 @@ describe('screenshots at desktop and mobile widths', () => {
   beforeAll(async () => {
     browser = await launchBrowser()
     user = await registerUser()
+    const links = [
+      ['https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'A song that never gives you up', ['music', 'classic'], 42, 3],
+      ['https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC', 'Same song, now on Spotify', ['music'], 12, 9],
+      ['https://vimeo.com/76979871', 'A short film about a long day', ['film'], 7, 1],
+      ['https://www.tiktok.com/@someone/video/7106594312292453675', 'Dance move of the week', ['dance', 'fun'], 3, 8],
+      ['https://x.com/someone/status/1580661436132757506', 'Hot take about tabs and spaces', ['tech'], 20, 20],
+      ['https://example.org/articles/why-sourdough', 'Why everyone bakes sourdough now', ['food'], 5, 0],
+      ['https://www.instagram.com/p/CkK9pJ1Lxyz/', 'Sunset over the harbour', ['photo'], 0, 0],
+    ] as const
+    for (const [url, description, tags, upvotes, downvotes] of links) seedLink(user, { url, description, tags: [...tags], upvotes, downvotes })
   })
   afterAll(() => browser?.close())
 
@@ -37,7 +47,7 @@ describe('screenshots at desktop and mobile widths', () => {
   })
 
   it('upload page', async () => {
-    const id = await createUpload(user, { description: 'A screenshot subject with a few words of description', tags: 'noise,art' })
+    const id = seedLink(user, { url: 'https://www.youtube.com/watch?v=jNQXAC9IVRw', description: 'The first video ever uploaded, still a classic', tags: ['history', 'video'], upvotes: 31, downvotes: 4 })
     for (const mobile of [false, true]) {
       const context = await signedInContext(browser, user, { mobile })
       const page = await context.newPage()

@@ -1,3 +1,5 @@
+import { MAX_TAGS_PER_UPLOAD, parseTagName } from '#shared/utils/tags'
+
 export interface Tag {
   id: string
   name: string
@@ -76,14 +78,11 @@ export type CreateResult
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024
 export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp']
 export const MAX_DESCRIPTION = 500
-export const MAX_TAGS = 10
+export const MAX_TAGS = MAX_TAGS_PER_UPLOAD
 
-/** Client-side check of a tag name; the server applies the same rule and has the last word. */
+/** Client-side check of a tag name with the server's own rule (shared/utils/tags.ts). */
 export function tagNameProblem(name: string): string | null {
-  const trimmed = name.trim()
-  if (trimmed.length < 2 || trimmed.length > 50) return 'A tag must be 2 to 50 characters'
-  if (!/^[\p{L}\p{N} -]+$/u.test(trimmed)) return 'A tag may contain only letters, digits, spaces and hyphens'
-  return null
+  return parseTagName(name) ? null : 'A tag must be 2 to 50 letters, digits, spaces or hyphens'
 }
 
 /** Reads, writes and media addresses of uploads and their tags. */

@@ -56,6 +56,7 @@ describe('pages in Chromium', () => {
     let response = await goto(page, '/no/such/page')
     expect(response?.status()).toBe(404)
     await expect(page.innerText('[data-testid=error-page] h1')).resolves.toBe('Page not found')
+    await expect(page.title()).resolves.toBe('Page not found · Does It Fuck?')
     response = await goto(page, '/user/nobody_here_at_all')
     expect(response?.status()).toBe(404)
     await expect(page.innerText('[data-testid=error-page]')).resolves.toContain('There is no user called “nobody_here_at_all”')

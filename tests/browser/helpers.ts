@@ -17,6 +17,19 @@ export async function noisePng(width = 320, height = 240): Promise<Buffer> {
   return sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } }).png().toBuffer()
 }
 
+/** A real PNG picture (a gradient with shapes), nicer than noise for screenshots; `hue` makes each one differ. */
+export async function picturePng(hue: number, width = 960, height = 640): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+    <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
+      <stop offset="0" stop-color="hsl(${hue},80%,60%)"/><stop offset="1" stop-color="hsl(${(hue + 120) % 360},70%,35%)"/>
+    </linearGradient></defs>
+    <rect width="100%" height="100%" fill="url(#g)"/>
+    <circle cx="${width * 0.3}" cy="${height * 0.45}" r="${height * 0.22}" fill="hsl(${(hue + 60) % 360},90%,75%)" opacity="0.85"/>
+    <rect x="${width * 0.55}" y="${height * 0.3}" width="${width * 0.28}" height="${height * 0.4}" rx="24" fill="white" opacity="0.35"/>
+  </svg>`
+  return sharp(Buffer.from(svg)).png().toBuffer()
+}
+
 /** A browser context signed in as `user` (the auth-token cookie set directly). */
 export async function signedInContext(browser: Browser, user: TestUser, options: { mobile?: boolean } = {}): Promise<BrowserContext> {
   const baseURL = inject('baseURL')
@@ -58,7 +71,7 @@ export async function goto(page: Page, path: string) {
 }
 
 /** Creates an upload through the API (link, or a fresh noise image) and returns its id. */
-export async function createUpload(user: TestUser, options: { link?: string, description?: string, tags?: string, isPrivate?: boolean } = {}): Promise<string> {
+export async function createUpload(user: TestUser, options: { link?: string, image?: Buffer, description?: string, tags?: string, isPrivate?: boolean } = {}): Promise<string> {
   const form = new FormData()
   form.set('description', options.description ?? `Test upload ${randomUUID().slice(0, 8)}`)
   if (options.tags) form.set('tags', options.tags)
@@ -69,7 +82,7 @@ export async function createUpload(user: TestUser, options: { link?: string, des
   }
   else {
     form.set('upload_type', 'image')
-    form.set('file', new Blob([new Uint8Array(await noisePng())], { type: 'image/png' }), 'noise.png')
+    form.set('file', new Blob([new Uint8Array(options.image ?? await noisePng())], { type: 'image/png' }), 'picture.png')
   }
   const response = await api('/api/upload', { method: 'POST', body: form, token: user.token })
   expect(response.status, JSON.stringify(response.body)).toBe(201)

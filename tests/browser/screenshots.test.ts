@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { launchBrowser, newContext } from '../support/browser'
-import { goto, registerUser, screenshot, seedLink, signedInContext } from './helpers'
+import { createUpload, goto, picturePng, registerUser, screenshot, seedLink, signedInContext } from './helpers'
 import type { TestUser } from '../support/api'
 
 /** Screenshots for a person to look at (tests/browser/__screenshots__, git-ignored). */
@@ -47,7 +47,7 @@ describe('screenshots at desktop and mobile widths', () => {
   })
 
   it('upload page', async () => {
-    const id = seedLink(user, { url: 'https://www.youtube.com/watch?v=jNQXAC9IVRw', description: 'The first video ever uploaded, still a classic', tags: ['history', 'video'], upvotes: 31, downvotes: 4 })
+    const id = await createUpload(user, { image: await picturePng(265), description: 'Sunrise in purple, drawn by a machine', tags: 'art,colour' })
     for (const mobile of [false, true]) {
       const context = await signedInContext(browser, user, { mobile })
       const page = await context.newPage()

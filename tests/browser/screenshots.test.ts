@@ -31,6 +31,8 @@ describe('screenshots at desktop and mobile widths', () => {
       expect((await goto(page, '/'))?.status()).toBe(200)
       await page.waitForLoadState('networkidle')
       await screenshot(page, `home-${mobile ? 'mobile' : 'desktop'}`)
+      await page.emulateMedia({ colorScheme: 'dark' })
+      await screenshot(page, `home-${mobile ? 'mobile' : 'desktop'}-dark`)
       await context.close()
     }
   })

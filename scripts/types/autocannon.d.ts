@@ -1,8 +1,25 @@
+// Minimal types for the parts of autocannon the benchmarks use (it ships none).
 declare module 'autocannon' {
-  interface Request { method?: string, path?: string, headers?: Record<string, string>, body?: string }
-  interface Options { url: string, connections?: number, duration?: number, pipelining?: number, requests?: Request[] }
-  interface Histogram { average: number, mean: number, p99: number, p50: number }
-  interface Result { 'requests': Histogram, 'latency': Histogram, 'errors': number, 'timeouts': number, 'non2xx': number, '2xx': number }
+  interface Histogram { average: number, mean: number, p50: number, p99: number }
+  interface Request { method?: string, path?: string, body?: string | Buffer, headers?: Record<string, string> }
+  interface Options {
+    url: string
+    connections?: number
+    duration?: number
+    amount?: number
+    pipelining?: number
+    requests?: (Request & { setupRequest?: (request: Request) => Request })[]
+  }
+  interface Result {
+    'duration': number
+    'errors': number
+    'timeouts': number
+    'non2xx': number
+    '2xx': number
+    'latency': Histogram
+    'requests': Histogram
+    'throughput': Histogram
+  }
   function autocannon(options: Options): Promise<Result>
   export default autocannon
 }

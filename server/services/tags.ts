@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type Database from 'better-sqlite3'
-import { MAX_TAGS_PER_UPLOAD, parseTagName } from '../../shared/utils/tags'
+import { MAX_TAGS_PER_UPLOAD, parseTagName, TAG_NAME_MESSAGE } from '../../shared/utils/tags'
 import { apiError } from '../utils/errors'
 import type { Actor } from './sessions'
 
@@ -22,7 +22,7 @@ export function attachTags(sqlite: Database.Database, uploadId: string, names: s
   const wanted = new Map<string, string>()
   for (const raw of names) {
     const tag = parseTagName(raw)
-    if (!tag) throw apiError(400, 'Invalid tag name')
+    if (!tag) throw apiError(400, TAG_NAME_MESSAGE)
     if (!wanted.has(tag.slug)) wanted.set(tag.slug, tag.name)
   }
   return sqlite.transaction(() => {

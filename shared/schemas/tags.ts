@@ -1,11 +1,11 @@
 import * as v from 'valibot'
-import { parseTagName } from '../utils/tags'
+import { parseTagName, TAG_NAME_MESSAGE } from '../utils/tags'
 
 /** One tag name: trimmed, 2–50 letters, digits, spaces and hyphens, case kept. */
 export const TagNameSchema = v.pipe(
-  v.string('Invalid tag name'),
+  v.string(TAG_NAME_MESSAGE),
   v.trim(),
-  v.check(name => parseTagName(name) !== null, 'Invalid tag name'),
+  v.check(name => parseTagName(name) !== null, TAG_NAME_MESSAGE),
 )
 
 /** POST /api/uploads/{id}/tags */

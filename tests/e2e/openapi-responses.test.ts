@@ -1,6 +1,7 @@
 import { describe, it } from 'vitest'
 import { api, registerUser } from '../support/api'
 import { expectMatchesOpenApi } from '../support/openapi'
+import { makeAdmin, seedUpload } from '../support/seed'
 
 /** Real answers of the running server validate against the OpenAPI document it serves. */
 describe('responses match the OpenAPI document', () => {
@@ -31,5 +32,34 @@ describe('responses match the OpenAPI document', () => {
     const user = await registerUser()
     await expectMatchesOpenApi('GET', '/api/auth/providers', await api('/api/auth/providers'))
     await expectMatchesOpenApi('GET', '/api/auth/oauth-accounts', await api('/api/auth/oauth-accounts', { token: user.token }))
+  })
+  it('lists, tags, votes and admin', async () => {
+    const owner = await registerUser()
+    const uploadId = seedUpload(owner, { tags: ['OpenAPI Check'] })
+    await expectMatchesOpenApi('GET', '/api/uploads', await api('/api/uploads?limit=5'))
+    await expectMatchesOpenApi('GET', '/api/uploads', await api('/api/uploads?page=0'))
+    await expectMatchesOpenApi('GET', '/api/uploads/filtered', await api('/api/uploads/filtered?tags=openapi-check'))
+    await expectMatchesOpenApi('GET', '/api/items-recent', await api('/api/items-recent'))
+    await expectMatchesOpenApi('GET', '/api/items-top-voted', await api('/api/items-top-voted'))
+    await expectMatchesOpenApi('GET', '/api/user/{username}/uploads', await api(`/api/user/${owner.username}/uploads?sort=votes`))
+    await expectMatchesOpenApi('GET', '/api/user/{username}/uploads', await api('/api/user/no_such_user_here/uploads'))
+    await expectMatchesOpenApi('GET', '/api/tags', await api('/api/tags?q=open'))
+    await expectMatchesOpenApi('GET', '/api/uploads/{id}/tags', await api(`/api/uploads/${uploadId}/tags`))
+    await expectMatchesOpenApi('POST', '/api/uploads/{id}/tags', await api(`/api/uploads/${uploadId}/tags`, { method: 'POST', token: owner.token, body: { tags: ['Second Tag'] } }))
+    await expectMatchesOpenApi('POST', '/api/uploads/{id}/tags', await api(`/api/uploads/${uploadId}/tags`, { method: 'POST', token: owner.token, body: { tags: ['bad!'] } }))
+
+    const voter = await registerUser()
+    await expectMatchesOpenApi('POST', '/api/vote', await api('/api/vote', { method: 'POST', token: voter.token, body: { uploadId, vote: 'fucks' } }))
+    await expectMatchesOpenApi('GET', '/api/vote', await api(`/api/vote?uploadId=${uploadId}`, { token: voter.token }))
+    await expectMatchesOpenApi('GET', '/api/vote', await api('/api/vote', { token: voter.token }))
+    await expectMatchesOpenApi('DELETE', '/api/vote', await api(`/api/vote?uploadId=${uploadId}`, { method: 'DELETE', token: voter.token }))
+    const anonymous = { uploadId, vote: 'upvote', clientFingerprint: `fp-${voter.id}` }
+    await expectMatchesOpenApi('POST', '/api/vote/anonymous', await api('/api/vote/anonymous', { method: 'POST', body: anonymous }))
+    await expectMatchesOpenApi('POST', '/api/vote/anonymous', await api('/api/vote/anonymous', { method: 'POST', body: anonymous }))
+
+    const admin = makeAdmin(await registerUser())
+    await expectMatchesOpenApi('GET', '/api/admin/users', await api('/api/admin/users?q=user_', { token: admin.token }))
+    await expectMatchesOpenApi('POST', '/api/admin/users/{id}/shadow-ban', await api(`/api/admin/users/${voter.id}/shadow-ban`, { method: 'POST', token: admin.token, body: { shadowBanned: true } }))
+    await expectMatchesOpenApi('GET', '/api/admin/users', await api('/api/admin/users', { token: voter.token }))
   })
 })

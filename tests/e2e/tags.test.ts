@@ -106,7 +106,7 @@ describe('POST /api/uploads/{id}/tags', () => {
     const id = seedUpload(owner)
     const response = await addTags(id, ['Valid', name], owner.token)
     expect(response.status).toBe(400)
-    expect(response.body).toMatchObject(bad('Invalid tag name'))
+    expect(response.body).toMatchObject(bad('Tag names must be 2 to 50 characters of letters, digits, spaces and hyphens'))
     expect((await api(`/api/uploads/${id}/tags`)).body.tags).toEqual([])
   })
 

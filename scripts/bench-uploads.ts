@@ -1,0 +1,125 @@
+/**
+ * Upload and media benchmark against the built server on 127.0.0.1
+ * (`npm run build` first; run with `npx tsx scripts/bench-uploads.ts`).
+ *
+ * 1. POST /api/upload throughput with distinct ~2 MB JPEGs (autocannon).
+ * 2. GET /api/image/{id} throughput and latency (autocannon).
+ * 3. Peak RSS (VmHWM) of a fresh server while 4 uploads of ~10 MB run at once;
+ *    must stay under 300 MB.
+ *
+ * Bounded in count and time; talks only to the server it starts.
+ */
+import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import autocannon from 'autocannon'
+import sharp from 'sharp'
+import { startServer, type RunningServer } from '../tests/support/server'
+
+const MB = 1024 * 1024
+const RSS_LIMIT_MB = 300
+
+/** A JPEG of noise close to (and not over) `targetBytes`. */
+async function noiseJpeg(targetBytes: number): Promise<Buffer> {
+  let side = Math.round(Math.sqrt(targetBytes / 1.2))
+  for (;;) {
+    const width = Math.round(side * 1.25)
+    const height = side
+    const pixels = randomBytes(width * height * 3)
+    const jpeg = await sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg({ quality: 90 }).toBuffer()
+    if (jpeg.length <= targetBytes && jpeg.length > targetBytes * 0.85) return jpeg
+    side = Math.round(side * Math.sqrt(targetBytes * 0.95 / jpeg.length))
+  }
+}
+
+/** A ready multipart body (autocannon sends raw bytes). */
+function multipart(fields: Record<string, string>, file: Buffer, name: string) {
+  const boundary = `----bench${randomBytes(8).toString('hex')}`
+  const parts: Buffer[] = Object.entries(fields).map(([key, value]) =>
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${key}"\r\n\r\n${value}\r\n`))
+  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: image/jpeg\r\n\r\n`), file, Buffer.from(`\r\n--${boundary}--\r\n`))
+  return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` }
+}
+
+async function register(server: RunningServer): Promise<string> {
+  const response = await fetch(`${server.url}/api/auth`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ action: 'register', email: `bench-${randomBytes(4).toString('hex')}@bench.test`, username: `bench_${randomBytes(4).toString('hex')}`, password: 'benchmark password' }),
+  })
+  return ((await response.json()) as { token: string }).token
+}
+
+function vmHwmMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  return Number(status.match(/VmHWM:\s+(\d+) kB/)![1]) / 1024
+}
+
+function vmRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  return Number(status.match(/VmRSS:\s+(\d+) kB/)![1]) / 1024
+}
+
+async function uploadThroughput(count: number) {
+  const server = await startServer()
+  try {
+    const token = await register(server)
+    const images = await Promise.all(Array.from({ length: count }, () => noiseJpeg(2 * MB)))
+    const bodies = images.map((image, i) => multipart({ upload_type: 'image', description: `bench ${i}` }, image, `bench-${i}.jpg`))
+    let next = 0
+    const result = await autocannon({
+      url: server.url,
+      connections: 2,
+      amount: count,
+      requests: [{
+        method: 'POST',
+        path: '/api/upload',
+        setupRequest: (request) => {
+          const { body, contentType } = bodies[next++ % bodies.length]!
+          return { ...request, body, headers: { ...request.headers, 'cookie': `auth-token=${token}`, 'content-type': contentType } }
+        },
+      }],
+    })
+    const created = result['2xx']
+    console.log(`upload 2 MB JPEG: ${created}/${count} created, ${(created / (result.duration)).toFixed(1)} uploads/s, `
+      + `${(images.reduce((s, i) => s + i.length, 0) / count / MB).toFixed(2)} MB each, latency p50 ${result.latency.p50} ms p99 ${result.latency.p99} ms`)
+
+    const served = multipart({ upload_type: 'image', description: 'served' }, await noiseJpeg(200 * 1024), 'served.jpg')
+    const upload = await fetch(`${server.url}/api/upload`, { method: 'POST', headers: { 'cookie': `auth-token=${token}`, 'content-type': served.contentType }, body: served.body })
+    const id = ((await upload.json()) as { upload?: { id: string } }).upload?.id
+    if (!id) throw new Error('could not create the image to serve')
+    for (const path of [`/api/image/${id}`, `/api/image/${id}?size=thumb`]) {
+      const get = await autocannon({ url: `${server.url}${path}`, connections: 10, duration: 8 })
+      console.log(`GET ${path.replace(id, '{id}')}: ${get.requests.average.toFixed(0)} req/s, latency p50 ${get.latency.p50} ms p99 ${get.latency.p99} ms, `
+        + `${(get.throughput.average / MB).toFixed(1)} MB/s, errors ${get.errors + get.non2xx}`)
+    }
+  }
+  finally {
+    await server.stop()
+  }
+}
+
+async function peakRss() {
+  const server = await startServer(process.env.BENCH_MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.BENCH_MALLOC_ARENA_MAX } : {})
+  try {
+    const token = await register(server)
+    const images = await Promise.all(Array.from({ length: Number(process.env.BENCH_PARALLEL ?? 4) }, () => noiseJpeg(10 * MB - 64 * 1024)))
+    const pid = server.process.pid!
+    const before = vmRssMb(pid)
+    const statuses = await Promise.all(images.map((image, i) => {
+      const { body, contentType } = multipart({ upload_type: 'image', description: `large ${i}` }, image, `large-${i}.jpg`)
+      return fetch(`${server.url}/api/upload`, { method: 'POST', headers: { 'cookie': `auth-token=${token}`, 'content-type': contentType }, body }).then(async (r) => {
+        await r.arrayBuffer()
+        return r.status
+      })
+    }))
+    const peak = vmHwmMb(pid)
+    console.log(`${images.length} concurrent uploads of ${(images[0]!.length / MB).toFixed(2)} MB: statuses ${statuses.join(',')}, RSS before ${before.toFixed(0)} MB, peak RSS ${peak.toFixed(0)} MB (limit ${RSS_LIMIT_MB} MB)`)
+    if (peak >= RSS_LIMIT_MB) process.exitCode = 1
+  }
+  finally {
+    await server.stop()
+  }
+}
+
+if (process.env.BENCH_ONLY !== 'rss') await uploadThroughput(Number(process.env.BENCH_UPLOADS ?? 24))
+await peakRss()

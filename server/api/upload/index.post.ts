@@ -1,0 +1,15 @@
+import { setResponseStatus } from 'h3'
+import { MAX_IMAGE_BYTES, UploadFieldsSchema } from '#shared/schemas/uploads'
+import { createUpload } from '../../services/uploads'
+
+/** POST /api/upload (cookie): an image file, an image fetched from a URL, or a link. 201 with the creation subset. */
+export default defineEventHandler(async (event) => {
+  const actor = await requireUser(event)
+  await enforceRateLimit(event, 'upload', actor.id)
+  const options = mediaOptions()
+  const form = await readMultipart(event, { maxFileBytes: MAX_IMAGE_BYTES, tmpDir: options.tmpDir })
+  const input = parseWith(UploadFieldsSchema, form.fields)
+  const created = await createUpload(useSqlite(), actor, input, form.file, options)
+  setResponseStatus(event, 201)
+  return created
+})

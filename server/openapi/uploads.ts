@@ -1,0 +1,88 @@
+import * as v from 'valibot'
+import { SuccessSchema } from '#shared/schemas/common'
+import { ApiUploadFormSchema, DuplicateUploadSchema, ImageQuerySchema, PrivacyToggledSchema, UploadCreatedSchema, UploadFormSchema, UploadSchema } from '#shared/schemas/uploads'
+
+const IdPath = v.object({ id: v.pipe(v.string(), v.uuid(), v.description('Upload id')) })
+const rateLimited = { description: 'Upload rate limit (20 per hour per user) exceeded', headers: { 'Retry-After': 'Seconds until a new upload is allowed' } }
+const createResponses = {
+  201: { description: 'Created; the full object is at GET /api/upload/{id}', schema: UploadCreatedSchema },
+  400: { description: 'Invalid field, unsupported or corrupt image, image over 50 megapixels, or image_url that could not be fetched' },
+  401: { description: 'Not authenticated' },
+  409: { description: 'The image was already uploaded (public, or one of the caller\'s own)', schema: DuplicateUploadSchema },
+  413: { description: 'File over 10 MB' },
+  429: rateLimited,
+}
+const imageBinary = v.pipe(v.string(), v.description('The image bytes'))
+
+export default defineApiPaths({
+  '/api/upload': {
+    post: {
+      summary: 'Upload an image, an image by URL, or a link',
+      description: 'Images (JPEG, PNG, GIF, WebP, at most 10 MB and 50 megapixels) are auto-oriented and stripped of all metadata; animations are kept. '
+        + 'Duplicates (same content, or a resized/re-encoded copy) of a public upload or of one of the caller\'s own are refused with 409.',
+      tags: ['Uploads'],
+      security: ['cookie'],
+      body: { multipart: UploadFormSchema },
+      responses: createResponses,
+    },
+  },
+  '/api/v1/upload': {
+    post: {
+      summary: 'Upload an image or a link with an API token',
+      description: 'As POST /api/upload, except that upload_type `image_url` is refused with 400 "Invalid upload type".',
+      tags: ['Uploads'],
+      security: ['apiToken'],
+      body: { multipart: ApiUploadFormSchema },
+      responses: { ...createResponses, 401: { description: 'Missing, invalid, expired or revoked API token' } },
+    },
+  },
+  '/api/upload/{id}': {
+    get: {
+      summary: 'One upload with its tags, uploader and stats',
+      tags: ['Uploads'],
+      params: { path: IdPath },
+      responses: {
+        200: { description: 'The full Upload object', schema: UploadSchema },
+        404: { description: 'No such upload, or private and the caller is neither its owner nor an admin' },
+      },
+    },
+    delete: {
+      summary: 'Delete an upload (owner or admin), with its votes, tag links and files',
+      tags: ['Uploads'],
+      security: ['cookie'],
+      params: { path: IdPath },
+      responses: {
+        200: { description: 'Deleted', schema: SuccessSchema },
+        401: { description: 'Not authenticated' },
+        404: { description: 'No such upload, or the caller is neither its owner nor an admin' },
+      },
+    },
+  },
+  '/api/upload/{id}/privacy': {
+    patch: {
+      summary: 'Toggle an upload between public and private (owner only)',
+      tags: ['Uploads'],
+      security: ['cookie'],
+      params: { path: IdPath },
+      responses: {
+        200: { description: 'The upload after the toggle', schema: PrivacyToggledSchema },
+        401: { description: 'Not authenticated' },
+        404: { description: 'No such upload, or the caller is not its owner' },
+      },
+    },
+  },
+  '/api/image/{id}': {
+    get: {
+      summary: 'The stored image of an upload, or its thumbnail',
+      description: 'Works for private uploads too (the address is the secret). Cached one year (public, immutable); ETag and If-None-Match (304).',
+      tags: ['Media'],
+      params: { path: IdPath, query: ImageQuerySchema },
+      responses: {
+        200: { description: 'The image in its own type (image/jpeg, image/png, image/gif, image/webp); `size=thumb`: a WebP of at most 480×480', schema: imageBinary, content: 'image/*', headers: { 'ETag': 'Strong validator of the file', 'Cache-Control': 'public, max-age=31536000, immutable' } },
+        304: { description: 'Not modified' },
+        400: { description: 'Invalid `size`' },
+        404: { description: 'No such upload, or the upload is a link' },
+      },
+    },
+  },
+})

@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto'
+import { createWriteStream } from 'node:fs'
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { H3Event } from 'h3'
+import { getRequestHeader } from 'h3'
+import busboy from 'busboy'
+
+/** Room for the text fields of an upload form beside its file. */
+const FIELDS_ALLOWANCE = 64 * 1024
+
+export interface MultipartForm {
+  fields: Record<string, string>
+  /** The `file` part, streamed to a temporary file (deleted when the response ends). */
+  file?: { path: string, filename: string, size: number }
+}
+
+/**
+ * Streams a multipart/form-data body: text fields into `fields`, the part named
+ * `file` into a temporary file in `tmpDir`. A file over `maxFileBytes` is a 413
+ * as soon as the cap is crossed (a Content-Length over the cap is refused before
+ * anything is read); the rest of the body is never stored.
+ */
+export async function readMultipart(event: H3Event, options: { maxFileBytes: number, tmpDir: string }): Promise<MultipartForm> {
+  const req = event.node.req
+  const contentType = getRequestHeader(event, 'content-type') ?? ''
+  if (!/^multipart\/form-data\s*;/i.test(contentType)) throw badRequest('Expected a multipart/form-data body')
+  const tooLarge = () => {
+    discardBody(event)
+    return apiError(413, `File too large (max ${Math.round(options.maxFileBytes / 1024 / 1024)} MB)`)
+  }
+  if (Number(getRequestHeader(event, 'content-length')) > options.maxFileBytes + FIELDS_ALLOWANCE) throw tooLarge()
+
+  const tempPath = join(options.tmpDir, `upload-${randomUUID()}`)
+  event.node.res.once('close', () => void rm(tempPath, { force: true }))
+
+  return new Promise<MultipartForm>((resolve, reject) => {
+    const form: MultipartForm = { fields: {} }
+    let parser: busboy.Busboy
+    try {
+      parser = busboy({
+        headers: req.headers,
+        // busboy reports 'limit' on reaching fileSize, so one byte more is the first refused size.
+        limits: { fileSize: options.maxFileBytes + 1, files: 1, fields: 20, fieldSize: 16 * 1024, parts: 25, headerPairs: 50 },
+      })
+    }
+    catch {
+      return reject(badRequest('Invalid multipart body'))
+    }
+    let settled = false
+    let fileDone: Promise<void> = Promise.resolve()
+    let out: ReturnType<typeof createWriteStream> | undefined
+    const fail = (error: unknown) => {
+      if (settled) return
+      settled = true
+      req.unpipe(parser)
+      discardBody(event)
+      out?.destroy()
+      void rm(tempPath, { force: true })
+      reject(error)
+    }
+    parser.on('file', (name, stream, info) => {
+      if (name !== 'file' || form.file) {
+        stream.resume()
+        return
+      }
+      const file = { path: tempPath, filename: info.filename ?? '', size: 0 }
+      out = createWriteStream(tempPath, { flags: 'wx' })
+      const written = out
+      stream.on('data', (chunk: Buffer) => {
+        file.size += chunk.length
+      })
+      stream.on('limit', () => fail(tooLarge()))
+      fileDone = new Promise<void>((done, failed) => {
+        written.on('close', done)
+        written.on('error', failed)
+      }).catch(fail)
+      stream.pipe(written)
+      form.file = file
+    })
+    parser.on('field', (name, value, info) => {
+      if (info.valueTruncated || info.nameTruncated) return fail(badRequest('A form field is too long'))
+      form.fields[name] = value
+    })
+    for (const limit of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) parser.on(limit, () => fail(badRequest('Too many form fields')))
+    parser.on('error', () => fail(badRequest('Invalid multipart body')))
+    parser.on('close', () => {
+      void fileDone.then(() => {
+        if (settled) return
+        settled = true
+        resolve(form)
+      })
+    })
+    req.on('error', fail)
+    req.pipe(parser)
+  })
+}
+
+/** Most bytes read and dropped after an early answer before the connection is cut. */
+const DISCARD_LIMIT = 16 * 1024 * 1024
+
+/**
+ * After an early error the rest of the body is read and dropped (never parsed
+ * or stored), so that clients which only read the answer once they have sent
+ * everything still get it; a client that keeps sending far more is cut off.
+ */
+function discardBody(event: H3Event): void {
+  const req = event.node.req
+  if (req.readableEnded) return
+  let dropped = 0
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.length
+    if (dropped > DISCARD_LIMIT) req.socket.destroy()
+  })
+  req.resume()
+}

@@ -1,0 +1,145 @@
+import * as v from 'valibot'
+import { MAX_TAGS_PER_UPLOAD, parseTagName, slugify, TAG_NAME_MESSAGE } from '../utils/tags'
+import { TagSchema } from './tags'
+
+export const MAX_DESCRIPTION_LENGTH = 500
+export const MAX_URL_LENGTH = 2048
+/** Largest image file accepted, in bytes (10 MB). */
+export const MAX_IMAGE_BYTES = 10 * 1024 * 1024
+
+const isHttpUrl = (value: string) => {
+  try {
+    const url = new URL(value)
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== ''
+  }
+  catch {
+    return false
+  }
+}
+
+// Missing multipart fields count as empty, so each gets its own message rather than a generic "Invalid key".
+const HttpUrlSchema = (message: string) => v.pipe(
+  v.optional(v.string(message), ''),
+  v.trim(),
+  v.nonEmpty(message),
+  v.maxLength(MAX_URL_LENGTH, `URLs must be at most ${MAX_URL_LENGTH} characters`),
+  v.check(isHttpUrl, message),
+)
+
+const DescriptionSchema = v.pipe(
+  v.optional(v.string('Description is required'), ''),
+  v.trim(),
+  v.nonEmpty('Description is required'),
+  v.check(text => [...text].length <= MAX_DESCRIPTION_LENGTH, `Description must be at most ${MAX_DESCRIPTION_LENGTH} characters`),
+)
+
+/** Comma-separated tag names: trimmed, empties dropped, one per slug, each per the tag-name rule, at most 10. */
+export const TagListFieldSchema = v.pipe(
+  v.optional(v.string(TAG_NAME_MESSAGE), ''),
+  v.transform(list => list.split(',').map(name => name.trim()).filter(Boolean)),
+  v.check(names => names.every(name => parseTagName(name) !== null), TAG_NAME_MESSAGE),
+  v.transform((names) => {
+    const bySlug = new Map<string, string>()
+    for (const name of names) if (!bySlug.has(slugify(name))) bySlug.set(slugify(name), name)
+    return [...bySlug.values()]
+  }),
+  v.check(names => names.length <= MAX_TAGS_PER_UPLOAD, `At most ${MAX_TAGS_PER_UPLOAD} tags per upload`),
+)
+
+const IsPrivateFieldSchema = v.pipe(
+  v.optional(v.picklist(['true', 'false'], 'is_private must be "true" or "false"'), 'false'),
+  v.transform(value => value === 'true'),
+)
+
+const common = {
+  description: DescriptionSchema,
+  tags: TagListFieldSchema,
+  is_private: IsPrivateFieldSchema,
+}
+
+const ImageFields = v.object({ upload_type: v.literal('image'), ...common })
+const ImageUrlFields = v.object({ upload_type: v.literal('image_url'), image_url: HttpUrlSchema('Invalid image URL'), ...common })
+const LinkFields = v.object({ upload_type: v.literal('link'), external_url: HttpUrlSchema('Invalid external URL'), ...common })
+
+/** The text fields of POST /api/upload (the file part is streamed separately). */
+export const UploadFieldsSchema = v.variant('upload_type', [ImageFields, ImageUrlFields, LinkFields], 'Invalid upload type')
+/** The text fields of POST /api/v1/upload: `image_url` is not accepted there. */
+export const ApiUploadFieldsSchema = v.variant('upload_type', [ImageFields, LinkFields], 'Invalid upload type')
+
+export type UploadFields = v.InferOutput<typeof UploadFieldsSchema>
+
+/** The multipart body as documented in OpenAPI (the handlers stream it; see UploadFieldsSchema). */
+export const UploadFormSchema = v.object({
+  upload_type: v.pipe(v.picklist(['image', 'image_url', 'link']), v.description('`image` (with `file`), `image_url` (with `image_url`) or `link` (with `external_url`)')),
+  description: v.pipe(v.string(), v.maxLength(MAX_DESCRIPTION_LENGTH), v.description('1 to 500 characters')),
+  file: v.optional(v.pipe(v.string(), v.description('The image (binary): JPEG, PNG, GIF or WebP, at most 10 MB, at most 50 megapixels. Required for `image`.'))),
+  image_url: v.optional(v.pipe(v.string(), v.maxLength(MAX_URL_LENGTH), v.description('http(s) address of an image the service downloads. Required for `image_url`.'))),
+  external_url: v.optional(v.pipe(v.string(), v.maxLength(MAX_URL_LENGTH), v.description('http(s) address to link to. Required for `link`.'))),
+  tags: v.optional(v.pipe(v.string(), v.description('Comma-separated tag names, at most 10'))),
+  is_private: v.optional(v.pipe(v.picklist(['true', 'false']), v.description('Default `false`'))),
+})
+
+/** The same body for POST /api/v1/upload (no `image_url`). */
+export const ApiUploadFormSchema = v.object({
+  ...v.omit(UploadFormSchema, ['image_url', 'upload_type']).entries,
+  upload_type: v.pipe(v.picklist(['image', 'link']), v.description('`image` (with `file`) or `link` (with `external_url`)')),
+})
+
+export const UploadCreatedSchema = v.object({
+  upload: v.object({
+    id: v.pipe(v.string(), v.uuid()),
+    userId: v.pipe(v.string(), v.uuid()),
+    filename: v.nullable(v.string()),
+    originalName: v.string(),
+    description: v.string(),
+    uploadType: v.picklist(['image', 'link']),
+    externalUrl: v.nullable(v.string()),
+    isPrivate: v.boolean(),
+  }),
+})
+
+export const UploadStatsSchema = v.object({
+  voteCount: v.pipe(v.number(), v.integer()),
+  upvotes: v.pipe(v.number(), v.integer()),
+  downvotes: v.pipe(v.number(), v.integer()),
+  averageRating: v.nullable(v.number()),
+})
+
+/** The full Upload object (GET /api/upload/{id}). */
+export const UploadSchema = v.object({
+  id: v.pipe(v.string(), v.uuid()),
+  user_id: v.pipe(v.string(), v.uuid()),
+  filename: v.nullable(v.string()),
+  original_name: v.string(),
+  description: v.string(),
+  upload_type: v.picklist(['image', 'link']),
+  external_url: v.nullable(v.string()),
+  upvotes: v.pipe(v.number(), v.integer()),
+  downvote_count: v.pipe(v.number(), v.integer()),
+  is_private: v.picklist([0, 1]),
+  created_at: v.string(),
+  tags: v.array(TagSchema),
+  username: v.string(),
+  stats: UploadStatsSchema,
+})
+
+export const PrivacyToggledSchema = v.object({
+  success: v.literal(true),
+  upload: UploadSchema,
+  is_private: v.picklist([0, 1]),
+})
+
+export const DuplicateUploadSchema = v.object({
+  statusCode: v.literal(409),
+  statusMessage: v.literal('Conflict'),
+  message: v.string(),
+  duplicate: v.literal(true),
+  existingUploadId: v.pipe(v.string(), v.uuid()),
+})
+
+export const ImageQuerySchema = v.object({
+  size: v.optional(v.picklist(['thumb'], 'size must be "thumb"')),
+})
+
+/** Any string: an id that is not a UUID is simply not found (404). */
+export const UploadIdParamsSchema = v.object({ id: v.string() })

@@ -1,4 +1,6 @@
-import { MAX_TAGS_PER_UPLOAD, parseTagName } from '#shared/utils/tags'
+import { MAX_TAGS_PER_UPLOAD, parseTagName, TAG_NAME_MESSAGE } from '#shared/utils/tags'
+import type { UploadStats } from '#shared/utils/rating'
+import { MAX_DESCRIPTION_LENGTH, MAX_IMAGE_BYTES as MAX_BYTES } from '#shared/schemas/uploads'
 
 export interface Tag {
   id: string
@@ -8,13 +10,6 @@ export interface Tag {
 
 export interface TagWithCount extends Tag {
   count: number
-}
-
-export interface UploadStats {
-  voteCount: number
-  upvotes: number
-  downvotes: number
-  averageRating: number | null
 }
 
 /** An entry of the upload lists (service-spec "Upload in list responses" + decisions "Lists"). */
@@ -75,14 +70,14 @@ export type CreateResult
   = | { ok: true, upload: CreatedUpload }
     | { ok: false, status: number, message: string, existingUploadId?: string }
 
-export const MAX_IMAGE_BYTES = 10 * 1024 * 1024
+export const MAX_IMAGE_BYTES = MAX_BYTES
 export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp']
-export const MAX_DESCRIPTION = 500
+export const MAX_DESCRIPTION = MAX_DESCRIPTION_LENGTH
 export const MAX_TAGS = MAX_TAGS_PER_UPLOAD
 
 /** Client-side check of a tag name with the server's own rule (shared/utils/tags.ts). */
 export function tagNameProblem(name: string): string | null {
-  return parseTagName(name) ? null : 'A tag must be 2 to 50 letters, digits, spaces or hyphens'
+  return parseTagName(name) ? null : TAG_NAME_MESSAGE
 }
 
 /** Reads, writes and media addresses of uploads and their tags. */

@@ -1,0 +1,54 @@
+/** The body of every /api error (service-spec "Errors"); a 409 may carry extra fields. */
+export interface ApiErrorBody {
+  statusCode: number
+  statusMessage: string
+  message: string
+  data?: Record<string, unknown>
+  [extra: string]: unknown
+}
+
+/** The options our requests use (kept small: Nitro's typed routes are too deep to check here). */
+export interface ApiOptions {
+  method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
+  body?: Record<string, unknown> | FormData
+  query?: Record<string, string | number | undefined>
+  cache?: RequestCache
+  headers?: Record<string, string>
+}
+type Fetcher = <T>(url: string, options?: ApiOptions) => Promise<T>
+
+/**
+ * The fetch every composable uses: during SSR it forwards the visitor's cookie
+ * (useRequestFetch), in the browser it is plain $fetch. Reads in the browser
+ * revalidate with the server (`cache: 'no-cache'` + ETag), so someone who just
+ * wrote never sees a list cached from before their write.
+ */
+export function useApi() {
+  const request: Fetcher = import.meta.server ? useRequestFetch() as unknown as Fetcher : $fetch as unknown as Fetcher
+  return <T>(url: string, options: ApiOptions = {}): Promise<T> => {
+    const extra: ApiOptions = import.meta.client && (options.method ?? 'GET') === 'GET' ? { cache: 'no-cache' } : {}
+    return request<T>(url, { ...extra, ...options })
+  }
+}
+
+/** Status code of a failed $fetch (0 when the request did not reach the server). */
+export function errorStatus(error: unknown): number {
+  const e = error as { statusCode?: number, status?: number, response?: { status?: number } }
+  return e?.statusCode ?? e?.status ?? e?.response?.status ?? 0
+}
+
+/** The JSON error body of a failed $fetch, when there is one. */
+export function errorBody(error: unknown): ApiErrorBody | undefined {
+  const data = (error as { data?: unknown })?.data
+  return data && typeof data === 'object' && 'message' in data ? data as ApiErrorBody : undefined
+}
+
+/** A sentence to show a person for a failed request. */
+export function errorMessage(error: unknown, fallback = 'Something went wrong. Please try again.'): string {
+  const status = errorStatus(error)
+  if (status === 429) return 'Too many requests. Please wait a moment and try again.'
+  const body = errorBody(error)
+  if (body?.message) return body.message
+  if (status === 0) return 'Could not reach the server. Check your connection.'
+  return fallback
+}

@@ -1,0 +1,27 @@
+/** Display helpers shared by the pages. */
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return ''
+  const date = new Date(iso)
+  if (Number.isNaN(date.getTime())) return ''
+  return date.toLocaleDateString('en-GB', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' })
+}
+
+export function formatRating(rating: number | null | undefined): string {
+  return rating === null || rating === undefined ? '–' : rating.toFixed(1)
+}
+
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`
+}
+
+/** A positive page number from a route query value (1 otherwise). */
+export function pageFrom(value: unknown): number {
+  const page = Number(Array.isArray(value) ? value[0] : value)
+  return Number.isInteger(page) && page > 0 ? page : 1
+}
+
+/** Comma-separated tag slugs from a route query value. */
+export function tagsFrom(value: unknown): string[] {
+  const raw = Array.isArray(value) ? value.join(',') : typeof value === 'string' ? value : ''
+  return raw.split(',').map(tag => tag.trim()).filter(Boolean)
+}

@@ -1,0 +1,12 @@
+export type ThemeChoice = 'system' | 'light' | 'dark'
+
+/** The colour theme: system preference unless pinned; kept in a cookie so SSR renders it. */
+export function useTheme() {
+  const cookie = useCookie<ThemeChoice>('theme', { default: () => 'system', sameSite: 'lax', maxAge: 60 * 60 * 24 * 365 })
+  const theme = useState<ThemeChoice>('theme', () => (['light', 'dark'].includes(cookie.value) ? cookie.value : 'system'))
+  function set(choice: ThemeChoice) {
+    theme.value = choice
+    cookie.value = choice
+  }
+  return { theme, set }
+}

@@ -1,0 +1,148 @@
+import { MAX_TAGS_PER_UPLOAD, parseTagName, TAG_NAME_MESSAGE } from '#shared/utils/tags'
+import type { UploadStats } from '#shared/utils/rating'
+import { MAX_DESCRIPTION_LENGTH, MAX_IMAGE_BYTES as MAX_BYTES } from '#shared/schemas/uploads'
+
+export interface Tag {
+  id: string
+  name: string
+  slug: string
+}
+
+export interface TagWithCount extends Tag {
+  count: number
+}
+
+/** An entry of the upload lists (service-spec "Upload in list responses" + decisions "Lists"). */
+export interface UploadListItem {
+  id: string
+  user_id: string
+  filename: string | null
+  description: string
+  upload_type: 'image' | 'link'
+  external_url: string | null
+  upvotes: number
+  downvote_count: number
+  created_at: string
+  tags: Tag[]
+  username?: string
+  is_private?: number
+  stats: UploadStats
+}
+
+/** GET /api/upload/{id}. */
+export interface Upload extends UploadListItem {
+  original_name: string
+  is_private: number
+  username: string
+}
+
+export interface UploadPage {
+  uploads: UploadListItem[]
+  page: number
+  limit: number
+  total?: number
+}
+
+export interface UserUploadPage {
+  user: { username: string, created_at: string }
+  uploads: UploadListItem[]
+  total: number
+  page: number
+  totalPages: number
+  limit: number
+}
+
+export type UserSort = 'date' | 'votes' | 'name'
+
+export interface CreatedUpload {
+  id: string
+  userId: string
+  filename: string | null
+  originalName: string
+  description: string
+  uploadType: string
+  externalUrl: string | null
+  isPrivate: boolean
+}
+
+/** Outcome of POST /api/upload sent through XMLHttpRequest (for its upload progress). */
+export type CreateResult
+  = | { ok: true, upload: CreatedUpload }
+    | { ok: false, status: number, message: string, existingUploadId?: string }
+
+export const MAX_IMAGE_BYTES = MAX_BYTES
+export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp']
+export const MAX_DESCRIPTION = MAX_DESCRIPTION_LENGTH
+export const MAX_TAGS = MAX_TAGS_PER_UPLOAD
+
+/** Client-side check of a tag name with the server's own rule (shared/utils/tags.ts). */
+export function tagNameProblem(name: string): string | null {
+  return parseTagName(name) ? null : TAG_NAME_MESSAGE
+}
+
+/** Reads, writes and media addresses of uploads and their tags. */
+export function useUploads() {
+  const api = useApi()
+
+  function list(options: { page?: number, limit?: number, tags?: string[] } = {}) {
+    const query = { page: options.page ?? 1, limit: options.limit ?? 12 }
+    if (options.tags?.length) return api<UploadPage>('/api/uploads/filtered', { query: { ...query, tags: options.tags.join(',') } })
+    return api<UploadPage>('/api/uploads', { query })
+  }
+
+  const recent = () => api<{ items: UploadListItem[], type: 'recent' }>('/api/items-recent')
+  const topVoted = () => api<{ items: UploadListItem[], type: 'top-voted' }>('/api/items-top-voted')
+  const get = (id: string) => api<Upload>(`/api/upload/${encodeURIComponent(id)}`)
+
+  function byUser(username: string, options: { page?: number, sort?: UserSort, tags?: string[] } = {}) {
+    const query: Record<string, string | number> = { page: options.page ?? 1, limit: 12, sort: options.sort ?? 'date' }
+    if (options.tags?.length) query.tags = options.tags.join(',')
+    return api<UserUploadPage>(`/api/user/${encodeURIComponent(username)}/uploads`, { query })
+  }
+
+  const tags = (q = '', limit = 20) => api<{ tags: TagWithCount[] }>('/api/tags', { query: { ...(q ? { q } : {}), limit } })
+
+  const togglePrivacy = (id: string) =>
+    api<{ success: boolean, upload: Upload, is_private: number }>(`/api/upload/${id}/privacy`, { method: 'PATCH' })
+
+  const remove = (id: string) => api<{ success: boolean }>(`/api/upload/${id}`, { method: 'DELETE' })
+
+  const addTags = (id: string, names: string[]) =>
+    api<{ success: boolean, tags: Tag[], added: number }>(`/api/uploads/${id}/tags`, { method: 'POST', body: { tags: names } })
+
+  /** POST /api/upload with upload progress (fetch cannot report it). */
+  function create(form: FormData, onProgress?: (fraction: number) => void): Promise<CreateResult> {
+    return new Promise((resolve) => {
+      const xhr = new XMLHttpRequest()
+      xhr.open('POST', '/api/upload')
+      xhr.responseType = 'json'
+      xhr.setRequestHeader('accept', 'application/json')
+      xhr.upload.addEventListener('progress', (event) => {
+        if (event.lengthComputable) onProgress?.(event.loaded / event.total)
+      })
+      xhr.addEventListener('load', () => {
+        const body = (xhr.response ?? {}) as Record<string, unknown>
+        if (xhr.status === 201 || xhr.status === 200) {
+          onProgress?.(1)
+          resolve({ ok: true, upload: body.upload as CreatedUpload })
+          return
+        }
+        const message = xhr.status === 413
+          ? 'The file is larger than 10 MB.'
+          : xhr.status === 429
+            ? 'You have uploaded a lot recently. Please wait a while and try again.'
+            : typeof body.message === 'string' ? body.message : 'The upload failed. Please try again.'
+        resolve({ ok: false, status: xhr.status, message, existingUploadId: typeof body.existingUploadId === 'string' ? body.existingUploadId : undefined })
+      })
+      xhr.addEventListener('error', () => resolve({ ok: false, status: 0, message: 'Could not reach the server. Check your connection.' }))
+      xhr.send(form)
+    })
+  }
+
+  return { list, recent, topVoted, get, byUser, tags, togglePrivacy, remove, addTags, create }
+}
+
+/** Address of an upload's image (`thumb` = WebP at most 480×480). */
+export function imageUrl(id: string, size?: 'thumb'): string {
+  return `/api/image/${id}${size ? '?size=thumb' : ''}`
+}

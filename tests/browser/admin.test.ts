@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser } from 'playwright-core'
+import { launchBrowser } from '../support/browser'
+import { api } from '../support/api'
+import { ADMIN_EMAIL } from '../support/global-setup'
+import { listEntryOf } from '../support/seed'
+import { goto, registerUser, seedLink, signedInContext } from './helpers'
+
+describe('admin page', () => {
+  let browser: Browser
+  beforeAll(async () => {
+    browser = await launchBrowser()
+  })
+  afterAll(() => browser?.close())
+
+  it('shadow-bans a user, whose votes then stop counting', async () => {
+    const admin = await registerUser({ email: ADMIN_EMAIL })
+    const target = await registerUser()
+    const member = await registerUser()
+    const id = seedLink(member, { url: 'https://example.com/shadow-ban-target' })
+
+    // Non-admins get the 403 page.
+    const memberContext = await signedInContext(browser, member)
+    const memberPage = await memberContext.newPage()
+    const denied = await goto(memberPage, '/admin')
+    expect(denied?.status()).toBe(403)
+    await memberContext.close()
+
+    const context = await signedInContext(browser, admin)
+    const page = await context.newPage()
+    await goto(page, '/admin')
+    await page.fill('#user-search', target.username)
+    await page.click('form[role=search] button[type=submit]')
+    await page.waitForURL(url => url.searchParams.get('q') === target.username)
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=admin-users] tbody tr').length === 1)
+    const row = page.locator(`tr[data-username="${target.username}"]`)
+    await expect(row.count()).resolves.toBe(1)
+    await row.locator(`button[aria-label="Shadow-ban ${target.username}"]`).click()
+    await row.locator('.badge-danger').waitFor()
+    await expect(row.innerText()).resolves.toContain('shadow-banned')
+    await expect(page.innerText('[data-testid=admin-status]')).resolves.toContain(`${target.username} is now shadow-banned`)
+
+    const users = await api(`/api/admin/users?q=${target.username}`, { token: admin.token })
+    expect(users.status).toBe(200)
+    expect(users.body.users).toEqual([expect.objectContaining({ id: target.id, username: target.username, shadowBanned: true })])
+
+    // The banned user's vote is accepted but does not move the counts.
+    const vote = await api('/api/vote', { method: 'POST', token: target.token, body: { uploadId: id, vote: 'fucks' } })
+    expect(vote.status).toBe(200)
+    expect((await listEntryOf(member, id)).stats).toMatchObject({ upvotes: 0, downvotes: 0, voteCount: 0 })
+
+    // Lift the ban again from the page.
+    await row.locator(`button[aria-label="Lift shadow-ban of ${target.username}"]`).click()
+    await row.locator('.badge-danger').waitFor({ state: 'detached' })
+    expect((await api(`/api/admin/users?q=${target.username}`, { token: admin.token })).body.users[0].shadowBanned).toBe(false)
+    await context.close()
+  })
+})

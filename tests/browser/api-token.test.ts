@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser } from 'playwright-core'
+import { launchBrowser } from '../support/browser'
+import { api } from '../support/api'
+import { fetchUpload, goto, registerUser, signedInContext } from './helpers'
+
+describe('API tokens in settings', () => {
+  let browser: Browser
+  beforeAll(async () => {
+    browser = await launchBrowser()
+  })
+  afterAll(() => browser?.close())
+
+  it('creates a token that uploads through /api/v1/upload, and revokes it', async () => {
+    const user = await registerUser()
+    const context = await signedInContext(browser, user)
+    const page = await context.newPage()
+
+    await goto(page, '/settings')
+    await page.fill('#token-name', 'my script')
+    await page.click('button:has-text("Create token")')
+    await page.locator('[data-testid=token-value]').waitFor()
+    const token = (await page.innerText('[data-testid=token-value]'))!.trim()
+    expect(token).toMatch(/^[0-9a-f]{64}$/)
+    await expect(page.innerText('[data-testid=token-list]')).resolves.toContain('my script')
+
+    const listed = await api('/api/auth/tokens', { token: user.token })
+    expect(listed.body.tokens).toHaveLength(1)
+    expect(listed.body.tokens[0].name).toBe('my script')
+
+    const form = new FormData()
+    form.set('upload_type', 'link')
+    form.set('external_url', 'https://example.com/from-a-script')
+    form.set('description', 'Uploaded by a script')
+    const uploaded = await api('/api/v1/upload', { method: 'POST', body: form, bearer: token })
+    expect(uploaded.status).toBe(201)
+    expect(uploaded.body.upload).toMatchObject({ userId: user.id, uploadType: 'link', externalUrl: 'https://example.com/from-a-script', isPrivate: false })
+    const reported = await fetchUpload(uploaded.body.upload.id)
+    expect(reported.body.username).toBe(user.username)
+
+    // Revoke it in the UI: the token stops working.
+    await page.click('button[aria-label="Revoke token my script"]')
+    await page.waitForFunction(() => !document.querySelector('[data-testid=token-list]'))
+    expect((await api('/api/auth/tokens', { token: user.token })).body.tokens).toEqual([])
+    const again = new FormData()
+    again.set('upload_type', 'link')
+    again.set('external_url', 'https://example.com/again')
+    again.set('description', 'Should fail')
+    expect((await api('/api/v1/upload', { method: 'POST', body: again, bearer: token })).status).toBe(401)
+    await context.close()
+  })
+})

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type Database from 'better-sqlite3'
 import { SignJWT, jwtVerify } from 'jose'
+import { prepared } from '../database/statements'
 
 export const SESSION_COOKIE = 'auth-token'
 export const SESSION_TTL_SECONDS = 24 * 60 * 60
@@ -29,7 +30,44 @@ export function toActor(row: ActorRow, adminEmails: string[], sessionId?: string
   }
 }
 
-const key = (secret: string) => new TextEncoder().encode(secret)
+const keys = new Map<string, Promise<CryptoKey>>()
+
+/** The HMAC key, imported once per secret rather than on every sign and verify. */
+function key(secret: string): Promise<CryptoKey> {
+  let found = keys.get(secret)
+  if (!found) {
+    found = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify'])
+    keys.set(secret, found)
+  }
+  return found
+}
+
+interface SessionClaims { sub: string, sid: string, exp: number }
+
+/**
+ * JWTs whose signature and claims were already checked, so a client sending the
+ * same token again costs a map lookup instead of an HMAC. Bounded; the oldest
+ * entries go first. Expiry is checked again at every use, and revocation is
+ * always checked against the session row.
+ */
+const verified = new Map<string, SessionClaims & { secret: string }>()
+const VERIFIED_MAX = 10_000
+
+async function verifySessionJwt(secret: string, token: string): Promise<SessionClaims | null> {
+  const known = verified.get(token)
+  if (known && known.secret === secret) return known.exp * 1000 > Date.now() ? known : null
+  try {
+    const { payload } = await jwtVerify(token, await key(secret), { algorithms: ['HS256'], requiredClaims: ['sub', 'sid', 'iat', 'exp'] })
+    if (typeof payload.sid !== 'string' || typeof payload.sub !== 'string') return null
+    const claims = { sub: payload.sub, sid: payload.sid, exp: payload.exp! }
+    if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!)
+    verified.set(token, { ...claims, secret })
+    return claims
+  }
+  catch {
+    return null
+  }
+}
 
 /** Stores a session row and returns its signed JWT (HS256, sub, sid, iat, exp = +24 h). */
 export async function createSession(sqlite: Database.Database, secret: string, userId: string, nowMs = Date.now()): Promise<{ token: string, sessionId: string, expiresAt: string }> {
@@ -43,7 +81,7 @@ export async function createSession(sqlite: Database.Database, secret: string, u
     .setSubject(userId)
     .setIssuedAt(iat)
     .setExpirationTime(exp)
-    .sign(key(secret))
+    .sign(await key(secret))
   return { token, sessionId, expiresAt }
 }
 
@@ -52,15 +90,9 @@ export async function createSession(sqlite: Database.Database, secret: string, u
  * with another key or algorithm, expired, or its session was revoked.
  */
 export async function actorFromSessionToken(sqlite: Database.Database, secret: string, token: string, adminEmails: string[]): Promise<Actor | null> {
-  let claims: { sub?: string, sid?: unknown }
-  try {
-    ({ payload: claims } = await jwtVerify(token, key(secret), { algorithms: ['HS256'], requiredClaims: ['sub', 'sid', 'iat', 'exp'] }))
-  }
-  catch {
-    return null
-  }
-  if (typeof claims.sid !== 'string') return null
-  const row = sqlite.prepare(`SELECT u.id, u.username, u.email, u.is_admin, u.shadow_banned
+  const claims = await verifySessionJwt(secret, token)
+  if (!claims) return null
+  const row = prepared(sqlite, `SELECT u.id, u.username, u.email, u.is_admin, u.shadow_banned
     FROM sessions s JOIN users u ON u.id = s.user_id
     WHERE s.id = ? AND s.user_id = ? AND s.revoked_at IS NULL AND s.expires_at > ?`)
     .get(claims.sid, claims.sub, new Date().toISOString()) as ActorRow | undefined

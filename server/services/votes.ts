@@ -1,5 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto'
 import type Database from 'better-sqlite3'
+import { prepared } from '../database/statements'
 import { apiError } from '../utils/errors'
 import type { Actor } from './sessions'
 
@@ -15,13 +16,13 @@ const DELTA: Record<VoteValue, [number, number]> = { fucks: [1, 0], does_not_fuc
  */
 function moveCounts(sqlite: Database.Database, uploadId: string, userId: string | null, [up, down]: [number, number]): void {
   if (up === 0 && down === 0) return
-  sqlite.prepare(`UPDATE uploads SET upvotes = upvotes + ?, downvote_count = downvote_count + ?
+  prepared(sqlite, `UPDATE uploads SET upvotes = upvotes + ?, downvote_count = downvote_count + ?
     WHERE id = ? AND NOT coalesce((SELECT shadow_banned FROM users WHERE id = ?), 0)`).run(up, down, uploadId, userId)
 }
 
 /** 400 `Invalid upload ID` unless the upload exists and is public, the actor's own, or the actor is an admin. */
 function assertVotable(sqlite: Database.Database, actor: Actor, uploadId: string): void {
-  const found = sqlite.prepare('SELECT 1 FROM uploads WHERE id = ? AND (is_private = 0 OR user_id = ? OR ?)')
+  const found = prepared(sqlite, 'SELECT 1 FROM uploads WHERE id = ? AND (is_private = 0 OR user_id = ? OR ?)')
     .get(uploadId, actor.id, actor.isAdmin ? 1 : 0)
   if (!found) throw apiError(400, 'Invalid upload ID')
 }
@@ -33,16 +34,16 @@ function assertVotable(sqlite: Database.Database, actor: Actor, uploadId: string
 export function castVote(sqlite: Database.Database, actor: Actor, input: { uploadId: string, vote: VoteValue }) {
   return sqlite.transaction(() => {
     assertVotable(sqlite, actor, input.uploadId)
-    const previous = sqlite.prepare('SELECT id, vote FROM votes WHERE user_id = ? AND upload_id = ?')
+    const previous = prepared(sqlite, 'SELECT id, vote FROM votes WHERE user_id = ? AND upload_id = ?')
       .get(actor.id, input.uploadId) as { id: string, vote: VoteValue } | undefined
     let voteId = previous?.id
     if (!previous) {
       voteId = randomUUID()
-      sqlite.prepare('INSERT INTO votes (id, user_id, upload_id, vote) VALUES (?, ?, ?, ?)').run(voteId, actor.id, input.uploadId, input.vote)
+      prepared(sqlite, 'INSERT INTO votes (id, user_id, upload_id, vote) VALUES (?, ?, ?, ?)').run(voteId, actor.id, input.uploadId, input.vote)
       moveCounts(sqlite, input.uploadId, actor.id, DELTA[input.vote])
     }
     else if (previous.vote !== input.vote) {
-      sqlite.prepare(`UPDATE votes SET vote = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?`).run(input.vote, previous.id)
+      prepared(sqlite, `UPDATE votes SET vote = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?`).run(input.vote, previous.id)
       const [oldUp, oldDown] = DELTA[previous.vote]
       const [newUp, newDown] = DELTA[input.vote]
       moveCounts(sqlite, input.uploadId, actor.id, [newUp - oldUp, newDown - oldDown])
@@ -53,14 +54,14 @@ export function castVote(sqlite: Database.Database, actor: Actor, input: { uploa
 
 /** GET /api/vote: the caller's vote on one upload, or null. */
 export function voteOf(sqlite: Database.Database, actor: Actor, uploadId: string) {
-  const row = sqlite.prepare('SELECT vote FROM votes WHERE user_id = ? AND upload_id = ?').get(actor.id, uploadId) as { vote: VoteValue } | undefined
+  const row = prepared(sqlite, 'SELECT vote FROM votes WHERE user_id = ? AND upload_id = ?').get(actor.id, uploadId) as { vote: VoteValue } | undefined
   return { vote: row?.vote ?? null }
 }
 
 /** DELETE /api/vote: removes the caller's vote (if any) and its share of the counts. */
 export function removeVote(sqlite: Database.Database, actor: Actor, uploadId: string) {
   sqlite.transaction(() => {
-    const removed = sqlite.prepare('DELETE FROM votes WHERE user_id = ? AND upload_id = ? RETURNING vote')
+    const removed = prepared(sqlite, 'DELETE FROM votes WHERE user_id = ? AND upload_id = ? RETURNING vote')
       .get(actor.id, uploadId) as { vote: VoteValue } | undefined
     if (removed) {
       const [up, down] = DELTA[removed.vote]
@@ -91,15 +92,15 @@ export function castAnonymousVote(sqlite: Database.Database, voter: AnonymousVot
   const ipHash = hashSignal(voter.secret, voter.ip)
   const userAgentHash = voter.userAgent ? hashSignal(voter.secret, `ua:${voter.userAgent}`) : null
   return sqlite.transaction(() => {
-    if (!sqlite.prepare('SELECT 1 FROM uploads WHERE id = ? AND is_private = 0').get(input.uploadId)) {
+    if (!prepared(sqlite, 'SELECT 1 FROM uploads WHERE id = ? AND is_private = 0').get(input.uploadId)) {
       throw apiError(400, 'Invalid upload ID')
     }
-    const earlier = (sqlite.prepare('SELECT vote FROM anonymous_votes WHERE upload_id = ? AND ip_hash = ? LIMIT 1').get(input.uploadId, ipHash)
-      ?? sqlite.prepare('SELECT vote FROM anonymous_votes WHERE upload_id = ? AND fingerprint = ? LIMIT 1').get(input.uploadId, input.clientFingerprint)) as { vote: AnonymousVoteValue } | undefined
+    const earlier = (prepared(sqlite, 'SELECT vote FROM anonymous_votes WHERE upload_id = ? AND ip_hash = ? LIMIT 1').get(input.uploadId, ipHash)
+      ?? prepared(sqlite, 'SELECT vote FROM anonymous_votes WHERE upload_id = ? AND fingerprint = ? LIMIT 1').get(input.uploadId, input.clientFingerprint)) as { vote: AnonymousVoteValue } | undefined
     if (earlier) {
       throw apiError(409, 'You have already voted on this upload', { success: false, alreadyVoted: true, existingVote: earlier.vote })
     }
-    sqlite.prepare('INSERT INTO anonymous_votes (id, upload_id, ip_hash, fingerprint, user_agent_hash, vote) VALUES (?, ?, ?, ?, ?, ?)')
+    prepared(sqlite, 'INSERT INTO anonymous_votes (id, upload_id, ip_hash, fingerprint, user_agent_hash, vote) VALUES (?, ?, ?, ?, ?, ?)')
       .run(randomUUID(), input.uploadId, ipHash, input.clientFingerprint, userAgentHash, input.vote)
     moveCounts(sqlite, input.uploadId, null, input.vote === 'upvote' ? [1, 0] : [0, 1])
     return { success: true as const, alreadyVoted: false as const, vote: input.vote }

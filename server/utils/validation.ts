@@ -1,6 +1,7 @@
 import type { H3Event } from 'h3'
-import { getQuery, getRouterParams, readBody } from 'h3'
+import { getQuery, getRequestHeader, getRouterParams, readBody } from 'h3'
 import * as v from 'valibot'
+import { discardBody } from './multipart'
 
 type Schema = v.GenericSchema
 
@@ -29,16 +30,50 @@ function issueMessage(issue: v.BaseIssue<unknown>): string {
   return issue.message
 }
 
-/** The JSON body, validated. A missing or malformed body is a 400, not a 500. */
+/** Largest JSON body read; every JSON body of the API is a few kilobytes at most. */
+export const MAX_JSON_BODY_BYTES = 1024 * 1024
+
+/**
+ * The JSON body, validated. A missing or malformed body is a 400, not a 500;
+ * one over MAX_JSON_BODY_BYTES is a 413 before more than that is held in memory.
+ */
 export async function readValidated<S extends Schema>(event: H3Event, schema: S): Promise<v.InferOutput<S>> {
   let body: unknown
-  try {
-    body = await readBody(event)
-  }
-  catch {
-    throw badRequest('Invalid JSON body')
+  const raw = await readCappedBody(event)
+  if (raw?.length) {
+    // h3 parses what it finds here as it would have parsed the stream (JSON, or form-encoded).
+    event._requestBody = raw
+    try {
+      body = await readBody(event)
+    }
+    catch {
+      throw badRequest('Invalid JSON body')
+    }
   }
   return parseWith(schema, body ?? {})
+}
+
+/** The request body up to MAX_JSON_BODY_BYTES, or a 413 (the rest is dropped unread). */
+function readCappedBody(event: H3Event): Promise<Buffer | undefined> {
+  const req = event.node.req
+  if (req.readableEnded) return Promise.resolve(undefined)
+  const tooLarge = () => {
+    discardBody(event)
+    return apiError(413, `Request body too large (max ${MAX_JSON_BODY_BYTES / 1024 / 1024} MB)`)
+  }
+  if (Number(getRequestHeader(event, 'content-length')) > MAX_JSON_BODY_BYTES) return Promise.reject(tooLarge())
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= MAX_JSON_BODY_BYTES) return void chunks.push(chunk)
+      req.off('data', onData).off('end', onEnd)
+      reject(tooLarge())
+    }
+    const onEnd = () => resolve(Buffer.concat(chunks))
+    req.on('data', onData).once('end', onEnd).once('error', () => reject(badRequest('Invalid JSON body')))
+  })
 }
 
 export function queryValidated<S extends Schema>(event: H3Event, schema: S): v.InferOutput<S> {

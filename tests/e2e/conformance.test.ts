@@ -44,3 +44,39 @@ describe('HEAD requests', () => {
     expect(unknown.body).toEqual({ statusCode: 404, statusMessage: 'Not Found', message: 'Not found' })
   })
 })
+
+describe('JSON body size', () => {
+  const big = JSON.stringify({ action: 'login', email: 'big@e2e.test', password: 'x'.repeat(2 * 1024 * 1024) })
+  const tooLarge = { statusCode: 413, statusMessage: 'Content Too Large', message: 'Request body too large (max 1 MB)' }
+
+  it('refuses a JSON body over 1 MB with 413 by its Content-Length', async () => {
+    const response = await api('/api/auth', { method: 'POST', body: big, headers: { 'content-type': 'application/json' } })
+    expect(response.status).toBe(413)
+    expect(response.body).toEqual(tooLarge)
+  })
+
+  it('refuses a chunked JSON body once it passes 1 MB, and keeps serving', async () => {
+    const bytes = new TextEncoder().encode(big)
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let at = 0; at < bytes.length; at += 64 * 1024) controller.enqueue(bytes.subarray(at, at + 64 * 1024))
+        controller.close()
+      },
+    })
+    const response = await fetch(`${inject('baseURL')}/api/vote/anonymous`, {
+      method: 'POST', body: stream, headers: { 'content-type': 'application/json' }, duplex: 'half',
+    } as RequestInit)
+    expect(response.status).toBe(413)
+    expect(await response.json()).toEqual(tooLarge)
+    expect((await api('/api/uploads')).status).toBe(200)
+  })
+
+  it('still reads an ordinary JSON body, and treats an empty one as {}', async () => {
+    const empty = await api('/api/auth', { method: 'POST', body: '', headers: { 'content-type': 'application/json' } })
+    expect(empty.status).toBe(400)
+    expect(empty.body.message).toBe('action must be "login" or "register"')
+    const wrong = await api('/api/auth', { method: 'POST', body: { action: 'login', email: 'nobody@e2e.test', password: 'whatever it is' } })
+    expect(wrong.status).toBe(401)
+    expect(wrong.body).toEqual({ statusCode: 401, statusMessage: 'Unauthorized', message: 'Invalid email or password' })
+  })
+})

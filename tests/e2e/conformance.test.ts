@@ -194,6 +194,28 @@ describe('401 before any 400 on every authenticated endpoint', () => {
   })
 })
 
+describe('public reads with a stale cookie', () => {
+  it('answers an upload and its tags as to an anonymous caller when the cookie is revoked or invalid', async () => {
+    const owner = await registerUser()
+    const publicId = seedUpload(owner, { tags: ['Stale Cookie'] })
+    const privateId = seedUpload(owner, { isPrivate: true })
+    const revoked = await registerUser()
+    expect((await api('/api/auth/logout', { method: 'POST', token: revoked.token })).status).toBe(200)
+    for (const token of [revoked.token, 'not-a-jwt']) {
+      const upload = await api(`/api/upload/${publicId}`, { token })
+      expect(upload.status).toBe(200)
+      expect(upload.body.id).toBe(publicId)
+      const tags = await api(`/api/uploads/${publicId}/tags`, { token })
+      expect(tags.status).toBe(200)
+      expect(tags.body.tags.map((tag: { name: string }) => tag.name)).toEqual(['Stale Cookie'])
+      expect((await api(`/api/upload/${privateId}`, { token })).status).toBe(404)
+      expect((await api(`/api/uploads/${privateId}/tags`, { token })).status).toBe(404)
+    }
+    // Endpoints that need a caller still refuse the stale cookie.
+    expect((await api('/api/profile', { token: revoked.token })).body.message).toBe('Invalid or expired token')
+  })
+})
+
 describe('no secret ever leaves the server', () => {
   it('keeps hashes, TOTP secrets and IPs out of every answer', async () => {
     const user = await enableMfa(await registerUser())

@@ -25,9 +25,15 @@ export function parseWith<S extends Schema>(schema: S, input: unknown): v.InferO
 function issueMessage(issue: v.BaseIssue<unknown>): string {
   const key = issue.path?.at(-1)?.key
   if (issue.kind === 'schema' && issue.received === 'undefined' && typeof key === 'string' && issue.message.startsWith('Invalid key')) {
-    return `${key.charAt(0).toUpperCase()}${key.slice(1)} is required`
+    return `${fieldName(key)} is required`
   }
   return issue.message
+}
+
+/** `currentPassword` → `Current password`, `mfaCode` → `MFA code`: the words the schemas' own messages use. */
+function fieldName(key: string): string {
+  const words = key.replace(/([a-z\d])([A-Z])/g, '$1 $2').replaceAll('_', ' ').toLowerCase().replace(/\bmfa\b/g, 'MFA')
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)}`
 }
 
 /** Largest JSON body read; every JSON body of the API is a few kilobytes at most. */

@@ -194,6 +194,25 @@ describe('401 before any 400 on every authenticated endpoint', () => {
   })
 })
 
+describe('validation messages', () => {
+  it('names a missing field as the schema does for an empty one', async () => {
+    const user = await registerUser()
+    const cases: [string, unknown, string][] = [
+      ['/api/auth/change-password', {}, 'Current password is required'],
+      ['/api/auth/change-password', { currentPassword: user.password }, 'New password is required'],
+      ['/api/auth/mfa/verify', {}, 'MFA code is required'],
+      ['/api/auth/mfa/disable', { password: user.password }, 'MFA code is required'],
+      ['/api/auth/tokens/generate', {}, 'Name is required'],
+      ['/api/auth/forgot-password', {}, 'Email is required'],
+    ]
+    for (const [path, body, message] of cases) {
+      const response = await api(path, { method: 'POST', token: user.token, body })
+      expect(response.status, path).toBe(400)
+      expect(response.body.message, path).toBe(message)
+    }
+  })
+})
+
 describe('public reads with a stale cookie', () => {
   it('answers an upload and its tags as to an anonymous caller when the cookie is revoked or invalid', async () => {
     const owner = await registerUser()

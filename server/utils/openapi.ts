@@ -49,12 +49,12 @@ function parameters(schema: Schema | undefined, where: 'path' | 'query') {
 
 /** Answers every operation of a kind can give, whether or not its file lists them. */
 function commonResponses(path: string, method: string, op: ApiOperation): ApiOperation['responses'] {
-  return {
-    ...(method === 'get' ? { 304: { description: 'Not modified: If-None-Match matched the ETag' } } : {}),
-    ...(op.body?.json ? { 413: { description: 'JSON body over 1 MB' } } : {}),
-    // Every /api request but an image counts against a rate limit (decisions.md "Rate limits").
-    ...(path.startsWith('/api/image/') ? {} : { 429: { description: 'Rate limited', headers: { 'Retry-After': 'Seconds to wait' } } }),
-  }
+  const responses: ApiOperation['responses'] = {}
+  if (method === 'get') responses[304] = { description: 'Not modified: If-None-Match matched the ETag' }
+  if (op.body?.json) responses[413] = { description: 'JSON body over 1 MB' }
+  // Every /api request but an image counts against a rate limit (decisions.md "Rate limits").
+  if (!path.startsWith('/api/image/')) responses[429] = { description: 'Rate limited', headers: { 'Retry-After': 'Seconds to wait' } }
+  return responses
 }
 
 function operation(path: string, method: string, op: ApiOperation) {

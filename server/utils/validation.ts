@@ -48,7 +48,7 @@ export async function readValidated<S extends Schema>(event: H3Event, schema: S)
   const raw = await readCappedBody(event)
   if (raw?.length) {
     // h3 parses what it finds here as it would have parsed the stream (JSON, or form-encoded).
-    event._requestBody = raw
+    event._requestBody = raw.toString('utf8')
     try {
       body = await readBody(event)
     }

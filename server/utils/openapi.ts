@@ -3,8 +3,8 @@ import type * as v from 'valibot'
 
 type Schema = v.GenericSchema
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete'
-/** cookie = auth-token session cookie, jwt = JWT bearer, apiToken = API-token bearer. */
-export type SecurityName = 'cookie' | 'jwt' | 'apiToken'
+/** cookie = auth-token session cookie, jwt = JWT bearer, apiToken = API-token bearer; none = may also be called without. */
+export type SecurityName = 'cookie' | 'jwt' | 'apiToken' | 'none'
 
 export interface ApiOperation {
   summary: string
@@ -66,7 +66,7 @@ function operation(path: string, method: string, op: ApiOperation) {
     summary: op.summary,
     ...(op.description ? { description: op.description } : {}),
     tags: op.tags,
-    ...(op.security ? { security: op.security.map(name => ({ [name]: [] })) } : { security: [] }),
+    ...(op.security ? { security: op.security.map(name => name === 'none' ? {} : { [name]: [] }) } : { security: [] }),
     parameters: [...parameters(op.params?.path, 'path'), ...parameters(op.params?.query, 'query')],
     ...(Object.keys(content).length ? { requestBody: { required: true, content } } : {}),
     responses: Object.fromEntries(Object.entries(responses).map(([status, response]) => {

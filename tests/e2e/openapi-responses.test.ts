@@ -29,6 +29,23 @@ describe('the OpenAPI document is complete', () => {
     expect(routed.length).toBeGreaterThan(30)
     expect(documented).toEqual(routed)
   })
+
+  it('gives each endpoint the credentials of the spec\'s Auth column', async () => {
+    const { document } = await openApi()
+    const security = (method: string, path: string) => (document.paths[path]![method] as unknown as { security: object[] }).security
+      .map(alternative => Object.keys(alternative)[0] ?? 'none')
+    const expected: [string, string, string[]][] = [
+      ['post', '/api/auth', []], ['post', '/api/auth/forgot-password', []], ['post', '/api/auth/reset-password', []],
+      ['post', '/api/auth/tokens/generate', ['jwt', 'cookie']], ['get', '/api/auth/tokens', ['jwt', 'cookie']], ['delete', '/api/auth/tokens/{id}', ['jwt', 'cookie']],
+      ['post', '/api/auth/mfa/setup', ['cookie']], ['post', '/api/auth/mfa/verify', ['cookie']], ['post', '/api/auth/change-password', ['cookie']],
+      ['post', '/api/upload', ['cookie']], ['post', '/api/v1/upload', ['apiToken']],
+      ['get', '/api/upload/{id}', ['none', 'cookie']], ['patch', '/api/upload/{id}/privacy', ['cookie']],
+      ['get', '/api/uploads', []], ['get', '/api/uploads/filtered', []], ['get', '/api/items-recent', []], ['get', '/api/items-top-voted', []],
+      ['get', '/api/user/{username}/uploads', []], ['get', '/api/uploads/{id}/tags', ['none', 'cookie']], ['post', '/api/uploads/{id}/tags', ['cookie']],
+      ['post', '/api/vote', ['cookie']], ['get', '/api/vote', ['cookie']], ['post', '/api/vote/anonymous', []], ['get', '/api/profile', ['cookie']],
+    ]
+    for (const [method, path, schemes] of expected) expect(security(method, path), `${method} ${path}`).toEqual(schemes)
+  })
 })
 
 /** Real answers of the running server validate against the OpenAPI document it serves. */

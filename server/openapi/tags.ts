@@ -5,8 +5,9 @@ export default defineApiPaths({
   '/api/uploads/{id}/tags': {
     get: {
       summary: 'Tags of an upload',
-      description: 'A private upload answers only its owner or an admin; others get 404.',
+      description: 'A private upload answers only its owner or an admin (by the cookie); others get 404.',
       tags: ['Tags'],
+      security: ['none', 'cookie'],
       params: { path: IdParamsSchema },
       responses: {
         200: { description: 'The tags', schema: TagListSchema },

@@ -39,7 +39,9 @@ export default defineApiPaths({
   '/api/upload/{id}': {
     get: {
       summary: 'One upload with its tags, uploader and stats',
+      description: 'Public uploads need no credentials; a private one needs the cookie of its owner or of an admin.',
       tags: ['Uploads'],
+      security: ['none', 'cookie'],
       params: { path: IdPath },
       responses: {
         200: { description: 'The full Upload object', schema: UploadSchema },

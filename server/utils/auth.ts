@@ -1,5 +1,5 @@
 import type { H3Event } from 'h3'
-import { deleteCookie, getCookie, getRequestHeader, setCookie } from 'h3'
+import { deleteCookie, getCookie, getRequestHeader, isError, setCookie } from 'h3'
 import { actorFromApiToken } from '../services/api-tokens'
 import { actorFromSessionToken, createSession, SESSION_COOKIE, SESSION_TTL_SECONDS, type Actor } from '../services/sessions'
 
@@ -28,6 +28,21 @@ export async function getUser(event: H3Event, options: { allowBearer?: boolean }
   if (!actor) throw unauthorized('Invalid or expired token')
   event.context.actor = actor
   return actor
+}
+
+/**
+ * The caller on a public read (an upload, its tags): signing in only widens
+ * what is visible, so an expired or revoked cookie counts as no cookie rather
+ * than turning a public answer into a 401.
+ */
+export async function getOptionalUser(event: H3Event): Promise<Actor | null> {
+  try {
+    return await getUser(event)
+  }
+  catch (error) {
+    if (isError(error) && error.statusCode === 401) return null
+    throw error
+  }
 }
 
 /** 401 unless a valid session cookie (or JWT bearer, where allowed) is sent. */

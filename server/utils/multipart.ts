@@ -104,7 +104,7 @@ const DISCARD_LIMIT = 16 * 1024 * 1024
  * or stored), so that clients which only read the answer once they have sent
  * everything still get it; a client that keeps sending far more is cut off.
  */
-function discardBody(event: H3Event): void {
+export function discardBody(event: H3Event): void {
   const req = event.node.req
   if (req.readableEnded) return
   let dropped = 0

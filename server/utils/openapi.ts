@@ -3,8 +3,8 @@ import type * as v from 'valibot'
 
 type Schema = v.GenericSchema
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete'
-/** cookie = auth-token session cookie, jwt = JWT bearer, apiToken = API-token bearer. */
-export type SecurityName = 'cookie' | 'jwt' | 'apiToken'
+/** cookie = auth-token session cookie, jwt = JWT bearer, apiToken = API-token bearer; none = may also be called without. */
+export type SecurityName = 'cookie' | 'jwt' | 'apiToken' | 'none'
 
 export interface ApiOperation {
   summary: string
@@ -47,7 +47,18 @@ function parameters(schema: Schema | undefined, where: 'path' | 'query') {
   }))
 }
 
-function operation(op: ApiOperation) {
+/** Answers every operation of a kind can give, whether or not its file lists them. */
+function commonResponses(path: string, method: string, op: ApiOperation): ApiOperation['responses'] {
+  const responses: ApiOperation['responses'] = {}
+  if (method === 'get') responses[304] = { description: 'Not modified: If-None-Match matched the ETag' }
+  if (op.body?.json) responses[413] = { description: 'JSON body over 1 MB' }
+  // Every /api request but an image counts against a rate limit (decisions.md "Rate limits").
+  if (!path.startsWith('/api/image/')) responses[429] = { description: 'Rate limited', headers: { 'Retry-After': 'Seconds to wait' } }
+  return responses
+}
+
+function operation(path: string, method: string, op: ApiOperation) {
+  const responses = { ...commonResponses(path, method, op), ...op.responses }
   const content: Record<string, unknown> = {}
   if (op.body?.json) content['application/json'] = { schema: jsonSchema(op.body.json) }
   if (op.body?.multipart) content['multipart/form-data'] = { schema: jsonSchema(op.body.multipart) }
@@ -55,10 +66,10 @@ function operation(op: ApiOperation) {
     summary: op.summary,
     ...(op.description ? { description: op.description } : {}),
     tags: op.tags,
-    ...(op.security ? { security: op.security.map(name => ({ [name]: [] })) } : { security: [] }),
+    ...(op.security ? { security: op.security.map(name => name === 'none' ? {} : { [name]: [] }) } : { security: [] }),
     parameters: [...parameters(op.params?.path, 'path'), ...parameters(op.params?.query, 'query')],
     ...(Object.keys(content).length ? { requestBody: { required: true, content } } : {}),
-    responses: Object.fromEntries(Object.entries(op.responses).map(([status, response]) => {
+    responses: Object.fromEntries(Object.entries(responses).map(([status, response]) => {
       const errorStatus = Number(status) >= 400
       const schema = response.schema ? outputSchema(response.schema) : errorStatus ? { $ref: '#/components/schemas/Error' } : undefined
       const headers = response.headers
@@ -79,7 +90,7 @@ export function buildOpenApiDocument(all: ApiPaths[], errorSchema: Schema, siteU
   for (const group of all) {
     for (const [path, methods] of Object.entries(group)) {
       for (const [method, op] of Object.entries(methods)) {
-        paths[path] = { ...paths[path], [method]: operation(op as ApiOperation) }
+        paths[path] = { ...paths[path], [method]: operation(path, method, op as ApiOperation) }
       }
     }
   }

@@ -1,6 +1,7 @@
 import type { H3Event } from 'h3'
-import { getQuery, getRouterParams, readBody } from 'h3'
+import { getQuery, getRequestHeader, getRouterParams, readBody } from 'h3'
 import * as v from 'valibot'
+import { discardBody } from './multipart'
 
 type Schema = v.GenericSchema
 
@@ -24,21 +25,61 @@ export function parseWith<S extends Schema>(schema: S, input: unknown): v.InferO
 function issueMessage(issue: v.BaseIssue<unknown>): string {
   const key = issue.path?.at(-1)?.key
   if (issue.kind === 'schema' && issue.received === 'undefined' && typeof key === 'string' && issue.message.startsWith('Invalid key')) {
-    return `${key.charAt(0).toUpperCase()}${key.slice(1)} is required`
+    return `${fieldName(key)} is required`
   }
   return issue.message
 }
 
-/** The JSON body, validated. A missing or malformed body is a 400, not a 500. */
+/** `currentPassword` → `Current password`, `mfaCode` → `MFA code`: the words the schemas' own messages use. */
+function fieldName(key: string): string {
+  const words = key.replace(/([a-z\d])([A-Z])/g, '$1 $2').replaceAll('_', ' ').toLowerCase().replace(/\bmfa\b/g, 'MFA')
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)}`
+}
+
+/** Largest JSON body read; every JSON body of the API is a few kilobytes at most. */
+export const MAX_JSON_BODY_BYTES = 1024 * 1024
+
+/**
+ * The JSON body, validated. A missing or malformed body is a 400, not a 500;
+ * one over MAX_JSON_BODY_BYTES is a 413 before more than that is held in memory.
+ */
 export async function readValidated<S extends Schema>(event: H3Event, schema: S): Promise<v.InferOutput<S>> {
   let body: unknown
-  try {
-    body = await readBody(event)
-  }
-  catch {
-    throw badRequest('Invalid JSON body')
+  const raw = await readCappedBody(event)
+  if (raw?.length) {
+    // h3 parses what it finds here as it would have parsed the stream (JSON, or form-encoded).
+    event._requestBody = raw.toString('utf8')
+    try {
+      body = await readBody(event)
+    }
+    catch {
+      throw badRequest('Invalid JSON body')
+    }
   }
   return parseWith(schema, body ?? {})
+}
+
+/** The request body up to MAX_JSON_BODY_BYTES, or a 413 (the rest is dropped unread). */
+function readCappedBody(event: H3Event): Promise<Buffer | undefined> {
+  const req = event.node.req
+  if (req.readableEnded) return Promise.resolve(undefined)
+  const tooLarge = () => {
+    discardBody(event)
+    return apiError(413, `Request body too large (max ${MAX_JSON_BODY_BYTES / 1024 / 1024} MB)`)
+  }
+  if (Number(getRequestHeader(event, 'content-length')) > MAX_JSON_BODY_BYTES) return Promise.reject(tooLarge())
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= MAX_JSON_BODY_BYTES) return void chunks.push(chunk)
+      req.off('data', onData).off('end', onEnd)
+      reject(tooLarge())
+    }
+    const onEnd = () => resolve(Buffer.concat(chunks))
+    req.on('data', onData).once('end', onEnd).once('error', () => reject(badRequest('Invalid JSON body')))
+  })
 }
 
 export function queryValidated<S extends Schema>(event: H3Event, schema: S): v.InferOutput<S> {

@@ -43,9 +43,8 @@ export const UserListQuerySchema = v.object({
   tags: TagsParamSchema,
 })
 
-export const UsernameParamsSchema = v.object({
-  username: v.pipe(v.string('User not found'), v.maxLength(100, 'User not found')),
-})
+/** Any string: a name no account has (however long) is simply not found (404). */
+export const UsernameParamsSchema = v.object({ username: v.string() })
 
 export const StatsSchema = v.object({
   voteCount: v.pipe(v.number(), v.integer()),

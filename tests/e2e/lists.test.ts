@@ -208,6 +208,10 @@ describe('GET /api/user/{username}/uploads', () => {
     const missing = await get('/api/user/nobody_here/uploads')
     expect(missing.status).toBe(404)
     expect(missing.body).toEqual({ statusCode: 404, statusMessage: 'Not Found', message: 'User not found' })
+    // A name longer than any account's, or with odd characters, is just as unknown.
+    for (const name of ['x'.repeat(300), encodeURIComponent('ünïcødé 💩'), '%00']) {
+      expect((await get(`/api/user/${name}/uploads`)).body, name).toEqual({ statusCode: 404, statusMessage: 'Not Found', message: 'User not found' })
+    }
     expect((await get(`/api/user/${alice.username}/uploads?sort=random`)).body.message).toBe('Invalid sort')
     expect((await get(`/api/user/${alice.username}/uploads?page=0`)).body.message).toBe('Invalid page')
     expect((await get(`/api/user/${alice.username}/uploads?limit=abc`)).body.message).toBe('Invalid limit')

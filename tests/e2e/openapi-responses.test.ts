@@ -1,7 +1,52 @@
-import { describe, it } from 'vitest'
+import { readdirSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { describe, expect, it } from 'vitest'
 import { api, registerUser } from '../support/api'
-import { expectMatchesOpenApi } from '../support/openapi'
+import { randomImage, uploadForm } from '../support/images'
+import { expectMatchesOpenApi, openApi } from '../support/openapi'
 import { makeAdmin, seedUpload } from '../support/seed'
+import { ROOT } from '../support/server'
+import { createApiToken, postUpload, uploadImage } from '../support/uploads'
+
+/** Every `METHOD /path/{param}` the app routes, from the handler files under server/api (Nitro's file routing). */
+function routedOperations(): string[] {
+  const apiDir = join(ROOT, 'server/api')
+  const files = readdirSync(apiDir, { recursive: true, withFileTypes: true }).filter(entry => entry.isFile() && entry.name.endsWith('.ts'))
+  return files.flatMap((file) => {
+    const match = relative(apiDir, join(file.parentPath, file.name)).match(/^(.*?)(?:\.(get|post|put|patch|delete))?\.ts$/)!
+    const [, route, method] = match
+    if (route!.includes('[...')) return [] // the catch-all 404
+    const path = `/api/${route}`.replace(/\/index$/, '').replace(/\[(\w+)\]/g, '{$1}')
+    return (method ? [method] : ['get', 'post', 'put', 'patch', 'delete']).map(m => `${m.toUpperCase()} ${path}`)
+  }).sort()
+}
+
+describe('the OpenAPI document is complete', () => {
+  it('describes every route the app answers, and no route it does not', async () => {
+    const { document } = await openApi()
+    const documented = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map(method => `${method.toUpperCase()} ${path}`)).sort()
+    const routed = routedOperations()
+    expect(routed.length).toBeGreaterThan(30)
+    expect(documented).toEqual(routed)
+  })
+
+  it('gives each endpoint the credentials of the spec\'s Auth column', async () => {
+    const { document } = await openApi()
+    const security = (method: string, path: string) => (document.paths[path]![method] as unknown as { security: object[] }).security
+      .map(alternative => Object.keys(alternative)[0] ?? 'none')
+    const expected: [string, string, string[]][] = [
+      ['post', '/api/auth', []], ['post', '/api/auth/forgot-password', []], ['post', '/api/auth/reset-password', []],
+      ['post', '/api/auth/tokens/generate', ['jwt', 'cookie']], ['get', '/api/auth/tokens', ['jwt', 'cookie']], ['delete', '/api/auth/tokens/{id}', ['jwt', 'cookie']],
+      ['post', '/api/auth/mfa/setup', ['cookie']], ['post', '/api/auth/mfa/verify', ['cookie']], ['post', '/api/auth/change-password', ['cookie']],
+      ['post', '/api/upload', ['cookie']], ['post', '/api/v1/upload', ['apiToken']],
+      ['get', '/api/upload/{id}', ['none', 'cookie']], ['patch', '/api/upload/{id}/privacy', ['cookie']],
+      ['get', '/api/uploads', []], ['get', '/api/uploads/filtered', []], ['get', '/api/items-recent', []], ['get', '/api/items-top-voted', []],
+      ['get', '/api/user/{username}/uploads', []], ['get', '/api/uploads/{id}/tags', ['none', 'cookie']], ['post', '/api/uploads/{id}/tags', ['cookie']],
+      ['post', '/api/vote', ['cookie']], ['get', '/api/vote', ['cookie']], ['post', '/api/vote/anonymous', []], ['get', '/api/profile', ['cookie']],
+    ]
+    for (const [method, path, schemes] of expected) expect(security(method, path), `${method} ${path}`).toEqual(schemes)
+  })
+})
 
 /** Real answers of the running server validate against the OpenAPI document it serves. */
 describe('responses match the OpenAPI document', () => {
@@ -61,5 +106,63 @@ describe('responses match the OpenAPI document', () => {
     await expectMatchesOpenApi('GET', '/api/admin/users', await api('/api/admin/users?q=user_', { token: admin.token }))
     await expectMatchesOpenApi('POST', '/api/admin/users/{id}/shadow-ban', await api(`/api/admin/users/${voter.id}/shadow-ban`, { method: 'POST', token: admin.token, body: { shadowBanned: true } }))
     await expectMatchesOpenApi('GET', '/api/admin/users', await api('/api/admin/users', { token: voter.token }))
+  })
+
+  it('uploads, images, privacy and delete', async () => {
+    const owner = await registerUser()
+    const other = await registerUser()
+    const linkFields = { upload_type: 'link', description: 'OpenAPI link', external_url: 'https://example.com/openapi' }
+    const link = await postUpload(owner, { ...linkFields, tags: 'Doc Check' })
+    await expectMatchesOpenApi('POST', '/api/upload', link)
+    const data = await randomImage('png')
+    const image = await postUpload(owner, { upload_type: 'image', description: 'OpenAPI image', is_private: 'true' }, { data, name: 'doc.png', type: 'image/png' })
+    await expectMatchesOpenApi('POST', '/api/upload', image)
+    await expectMatchesOpenApi('POST', '/api/upload', await postUpload(owner, { upload_type: 'image', description: 'Again' }, { data, name: 'again.png', type: 'image/png' }))
+    await expectMatchesOpenApi('POST', '/api/upload', await postUpload(owner, { upload_type: 'link', description: '' }))
+    await expectMatchesOpenApi('POST', '/api/upload', await postUpload(null, linkFields))
+
+    const apiToken = createApiToken(owner.id)
+    await expectMatchesOpenApi('POST', '/api/v1/upload', await api('/api/v1/upload', { method: 'POST', bearer: apiToken.token, body: uploadForm(linkFields) }))
+    await expectMatchesOpenApi('POST', '/api/v1/upload', await api('/api/v1/upload', { method: 'POST', bearer: apiToken.token, body: uploadForm({ ...linkFields, upload_type: 'image_url', image_url: 'https://example.com/a.png' }) }))
+    await expectMatchesOpenApi('POST', '/api/v1/upload', await api('/api/v1/upload', { method: 'POST', body: uploadForm(linkFields) }))
+
+    const publicId = link.body.upload.id as string
+    const privateId = image.body.upload.id as string
+    await expectMatchesOpenApi('GET', '/api/upload/{id}', await api(`/api/upload/${publicId}`))
+    await expectMatchesOpenApi('GET', '/api/upload/{id}', await api(`/api/upload/${privateId}`, { token: owner.token }))
+    await expectMatchesOpenApi('GET', '/api/upload/{id}', await api(`/api/upload/${privateId}`))
+    const fetched = await api(`/api/upload/${publicId}`)
+    await expectMatchesOpenApi('GET', '/api/upload/{id}', await api(`/api/upload/${publicId}`, { headers: { 'if-none-match': fetched.headers.get('etag')! } }))
+
+    await expectMatchesOpenApi('GET', '/api/image/{id}', await api(`/api/image/${privateId}`))
+    await expectMatchesOpenApi('GET', '/api/image/{id}', await api(`/api/image/${privateId}?size=thumb`))
+    await expectMatchesOpenApi('GET', '/api/image/{id}', await api(`/api/image/${privateId}?size=huge`))
+    await expectMatchesOpenApi('GET', '/api/image/{id}', await api(`/api/image/${publicId}`))
+
+    await expectMatchesOpenApi('PATCH', '/api/upload/{id}/privacy', await api(`/api/upload/${privateId}/privacy`, { method: 'PATCH', token: owner.token }))
+    await expectMatchesOpenApi('PATCH', '/api/upload/{id}/privacy', await api(`/api/upload/${privateId}/privacy`, { method: 'PATCH', token: other.token }))
+    await expectMatchesOpenApi('PATCH', '/api/upload/{id}/privacy', await api(`/api/upload/${privateId}/privacy`, { method: 'PATCH' }))
+
+    await expectMatchesOpenApi('DELETE', '/api/upload/{id}', await api(`/api/upload/${publicId}`, { method: 'DELETE', token: other.token }))
+    await expectMatchesOpenApi('DELETE', '/api/upload/{id}', await api(`/api/upload/${publicId}`, { method: 'DELETE', token: owner.token }))
+    await expectMatchesOpenApi('DELETE', '/api/upload/{id}', await api(`/api/upload/${publicId}`, { method: 'DELETE' }))
+  })
+
+  it('error answers of every kind', async () => {
+    const user = await registerUser()
+    const { id } = await uploadImage(user)
+    const big = JSON.stringify({ email: 'x'.repeat(2 * 1024 * 1024) })
+    await expectMatchesOpenApi('POST', '/api/auth/forgot-password', await api('/api/auth/forgot-password', { method: 'POST', body: big, headers: { 'content-type': 'application/json' } }))
+    await expectMatchesOpenApi('POST', '/api/auth', await api('/api/auth', { method: 'POST', body: '[1,2', headers: { 'content-type': 'application/json' } }))
+    await expectMatchesOpenApi('POST', '/api/auth', await api('/api/auth', { method: 'POST', body: { action: 'register', email: 'bad', username: 'x', password: 'short' } }))
+    await expectMatchesOpenApi('POST', '/api/vote', await api('/api/vote', { method: 'POST', token: user.token, body: { uploadId: id, vote: 'maybe' } }))
+    await expectMatchesOpenApi('POST', '/api/vote', await api('/api/vote', { method: 'POST', body: { uploadId: id, vote: 'fucks' } }))
+    await expectMatchesOpenApi('POST', '/api/uploads/{id}/tags', await api(`/api/uploads/${id}/tags`, { method: 'POST', token: (await registerUser()).token, body: { tags: ['Not Mine'] } }))
+    await expectMatchesOpenApi('GET', '/api/uploads', await api('/api/uploads?limit=0'))
+    await expectMatchesOpenApi('GET', '/api/user/{username}/uploads', await api(`/api/user/${user.username}/uploads?sort=random`))
+    await expectMatchesOpenApi('GET', '/api/profile', await api('/api/profile', { token: 'not-a-jwt' }))
+    await expectMatchesOpenApi('POST', '/api/vote/anonymous', await api('/api/vote/anonymous', { method: 'POST', body: { uploadId: id, vote: 'upvote', clientFingerprint: 'short' } }))
+    const tokens = await api('/api/auth/tokens', { bearer: user.token })
+    await expectMatchesOpenApi('GET', '/api/auth/tokens', await api('/api/auth/tokens', { bearer: user.token, headers: { 'if-none-match': tokens.headers.get('etag')! } }))
   })
 })

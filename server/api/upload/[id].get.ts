@@ -3,7 +3,7 @@ import { getUploadForViewer } from '../../services/uploads'
 
 /** GET /api/upload/{id}: the full Upload object; a private one only for its owner or an admin (else 404). */
 export default defineEventHandler(async (event) => {
-  const actor = await getUser(event)
+  const actor = await getOptionalUser(event)
   const { id } = paramsValidated(event, UploadIdParamsSchema)
   const upload = getUploadForViewer(useSqlite(), id, actor)
   if (!upload) throw notFound('Upload not found')

@@ -322,6 +322,11 @@ describe('rate-limit categories (own server, the spec\'s default limits)', () =>
     const theirs = await api('/api/v1/upload', { method: 'POST', baseURL: server.url, bearer: apiToken.token, body: linkForm() })
     expect(mine.headers.get('ratelimit-remaining')).toBe('18')
     expect(theirs.headers.get('ratelimit-remaining')).toBe('18')
+    // An upload with no credential at all is counted too, by IP, before its 401.
+    const anonymous = await api('/api/upload', { method: 'POST', baseURL: server.url, body: linkForm() })
+    expect(anonymous.status).toBe(401)
+    expect(anonymous.headers.get('ratelimit-limit')).toBe('20')
+    expect(anonymous.headers.get('ratelimit-remaining')).toBe('19')
     // Images are not counted.
     const image = await fetch(`${server.url}/api/image/${mine.body.upload.id}`)
     await image.arrayBuffer()

@@ -10,3 +10,9 @@ export function useTheme() {
   }
   return { theme, set }
 }
+
+/** Puts the chosen theme on <html> (app.vue and error.vue both call it: the error page renders without app.vue). */
+export function useThemeAttribute() {
+  const { theme } = useTheme()
+  useHead({ htmlAttrs: { 'data-theme': computed(() => (theme.value === 'system' ? undefined : theme.value)) } })
+}

@@ -4,6 +4,8 @@ import type { Browser } from 'playwright-core'
 import { launchBrowser, newContext } from '../support/browser'
 import { startOAuthMock, type OAuthMock } from '../support/oauth-mock'
 import { startServer, type RunningServer } from '../support/server'
+import { registerUser } from '../support/api'
+import { auditPage } from './audit'
 
 describe('sign-in with GitHub in Chromium', () => {
   let browser: Browser
@@ -49,5 +51,23 @@ describe('sign-in with GitHub in Chromium', () => {
     expect((await profile.json()).user).toMatchObject({ username: login, email: `${login}@oauth.test` })
     expect(errors).toEqual([])
     await context.close()
+  })
+
+  it('shows provider buttons and linked accounts that pass the accessibility audit in both themes', async () => {
+    const user = await registerUser({}, server.url)
+    for (const theme of ['light', 'dark']) {
+      const context = await newContext(browser, server.url)
+      await context.addCookies([{ name: 'theme', value: theme, url: server.url }])
+      const page = await context.newPage()
+      await page.goto('/login')
+      await page.locator('.oauth-button').first().waitFor()
+      expect(await auditPage(page)).toEqual([])
+      await context.addCookies([{ name: 'auth-token', value: user.token, url: server.url, httpOnly: true, sameSite: 'Lax' }])
+      await page.goto('/settings')
+      await page.locator('.linked-accounts__link a[data-provider=github]').waitFor()
+      await expect(page.innerText('.linked-accounts__link')).resolves.toBe('Link GitHub\nLink Google\nLink Discord')
+      expect(await auditPage(page)).toEqual([])
+      await context.close()
+    }
   })
 })

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { launchBrowser, newContext } from '../support/browser'
+import { goto, signedInContext } from './helpers'
+import { PAGES, siteFixtures, type Fixtures, type Who } from './site-pages'
+
+/**
+ * Everything a page complains about: console errors and warnings (a hydration
+ * mismatch is one), uncaught exceptions, Content-Security-Policy violations,
+ * failed requests and 4xx/5xx answers other than the document's expected status.
+ */
+function complaints(page: Page, expectedStatus: number): string[] {
+  const found: string[] = []
+  page.on('console', (message) => {
+    // Chromium's own line for a failed load: the response and requestfailed listeners below judge those.
+    if (message.text().startsWith('Failed to load resource:')) return
+    if (message.type() === 'error' || message.type() === 'warning') found.push(`console.${message.type()}: ${message.text()}`)
+  })
+  page.on('pageerror', error => found.push(`uncaught: ${error.message}`))
+  page.on('requestfailed', request => found.push(`failed: ${request.method()} ${request.url()} ${request.failure()?.errorText}`))
+  page.on('response', (response) => {
+    const isDocument = response.request().resourceType() === 'document' && response.request().frame() === page.mainFrame()
+    if (response.status() >= 400 && !(isDocument && response.status() === expectedStatus)) found.push(`HTTP ${response.status()}: ${response.url()}`)
+  })
+  return found
+}
+
+describe('no console errors, hydration mismatches or CSP violations', () => {
+  let browser: Browser
+  let fixtures: Fixtures
+  const contexts = new Map<string, BrowserContext>()
+
+  beforeAll(async () => {
+    browser = await launchBrowser()
+    fixtures = await siteFixtures()
+  })
+  afterAll(async () => {
+    for (const context of contexts.values()) await context.close()
+    await browser?.close()
+  })
+
+  async function contextFor(scheme: 'system light' | 'system dark' | 'dark', who: Who) {
+    const key = `${scheme}:${who}`
+    let context = contexts.get(key)
+    if (!context) {
+      const baseURL = inject('baseURL')
+      context = who === 'guest' ? await newContext(browser, baseURL) : await signedInContext(browser, who === 'owner' ? fixtures.owner : fixtures.admin)
+      if (scheme === 'dark') await context.addCookies([{ name: 'theme', value: 'dark', url: baseURL }])
+      // A CSP violation is an event, not always a console message: report it as one.
+      await context.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (event) => {
+          console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`)
+        })
+      })
+      contexts.set(key, context)
+    }
+    return context
+  }
+
+  for (const scheme of ['system light', 'system dark', 'dark'] as const) {
+    describe(scheme, () => {
+      for (const spec of PAGES) {
+        it(`${spec.name}`, async () => {
+          const page = await (await contextFor(scheme, spec.as)).newPage()
+          await page.emulateMedia({ colorScheme: scheme === 'system dark' ? 'dark' : 'light' })
+          const found = complaints(page, spec.status ?? 200)
+          const response = await goto(page, spec.path(fixtures))
+          expect(response?.status()).toBe(spec.status ?? 200)
+          await spec.then?.(page)
+          await page.waitForLoadState('networkidle')
+          expect(found).toEqual([])
+          await page.close()
+        })
+      }
+    })
+  }
+
+  it('would notice: an inline script without the nonce is blocked and reported', async () => {
+    const page = await (await contextFor('system light', 'guest')).newPage()
+    const found = complaints(page, 200)
+    await goto(page, '/')
+    await page.evaluate(() => {
+      const script = document.createElement('script')
+      script.textContent = 'window.injected = true'
+      document.body.append(script)
+    })
+    await expect.poll(() => found).toContainEqual(expect.stringMatching(/^console\.error: CSP violation: script-src-elem blocked inline/))
+    expect(found).toContainEqual(expect.stringMatching(/^console\.error: Executing inline script violates the following Content Security Policy/))
+    await expect(page.evaluate(() => (window as unknown as { injected?: boolean }).injected)).resolves.toBeUndefined()
+    await page.close()
+  })
+
+  it('stays quiet while moving between pages on the client', async () => {
+    const page = await (await contextFor('system light', 'owner')).newPage()
+    const found = complaints(page, 200)
+    await goto(page, '/')
+    for (const [link, path] of [
+      ['header a[href="/docs"]', '/docs'],
+      [`header a[href="/user/${fixtures.owner.username}"]`, `/user/${fixtures.owner.username}`],
+      ['header a[href="/settings"]', '/settings'],
+      ['header a[href="/upload/new"]', '/upload/new'],
+      ['header a[href="/"]', '/'],
+    ] as const) {
+      await page.click(link)
+      await page.waitForURL(url => url.pathname === path)
+      await page.locator('h1').first().waitFor()
+    }
+    await page.goBack()
+    await page.waitForURL(url => url.pathname === '/upload/new')
+    await page.waitForLoadState('networkidle')
+    expect(found).toEqual([])
+    await page.close()
+  })
+})

@@ -1,0 +1,80 @@
+import type { Page } from 'playwright-core'
+import type { TestUser } from '../support/api'
+import { makeAdmin } from '../support/seed'
+import { createUpload, noisePng, registerUser, seedLink } from './helpers'
+
+export type Who = 'guest' | 'owner' | 'admin'
+export interface Fixtures { owner: TestUser, admin: TestUser, imageId: string, linkId: string, tag: string }
+export interface PageCase {
+  name: string
+  path: (f: Fixtures) => string
+  as: Who
+  /** Brings the page into a further state worth auditing (open forms, shown errors). */
+  then?: (page: Page) => Promise<void>
+  status?: number
+}
+
+/** Every page of the site, signed out and in, plus the states that add controls. */
+export const PAGES: PageCase[] = [
+  { name: 'home', path: () => '/', as: 'guest' },
+  { name: 'home (signed in)', path: () => '/', as: 'owner' },
+  { name: 'home page 2', path: () => '/?page=2', as: 'guest' },
+  { name: 'sign in', path: () => '/login', as: 'guest', then: async (page) => {
+    await page.click('button[type=submit]')
+    await page.locator('#email-error').waitFor()
+  } },
+  { name: 'register', path: () => '/register', as: 'guest', then: async (page) => {
+    await page.click('button[type=submit]')
+    await page.locator('#email-error').waitFor()
+  } },
+  { name: 'forgot password', path: () => '/forgot-password', as: 'guest', then: async (page) => {
+    await page.click('button[type=submit]')
+    await page.locator('#email-error').waitFor()
+  } },
+  { name: 'reset password', path: () => `/reset-password?token=${'a'.repeat(64)}`, as: 'guest', then: async (page) => {
+    await page.click('button:has-text("two-step verification")')
+    await page.click('button[type=submit]')
+    await page.locator('#password-error').waitFor()
+  } },
+  { name: 'reset password without token', path: () => '/reset-password', as: 'guest' },
+  { name: 'OAuth MFA step', path: () => '/auth/mfa', as: 'guest' },
+  { name: 'API docs', path: () => '/docs', as: 'guest', then: async (page) => {
+    await page.locator('details.op summary').first().click()
+  } },
+  { name: 'tag page', path: f => `/tags/${f.tag}`, as: 'guest' },
+  { name: 'user page', path: f => `/user/${f.owner.username}`, as: 'guest' },
+  { name: 'image upload', path: f => `/upload/${f.imageId}`, as: 'guest' },
+  { name: 'link upload', path: f => `/upload/${f.linkId}`, as: 'guest' },
+  { name: 'image upload (owner)', path: f => `/upload/${f.imageId}`, as: 'owner' },
+  { name: 'link upload (admin)', path: f => `/upload/${f.linkId}`, as: 'admin' },
+  { name: 'new upload: file', path: () => '/upload/new', as: 'owner', then: async (page) => {
+    await page.click('button[type=submit]')
+    await page.locator('.field-error').first().waitFor()
+  } },
+  { name: 'new upload: image URL', path: () => '/upload/new', as: 'owner', then: async (page) => {
+    await page.click('label:has(input[value=image_url])')
+    await page.locator('#image-url').waitFor()
+  } },
+  { name: 'new upload: link', path: () => '/upload/new', as: 'owner', then: async (page) => {
+    await page.click('label:has(input[value=link])')
+    await page.fill('#link-url', 'https://example.com/a-link')
+    await page.locator('[data-testid=link-preview]').waitFor()
+  } },
+  { name: 'settings', path: () => '/settings', as: 'owner' },
+  { name: 'settings: MFA set-up', path: () => '/settings', as: 'owner', then: async (page) => {
+    await page.click('[data-testid=mfa-start]')
+    await page.locator('[data-testid=mfa-qr]').waitFor()
+  } },
+  { name: 'admin', path: () => '/admin', as: 'admin' },
+  { name: 'not found', path: () => '/no/such/page', as: 'guest', status: 404 },
+]
+
+/** An owner with a tagged image and link upload, and an admin. */
+export async function siteFixtures(): Promise<Fixtures> {
+  const owner = await registerUser()
+  const admin = makeAdmin(await registerUser())
+  const tag = `site-${owner.id.slice(0, 6)}`
+  const imageId = await createUpload(owner, { image: await noisePng(480, 320), description: 'A picture', tags: `${tag},colour` })
+  const linkId = seedLink(owner, { url: 'https://example.com/a-page', description: 'A link', tags: [tag] })
+  return { owner, admin, imageId, linkId, tag }
+}

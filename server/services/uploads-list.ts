@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3'
 import { uploadStats } from '../../shared/utils/rating'
 import { slugify } from '../../shared/utils/tags'
+import { prepared } from '../database/statements'
 import { apiError } from '../utils/errors'
 import { cachedList } from './list-cache'
 import type { TagRow } from './tags'
@@ -43,18 +44,6 @@ export function toListEntry(row: ListRow, tags: TagRow[]) {
 }
 
 export type ListEntry = ReturnType<typeof toListEntry>
-
-type Statement = Database.Statement<unknown[], unknown>
-const statements = new WeakMap<Database.Database, Map<string, Statement>>()
-
-/** Prepared once per connection and SQL text: the lists run on the hot path. */
-function prepared(sqlite: Database.Database, sql: string): Statement {
-  let cache = statements.get(sqlite)
-  if (!cache) statements.set(sqlite, cache = new Map())
-  let statement = cache.get(sql)
-  if (!statement) cache.set(sql, statement = sqlite.prepare(sql))
-  return statement
-}
 
 /** The tags of a page of uploads in one query (never one per upload). */
 function withTags(sqlite: Database.Database, rows: ListRow[]): ListEntry[] {

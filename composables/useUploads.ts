@@ -1,40 +1,21 @@
 import { MAX_TAGS_PER_UPLOAD, parseTagName, TAG_NAME_MESSAGE } from '#shared/utils/tags'
-import type { UploadStats } from '#shared/utils/rating'
-import { MAX_DESCRIPTION_LENGTH, MAX_IMAGE_BYTES as MAX_BYTES } from '#shared/schemas/uploads'
+import type * as v from 'valibot'
+import type { UserListEntrySchema } from '#shared/schemas/lists'
+import type { TagSchema } from '#shared/schemas/tags'
+import { MAX_DESCRIPTION_LENGTH, MAX_IMAGE_BYTES as MAX_BYTES, type UploadSchema } from '#shared/schemas/uploads'
 
-export interface Tag {
-  id: string
-  name: string
-  slug: string
-}
+/** Response types come from the same schemas as the API's OpenAPI document. */
+export type Tag = v.InferOutput<typeof TagSchema>
 
 export interface TagWithCount extends Tag {
   count: number
 }
 
-/** An entry of the upload lists (service-spec "Upload in list responses" + decisions "Lists"). */
-export interface UploadListItem {
-  id: string
-  user_id: string
-  filename: string | null
-  description: string
-  upload_type: 'image' | 'link'
-  external_url: string | null
-  upvotes: number
-  downvote_count: number
-  created_at: string
-  tags: Tag[]
-  username?: string
-  is_private?: number
-  stats: UploadStats
-}
+/** An entry of the upload lists; `username` is absent from the per-user list. */
+export type UploadListItem = v.InferOutput<typeof UserListEntrySchema> & { username?: string }
 
 /** GET /api/upload/{id}. */
-export interface Upload extends UploadListItem {
-  original_name: string
-  is_private: number
-  username: string
-}
+export type Upload = v.InferOutput<typeof UploadSchema>
 
 export interface UploadPage {
   uploads: UploadListItem[]

@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { TagSchema } from './tags'
+import { UploadSchema } from './uploads'
 
 /**
  * A 1-indexed page number from the query string: a positive integer or 400
@@ -46,32 +46,10 @@ export const UserListQuerySchema = v.object({
 /** Any string: a name no account has (however long) is simply not found (404). */
 export const UsernameParamsSchema = v.object({ username: v.string() })
 
-export const StatsSchema = v.object({
-  voteCount: v.pipe(v.number(), v.integer()),
-  upvotes: v.pipe(v.number(), v.integer()),
-  downvotes: v.pipe(v.number(), v.integer()),
-  averageRating: v.nullable(v.number()),
-})
-
-const listEntryFields = {
-  id: v.pipe(v.string(), v.uuid()),
-  user_id: v.pipe(v.string(), v.uuid()),
-  filename: v.nullable(v.string()),
-  description: v.string(),
-  upload_type: v.picklist(['image', 'link']),
-  external_url: v.nullable(v.string()),
-  upvotes: v.pipe(v.number(), v.integer()),
-  downvote_count: v.pipe(v.number(), v.integer()),
-  is_private: v.picklist([0, 1]),
-  created_at: v.string(),
-  tags: v.array(TagSchema),
-  stats: StatsSchema,
-}
-
 /** An entry of /api/uploads, /api/uploads/filtered and the recent/top items. */
-export const ListEntrySchema = v.object({ ...listEntryFields, username: v.string() })
+export const ListEntrySchema = v.omit(UploadSchema, ['original_name'])
 /** An entry of the per-user list (the user is given once at top level). */
-export const UserListEntrySchema = v.object(listEntryFields)
+export const UserListEntrySchema = v.omit(UploadSchema, ['original_name', 'username'])
 
 export const UploadListResponseSchema = v.object({
   uploads: v.array(ListEntrySchema),

@@ -1,39 +1,19 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import type { Browser, BrowserContext } from 'playwright-core'
-import { launchBrowser, newContext } from '../support/browser'
+import { describe, expect, inject, it } from 'vitest'
+import { newContext } from '../support/browser'
 import { auditPage, invisibleFocus } from './audit'
 import { goto, registerUser, signedInContext } from './helpers'
-import { PAGES, siteFixtures, type Fixtures, type Who } from './site-pages'
+import { PAGES, sitePageSession, type Who } from './site-pages'
 
 describe('accessibility of every page', () => {
-  let browser: Browser
-  let fixtures: Fixtures
-  const contexts = new Map<string, BrowserContext>()
-
-  beforeAll(async () => {
-    browser = await launchBrowser()
-    fixtures = await siteFixtures()
-  })
-  afterAll(async () => {
-    for (const context of contexts.values()) await context.close()
-    await browser?.close()
-  })
+  const session = sitePageSession()
 
   /** One context per (theme, who), with the theme cookie set as the toggle would. */
-  async function contextFor(theme: 'light' | 'dark', who: Who) {
-    const key = `${theme}:${who}`
-    let context = contexts.get(key)
-    if (!context) {
-      const baseURL = inject('baseURL')
-      context = who === 'guest' ? await newContext(browser, baseURL) : await signedInContext(browser, who === 'owner' ? fixtures.owner : fixtures.admin)
-      await context.addCookies([{ name: 'theme', value: theme, url: baseURL }])
-      contexts.set(key, context)
-    }
-    return context
-  }
+  const contextFor = (theme: 'light' | 'dark', who: Who) => session.contextFor(theme, who, async (context, baseURL) => {
+    await context.addCookies([{ name: 'theme', value: theme, url: baseURL }])
+  })
 
   it('the checks themselves catch what they look for', async () => {
-    const context = await newContext(browser, inject('baseURL'))
+    const context = await newContext(session.browser, inject('baseURL'))
     const page = await context.newPage()
     await page.setContent(`<html><head><title>t</title><style>
       body { background: #fff; color: #000 } button, input { outline: none !important; box-shadow: none !important }
@@ -67,7 +47,7 @@ describe('accessibility of every page', () => {
       for (const spec of PAGES) {
         it(`${spec.name}: labels, names, alt texts, headings, lang and contrast`, async () => {
           const page = await (await contextFor(theme, spec.as)).newPage()
-          const response = await goto(page, spec.path(fixtures))
+          const response = await goto(page, spec.path(session.fixtures))
           expect(response?.status()).toBe(spec.status ?? 200)
           await expect(page.getAttribute('html', 'data-theme')).resolves.toBe(theme)
           await expect(page.getAttribute('html', 'lang')).resolves.toBe('en')
@@ -86,7 +66,7 @@ describe('accessibility of every page', () => {
     for (const spec of PAGES.filter(p => !p.then)) {
       it(`${spec.name}: every Tab stop shows where the focus is`, async () => {
         const page = await (await contextFor('light', spec.as)).newPage()
-        await goto(page, spec.path(fixtures))
+        await goto(page, spec.path(session.fixtures))
         const { stops, invisible } = await invisibleFocus(page)
         expect(stops.length).toBeGreaterThan(1)
         // The first stop skips to the content.
@@ -98,7 +78,7 @@ describe('accessibility of every page', () => {
 
     it('signs in with the keyboard alone', async () => {
       const user = await registerUser()
-      const context = await newContext(browser, inject('baseURL'))
+      const context = await newContext(session.browser, inject('baseURL'))
       const page = await context.newPage()
       await goto(page, '/login')
       await page.keyboard.press('Tab') // skip link
@@ -116,7 +96,7 @@ describe('accessibility of every page', () => {
     })
 
     it('chooses the upload kind with arrow keys and opens the menu and theme with Enter and Space', async () => {
-      const context = await signedInContext(browser, fixtures.owner, { mobile: true })
+      const context = await signedInContext(session.browser, session.fixtures.owner, { mobile: true })
       const page = await context.newPage()
       await goto(page, '/upload/new')
       await page.focus('input[value=image]')

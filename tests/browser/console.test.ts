@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { launchBrowser, newContext } from '../support/browser'
-import { goto, signedInContext } from './helpers'
-import { PAGES, siteFixtures, type Fixtures, type Who } from './site-pages'
+import { describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { goto } from './helpers'
+import { PAGES, sitePageSession, type Who } from './site-pages'
 
 /**
  * Everything a page complains about: console errors and warnings (a hydration
@@ -26,36 +25,17 @@ function complaints(page: Page, expectedStatus: number): string[] {
 }
 
 describe('no console errors, hydration mismatches or CSP violations', () => {
-  let browser: Browser
-  let fixtures: Fixtures
-  const contexts = new Map<string, BrowserContext>()
+  const session = sitePageSession()
 
-  beforeAll(async () => {
-    browser = await launchBrowser()
-    fixtures = await siteFixtures()
-  })
-  afterAll(async () => {
-    for (const context of contexts.values()) await context.close()
-    await browser?.close()
-  })
-
-  async function contextFor(scheme: 'system light' | 'system dark' | 'dark', who: Who) {
-    const key = `${scheme}:${who}`
-    let context = contexts.get(key)
-    if (!context) {
-      const baseURL = inject('baseURL')
-      context = who === 'guest' ? await newContext(browser, baseURL) : await signedInContext(browser, who === 'owner' ? fixtures.owner : fixtures.admin)
-      if (scheme === 'dark') await context.addCookies([{ name: 'theme', value: 'dark', url: baseURL }])
-      // A CSP violation is an event, not always a console message: report it as one.
-      await context.addInitScript(() => {
-        document.addEventListener('securitypolicyviolation', (event) => {
-          console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`)
-        })
+  const contextFor = (scheme: 'system light' | 'system dark' | 'dark', who: Who) => session.contextFor(scheme, who, async (context, baseURL) => {
+    if (scheme === 'dark') await context.addCookies([{ name: 'theme', value: 'dark', url: baseURL }])
+    // A CSP violation is an event, not always a console message: report it as one.
+    await context.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (event) => {
+        console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`)
       })
-      contexts.set(key, context)
-    }
-    return context
-  }
+    })
+  })
 
   for (const scheme of ['system light', 'system dark', 'dark'] as const) {
     describe(scheme, () => {
@@ -64,7 +44,7 @@ describe('no console errors, hydration mismatches or CSP violations', () => {
           const page = await (await contextFor(scheme, spec.as)).newPage()
           await page.emulateMedia({ colorScheme: scheme === 'system dark' ? 'dark' : 'light' })
           const found = complaints(page, spec.status ?? 200)
-          const response = await goto(page, spec.path(fixtures))
+          const response = await goto(page, spec.path(session.fixtures))
           expect(response?.status()).toBe(spec.status ?? 200)
           await spec.then?.(page)
           await page.waitForLoadState('networkidle')
@@ -96,7 +76,7 @@ describe('no console errors, hydration mismatches or CSP violations', () => {
     await goto(page, '/')
     for (const [link, path] of [
       ['header a[href="/docs"]', '/docs'],
-      [`header a[href="/user/${fixtures.owner.username}"]`, `/user/${fixtures.owner.username}`],
+      [`header a[href="/user/${session.fixtures.owner.username}"]`, `/user/${session.fixtures.owner.username}`],
       ['header a[href="/settings"]', '/settings'],
       ['header a[href="/upload/new"]', '/upload/new'],
       ['header a[href="/"]', '/'],

@@ -1,7 +1,9 @@
-import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, inject } from 'vitest'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import type { TestUser } from '../support/api'
+import { launchBrowser, newContext } from '../support/browser'
 import { makeAdmin } from '../support/seed'
-import { createUpload, noisePng, registerUser, seedLink } from './helpers'
+import { createUpload, noisePng, registerUser, seedLink, signedInContext } from './helpers'
 
 export type Who = 'guest' | 'owner' | 'admin'
 export interface Fixtures { owner: TestUser, admin: TestUser, imageId: string, linkId: string, tag: string }
@@ -77,4 +79,42 @@ export async function siteFixtures(): Promise<Fixtures> {
   const imageId = await createUpload(owner, { image: await noisePng(480, 320), description: 'A picture', tags: `${tag},colour` })
   const linkId = seedLink(owner, { url: 'https://example.com/a-page', description: 'A link', tags: [tag] })
   return { owner, admin, imageId, linkId, tag }
+}
+
+/**
+ * For a describe block that walks PAGES: one browser and one set of fixtures,
+ * and one context per (variant, who) made on first use, `prepare` run on it once
+ * (theme cookie, init scripts). Everything is closed after the block.
+ */
+export function sitePageSession() {
+  let browser: Browser | undefined
+  let fixtures: Fixtures | undefined
+  const contexts = new Map<string, BrowserContext>()
+  beforeAll(async () => {
+    browser = await launchBrowser()
+    fixtures = await siteFixtures()
+  })
+  afterAll(async () => {
+    for (const context of contexts.values()) await context.close()
+    await browser?.close()
+  })
+  return {
+    get browser() {
+      return browser!
+    },
+    get fixtures() {
+      return fixtures!
+    },
+    async contextFor(variant: string, who: Who, prepare?: (context: BrowserContext, baseURL: string) => Promise<void>) {
+      const key = `${variant}:${who}`
+      let context = contexts.get(key)
+      if (!context) {
+        const baseURL = inject('baseURL')
+        context = who === 'guest' ? await newContext(browser!, baseURL) : await signedInContext(browser!, who === 'owner' ? fixtures!.owner : fixtures!.admin)
+        await prepare?.(context, baseURL)
+        contexts.set(key, context)
+      }
+      return context
+    },
+  }
 }

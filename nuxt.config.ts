@@ -22,8 +22,11 @@ export default defineNuxtConfig({
   css: ['~/assets/css/main.css'],
   runtimeConfig: {
     dataDir: './data',
+    databaseUrl: '',
+    databasePoolMax: 10,
     sessionSecret: '',
     sessionPassword: '',
+    ipHashSecret: '',
     adminEmails: '',
     smtpUrl: '',
     mailFrom: 'Does It Fuck? <no-reply@localhost>',

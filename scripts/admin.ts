@@ -1,34 +1,25 @@
 /**
  * Admin CLI: `npm run admin -- grant <email>` / `npm run admin -- revoke <email>`.
- * Opens <NUXT_DATA_DIR or ./data>/app.sqlite (migrating it first if needed) and
- * sets the account's admin flag. An address in NUXT_ADMIN_EMAILS stays admin
- * whatever the flag says.
+ * Opens the site's database (NUXT_DATABASE_URL, else <NUXT_DATA_DIR or
+ * ./data>/app.sqlite), migrating it first if needed, and sets the account's
+ * admin flag. An address in NUXT_ADMIN_EMAILS stays admin whatever the flag says.
  */
-import { mkdirSync, readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
-import { openDatabase } from '../server/database/connection'
-import { runMigrations, type MigrationJournal } from '../server/database/migrate'
+import { resolve } from 'node:path'
+import { sql } from '../server/database/sql'
+import { openMigrated } from './lib/database'
 
-const ROOT = resolve(import.meta.dirname, '..')
 const USAGE = 'Usage: npm run admin -- grant <email> | revoke <email>'
 
-function main(argv: string[]): number {
+async function main(argv: string[]): Promise<number> {
   const [command, rawEmail, ...rest] = argv
   if ((command !== 'grant' && command !== 'revoke') || !rawEmail || rest.length > 0) {
     console.error(USAGE)
     return 2
   }
   const email = rawEmail.trim().toLowerCase()
-  const dataDir = resolve(process.env.NUXT_DATA_DIR || './data')
-  mkdirSync(dataDir, { recursive: true })
-  const { sqlite } = openDatabase(join(dataDir, 'app.sqlite'))
+  const db = await openMigrated({ url: process.env.NUXT_DATABASE_URL, dataDir: resolve(process.env.NUXT_DATA_DIR || './data') })
   try {
-    const folder = join(ROOT, 'drizzle')
-    const journal = JSON.parse(readFileSync(join(folder, 'meta/_journal.json'), 'utf8')) as MigrationJournal
-    const applied = runMigrations(sqlite, journal, tag => readFileSync(join(folder, `${tag}.sql`), 'utf8'))
-    if (applied > 0) console.info(`[db] applied ${applied} migration(s)`)
-
-    const result = sqlite.prepare('UPDATE users SET is_admin = ? WHERE email = ?').run(command === 'grant' ? 1 : 0, email)
+    const result = await db.run(sql`UPDATE users SET is_admin = ${command === 'grant'} WHERE email = ${email}`)
     if (result.changes === 0) {
       console.error(`No account with the e-mail ${email}`)
       return 1
@@ -39,8 +30,16 @@ function main(argv: string[]): number {
     return 0
   }
   finally {
-    sqlite.close()
+    await db.close()
   }
 }
 
-process.exitCode = main(process.argv.slice(2))
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code
+  },
+  (error: unknown) => {
+    console.error(`admin: ${(error as Error).message}`)
+    process.exitCode = 1
+  },
+)

@@ -6,7 +6,9 @@
  *
  * Env: BENCH_UPLOADS (default 100000; votes = 10 per upload, 2000 tags),
  * BENCH_DURATION seconds per scenario (default 5), BENCH_CONNECTIONS (32),
- * BENCH_ONLY (substring of scenario names), BENCH_DATA_DIR (reuse a seeded dir).
+ * BENCH_ONLY (substring of scenario names), BENCH_DATA_DIR (reuse a seeded dir),
+ * BENCH_DATABASE_URL (run the same table on that PostgreSQL database: seeded
+ * when it has no uploads yet, reused otherwise).
  * Add a scenario by appending to `scenarios`.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
@@ -15,15 +17,17 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
-import Database from 'better-sqlite3'
 import { openDatabase } from '../server/database/connection'
+import type { Database } from '../server/database/port'
+import { sql } from '../server/database/sql'
 import { setListCacheEnabled } from '../server/services/list-cache'
 import { featureList, listFilteredUploads, listUploads, listUserUploads } from '../server/services/uploads-list'
 import { castVote } from '../server/services/votes'
 import type { Actor } from '../server/services/sessions'
 import { freePort, startServer } from '../tests/support/server'
 import { bulkTagName, bulkUsername } from './lib/seed'
-import { seedDataDir } from './seed'
+import { openMigrated } from './lib/database'
+import { seedDatabase } from './seed'
 
 /** What a scenario may use: the seeded data and a signed-in user. */
 export interface BenchContext {
@@ -41,7 +45,7 @@ export interface Scenario {
   /** Needs the session cookie. */
   auth?: boolean
   /** The same work without a framework, for the baseline server. */
-  baseline: (sqlite: Database.Database, url: URL, ctx: BenchContext, body: unknown) => unknown
+  baseline: (db: Database, url: URL, ctx: BenchContext, body: unknown) => Promise<unknown>
   /** Reads are held to the goal (>= 60% of the baseline, p99 < 50 ms). */
   read: boolean
 }
@@ -84,7 +88,7 @@ export const scenarios: Scenario[] = [
  */
 async function serveBaseline(dataDir: string, ctx: BenchContext) {
   setListCacheEnabled(false)
-  const { sqlite } = openDatabase(join(dataDir, 'app.sqlite'))
+  const db = openDatabase({ url: process.env.BENCH_DATABASE_URL, sqliteFile: join(dataDir, 'app.sqlite') })
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1')
     const chunks: Buffer[] = []
@@ -96,8 +100,10 @@ async function serveBaseline(dataDir: string, ctx: BenchContext) {
         return
       }
       const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString()) : undefined
-      const json = JSON.stringify(scenario.baseline(sqlite, url, ctx, body))
-      res.writeHead(200, { 'content-type': 'application/json' }).end(json)
+      scenario.baseline(db, url, ctx, body).then(
+        answer => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer)),
+        () => res.writeHead(500).end(),
+      )
     })
   })
   const port = await freePort()
@@ -148,14 +154,16 @@ async function main() {
   const connections = Number(process.env.BENCH_CONNECTIONS ?? 32)
   const only = process.env.BENCH_ONLY
   const reuse = process.env.BENCH_DATA_DIR
+  const databaseUrl = process.env.BENCH_DATABASE_URL || undefined
   const dataDir = reuse ?? mkdtempSync(join(tmpdir(), 'dif-bench-'))
-  if (!reuse || !existsSync(join(dataDir, 'app.sqlite'))) {
-    console.info(`Seeding ${uploads} uploads, ${uploads * 10} votes, 2000 tags into ${dataDir} ...`)
-    const seeded = seedDataDir(dataDir, { uploads, log: line => console.info(`  ${line}`) })
+  const target = { url: databaseUrl, dataDir }
+  if (await needsSeed(target)) {
+    console.info(`Seeding ${uploads} uploads, ${uploads * 10} votes, 2000 tags into ${databaseUrl ? 'PostgreSQL' : dataDir} ...`)
+    const seeded = await seedDatabase(target, { uploads, log: line => console.info(`  ${line}`) })
     console.info(`  done in ${seeded.seconds.toFixed(1)} s`)
   }
 
-  const app = await startServer({ NUXT_RATE_LIMIT_ENABLED: 'false' }, { dataDir })
+  const app = await startServer({ NUXT_RATE_LIMIT_ENABLED: 'false', ...(databaseUrl ? { NUXT_DATABASE_URL: databaseUrl } : {}) }, { dataDir })
   const rows: { scenario: string, rps: number, p99: number, baseRps: number, baseP99: number, bad: number, read: boolean }[] = []
   try {
     const register = await fetch(`${app.url}/api/auth`, {
@@ -164,9 +172,9 @@ async function main() {
       body: JSON.stringify({ action: 'register', email: `bench-${Date.now()}@bench.test`, username: `bench_${Date.now()}`, password: 'bench password 1' }),
     })
     const { user, token } = await register.json() as { user: { id: string, username: string, email: string }, token: string }
-    const reader = new Database(join(dataDir, 'app.sqlite'), { readonly: true })
-    const uploadIds = (reader.prepare('SELECT id FROM uploads WHERE is_private = 0 ORDER BY created_at DESC LIMIT 100').all() as { id: string }[]).map(r => r.id)
-    reader.close()
+    const reader = openDatabase({ url: databaseUrl, sqliteFile: join(dataDir, 'app.sqlite') })
+    const uploadIds = (await reader.all<{ id: string }>(sql`SELECT id FROM uploads WHERE is_private = 0 ORDER BY created_at DESC LIMIT 100`)).map(r => r.id)
+    await reader.close()
     const ctx: BenchContext = { token, uploadIds, actor: { ...user, isAdmin: false, shadowBanned: false } }
     const baseline = await startBaseline(dataDir, ctx)
     try {
@@ -186,7 +194,7 @@ async function main() {
     if (!reuse) rmSync(dataDir, { recursive: true, force: true })
   }
 
-  console.info(`\n${uploads} uploads, ${connections} connections, ${duration} s per scenario\n`)
+  console.info(`\n${databaseUrl ? 'PostgreSQL' : 'SQLite'}, ${uploads} uploads, ${connections} connections, ${duration} s per scenario\n`)
   console.info('| scenario | req/s | p99 ms | baseline req/s | baseline p99 ms | ratio | goal |')
   console.info('|---|---:|---:|---:|---:|---:|---|')
   for (const row of rows) {
@@ -194,6 +202,18 @@ async function main() {
     const goal = row.read ? (ratio >= 0.6 && row.p99 < 50 ? 'met' : 'MISSED') : '-'
     const warn = row.bad ? ` (${row.bad} failed)` : ''
     console.info(`| ${row.scenario} | ${row.rps.toFixed(0)} | ${row.p99} | ${row.baseRps.toFixed(0)} | ${row.baseP99} | ${ratio.toFixed(2)} | ${goal}${warn} |`)
+  }
+}
+
+/** True when the target has no uploads yet (a new data dir, or an empty PostgreSQL database). */
+async function needsSeed(target: { url?: string, dataDir: string }): Promise<boolean> {
+  if (!target.url && !existsSync(join(target.dataDir, 'app.sqlite'))) return true
+  const db = await openMigrated(target)
+  try {
+    return (await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM uploads`))!.n === 0
+  }
+  finally {
+    await db.close()
   }
 }
 

@@ -1,44 +1,34 @@
 /**
  * `npm run seed -- --uploads N [--votes N] [--tags N] [--users N] [--data-dir DIR]`:
- * a large database for benchmarks, written in one transaction. The data dir
- * is NUXT_DATA_DIR or ./data; migrations are applied first.
+ * a large database for benchmarks, written in one transaction. The database
+ * is NUXT_DATABASE_URL's when set, else `<data dir>/app.sqlite` (the data dir
+ * is NUXT_DATA_DIR or ./data); migrations are applied first.
  */
-import { mkdirSync, readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { openDatabase } from '../server/database/connection'
-import { runMigrations, type MigrationJournal } from '../server/database/migrate'
+import { SqliteDatabase } from '../server/database/sqlite'
+import { openMigrated } from './lib/database'
 import { seedBulk } from './lib/seed'
 
-const ROOT = resolve(import.meta.dirname, '..')
-
-/** Opens `<dataDir>/app.sqlite` with the app's pragmas and applies pending migrations. */
-export function openMigrated(dataDir: string) {
-  mkdirSync(dataDir, { recursive: true })
-  const connection = openDatabase(join(dataDir, 'app.sqlite'))
-  const folder = join(ROOT, 'drizzle')
-  const journal = JSON.parse(readFileSync(join(folder, 'meta/_journal.json'), 'utf8')) as MigrationJournal
-  runMigrations(connection.sqlite, journal, tag => readFileSync(join(folder, `${tag}.sql`), 'utf8'))
-  return connection
-}
-
-/** Seeds a data dir and returns what was written. */
-export function seedDataDir(dataDir: string, options: { uploads: number, votes?: number, tags?: number, users?: number, log?: (line: string) => void }) {
-  const { sqlite } = openMigrated(dataDir)
-  // A throwaway bulk load: a big page cache, no fsync per commit.
-  sqlite.pragma('cache_size = -262144')
-  sqlite.pragma('synchronous = OFF')
+/** Seeds a database (`url`, else the data dir's SQLite file) and returns what was written. */
+export async function seedDatabase(target: { url?: string, dataDir: string }, options: { uploads: number, votes?: number, tags?: number, users?: number, log?: (line: string) => void }) {
+  const db = await openMigrated(target)
+  if (db instanceof SqliteDatabase) {
+    // A throwaway bulk load: a big page cache, no fsync per commit.
+    db.sqlite.pragma('cache_size = -262144')
+    db.sqlite.pragma('synchronous = OFF')
+  }
   try {
     const started = Date.now()
-    const result = seedBulk(sqlite, options)
+    const result = await seedBulk(db, options)
     return { ...result, seconds: (Date.now() - started) / 1000 }
   }
   finally {
-    sqlite.close()
+    await db.close()
   }
 }
 
-function main() {
+async function main() {
   const { values } = parseArgs({
     options: {
       'uploads': { type: 'string', default: '100000' },
@@ -54,14 +44,20 @@ function main() {
     return Number(value)
   }
   const dataDir = resolve(values['data-dir'] ?? process.env.NUXT_DATA_DIR ?? './data')
-  const result = seedDataDir(dataDir, {
+  const url = process.env.NUXT_DATABASE_URL || undefined
+  const result = await seedDatabase({ url, dataDir }, {
     uploads: count('uploads', values.uploads)!,
     votes: count('votes', values.votes),
     tags: count('tags', values.tags),
     users: count('users', values.users),
     log: line => console.info(`  ${line}`),
   })
-  console.info(`Seeded ${dataDir}/app.sqlite: ${result.users} users, ${result.uploads} uploads, ${result.tags} tags, ${result.votes} votes in ${result.seconds.toFixed(1)} s`)
+  console.info(`Seeded ${url ? 'PostgreSQL' : `${dataDir}/app.sqlite`}: ${result.users} users, ${result.uploads} uploads, ${result.tags} tags, ${result.votes} votes in ${result.seconds.toFixed(1)} s`)
 }
 
-if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('scripts/seed.ts')) main()
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('scripts/seed.ts')) {
+  main().catch((error: unknown) => {
+    console.error(`seed: ${(error as Error).message}`)
+    process.exitCode = 1
+  })
+}

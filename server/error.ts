@@ -1,5 +1,6 @@
 import type { H3Error } from 'h3'
 import { getRequestURL, send, setResponseHeader, setResponseStatus } from 'h3'
+import { DatabaseUnavailableError } from './database/port'
 
 /**
  * Every error under /api becomes `{ statusCode, statusMessage, message }`
@@ -11,6 +12,16 @@ export default defineNitroErrorHandler(async (error: H3Error, event) => {
   const path = getRequestURL(event).pathname
   if (path !== '/api' && !path.startsWith('/api/')) return
 
+  if (error.cause instanceof DatabaseUnavailableError || (error as unknown) instanceof DatabaseUnavailableError) {
+    // A lost or refused database connection: this request fails cleanly, the pool reconnects on its own.
+    console.warn(`[api] ${event.method} ${path}: database unavailable`)
+    setResponseStatus(event, 503, reasonPhrase(503))
+    setResponseHeader(event, 'Content-Type', 'application/json')
+    setResponseHeader(event, 'Cache-Control', 'no-store')
+    setResponseHeader(event, 'Retry-After', 5)
+    await send(event, JSON.stringify({ statusCode: 503, statusMessage: reasonPhrase(503), message: 'The database is unavailable, please try again shortly' }))
+    return
+  }
   let statusCode = Number(error.statusCode) || 500
   if (statusCode < 400 || statusCode > 599) statusCode = 500
   const internal = statusCode >= 500 || error.unhandled

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import type Database from 'better-sqlite3'
+import type { Executor } from '../../server/database/port'
+import { sql } from '../../server/database/sql'
 import { parseTagName } from '../../shared/utils/tags'
 
 /** An upload row to write; everything but the owner has a default. */
@@ -19,57 +20,71 @@ export interface SeedUpload {
 }
 
 /**
- * Prepared inserts for test fixtures and the benchmark database. Rows are
- * written as the app would store them; counters are taken as given (the
- * caller keeps them equal to the vote rows it writes).
+ * Inserts for test fixtures and the benchmark database, on either engine.
+ * Rows are written as the app would store them; counters are taken as given
+ * (the caller keeps them equal to the vote rows it writes).
  */
-export function createSeeder(sqlite: Database.Database) {
-  const insertUser = sqlite.prepare(`INSERT INTO users (id, email, username, password_hash, created_at)
-    VALUES (?, ?, ?, NULL, coalesce(?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))`)
-  const insertUpload = sqlite.prepare(`INSERT INTO uploads (id, user_id, filename, original_name, description, upload_type,
-      external_url, mime_type, upvotes, downvote_count, is_private, created_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, coalesce(?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))`)
-  const upsertTag = sqlite.prepare(`INSERT INTO tags (id, name, slug) VALUES (?, ?, ?)
-    ON CONFLICT (slug) DO UPDATE SET slug = excluded.slug RETURNING id`)
-  const insertLink = sqlite.prepare('INSERT OR IGNORE INTO upload_tags (upload_id, tag_id) VALUES (?, ?)')
-  const insertVote = sqlite.prepare('INSERT INTO votes (id, user_id, upload_id, vote) VALUES (?, ?, ?, ?)')
+export function createSeeder(db: Executor) {
   const tagIds = new Map<string, string>()
 
-  function tag(name: string): string {
+  async function tag(name: string): Promise<string> {
     const parsed = parseTagName(name)
     if (!parsed) throw new Error(`invalid tag name: ${name}`)
     let id = tagIds.get(parsed.slug)
     if (!id) {
-      id = (upsertTag.get(randomUUID(), parsed.name, parsed.slug) as { id: string }).id
+      id = (await db.get<{ id: string }>(sql`INSERT INTO tags (id, name, slug) VALUES (${randomUUID()}, ${parsed.name}, ${parsed.slug})
+        ON CONFLICT (slug) DO UPDATE SET slug = excluded.slug RETURNING id`))!.id
       tagIds.set(parsed.slug, id)
     }
     return id
   }
 
   return {
-    user(input: { id?: string, username: string, email?: string | null, createdAt?: string }): string {
+    async user(input: { id?: string, username: string, email?: string | null, createdAt?: string }): Promise<string> {
       const id = input.id ?? randomUUID()
-      insertUser.run(id, input.email ?? null, input.username, input.createdAt ?? null)
+      await db.run(sql`INSERT INTO users (id, email, username, password_hash, created_at)
+        VALUES (${id}, ${input.email ?? null}, ${input.username}, NULL, ${input.createdAt ?? new Date().toISOString()})`)
       return id
     },
-    upload(input: SeedUpload): string {
-      const id = input.id ?? randomUUID()
-      const type = input.uploadType ?? 'image'
-      const filename = input.filename !== undefined ? input.filename : type === 'image' ? `${id}.png` : null
-      const externalUrl = input.externalUrl !== undefined ? input.externalUrl : type === 'link' ? `https://example.com/${id}` : null
-      insertUpload.run(id, input.userId, filename, input.originalName ?? (filename ?? externalUrl ?? id),
-        input.description ?? `Upload ${id.slice(0, 8)}`, type, externalUrl, type === 'image' ? 'image/png' : null,
-        input.upvotes ?? 0, input.downvotes ?? 0, input.isPrivate ? 1 : 0, input.createdAt ?? null)
-      for (const name of input.tags ?? []) insertLink.run(id, tag(name))
-      return id
+    async upload(input: SeedUpload): Promise<string> {
+      const row = uploadRow(input)
+      await insertRows(db, 'uploads', UPLOAD_COLUMNS, [row])
+      let position = 0
+      for (const name of input.tags ?? []) {
+        await db.run(sql`INSERT INTO upload_tags (upload_id, tag_id, position) VALUES (${row[0]}, ${await tag(name)}, ${position++})
+          ON CONFLICT DO NOTHING`)
+      }
+      return row[0] as string
     },
     tag,
     /** A user's vote row only; the caller keeps the upload's counters in step. */
-    vote(userId: string, uploadId: string, vote: 'fucks' | 'does_not_fuck'): string {
+    async vote(userId: string, uploadId: string, vote: 'fucks' | 'does_not_fuck'): Promise<string> {
       const id = randomUUID()
-      insertVote.run(id, userId, uploadId, vote)
+      await db.run(sql`INSERT INTO votes (id, user_id, upload_id, vote) VALUES (${id}, ${userId}, ${uploadId}, ${vote})`)
       return id
     },
+  }
+}
+
+const UPLOAD_COLUMNS = ['id', 'user_id', 'filename', 'original_name', 'description', 'upload_type', 'external_url', 'mime_type',
+  'upvotes', 'downvote_count', 'is_private', 'created_at']
+
+/** An upload's values in UPLOAD_COLUMNS order, with the defaults filled in. */
+function uploadRow(input: SeedUpload): unknown[] {
+  const id = input.id ?? randomUUID()
+  const type = input.uploadType ?? 'image'
+  const filename = input.filename !== undefined ? input.filename : type === 'image' ? `${id}.png` : null
+  const externalUrl = input.externalUrl !== undefined ? input.externalUrl : type === 'link' ? `https://example.com/${id}` : null
+  return [id, input.userId, filename, input.originalName ?? (filename ?? externalUrl ?? id), input.description ?? `Upload ${id.slice(0, 8)}`,
+    type, externalUrl, type === 'image' ? 'image/png' : null, input.upvotes ?? 0, input.downvotes ?? 0, input.isPrivate ? 1 : 0,
+    input.createdAt ?? new Date().toISOString()]
+}
+
+/** Many rows in few statements (500 a statement), for bulk loads on either engine. */
+async function insertRows(db: Executor, table: string, columns: string[], rows: unknown[][], suffix = ''): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500) {
+    const values = rows.slice(i, i + 500).map(row => sql`(${sql.join(row.map(value => sql`${value}`))})`)
+    await db.run(sql`INSERT INTO ${sql.raw(table)} (${sql.raw(columns.join(', '))}) VALUES ${sql.join(values)}${sql.raw(suffix)}`)
   }
 }
 
@@ -107,33 +122,37 @@ export const bulkTagName = (index: number) => `tag ${index}`
  * a year (5% private), 0–5 tags each from a skewed distribution, and votes
  * from distinct users, with every counter equal to its vote rows.
  */
-export function seedBulk(sqlite: Database.Database, options: BulkOptions) {
+export async function seedBulk(db: Executor, options: BulkOptions) {
   const rand = random(42)
   const uploads = options.uploads
   const totalVotes = options.votes ?? uploads * 10
   const tagCount = options.tags ?? 2000
   const userCount = Math.max(options.users ?? Math.ceil(uploads / 20), 200)
-  const seeder = createSeeder(sqlite)
   const log = options.log ?? (() => {})
   const start = Date.parse('2026-01-01T00:00:00.000Z')
   const yearMs = 365 * 24 * 3600 * 1000
 
-  sqlite.transaction(() => {
+  await db.transaction(async (tx) => {
+    const seeder = createSeeder(tx)
     const users: string[] = []
+    const userRows: unknown[][] = []
     for (let i = 0; i < userCount; i++) {
-      users.push(seeder.user({ username: bulkUsername(i), email: `${bulkUsername(i)}@seed.test`, createdAt: new Date(start - yearMs).toISOString() }))
+      const id = randomUUID()
+      users.push(id)
+      userRows.push([id, `${bulkUsername(i)}@seed.test`, bulkUsername(i), new Date(start - yearMs).toISOString()])
     }
+    await insertRows(tx, 'users', ['id', 'email', 'username', 'created_at'], userRows)
     const tagIds: string[] = []
-    for (let i = 0; i < tagCount; i++) tagIds.push(seeder.tag(bulkTagName(i)))
+    for (let i = 0; i < tagCount; i++) tagIds.push(await seeder.tag(bulkTagName(i)))
     log(`users ${userCount}, tags ${tagCount}`)
 
-    const setCounts = sqlite.prepare('UPDATE uploads SET upvotes = ?, downvote_count = ? WHERE id = ?')
-    const link = sqlite.prepare('INSERT OR IGNORE INTO upload_tags (upload_id, tag_id) VALUES (?, ?)')
     const ids: string[] = []
+    const uploadRows: unknown[][] = []
+    const links: unknown[][] = []
     for (let i = 0; i < uploads; i++) {
       const owner = rand() < 0.01 ? users[0]! : users[1 + Math.floor(rand() * (userCount - 1))]!
       const type = rand() < 0.8 ? 'image' : 'link'
-      const id = seeder.upload({
+      const row = uploadRow({
         userId: owner,
         uploadType: type,
         originalName: type === 'image' ? `photo-${i}.png` : undefined,
@@ -141,10 +160,16 @@ export function seedBulk(sqlite: Database.Database, options: BulkOptions) {
         isPrivate: rand() < 0.05,
         createdAt: new Date(start + Math.floor((i / uploads) * yearMs)).toISOString(),
       })
+      const id = row[0] as string
       ids.push(id)
+      uploadRows.push(row)
       const tagsHere = Math.floor(rand() * 6)
-      for (let t = 0; t < tagsHere; t++) link.run(id, tagIds[Math.floor(tagCount * rand() ** 2)]!)
-      if (i % 20000 === 19999) log(`uploads ${i + 1}`)
+      const seen = new Set<string>()
+      for (let t = 0; t < tagsHere; t++) {
+        const tagId = tagIds[Math.floor(tagCount * rand() ** 2)]!
+        if (!seen.has(tagId)) links.push([id, tagId, seen.size])
+        seen.add(tagId)
+      }
     }
 
     // Votes: a skewed number per upload (a few popular ones), distinct voters per upload, exactly `totalVotes`.
@@ -162,19 +187,26 @@ export function seedBulk(sqlite: Database.Database, options: BulkOptions) {
         sum--
       }
     }
-    let written = 0
+    const voteRows: unknown[][] = []
     for (let i = 0; i < uploads; i++) {
       const first = Math.floor(rand() * userCount)
       let up = 0
       for (let k = 0; k < shares[i]!; k++) {
         const isUp = rand() < 0.6
-        seeder.vote(users[(first + k) % userCount]!, ids[i]!, isUp ? 'fucks' : 'does_not_fuck')
+        voteRows.push([randomUUID(), users[(first + k) % userCount]!, ids[i]!, isUp ? 'fucks' : 'does_not_fuck'])
         if (isUp) up++
       }
-      if (shares[i]! > 0) setCounts.run(up, shares[i]! - up, ids[i]!)
-      written += shares[i]!
-      if (i % 20000 === 19999) log(`votes ${written}`)
+      const row = uploadRows[i]!
+      row[8] = up
+      row[9] = shares[i]! - up
     }
-  })()
+    await insertRows(tx, 'uploads', UPLOAD_COLUMNS, uploadRows)
+    log(`uploads ${uploads}`)
+    await insertRows(tx, 'upload_tags', ['upload_id', 'tag_id', 'position'], links)
+    for (let i = 0; i < voteRows.length; i += 100_000) {
+      await insertRows(tx, 'votes', ['id', 'user_id', 'upload_id', 'vote'], voteRows.slice(i, i + 100_000))
+      log(`votes ${Math.min(i + 100_000, voteRows.length)}`)
+    }
+  })
   return { users: userCount, uploads, tags: tagCount, votes: totalVotes }
 }

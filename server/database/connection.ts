@@ -1,15 +1,20 @@
-import Database from 'better-sqlite3'
-import { drizzle } from 'drizzle-orm/better-sqlite3'
-import * as schema from './schema'
+import type { Database } from './port'
+import { PostgresDatabase } from './postgres'
+import { SqliteDatabase } from './sqlite'
 
-export type DB = ReturnType<typeof openDatabase>['db']
+export interface ConnectionOptions {
+  /** `postgres://…` (NUXT_DATABASE_URL); empty = SQLite at `sqliteFile`. */
+  url?: string
+  /** The SQLite file (`<data>/app.sqlite`). */
+  sqliteFile: string
+  /** PostgreSQL connections per instance (NUXT_DATABASE_POOL_MAX). */
+  poolMax?: number
+}
 
-/** Opens the SQLite file with the pragmas the service relies on. */
-export function openDatabase(file: string) {
-  const sqlite = new Database(file)
-  sqlite.pragma('journal_mode = WAL')
-  sqlite.pragma('foreign_keys = ON')
-  sqlite.pragma('busy_timeout = 5000')
-  sqlite.pragma('synchronous = NORMAL')
-  return { sqlite, db: drizzle(sqlite, { schema }) }
+/** The adapter the settings name: PostgreSQL for a postgres URL, else the embedded SQLite file. */
+export function openDatabase(options: ConnectionOptions): Database {
+  const url = options.url?.trim()
+  if (!url) return new SqliteDatabase(options.sqliteFile)
+  if (!/^postgres(ql)?:\/\//.test(url)) throw new Error('NUXT_DATABASE_URL must start with postgres:// or postgresql://')
+  return new PostgresDatabase(url, { max: options.poolMax || 10 })
 }

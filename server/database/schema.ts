@@ -10,6 +10,8 @@ export const users = sqliteTable('users', {
   email: text('email'),
   username: text('username').notNull(),
   passwordHash: text('password_hash'),
+  // Flags are stored as 0/1 (PostgreSQL's twin declares them integer), so one
+  // SQL text compares them; raw rows carry 0/1 on both engines.
   isAdmin: integer('is_admin', { mode: 'boolean' }).notNull().default(false),
   shadowBanned: integer('shadow_banned', { mode: 'boolean' }).notNull().default(false),
   mfaEnabled: integer('mfa_enabled', { mode: 'boolean' }).notNull().default(false),
@@ -20,7 +22,8 @@ export const users = sqliteTable('users', {
   createdAt: createdAt(),
 }, t => [
   uniqueIndex('users_email_unique').on(t.email),
-  uniqueIndex('users_username_unique').on(sql`${t.username} collate nocase`),
+  // Usernames are ASCII, so lower() folds them alike on both engines.
+  uniqueIndex('users_username_lower_unique').on(sql`lower(${t.username})`),
 ])
 
 export const sessions = sqliteTable('sessions', {
@@ -102,7 +105,7 @@ export const uploads = sqliteTable('uploads', {
   index('uploads_public_top_idx').on(sql`${t.upvotes} desc`, sql`${t.downvoteCount} desc`, sql`${t.createdAt} desc`).where(sql`${t.isPrivate} = 0`),
   index('uploads_user_date_idx').on(t.userId, t.isPrivate, t.createdAt),
   index('uploads_user_votes_idx').on(t.userId, t.isPrivate, t.upvotes, t.createdAt),
-  index('uploads_user_name_idx').on(t.userId, t.isPrivate, sql`${t.originalName} collate nocase`),
+  index('uploads_user_name_lower_idx').on(t.userId, t.isPrivate, sql`lower(${t.originalName})`),
   index('uploads_sha256_idx').on(t.sha256),
 ])
 
@@ -116,6 +119,8 @@ export const tags = sqliteTable('tags', {
 export const uploadTags = sqliteTable('upload_tags', {
   uploadId: text('upload_id').notNull().references(() => uploads.id, { onDelete: 'cascade' }),
   tagId: text('tag_id').notNull().references(() => tags.id, { onDelete: 'cascade' }),
+  /** Order of the tag on its upload (0, 1, …), as it was added. */
+  position: integer('position').notNull().default(0),
   createdAt: createdAt(),
 }, t => [
   primaryKey({ columns: [t.uploadId, t.tagId] }),
@@ -144,9 +149,17 @@ export const anonymousVotes = sqliteTable('anonymous_votes', {
   vote: text('vote', { enum: ['upvote', 'downvote'] }).notNull(),
   createdAt: createdAt(),
 }, t => [
-  index('anonymous_votes_upload_ip_idx').on(t.uploadId, t.ipHash),
-  index('anonymous_votes_upload_fingerprint_idx').on(t.uploadId, t.fingerprint),
+  // One vote per visitor and upload, held by the indexes themselves under concurrency.
+  uniqueIndex('anonymous_votes_upload_ip_unique').on(t.uploadId, t.ipHash),
+  uniqueIndex('anonymous_votes_upload_fingerprint_unique').on(t.uploadId, t.fingerprint),
 ])
+
+/** Generated secrets shared by every instance (used on PostgreSQL; SQLite keeps them in the data dir). */
+export const appSecrets = sqliteTable('app_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: createdAt(),
+})
 
 export type User = typeof users.$inferSelect
 export type Upload = typeof uploads.$inferSelect

@@ -1,24 +1,33 @@
 import { runMigrations, type MigrationJournal } from '../database/migrate'
 
 /**
- * First thing at start: data dir, secrets, database schema. Migrations are
- * bundled as server assets (`drizzle/`), so the built server needs no source tree.
+ * First thing at start: data dir, database schema, secrets. Migrations are
+ * bundled as server assets (`drizzle/<dialect>/`), so the built server needs
+ * no source tree. Requests wait for this (middleware/00.ready.ts); when it
+ * fails the process exits non-zero with one line saying why, rather than
+ * listening and answering 500.
  */
-export default defineNitroPlugin(async () => {
+export default defineNitroPlugin((nitroApp) => {
+  markStarting(start())
+  nitroApp.hooks.hook('close', () => closeDB())
+})
+
+async function start(): Promise<void> {
   ensureDataDirs()
-  const secrets = useSecrets()
-  const assets = useStorage('assets:migrations')
-  const journal = await assets.getItem<MigrationJournal>('meta:_journal.json')
+  const db = useDB()
+  const assets = useStorage(`assets:migrations`)
+  const folder = db.dialect
+  const journal = await assets.getItem<MigrationJournal>(`${folder}:meta:_journal.json`)
   if (!journal) throw new Error('Database migrations are missing from the build')
   const files = new Map<string, string>()
   for (const entry of journal.entries) {
-    const sql = await assets.getItemRaw(`${entry.tag}.sql`)
-    files.set(entry.tag, typeof sql === 'string' ? sql : new TextDecoder().decode(sql as Uint8Array))
+    const text = await assets.getItemRaw(`${folder}:${entry.tag}.sql`)
+    files.set(entry.tag, typeof text === 'string' ? text : new TextDecoder().decode(text as Uint8Array))
   }
-  const applied = runMigrations(useSqlite(), journal, tag => files.get(tag)!)
-  if (applied > 0) console.info(`[db] applied ${applied} migration(s)`)
-
+  const applied = await runMigrations(db, journal, tag => files.get(tag)!)
+  if (applied > 0) console.info(`[db] applied ${applied} migration(s) (${db.dialect})`)
+  const secrets = await loadSecrets(db)
   // nuxt-auth-utils reads runtimeConfig.session.password per request, and Nitro
   // rebuilds that from NUXT_* variables each time: hand it the generated one.
   process.env.NUXT_SESSION_PASSWORD ||= secrets.sessionPassword
-})
+}

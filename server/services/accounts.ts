@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import type Database from 'better-sqlite3'
 import { hash, verify } from '@node-rs/argon2'
-import { apiError } from '../utils/errors'
+import type { Executor, Row } from '../database/port'
+import { isUniqueViolation } from '../database/port'
+import type { users } from '../database/schema-postgres'
+import { sql } from '../database/sql'
+import { apiError } from './errors'
 
 /** OWASP's argon2id parameters (19 MiB, 2 passes, 1 lane). */
 const ARGON2 = { algorithm: 2 /* Argon2id */, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const
@@ -20,34 +23,31 @@ export async function verifyPassword(passwordHash: string | null, password: stri
 let dummy: Promise<string> | undefined
 const dummyHash = () => (dummy ??= hashPassword('timing-equaliser-not-a-password'))
 
-export interface AccountRow {
-  id: string
-  username: string
-  email: string | null
-  password_hash: string | null
-  is_admin: number
-  mfa_enabled: number
+export type AccountRow = Pick<Row<typeof users>, 'id' | 'username' | 'email' | 'password_hash' | 'is_admin' | 'mfa_enabled'>
+
+export function findAccountByEmail(db: Executor, email: string): Promise<AccountRow | undefined> {
+  return db.get<AccountRow>(sql`SELECT id, username, email, password_hash, is_admin, mfa_enabled FROM users WHERE email = ${email}`)
 }
 
-export function findAccountByEmail(sqlite: Database.Database, email: string): AccountRow | undefined {
-  return sqlite.prepare('SELECT id, username, email, password_hash, is_admin, mfa_enabled FROM users WHERE email = ?').get(email) as AccountRow | undefined
+/** A username taken case-insensitively (usernames are ASCII, so lower() folds alike on both engines). */
+export async function usernameTaken(db: Executor, username: string): Promise<boolean> {
+  return (await db.get(sql`SELECT 1 AS taken FROM users WHERE lower(username) = lower(${username})`)) !== undefined
 }
 
 /** Creates an account; 409 when the e-mail or (case-insensitively) the username is taken. */
-export async function registerAccount(sqlite: Database.Database, input: { email: string, username: string, password: string }, isAdmin: boolean) {
-  const taken = sqlite.prepare('SELECT email = ? AS email_taken FROM users WHERE email = ? OR username = ? COLLATE NOCASE LIMIT 1')
-    .get(input.email, input.email, input.username) as { email_taken: number } | undefined
+export async function registerAccount(db: Executor, input: { email: string, username: string, password: string }, isAdmin: boolean) {
+  const taken = await db.get<{ email_taken: number }>(sql`SELECT CASE WHEN email = ${input.email} THEN 1 ELSE 0 END AS email_taken
+    FROM users WHERE email = ${input.email} OR lower(username) = lower(${input.username}) LIMIT 1`)
   if (taken) throw apiError(409, taken.email_taken ? 'Email already registered' : 'Username already taken')
   const passwordHash = await hashPassword(input.password)
   const id = randomUUID()
   try {
-    sqlite.prepare('INSERT INTO users (id, email, username, password_hash, is_admin) VALUES (?, ?, ?, ?, ?)')
-      .run(id, input.email, input.username, passwordHash, isAdmin ? 1 : 0)
+    await db.run(sql`INSERT INTO users (id, email, username, password_hash, is_admin) VALUES (${id}, ${input.email}, ${input.username}, ${passwordHash}, ${isAdmin})`)
   }
   catch (error) {
     // A concurrent registration won the race for the same e-mail or username.
-    if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
-      throw apiError(409, String((error as Error).message).includes('email') ? 'Email already registered' : 'Username already taken')
+    if (isUniqueViolation(error)) {
+      throw apiError(409, (await findAccountByEmail(db, input.email)) ? 'Email already registered' : 'Username already taken')
     }
     throw error
   }
@@ -55,16 +55,23 @@ export async function registerAccount(sqlite: Database.Database, input: { email:
 }
 
 /** Keeps the stored admin flag in step with NUXT_ADMIN_EMAILS (checked at every login/registration). */
-export function syncAdminFlag(sqlite: Database.Database, userId: string, email: string | null, adminEmails: string[]): void {
-  if (email && adminEmails.includes(email)) sqlite.prepare('UPDATE users SET is_admin = 1 WHERE id = ?').run(userId)
+export async function syncAdminFlag(db: Executor, userId: string, email: string | null, adminEmails: string[]): Promise<void> {
+  if (email && adminEmails.includes(email)) await db.run(sql`UPDATE users SET is_admin = 1 WHERE id = ${userId}`)
+}
+
+/** syncAdminFlag for a user known by id only (external sign-in). */
+export async function syncAdminFlagOf(db: Executor, userId: string, adminEmails: string[]): Promise<void> {
+  const row = await db.get<{ email: string | null }>(sql`SELECT email FROM users WHERE id = ${userId}`)
+  await syncAdminFlag(db, userId, row?.email ?? null, adminEmails)
 }
 
 /** GET /api/profile's body. */
-export function profileOf(sqlite: Database.Database, actor: { id: string, isAdmin: boolean }) {
-  const row = sqlite.prepare(`SELECT id, username, email, created_at, mfa_enabled,
+export async function profileOf(db: Executor, actor: { id: string, isAdmin: boolean }) {
+  const row = (await db.get<Pick<Row<typeof users>, 'id' | 'username' | 'email' | 'created_at' | 'mfa_enabled'> & { uploads: number, votes: number }>(sql`
+    SELECT id, username, email, created_at, mfa_enabled,
       (SELECT count(*) FROM uploads WHERE user_id = users.id) AS uploads,
       (SELECT count(*) FROM votes WHERE user_id = users.id) AS votes
-    FROM users WHERE id = ?`).get(actor.id) as { id: string, username: string, email: string | null, created_at: string, mfa_enabled: number, uploads: number, votes: number }
+    FROM users WHERE id = ${actor.id}`))!
   return {
     user: { id: row.id, username: row.username, email: row.email, createdAt: row.created_at, isAdmin: actor.isAdmin, mfaEnabled: row.mfa_enabled === 1 },
     stats: { uploads: row.uploads, votes: row.votes },

@@ -1,16 +1,19 @@
-import type Database from 'better-sqlite3'
-import { apiError } from '../utils/errors'
+import type { Executor, Row } from '../database/port'
+import type { users } from '../database/schema-postgres'
+import { sql } from '../database/sql'
+import { apiError } from './errors'
 import { recountUploads } from './votes'
 
-interface UserRow { id: string, username: string, email: string | null, is_admin: number, shadow_banned: number, created_at: string }
+type UserRow = Pick<Row<typeof users>, 'id' | 'username' | 'email' | 'is_admin' | 'shadow_banned' | 'created_at'>
 
 /** GET /api/admin/users: every account, newest first, optionally filtered by username or e-mail. */
-export function listUsers(sqlite: Database.Database, query: { page: number, limit: number, q: string }, adminEmails: string[]) {
-  const pattern = `%${query.q.replace(/[\\%_]/g, '\\$&')}%`
-  const where = `WHERE username LIKE @pattern ESCAPE '\\' OR email LIKE @pattern ESCAPE '\\'`
-  const { total } = sqlite.prepare(`SELECT count(*) AS total FROM users ${where}`).get({ pattern }) as { total: number }
-  const rows = sqlite.prepare(`SELECT id, username, email, is_admin, shadow_banned, created_at FROM users ${where}
-    ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`).all({ pattern, limit: query.limit, offset: (query.page - 1) * query.limit }) as UserRow[]
+export async function listUsers(db: Executor, query: { page: number, limit: number, q: string }, adminEmails: string[]) {
+  // Case-insensitive on both engines: SQLite's LIKE folds ASCII, PostgreSQL's does not, so both sides are lowered.
+  const pattern = `%${query.q.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`
+  const where = sql`WHERE lower(username) LIKE ${pattern} ESCAPE '\\' OR lower(email) LIKE ${pattern} ESCAPE '\\'`
+  const { total } = (await db.get<{ total: number }>(sql`SELECT count(*) AS total FROM users ${where}`))!
+  const rows = await db.all<UserRow>(sql`SELECT id, username, email, is_admin, shadow_banned, created_at FROM users ${where}
+    ORDER BY created_at DESC, id DESC LIMIT ${query.limit} OFFSET ${(query.page - 1) * query.limit}`)
   return {
     users: rows.map(row => ({
       id: row.id,
@@ -30,12 +33,13 @@ export function listUsers(sqlite: Database.Database, query: { page: number, limi
  * POST /api/admin/users/{id}/shadow-ban: sets the flag and, in the same
  * transaction, recomputes the counts of every upload the user voted on.
  */
-export function setShadowBan(sqlite: Database.Database, userId: string, shadowBanned: boolean) {
-  return sqlite.transaction(() => {
-    const user = sqlite.prepare('UPDATE users SET shadow_banned = ? WHERE id = ? RETURNING id, username, shadow_banned')
-      .get(shadowBanned ? 1 : 0, userId) as { id: string, username: string, shadow_banned: number } | undefined
+export function setShadowBan(db: Executor, userId: string, shadowBanned: boolean) {
+  return db.transaction(async (tx) => {
+    // The user row first (votes lock it FOR SHARE before their upload), then the uploads: one lock order, no deadlock.
+    const user = await tx.get<Pick<UserRow, 'id' | 'username' | 'shadow_banned'>>(sql`UPDATE users SET shadow_banned = ${shadowBanned} WHERE id = ${userId}
+      RETURNING id, username, shadow_banned`)
     if (!user) throw apiError(404, 'User not found')
-    recountUploads(sqlite, 'SELECT upload_id FROM votes WHERE user_id = ?', [userId])
+    await recountUploads(tx, sql`SELECT upload_id FROM votes WHERE user_id = ${userId}`)
     return { success: true as const, user: { id: user.id, username: user.username, shadowBanned: user.shadow_banned === 1 } }
-  }).immediate()
+  })
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { fileTypeFromBuffer } from 'file-type'
 import sharp from 'sharp'
 import type { OutputInfo, Sharp } from 'sharp'
-import { badRequest } from '../utils/errors'
+import { badRequest } from './errors'
 
 // Decoded images are never kept in libvips' operation cache: memory stays flat under load.
 sharp.cache(false)

@@ -1,8 +1,10 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
-import type Database from 'better-sqlite3'
+import type { Executor, Row } from '../database/port'
+import type { users } from '../database/schema-postgres'
+import { sql } from '../database/sql'
 import { Secret, TOTP } from 'otpauth'
 import QRCode from 'qrcode'
-import { apiError } from '../utils/errors'
+import { apiError } from './errors'
 import { verifyPassword } from './accounts'
 
 /** TOTP issuer shown in authenticator apps (decisions.md "Names and configuration"). */
@@ -33,29 +35,32 @@ function newBackupCode(): string {
   return randomBytes(8).toString('hex').toUpperCase().match(/.{4}/g)!.join('-')
 }
 
-interface MfaRow { email: string | null, username: string, mfa_enabled: number, mfa_secret: string | null }
+type MfaRow = Pick<Row<typeof users>, 'email' | 'username' | 'mfa_enabled' | 'mfa_secret'>
 
-function mfaRow(sqlite: Database.Database, userId: string): MfaRow {
-  return sqlite.prepare('SELECT email, username, mfa_enabled, mfa_secret FROM users WHERE id = ?').get(userId) as MfaRow
+async function mfaRow(db: Executor, userId: string): Promise<MfaRow> {
+  return (await db.get<MfaRow>(sql`SELECT email, username, mfa_enabled, mfa_secret FROM users WHERE id = ${userId}`))!
 }
 
 /**
  * Starts (or restarts) MFA setup: a new secret kept pending until verified and
  * 10 new backup codes (stored hashed). 409 when MFA is already on.
  */
-export async function setupMfa(sqlite: Database.Database, userId: string) {
-  const row = mfaRow(sqlite, userId)
+export async function setupMfa(db: Executor, userId: string) {
+  const row = await mfaRow(db, userId)
   if (row.mfa_enabled) throw apiError(409, 'MFA is already enabled')
   const secret = new Secret({ size: 20 }).base32
   const otpauthUrl = totp(secret, row.email ?? row.username).toString()
   const backupCodes = Array.from({ length: BACKUP_CODE_COUNT }, newBackupCode)
   const qrCode = await QRCode.toDataURL(otpauthUrl, { type: 'image/png', errorCorrectionLevel: 'M', margin: 2, width: 240 })
-  const insert = sqlite.prepare('INSERT INTO mfa_backup_codes (id, user_id, code_hash) VALUES (?, ?, ?)')
-  sqlite.transaction(() => {
-    sqlite.prepare('UPDATE users SET mfa_secret = ?, mfa_last_step = NULL WHERE id = ?').run(secret, userId)
-    sqlite.prepare('DELETE FROM mfa_backup_codes WHERE user_id = ?').run(userId)
-    for (const code of backupCodes) insert.run(randomUUID(), userId, hashBackupCode(code))
-  })()
+  await db.transaction(async (tx) => {
+    // Only while MFA is off: a verify that completed meanwhile keeps its secret.
+    const pending = await tx.run(sql`UPDATE users SET mfa_secret = ${secret}, mfa_last_step = NULL WHERE id = ${userId} AND mfa_enabled = 0`)
+    if (pending.changes !== 1) throw apiError(409, 'MFA is already enabled')
+    await tx.run(sql`DELETE FROM mfa_backup_codes WHERE user_id = ${userId}`)
+    for (const code of backupCodes) {
+      await tx.run(sql`INSERT INTO mfa_backup_codes (id, user_id, code_hash) VALUES (${randomUUID()}, ${userId}, ${hashBackupCode(code)})`)
+    }
+  })
   return { qrCode, secret, otpauthUrl, backupCodes }
 }
 
@@ -63,7 +68,7 @@ export async function setupMfa(sqlite: Database.Database, userId: string) {
  * Checks a 6-digit TOTP code against the user's secret (±1 step) and records
  * its step, so the same code (or an older one) is never accepted again.
  */
-function consumeTotp(sqlite: Database.Database, userId: string, secret: string, code: string, now: number): boolean {
+async function consumeTotp(db: Executor, userId: string, secret: string, code: string, now: number): Promise<boolean> {
   if (!TOTP_PATTERN.test(code)) return false
   const generator = totp(secret, 'check')
   // validate() answers the step offset (0 for the current step, so compare with null).
@@ -71,16 +76,16 @@ function consumeTotp(sqlite: Database.Database, userId: string, secret: string, 
   if (delta === null) return false
   const step = generator.counter({ timestamp: now }) + delta
   // One conditional UPDATE, so two concurrent requests cannot both use the code.
-  const result = sqlite.prepare('UPDATE users SET mfa_last_step = ? WHERE id = ? AND (mfa_last_step IS NULL OR mfa_last_step < ?)')
-    .run(step, userId, step)
+  const result = await db.run(sql`UPDATE users SET mfa_last_step = ${step}
+    WHERE id = ${userId} AND mfa_secret = ${secret} AND (mfa_last_step IS NULL OR mfa_last_step < ${step})`)
   return result.changes === 1
 }
 
 /** Marks an unused backup code of the user as used; false when there is none. */
-function consumeBackupCode(sqlite: Database.Database, userId: string, code: string, now: number): boolean {
+async function consumeBackupCode(db: Executor, userId: string, code: string, now: number): Promise<boolean> {
   if (!BACKUP_PATTERN.test(normaliseBackupCode(code))) return false
-  const result = sqlite.prepare('UPDATE mfa_backup_codes SET used_at = ? WHERE user_id = ? AND code_hash = ? AND used_at IS NULL')
-    .run(new Date(now).toISOString(), userId, hashBackupCode(code))
+  const result = await db.run(sql`UPDATE mfa_backup_codes SET used_at = ${new Date(now).toISOString()}
+    WHERE user_id = ${userId} AND code_hash = ${hashBackupCode(code)} AND used_at IS NULL`)
   return result.changes === 1
 }
 
@@ -89,49 +94,55 @@ function consumeBackupCode(sqlite: Database.Database, userId: string, code: stri
  * unused backup code (consumed). False when MFA is off or the code is wrong.
  * Used by login, change-password, reset-password, MFA disable and the OAuth MFA step.
  */
-export function verifyMfaCode(sqlite: Database.Database, userId: string, code: string, now = Date.now()): boolean {
-  const row = mfaRow(sqlite, userId)
+export async function verifyMfaCode(db: Executor, userId: string, code: string, now = Date.now()): Promise<boolean> {
+  const row = await mfaRow(db, userId)
   if (!row?.mfa_enabled || !row.mfa_secret) return false
   const trimmed = code.trim()
   return TOTP_PATTERN.test(trimmed)
-    ? consumeTotp(sqlite, userId, row.mfa_secret, trimmed, now)
-    : consumeBackupCode(sqlite, userId, trimmed, now)
+    ? consumeTotp(db, userId, row.mfa_secret, trimmed, now)
+    : consumeBackupCode(db, userId, trimmed, now)
 }
 
 /** True when the user has MFA on (so login and password changes need a code). */
-export function isMfaEnabled(sqlite: Database.Database, userId: string): boolean {
-  return mfaRow(sqlite, userId)?.mfa_enabled === 1
+export async function isMfaEnabled(db: Executor, userId: string): Promise<boolean> {
+  return (await mfaRow(db, userId))?.mfa_enabled === 1
 }
 
 /**
  * Throws the 400 the password endpoints answer when MFA is on and the code is
  * missing (`MFA code required`) or wrong (`Invalid MFA code`).
  */
-export function requireMfaCode(sqlite: Database.Database, userId: string, code: string | undefined, now = Date.now()): void {
-  if (!isMfaEnabled(sqlite, userId)) return
+export async function requireMfaCode(db: Executor, userId: string, code: string | undefined, now = Date.now()): Promise<void> {
+  if (!await isMfaEnabled(db, userId)) return
   if (!code) throw apiError(400, 'MFA code required')
-  if (!verifyMfaCode(sqlite, userId, code, now)) throw apiError(400, 'Invalid MFA code')
+  if (!await verifyMfaCode(db, userId, code, now)) throw apiError(400, 'Invalid MFA code')
 }
 
 /** Confirms a pending setup with a TOTP code from the authenticator and turns MFA on. */
-export function enableMfa(sqlite: Database.Database, userId: string, code: string, now = Date.now()) {
-  const row = mfaRow(sqlite, userId)
+export async function enableMfa(db: Executor, userId: string, code: string, now = Date.now()) {
+  const row = await mfaRow(db, userId)
   if (row.mfa_enabled) throw apiError(409, 'MFA is already enabled')
   if (!row.mfa_secret) throw apiError(400, 'MFA setup has not been started')
-  if (!consumeTotp(sqlite, userId, row.mfa_secret, code.trim(), now)) throw apiError(400, 'Invalid MFA code')
-  sqlite.prepare('UPDATE users SET mfa_enabled = 1 WHERE id = ?').run(userId)
+  await db.transaction(async (tx) => {
+    // The code and the switch-on both name the secret that was checked: a setup
+    // that replaced it meanwhile makes this verify fail instead of enabling MFA
+    // with a secret nobody has seen.
+    if (!await consumeTotp(tx, userId, row.mfa_secret!, code.trim(), now)) throw apiError(400, 'Invalid MFA code')
+    const enabled = await tx.run(sql`UPDATE users SET mfa_enabled = 1 WHERE id = ${userId} AND mfa_secret = ${row.mfa_secret} AND mfa_enabled = 0`)
+    if (enabled.changes !== 1) throw apiError(400, 'Invalid MFA code')
+  })
   return { success: true as const, mfaEnabled: true }
 }
 
 /** Turns MFA off after the password and a current code: secret and backup codes are removed. */
-export async function disableMfa(sqlite: Database.Database, userId: string, input: { password: string, mfaCode: string }, now = Date.now()) {
-  if (!isMfaEnabled(sqlite, userId)) throw apiError(400, 'MFA is not enabled')
-  const { password_hash: passwordHash } = sqlite.prepare('SELECT password_hash FROM users WHERE id = ?').get(userId) as { password_hash: string | null }
+export async function disableMfa(db: Executor, userId: string, input: { password: string, mfaCode: string }, now = Date.now()) {
+  if (!await isMfaEnabled(db, userId)) throw apiError(400, 'MFA is not enabled')
+  const { password_hash: passwordHash } = (await db.get<{ password_hash: string | null }>(sql`SELECT password_hash FROM users WHERE id = ${userId}`))!
   if (!await verifyPassword(passwordHash, input.password)) throw apiError(400, 'Password is incorrect')
-  if (!verifyMfaCode(sqlite, userId, input.mfaCode, now)) throw apiError(400, 'Invalid MFA code')
-  sqlite.transaction(() => {
-    sqlite.prepare('UPDATE users SET mfa_enabled = 0, mfa_secret = NULL, mfa_last_step = NULL WHERE id = ?').run(userId)
-    sqlite.prepare('DELETE FROM mfa_backup_codes WHERE user_id = ?').run(userId)
-  })()
+  if (!await verifyMfaCode(db, userId, input.mfaCode, now)) throw apiError(400, 'Invalid MFA code')
+  await db.transaction(async (tx) => {
+    await tx.run(sql`UPDATE users SET mfa_enabled = 0, mfa_secret = NULL, mfa_last_step = NULL WHERE id = ${userId}`)
+    await tx.run(sql`DELETE FROM mfa_backup_codes WHERE user_id = ${userId}`)
+  })
   return { success: true as const, mfaEnabled: false }
 }

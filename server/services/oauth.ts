@@ -1,7 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto'
-import type Database from 'better-sqlite3'
 import { OAUTH_PROVIDER_LABELS, type OAuthProvider } from '#shared/utils/oauth'
-import { apiError } from '../utils/errors'
+import type { Executor } from '../database/port'
+import { FOR_UPDATE, sql } from '../database/sql'
+import { usernameTaken } from './accounts'
+import { apiError } from './errors'
 import { verifyMfaCode } from './mfa'
 
 /** What a provider told us about its user, in one shape for every provider. */
@@ -33,10 +35,11 @@ export function profileFromGitHub(githubUser: object, githubEmails: object[] = [
   const user = githubUser as Json
   const emails = githubEmails as Json[]
   const providerUserId = id(user.id) ?? invalidProfile('github')
+  // Only GitHub's e-mail list says whether an address is verified, and only
+  // its verified primary address may link accounts; `/user` fields never do.
   const primary = emails.find(entry => entry.primary === true && str(entry.email))
   const email = str(primary?.email) ?? str(user.email)
-  const listed = emails.find(entry => str(entry.email)?.toLowerCase() === email?.toLowerCase())
-  const emailVerified = email !== null && (listed?.verified === true || (user.email_verified === true && str(user.email) === email))
+  const emailVerified = primary !== undefined && primary.verified === true && str(primary.email) === email
   return { provider: 'github', providerUserId, email, emailVerified, username: str(user.login) ?? str(user.name) ?? 'github-user' }
 }
 
@@ -79,14 +82,13 @@ export function usernameBase(name: string): string {
 }
 
 /** `usernameBase(name)`, or it with `_2`, `_3`, … when taken (case-insensitively). */
-export function uniqueUsername(sqlite: Database.Database, name: string): string {
+export async function uniqueUsername(db: Executor, name: string): Promise<string> {
   const base = usernameBase(name)
-  const taken = sqlite.prepare('SELECT 1 FROM users WHERE username = ? COLLATE NOCASE')
-  if (!taken.get(base)) return base
+  if (!await usernameTaken(db, base)) return base
   for (let n = 2; n < 1000; n++) {
     const suffix = `_${n}`
     const candidate = base.slice(0, USERNAME_MAX - suffix.length) + suffix
-    if (!taken.get(candidate)) return candidate
+    if (!await usernameTaken(db, candidate)) return candidate
   }
   const suffix = `_${randomBytes(4).toString('hex')}`
   return base.slice(0, USERNAME_MAX - suffix.length) + suffix
@@ -101,7 +103,7 @@ export interface OAuthSignIn {
   created: boolean
 }
 
-interface UserRow { id: string, mfa_enabled: number }
+type UserRow = { id: string, mfa_enabled: number }
 
 /**
  * Finds the account of a provider identity: by (provider, provider user id),
@@ -109,41 +111,42 @@ interface UserRow { id: string, mfa_enabled: number }
  * (linking it), else a new account. The link to an account with MFA on is
  * stored only after its MFA step (`completeOAuthMfa`).
  */
-export function resolveOAuthSignIn(sqlite: Database.Database, profile: ProviderProfile): OAuthSignIn {
-  return sqlite.transaction((): OAuthSignIn => {
-    const linked = sqlite.prepare(`SELECT u.id, u.mfa_enabled FROM oauth_accounts o JOIN users u ON u.id = o.user_id
-      WHERE o.provider = ? AND o.provider_user_id = ?`).get(profile.provider, profile.providerUserId) as UserRow | undefined
+export function resolveOAuthSignIn(db: Executor, profile: ProviderProfile): Promise<OAuthSignIn> {
+  return db.transaction(async (tx): Promise<OAuthSignIn> => {
+    // Two callbacks of one identity at once (a double click) create one account.
+    await tx.lock(`oauth:${profile.provider}:${profile.providerUserId}`)
+    const linked = await tx.get<UserRow>(sql`SELECT u.id, u.mfa_enabled FROM oauth_accounts o JOIN users u ON u.id = o.user_id
+      WHERE o.provider = ${profile.provider} AND o.provider_user_id = ${profile.providerUserId}`)
     if (linked) return { userId: linked.id, mfaRequired: linked.mfa_enabled === 1, pendingLink: null, created: false }
 
     const email = profile.emailVerified && profile.email ? profile.email.toLowerCase() : null
-    const owner = email ? sqlite.prepare('SELECT id, mfa_enabled FROM users WHERE email = ?').get(email) as UserRow | undefined : undefined
+    const owner = email ? await tx.get<UserRow>(sql`SELECT id, mfa_enabled FROM users WHERE email = ${email}`) : undefined
     if (owner) {
       if (owner.mfa_enabled === 1) {
-        assertLinkable(sqlite, owner.id, profile)
+        await assertLinkable(tx, owner.id, profile)
         return { userId: owner.id, mfaRequired: true, pendingLink: profile, created: false }
       }
-      linkOAuthAccount(sqlite, owner.id, profile)
+      await linkOAuthAccount(tx, owner.id, profile)
       return { userId: owner.id, mfaRequired: false, pendingLink: null, created: false }
     }
 
     // An unverified e-mail is kept on the link only, never as the account's e-mail.
     const userId = randomUUID()
-    sqlite.prepare('INSERT INTO users (id, email, username, password_hash) VALUES (?, ?, ?, NULL)')
-      .run(userId, email, uniqueUsername(sqlite, profile.username))
-    linkOAuthAccount(sqlite, userId, profile)
+    await tx.run(sql`INSERT INTO users (id, email, username, password_hash) VALUES (${userId}, ${email}, ${await uniqueUsername(tx, profile.username)}, NULL)`)
+    await linkOAuthAccount(tx, userId, profile)
     return { userId, mfaRequired: false, pendingLink: null, created: true }
-  }).immediate()
+  })
 }
 
-function assertLinkable(sqlite: Database.Database, userId: string, profile: ProviderProfile): 'new' | 'linked' {
+async function assertLinkable(db: Executor, userId: string, profile: ProviderProfile): Promise<'new' | 'linked'> {
   const label = OAUTH_PROVIDER_LABELS[profile.provider]
-  const holder = sqlite.prepare('SELECT user_id FROM oauth_accounts WHERE provider = ? AND provider_user_id = ?')
-    .get(profile.provider, profile.providerUserId) as { user_id: string } | undefined
+  const holder = await db.get<{ user_id: string }>(sql`SELECT user_id FROM oauth_accounts
+    WHERE provider = ${profile.provider} AND provider_user_id = ${profile.providerUserId}`)
   if (holder) {
     if (holder.user_id === userId) return 'linked'
     throw apiError(409, `This ${label} account is already linked to another user.`)
   }
-  const other = sqlite.prepare('SELECT 1 FROM oauth_accounts WHERE user_id = ? AND provider = ?').get(userId, profile.provider)
+  const other = await db.get(sql`SELECT 1 AS linked FROM oauth_accounts WHERE user_id = ${userId} AND provider = ${profile.provider}`)
   if (other) throw apiError(409, `Another ${label} account is already linked to this account.`)
   return 'new'
 }
@@ -153,26 +156,28 @@ function assertLinkable(sqlite: Database.Database, userId: string, profile: Prov
  * 409 when the identity belongs to another user, or the account has another
  * identity of the same provider.
  */
-export function linkOAuthAccount(sqlite: Database.Database, userId: string, profile: ProviderProfile): void {
-  sqlite.transaction(() => {
-    if (assertLinkable(sqlite, userId, profile) === 'linked') return
-    sqlite.prepare('INSERT INTO oauth_accounts (id, user_id, provider, provider_user_id, email) VALUES (?, ?, ?, ?, ?)')
-      .run(randomUUID(), userId, profile.provider, profile.providerUserId, profile.email?.toLowerCase() ?? null)
-  }).immediate()
+export function linkOAuthAccount(db: Executor, userId: string, profile: ProviderProfile): Promise<void> {
+  return db.transaction(async (tx) => {
+    await tx.lock(`oauth:${profile.provider}:${profile.providerUserId}`)
+    if (await assertLinkable(tx, userId, profile) === 'linked') return
+    await tx.run(sql`INSERT INTO oauth_accounts (id, user_id, provider, provider_user_id, email)
+      VALUES (${randomUUID()}, ${userId}, ${profile.provider}, ${profile.providerUserId}, ${profile.email?.toLowerCase() ?? null})`)
+  })
 }
 
 /** The MFA step of an external sign-in: 401 on a wrong code, else stores a pending link. */
-export function completeOAuthMfa(sqlite: Database.Database, pending: { userId: string, link: ProviderProfile | null }, code: string) {
-  if (!verifyMfaCode(sqlite, pending.userId, code)) throw apiError(401, 'Invalid MFA code')
-  if (pending.link) linkOAuthAccount(sqlite, pending.userId, pending.link)
-  return sqlite.prepare('SELECT id, username, email FROM users WHERE id = ?').get(pending.userId) as { id: string, username: string, email: string | null }
+export async function completeOAuthMfa(db: Executor, pending: { userId: string, link: ProviderProfile | null }, code: string) {
+  if (!await verifyMfaCode(db, pending.userId, code)) throw apiError(401, 'Invalid MFA code')
+  if (pending.link) await linkOAuthAccount(db, pending.userId, pending.link)
+  return (await db.get<{ id: string, username: string, email: string | null }>(sql`SELECT id, username, email FROM users WHERE id = ${pending.userId}`))!
 }
 
 /** GET /api/auth/oauth-accounts' body. */
-export function listOAuthAccounts(sqlite: Database.Database, userId: string) {
-  const accounts = sqlite.prepare('SELECT provider, email, created_at FROM oauth_accounts WHERE user_id = ? ORDER BY provider')
-    .all(userId) as { provider: OAuthProvider, email: string | null, created_at: string }[]
-  const user = sqlite.prepare('SELECT password_hash IS NOT NULL AS has_password FROM users WHERE id = ?').get(userId) as { has_password: number } | undefined
+export async function listOAuthAccounts(db: Executor, userId: string) {
+  const accounts = await db.all<{ provider: OAuthProvider, email: string | null, created_at: string }>(sql`
+    SELECT provider, email, created_at FROM oauth_accounts WHERE user_id = ${userId} ORDER BY provider`)
+  const user = await db.get<{ has_password: number }>(sql`SELECT CASE WHEN password_hash IS NOT NULL THEN 1 ELSE 0 END AS has_password
+    FROM users WHERE id = ${userId}`)
   return {
     accounts: accounts.map(row => ({ provider: row.provider, email: row.email, createdAt: row.created_at })),
     hasPassword: user?.has_password === 1,
@@ -180,16 +185,19 @@ export function listOAuthAccounts(sqlite: Database.Database, userId: string) {
 }
 
 /** Unlinks a provider; 404 when not linked, 400 when it is the account's last way to sign in. */
-export function unlinkOAuthAccount(sqlite: Database.Database, userId: string, provider: OAuthProvider): void {
-  sqlite.transaction(() => {
-    const row = sqlite.prepare(`SELECT o.id, u.password_hash IS NOT NULL AS has_password,
+export function unlinkOAuthAccount(db: Executor, userId: string, provider: OAuthProvider): Promise<void> {
+  return db.transaction(async (tx) => {
+    // The user row locked: two unlinks at once cannot each leave the other as the last way in.
+    await tx.get(sql`SELECT id FROM users WHERE id = ${userId}${FOR_UPDATE}`)
+    const row = await tx.get<{ id: string, has_password: number, links: number }>(sql`
+      SELECT o.id, CASE WHEN u.password_hash IS NOT NULL THEN 1 ELSE 0 END AS has_password,
         (SELECT count(*) FROM oauth_accounts WHERE user_id = o.user_id) AS links
       FROM oauth_accounts o JOIN users u ON u.id = o.user_id
-      WHERE o.user_id = ? AND o.provider = ?`).get(userId, provider) as { id: string, has_password: number, links: number } | undefined
+      WHERE o.user_id = ${userId} AND o.provider = ${provider}`)
     if (!row) throw apiError(404, `${OAUTH_PROVIDER_LABELS[provider]} is not linked to this account`)
     if (row.has_password === 0 && row.links <= 1) {
       throw apiError(400, 'Cannot unlink your only way to sign in: set a password or link another provider first')
     }
-    sqlite.prepare('DELETE FROM oauth_accounts WHERE id = ?').run(row.id)
-  }).immediate()
+    await tx.run(sql`DELETE FROM oauth_accounts WHERE id = ${row.id}`)
+  })
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
-import type Database from 'better-sqlite3'
-import { apiError } from '../utils/errors'
+import type { Executor } from '../database/port'
+import { sql } from '../database/sql'
+import { apiError } from './errors'
 import { hashPassword, verifyPassword } from './accounts'
 import { requireMfaCode } from './mfa'
 import { revokeUserSessions } from './sessions'
@@ -17,19 +18,26 @@ const hashResetToken = (token: string) => createHash('sha256').update(token).dig
  * code when MFA is on), stores the new hash and revokes every other session.
  */
 export async function changePassword(
-  sqlite: Database.Database,
+  db: Executor,
   actor: { id: string, sessionId?: string },
   input: { currentPassword: string, newPassword: string, mfaCode?: string },
   now = Date.now(),
 ) {
-  const { password_hash: current } = sqlite.prepare('SELECT password_hash FROM users WHERE id = ?').get(actor.id) as { password_hash: string | null }
+  const { password_hash: current } = (await db.get<{ password_hash: string | null }>(sql`SELECT password_hash FROM users WHERE id = ${actor.id}`))!
   if (!await verifyPassword(current, input.currentPassword)) throw apiError(400, 'Current password is incorrect')
-  requireMfaCode(sqlite, actor.id, input.mfaCode, now)
+  await requireMfaCode(db, actor.id, input.mfaCode, now)
   const passwordHash = await hashPassword(input.newPassword)
-  sqlite.transaction(() => {
-    sqlite.prepare('UPDATE users SET password_hash = ? WHERE id = ?').run(passwordHash, actor.id)
-    revokeUserSessions(sqlite, actor.id, actor.sessionId)
-  })()
+  await db.transaction(async (tx) => {
+    // A reset (or another change) may have completed while the hash was computed:
+    // the caller's session must still be live and the hash the one checked above.
+    if (actor.sessionId) {
+      const live = await tx.get(sql`SELECT 1 AS live FROM sessions WHERE id = ${actor.sessionId} AND revoked_at IS NULL`)
+      if (!live) throw apiError(401, 'Invalid or expired token')
+    }
+    const swapped = await tx.run(sql`UPDATE users SET password_hash = ${passwordHash} WHERE id = ${actor.id} AND password_hash = ${current}`)
+    if (swapped.changes !== 1) throw apiError(400, 'Current password is incorrect')
+    await revokeUserSessions(tx, actor.id, actor.sessionId)
+  })
   return { success: true as const, message: CHANGE_PASSWORD_MESSAGE }
 }
 
@@ -38,15 +46,15 @@ export async function changePassword(
  * reset tokens and stores a new one (32 random bytes, hashed, 1 hour). The raw
  * token is returned for the e-mail; null for an unknown e-mail.
  */
-export function createPasswordResetToken(sqlite: Database.Database, email: string, now = Date.now()): { to: string, token: string } | null {
-  const user = sqlite.prepare('SELECT id, email FROM users WHERE email = ?').get(email) as { id: string, email: string } | undefined
+export async function createPasswordResetToken(db: Executor, email: string, now = Date.now()): Promise<{ to: string, token: string } | null> {
+  const user = await db.get<{ id: string, email: string }>(sql`SELECT id, email FROM users WHERE email = ${email}`)
   if (!user) return null
   const token = randomBytes(32).toString('hex')
-  sqlite.transaction(() => {
-    sqlite.prepare('DELETE FROM password_reset_tokens WHERE user_id = ?').run(user.id)
-    sqlite.prepare('INSERT INTO password_reset_tokens (id, user_id, token_hash, expires_at, created_at) VALUES (?, ?, ?, ?, ?)')
-      .run(randomUUID(), user.id, hashResetToken(token), new Date(now + RESET_TOKEN_TTL_MS).toISOString(), new Date(now).toISOString())
-  })()
+  await db.transaction(async (tx) => {
+    await tx.run(sql`DELETE FROM password_reset_tokens WHERE user_id = ${user.id}`)
+    await tx.run(sql`INSERT INTO password_reset_tokens (id, user_id, token_hash, expires_at, created_at)
+      VALUES (${randomUUID()}, ${user.id}, ${hashResetToken(token)}, ${new Date(now + RESET_TOKEN_TTL_MS).toISOString()}, ${new Date(now).toISOString()})`)
+  })
   return { to: user.email, token }
 }
 
@@ -54,20 +62,20 @@ export function createPasswordResetToken(sqlite: Database.Database, email: strin
  * POST /api/auth/reset-password: a live, unused token (and the MFA code when
  * MFA is on) sets the new password, uses the token up and revokes every session.
  */
-export async function resetPassword(sqlite: Database.Database, input: { token: string, password: string, mfaCode?: string }, now = Date.now()) {
+export async function resetPassword(db: Executor, input: { token: string, password: string, mfaCode?: string }, now = Date.now()) {
   const nowIso = new Date(now).toISOString()
   const tokenHash = hashResetToken(input.token)
-  const row = sqlite.prepare('SELECT id, user_id FROM password_reset_tokens WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?')
-    .get(tokenHash, nowIso) as { id: string, user_id: string } | undefined
+  const row = await db.get<{ id: string, user_id: string }>(sql`SELECT id, user_id FROM password_reset_tokens
+    WHERE token_hash = ${tokenHash} AND used_at IS NULL AND expires_at > ${nowIso}`)
   if (!row) throw apiError(400, 'Invalid or expired token')
-  requireMfaCode(sqlite, row.user_id, input.mfaCode, now)
+  await requireMfaCode(db, row.user_id, input.mfaCode, now)
   const passwordHash = await hashPassword(input.password)
-  sqlite.transaction(() => {
+  await db.transaction(async (tx) => {
     // Conditional, so two concurrent resets with one token cannot both succeed.
-    const used = sqlite.prepare('UPDATE password_reset_tokens SET used_at = ? WHERE id = ? AND used_at IS NULL').run(nowIso, row.id)
+    const used = await tx.run(sql`UPDATE password_reset_tokens SET used_at = ${nowIso} WHERE id = ${row.id} AND used_at IS NULL`)
     if (used.changes !== 1) throw apiError(400, 'Invalid or expired token')
-    sqlite.prepare('UPDATE users SET password_hash = ? WHERE id = ?').run(passwordHash, row.user_id)
-    revokeUserSessions(sqlite, row.user_id)
-  })()
+    await tx.run(sql`UPDATE users SET password_hash = ${passwordHash} WHERE id = ${row.user_id}`)
+    await revokeUserSessions(tx, row.user_id)
+  })
   return { message: RESET_PASSWORD_MESSAGE }
 }

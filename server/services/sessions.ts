@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
-import type Database from 'better-sqlite3'
 import { SignJWT, jwtVerify } from 'jose'
-import { prepared } from '../database/statements'
+import type { Executor, Row } from '../database/port'
+import type { users } from '../database/schema-postgres'
+import { sql } from '../database/sql'
 
 export const SESSION_COOKIE = 'auth-token'
 export const SESSION_TTL_SECONDS = 24 * 60 * 60
@@ -17,7 +18,7 @@ export interface Actor {
   sessionId?: string
 }
 
-interface ActorRow { id: string, username: string, email: string | null, is_admin: number, shadow_banned: number }
+export type ActorRow = Pick<Row<typeof users>, 'id' | 'username' | 'email' | 'is_admin' | 'shadow_banned'>
 
 export function toActor(row: ActorRow, adminEmails: string[], sessionId?: string): Actor {
   return {
@@ -70,12 +71,12 @@ async function verifySessionJwt(secret: string, token: string): Promise<SessionC
 }
 
 /** Stores a session row and returns its signed JWT (HS256, sub, sid, iat, exp = +24 h). */
-export async function createSession(sqlite: Database.Database, secret: string, userId: string, nowMs = Date.now()): Promise<{ token: string, sessionId: string, expiresAt: string }> {
+export async function createSession(db: Executor, secret: string, userId: string, nowMs = Date.now()): Promise<{ token: string, sessionId: string, expiresAt: string }> {
   const sessionId = randomUUID()
   const iat = Math.floor(nowMs / 1000)
   const exp = iat + SESSION_TTL_SECONDS
   const expiresAt = new Date(exp * 1000).toISOString()
-  sqlite.prepare('INSERT INTO sessions (id, user_id, expires_at) VALUES (?, ?, ?)').run(sessionId, userId, expiresAt)
+  await db.run(sql`INSERT INTO sessions (id, user_id, expires_at) VALUES (${sessionId}, ${userId}, ${expiresAt})`)
   const token = await new SignJWT({ sid: sessionId })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(userId)
@@ -89,22 +90,21 @@ export async function createSession(sqlite: Database.Database, secret: string, u
  * The actor behind a session JWT, or null when the JWT is malformed, signed
  * with another key or algorithm, expired, or its session was revoked.
  */
-export async function actorFromSessionToken(sqlite: Database.Database, secret: string, token: string, adminEmails: string[]): Promise<Actor | null> {
+export async function actorFromSessionToken(db: Executor, secret: string, token: string, adminEmails: string[]): Promise<Actor | null> {
   const claims = await verifySessionJwt(secret, token)
   if (!claims) return null
-  const row = prepared(sqlite, `SELECT u.id, u.username, u.email, u.is_admin, u.shadow_banned
+  const row = await db.get<ActorRow>(sql`SELECT u.id, u.username, u.email, u.is_admin, u.shadow_banned
     FROM sessions s JOIN users u ON u.id = s.user_id
-    WHERE s.id = ? AND s.user_id = ? AND s.revoked_at IS NULL AND s.expires_at > ?`)
-    .get(claims.sid, claims.sub, new Date().toISOString()) as ActorRow | undefined
+    WHERE s.id = ${claims.sid} AND s.user_id = ${claims.sub} AND s.revoked_at IS NULL AND s.expires_at > ${new Date().toISOString()}`)
   return row ? toActor(row, adminEmails, claims.sid) : null
 }
 
-export function revokeSession(sqlite: Database.Database, sessionId: string): void {
-  sqlite.prepare('UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(new Date().toISOString(), sessionId)
+export async function revokeSession(db: Executor, sessionId: string): Promise<void> {
+  await db.run(sql`UPDATE sessions SET revoked_at = ${new Date().toISOString()} WHERE id = ${sessionId} AND revoked_at IS NULL`)
 }
 
 /** Revokes every session of a user, or every one but `exceptSessionId`. */
-export function revokeUserSessions(sqlite: Database.Database, userId: string, exceptSessionId?: string): void {
-  sqlite.prepare('UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND id IS NOT ?')
-    .run(new Date().toISOString(), userId, exceptSessionId ?? null)
+export async function revokeUserSessions(db: Executor, userId: string, exceptSessionId?: string): Promise<void> {
+  await db.run(sql`UPDATE sessions SET revoked_at = ${new Date().toISOString()}
+    WHERE user_id = ${userId} AND revoked_at IS NULL AND id <> ${exceptSessionId ?? ''}`)
 }

@@ -1,28 +1,20 @@
-import type Database from 'better-sqlite3'
 import { uploadStats } from '../../shared/utils/rating'
 import { slugify } from '../../shared/utils/tags'
-import { prepared } from '../database/statements'
-import { apiError } from '../utils/errors'
+import type { Database, Executor, Row } from '../database/port'
+import type { uploads } from '../database/schema-postgres'
+import { dialects, inList, sql, type Query } from '../database/sql'
+import { apiError } from './errors'
 import { cachedList } from './list-cache'
 import type { TagRow } from './tags'
+import { ENTRY_COLUMNS } from './upload-queries'
 
-/** The columns every list selects from `uploads u` (and `username` from `users us`). */
-const ENTRY_COLUMNS = `u.id, u.user_id, u.filename, u.description, u.upload_type, u.external_url,
-  u.upvotes, u.downvote_count, u.is_private, u.created_at`
+export type ListRow = Pick<Row<typeof uploads>, 'id' | 'user_id' | 'filename' | 'description' | 'upload_type' | 'external_url'
+  | 'upvotes' | 'downvote_count' | 'is_private' | 'created_at'> & { username?: string }
 
-export interface ListRow {
-  id: string
-  user_id: string
-  filename: string | null
-  description: string
-  upload_type: 'image' | 'link'
-  external_url: string | null
-  upvotes: number
-  downvote_count: number
-  is_private: number
-  created_at: string
-  username?: string
-}
+/** The cheapest key from an index entry back to its row: SQLite's rowid, PostgreSQL's primary key. */
+const ROW_KEY = dialects({ sqlite: 'rowid', postgres: 'id' })
+/** A join whose order SQLite must keep (CROSS JOIN pins it there); PostgreSQL plans it well as is. */
+const THEN_JOIN = dialects({ sqlite: 'CROSS JOIN', postgres: 'JOIN' })
 
 /** The one mapping of an upload row to a list entry (decisions.md "Lists"). */
 export function toListEntry(row: ListRow, tags: TagRow[]) {
@@ -46,12 +38,11 @@ export function toListEntry(row: ListRow, tags: TagRow[]) {
 export type ListEntry = ReturnType<typeof toListEntry>
 
 /** The tags of a page of uploads in one query (never one per upload). */
-function withTags(sqlite: Database.Database, rows: ListRow[]): ListEntry[] {
+async function withTags(db: Executor, rows: ListRow[]): Promise<ListEntry[]> {
   if (rows.length === 0) return []
-  const tags = prepared(sqlite, `SELECT ut.upload_id, t.id, t.name, t.slug
+  const tags = await db.all<TagRow & { upload_id: string }>(sql`SELECT ut.upload_id, t.id, t.name, t.slug
     FROM upload_tags ut JOIN tags t ON t.id = ut.tag_id
-    WHERE ut.upload_id IN (SELECT value FROM json_each(?)) ORDER BY ut.rowid`)
-    .all(JSON.stringify(rows.map(row => row.id))) as (TagRow & { upload_id: string })[]
+    WHERE ut.upload_id ${inList(rows.map(row => row.id))} ORDER BY ut.upload_id, ut.position`)
   const byUpload = new Map<string, TagRow[]>()
   for (const { upload_id, ...tag } of tags) {
     const list = byUpload.get(upload_id)
@@ -67,27 +58,25 @@ export function tagSlugs(param: string | undefined): string[] {
 }
 
 /**
- * Ids of uploads carrying at least `?2` of the slugs in the JSON array `?1`:
- * all of them (min = their number) or any (min = 1). An unknown slug never
- * matches, so with `all` one unknown tag empties the list.
+ * Ids of uploads carrying the slugs: all of them (min = their number) or any
+ * (min = 1). An unknown slug never matches, so with `all` one unknown tag
+ * empties the list.
  */
-const TAGGED_UPLOADS = `SELECT ut.upload_id FROM upload_tags ut
-    WHERE ut.tag_id IN (SELECT id FROM tags WHERE slug IN (SELECT value FROM json_each(?)))
-    GROUP BY ut.upload_id HAVING count(*) >= ?`
-
-const taggedParams = (slugs: string[], match: 'all' | 'any') => [JSON.stringify(slugs), match === 'all' ? slugs.length : 1]
+const taggedUploads = (slugs: string[], match: 'all' | 'any') => sql`SELECT ut.upload_id FROM upload_tags ut
+    WHERE ut.tag_id IN (SELECT id FROM tags WHERE slug ${inList(slugs)})
+    GROUP BY ut.upload_id HAVING count(*) >= ${match === 'all' ? slugs.length : 1}`
 
 interface Paging { page: number, limit: number }
 const offset = ({ page, limit }: Paging) => (page - 1) * limit
 
 /** GET /api/uploads: public uploads, newest first (no total). */
-export function listUploads(sqlite: Database.Database, paging: Paging) {
-  return cachedList(sqlite, `uploads ${paging.page} ${paging.limit}`, () => {
-    const rows = prepared(sqlite, `SELECT ${ENTRY_COLUMNS}, us.username
-    FROM (SELECT rowid AS rid FROM uploads WHERE is_private = 0 ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?) p
-    CROSS JOIN uploads u ON u.rowid = p.rid JOIN users us ON us.id = u.user_id
-    ORDER BY u.created_at DESC, u.id DESC`).all(paging.limit, offset(paging)) as ListRow[]
-    return { uploads: withTags(sqlite, rows), page: paging.page, limit: paging.limit }
+export function listUploads(db: Database, paging: Paging) {
+  return cachedList(db, `uploads ${paging.page} ${paging.limit}`, async () => {
+    const rows = await db.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username
+    FROM (SELECT ${ROW_KEY} AS rid FROM uploads WHERE is_private = 0 ORDER BY created_at DESC, id DESC LIMIT ${paging.limit} OFFSET ${offset(paging)}) p
+    ${THEN_JOIN} uploads u ON u.${ROW_KEY} = p.rid JOIN users us ON us.id = u.user_id
+    ORDER BY u.created_at DESC, u.id DESC`)
+    return { uploads: await withTags(db, rows), page: paging.page, limit: paging.limit }
   })
 }
 
@@ -97,59 +86,63 @@ export function listUploads(sqlite: Database.Database, paging: Paging) {
  * yields the uploads as `u` from its own bound parameters. A tag-filtered
  * source is matched once (materialised) and then counted and paged.
  */
-function pageWithTotal(sqlite: Database.Database, source: string, order: string, params: unknown[], paging: Paging, options: { username: boolean, materialise: boolean }) {
-  const sql = options.materialise
-    ? `WITH matched AS MATERIALIZED (SELECT u.rowid AS rid, u.id, u.created_at, u.upvotes, u.original_name FROM ${source})
-      SELECT c.total, ${ENTRY_COLUMNS}${options.username ? ', us.username' : ''}
+async function pageWithTotal(db: Executor, source: Query, order: Query, paging: Paging, options: { username: boolean, materialise: boolean }) {
+  const columns = sql`c.total, ${ENTRY_COLUMNS}${sql.raw(options.username ? ', us.username' : '')}`
+  const page = options.materialise
+    ? sql`WITH matched AS MATERIALIZED (SELECT u.${ROW_KEY} AS rid, u.id, u.created_at, u.upvotes, u.original_name FROM ${source})
+      SELECT ${columns}
       FROM (SELECT count(*) AS total FROM matched) c
-      LEFT JOIN (SELECT u.rid FROM matched u ORDER BY ${order} LIMIT ? OFFSET ?) p`
-    : `SELECT c.total, ${ENTRY_COLUMNS}${options.username ? ', us.username' : ''}
+      LEFT JOIN (SELECT u.rid FROM matched u ORDER BY ${order} LIMIT ${paging.limit} OFFSET ${offset(paging)}) p ON true`
+    : sql`SELECT ${columns}
       FROM (SELECT count(*) AS total FROM ${source}) c
-      LEFT JOIN (SELECT u.rowid AS rid FROM ${source} ORDER BY ${order} LIMIT ? OFFSET ?) p`
-  const rows = prepared(sqlite, `${sql}
-    LEFT JOIN uploads u ON u.rowid = p.rid
-    ${options.username ? 'LEFT JOIN users us ON us.id = u.user_id' : ''}
-    ORDER BY ${order}`).all(...params, ...(options.materialise ? [] : params), paging.limit, offset(paging)) as (ListRow & { total: number })[]
+      LEFT JOIN (SELECT u.${ROW_KEY} AS rid FROM ${source} ORDER BY ${order} LIMIT ${paging.limit} OFFSET ${offset(paging)}) p ON true`
+  const rows = await db.all<ListRow & { total: number }>(sql`${page}
+    LEFT JOIN uploads u ON u.${ROW_KEY} = p.rid
+    ${sql.raw(options.username ? 'LEFT JOIN users us ON us.id = u.user_id' : '')}
+    ORDER BY ${order}`)
   const total = rows[0]?.total ?? 0
   const found = rows.filter(row => row.id !== null).map(({ total: _, ...row }) => row)
-  return { uploads: withTags(sqlite, found), total }
+  return { uploads: await withTags(db, found), total }
 }
+
+const NEWEST = sql`u.created_at DESC, u.id DESC`
 
 /** GET /api/uploads/filtered: public uploads with all (or any) of the tags, newest first. */
-export function listFilteredUploads(sqlite: Database.Database, query: Paging & { tags?: string, match: 'all' | 'any' }) {
+export function listFilteredUploads(db: Database, query: Paging & { tags?: string, match: 'all' | 'any' }) {
   const slugs = tagSlugs(query.tags)
-  return cachedList(sqlite, `filtered ${query.match} ${query.page} ${query.limit} ${slugs.join(',')}`, () => listFiltered(sqlite, slugs, query))
+  return cachedList(db, `filtered ${query.match} ${query.page} ${query.limit} ${slugs.join(',')}`, () => listFiltered(db, slugs, query))
 }
 
-function listFiltered(sqlite: Database.Database, slugs: string[], query: Paging & { match: 'all' | 'any' }) {
+async function listFiltered(db: Executor, slugs: string[], query: Paging & { match: 'all' | 'any' }) {
   const { uploads, total } = slugs.length === 0
-    ? pageWithTotal(sqlite, 'uploads u WHERE u.is_private = 0', 'u.created_at DESC, u.id DESC', [], query, { username: true, materialise: false })
-    : pageWithTotal(sqlite, `(${TAGGED_UPLOADS}) m CROSS JOIN uploads u ON u.id = m.upload_id WHERE u.is_private = 0`,
-        'u.created_at DESC, u.id DESC', taggedParams(slugs, query.match), query, { username: true, materialise: true })
+    ? await pageWithTotal(db, sql`uploads u WHERE u.is_private = 0`, NEWEST, query, { username: true, materialise: false })
+    : await pageWithTotal(db, sql`(${taggedUploads(slugs, query.match)}) m ${THEN_JOIN} uploads u ON u.id = m.upload_id WHERE u.is_private = 0`,
+        NEWEST, query, { username: true, materialise: true })
   return { uploads, total, page: query.page, limit: query.limit }
 }
 
 const USER_SORTS = {
-  date: 'u.created_at DESC, u.id DESC',
-  votes: 'u.upvotes DESC, u.created_at DESC, u.id DESC',
-  name: 'u.original_name COLLATE NOCASE ASC, u.created_at DESC, u.id DESC',
+  date: NEWEST,
+  votes: sql`u.upvotes DESC, u.created_at DESC, u.id DESC`,
+  // Byte order of the lowered name on both engines (PostgreSQL would otherwise use the database's collation).
+  name: sql`lower(u.original_name)${dialects({ sqlite: '', postgres: ' COLLATE "C"' })} ASC, u.created_at DESC, u.id DESC`,
 } as const
 
 /** GET /api/user/{username}/uploads: the user's public uploads only, even for the owner. */
-export function listUserUploads(sqlite: Database.Database, username: string, query: Paging & { sort: keyof typeof USER_SORTS, tags?: string }) {
+export function listUserUploads(db: Database, username: string, query: Paging & { sort: keyof typeof USER_SORTS, tags?: string }) {
   const slugs = tagSlugs(query.tags)
   const key = `user ${username.toLowerCase()} ${query.sort} ${query.page} ${query.limit} ${slugs.join(',')}`
-  return cachedList(sqlite, key, () => listOfUser(sqlite, username, slugs, query))
+  return cachedList(db, key, () => listOfUser(db, username, slugs, query))
 }
 
-function listOfUser(sqlite: Database.Database, username: string, slugs: string[], query: Paging & { sort: keyof typeof USER_SORTS }) {
-  const user = prepared(sqlite, 'SELECT id, username, created_at FROM users WHERE username = ? COLLATE NOCASE')
-    .get(username) as { id: string, username: string, created_at: string } | undefined
+async function listOfUser(db: Executor, username: string, slugs: string[], query: Paging & { sort: keyof typeof USER_SORTS }) {
+  const user = await db.get<{ id: string, username: string, created_at: string }>(sql`SELECT id, username, created_at FROM users
+    WHERE lower(username) = lower(${username})`)
   if (!user) throw apiError(404, 'User not found')
   const { uploads, total } = slugs.length === 0
-    ? pageWithTotal(sqlite, 'uploads u WHERE u.user_id = ? AND u.is_private = 0', USER_SORTS[query.sort], [user.id], query, { username: false, materialise: false })
-    : pageWithTotal(sqlite, `(${TAGGED_UPLOADS}) m CROSS JOIN uploads u ON u.id = m.upload_id WHERE u.user_id = ? AND u.is_private = 0`,
-        USER_SORTS[query.sort], [...taggedParams(slugs, 'all'), user.id], query, { username: false, materialise: true })
+    ? await pageWithTotal(db, sql`uploads u WHERE u.user_id = ${user.id} AND u.is_private = 0`, USER_SORTS[query.sort], query, { username: false, materialise: false })
+    : await pageWithTotal(db, sql`(${taggedUploads(slugs, 'all')}) m ${THEN_JOIN} uploads u ON u.id = m.upload_id WHERE u.user_id = ${user.id} AND u.is_private = 0`,
+        USER_SORTS[query.sort], query, { username: false, materialise: true })
   return {
     user: { username: user.username, created_at: user.created_at },
     uploads,
@@ -161,18 +154,18 @@ function listOfUser(sqlite: Database.Database, username: string, slugs: string[]
 }
 
 const FEATURE_ORDERS = {
-  'recent': 'u.created_at DESC, u.id DESC',
+  'recent': NEWEST,
   // Top-voted: upvotes, then total votes (= downvotes once upvotes tie), then newest.
-  'top-voted': 'u.upvotes DESC, u.downvote_count DESC, u.created_at DESC',
+  'top-voted': sql`u.upvotes DESC, u.downvote_count DESC, u.created_at DESC`,
 } as const
 
 /** GET /api/items-recent and /api/items-top-voted: exactly the first 6 public uploads. */
-export function featureList(sqlite: Database.Database, type: keyof typeof FEATURE_ORDERS) {
-  return cachedList(sqlite, type, () => {
-    const rows = prepared(sqlite, `SELECT ${ENTRY_COLUMNS}, us.username
-    FROM (SELECT u.rowid AS rid FROM uploads u WHERE u.is_private = 0 ORDER BY ${FEATURE_ORDERS[type]} LIMIT 6) p
-    CROSS JOIN uploads u ON u.rowid = p.rid JOIN users us ON us.id = u.user_id
-    ORDER BY ${FEATURE_ORDERS[type]}`).all() as ListRow[]
-    return { items: withTags(sqlite, rows), type }
+export function featureList(db: Database, type: keyof typeof FEATURE_ORDERS) {
+  return cachedList(db, type, async () => {
+    const rows = await db.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username
+    FROM (SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE u.is_private = 0 ORDER BY ${FEATURE_ORDERS[type]} LIMIT 6) p
+    ${THEN_JOIN} uploads u ON u.${ROW_KEY} = p.rid JOIN users us ON us.id = u.user_id
+    ORDER BY ${FEATURE_ORDERS[type]}`)
+    return { items: await withTags(db, rows), type }
   })
 }

@@ -1,8 +1,9 @@
 import { createHmac, randomUUID } from 'node:crypto'
-import type Database from 'better-sqlite3'
-import { prepared } from '../database/statements'
-import { apiError } from '../utils/errors'
+import type { Executor } from '../database/port'
+import { FOR_SHARE, FOR_UPDATE, sql, type Query } from '../database/sql'
+import { apiError } from './errors'
 import type { Actor } from './sessions'
+import { visibleTo } from './upload-queries'
 
 export type VoteValue = 'fucks' | 'does_not_fuck'
 export type AnonymousVoteValue = 'upvote' | 'downvote'
@@ -11,63 +12,65 @@ export type AnonymousVoteValue = 'upvote' | 'downvote'
 const DELTA: Record<VoteValue, [number, number]> = { fucks: [1, 0], does_not_fuck: [0, 1] }
 
 /**
- * Moves an upload's counters, unless the voter is shadow-banned (read inside
- * the same transaction, so a concurrent ban cannot be missed).
+ * Locks, in one fixed order, what a vote's counter change depends on: the
+ * voter's user row (so a concurrent shadow-ban waits, and is waited for),
+ * then the upload row (so votes on one upload apply one after another).
+ * Answers whether the voter is shadow-banned and whether the upload is
+ * visible to the voter. SQLite needs no locks: its transactions are serial.
  */
-function moveCounts(sqlite: Database.Database, uploadId: string, userId: string | null, [up, down]: [number, number]): void {
-  if (up === 0 && down === 0) return
-  prepared(sqlite, `UPDATE uploads SET upvotes = upvotes + ?, downvote_count = downvote_count + ?
-    WHERE id = ? AND NOT coalesce((SELECT shadow_banned FROM users WHERE id = ?), 0)`).run(up, down, uploadId, userId)
+async function lockVoteRows(tx: Executor, uploadId: string, actor: Pick<Actor, 'id' | 'isAdmin'> | null): Promise<{ shadowBanned: boolean, visible: boolean }> {
+  const voter = actor ? await tx.get<{ shadow_banned: number }>(sql`SELECT shadow_banned FROM users WHERE id = ${actor.id}${FOR_SHARE}`) : undefined
+  const upload = await tx.get(sql`SELECT id FROM uploads u WHERE u.id = ${uploadId} AND ${actor ? visibleTo(actor) : sql`u.is_private = 0`}${FOR_UPDATE}`)
+  return { shadowBanned: voter?.shadow_banned === 1, visible: upload !== undefined }
 }
 
-/** 400 `Invalid upload ID` unless the upload exists and is public, the actor's own, or the actor is an admin. */
-function assertVotable(sqlite: Database.Database, actor: Actor, uploadId: string): void {
-  const found = prepared(sqlite, 'SELECT 1 FROM uploads WHERE id = ? AND (is_private = 0 OR user_id = ? OR ?)')
-    .get(uploadId, actor.id, actor.isAdmin ? 1 : 0)
-  if (!found) throw apiError(400, 'Invalid upload ID')
+/** Moves an upload's counters (not for a shadow-banned voter, whose votes are not counted). */
+async function moveCounts(tx: Executor, uploadId: string, [up, down]: [number, number]): Promise<void> {
+  if (up === 0 && down === 0) return
+  await tx.run(sql`UPDATE uploads SET upvotes = upvotes + ${up}, downvote_count = downvote_count + ${down} WHERE id = ${uploadId}`)
 }
 
 /**
  * POST /api/vote: records or replaces the caller's vote and moves the counts
  * in the same transaction. The same value again changes nothing.
  */
-export function castVote(sqlite: Database.Database, actor: Actor, input: { uploadId: string, vote: VoteValue }) {
-  return sqlite.transaction(() => {
-    assertVotable(sqlite, actor, input.uploadId)
-    const previous = prepared(sqlite, 'SELECT id, vote FROM votes WHERE user_id = ? AND upload_id = ?')
-      .get(actor.id, input.uploadId) as { id: string, vote: VoteValue } | undefined
+export function castVote(db: Executor, actor: Actor, input: { uploadId: string, vote: VoteValue }) {
+  return db.transaction(async (tx) => {
+    const { shadowBanned, visible } = await lockVoteRows(tx, input.uploadId, actor)
+    if (!visible) throw apiError(400, 'Invalid upload ID')
+    const previous = await tx.get<{ id: string, vote: VoteValue }>(sql`SELECT id, vote FROM votes WHERE user_id = ${actor.id} AND upload_id = ${input.uploadId}`)
     let voteId = previous?.id
     if (!previous) {
       voteId = randomUUID()
-      prepared(sqlite, 'INSERT INTO votes (id, user_id, upload_id, vote) VALUES (?, ?, ?, ?)').run(voteId, actor.id, input.uploadId, input.vote)
-      moveCounts(sqlite, input.uploadId, actor.id, DELTA[input.vote])
+      await tx.run(sql`INSERT INTO votes (id, user_id, upload_id, vote) VALUES (${voteId}, ${actor.id}, ${input.uploadId}, ${input.vote})`)
+      if (!shadowBanned) await moveCounts(tx, input.uploadId, DELTA[input.vote])
     }
     else if (previous.vote !== input.vote) {
-      prepared(sqlite, `UPDATE votes SET vote = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?`).run(input.vote, previous.id)
+      await tx.run(sql`UPDATE votes SET vote = ${input.vote}, updated_at = ${new Date().toISOString()} WHERE id = ${previous.id}`)
       const [oldUp, oldDown] = DELTA[previous.vote]
       const [newUp, newDown] = DELTA[input.vote]
-      moveCounts(sqlite, input.uploadId, actor.id, [newUp - oldUp, newDown - oldDown])
+      if (!shadowBanned) await moveCounts(tx, input.uploadId, [newUp - oldUp, newDown - oldDown])
     }
     return { vote: { voteId: voteId!, userId: actor.id, uploadId: input.uploadId, vote: input.vote } }
-  }).immediate()
+  })
 }
 
 /** GET /api/vote: the caller's vote on one upload, or null. */
-export function voteOf(sqlite: Database.Database, actor: Actor, uploadId: string) {
-  const row = prepared(sqlite, 'SELECT vote FROM votes WHERE user_id = ? AND upload_id = ?').get(actor.id, uploadId) as { vote: VoteValue } | undefined
+export async function voteOf(db: Executor, actor: Actor, uploadId: string) {
+  const row = await db.get<{ vote: VoteValue }>(sql`SELECT vote FROM votes WHERE user_id = ${actor.id} AND upload_id = ${uploadId}`)
   return { vote: row?.vote ?? null }
 }
 
 /** DELETE /api/vote: removes the caller's vote (if any) and its share of the counts. */
-export function removeVote(sqlite: Database.Database, actor: Actor, uploadId: string) {
-  sqlite.transaction(() => {
-    const removed = prepared(sqlite, 'DELETE FROM votes WHERE user_id = ? AND upload_id = ? RETURNING vote')
-      .get(actor.id, uploadId) as { vote: VoteValue } | undefined
-    if (removed) {
+export async function removeVote(db: Executor, actor: Actor, uploadId: string) {
+  await db.transaction(async (tx) => {
+    const { shadowBanned } = await lockVoteRows(tx, uploadId, { id: actor.id, isAdmin: true })
+    const removed = await tx.get<{ vote: VoteValue }>(sql`DELETE FROM votes WHERE user_id = ${actor.id} AND upload_id = ${uploadId} RETURNING vote`)
+    if (removed && !shadowBanned) {
       const [up, down] = DELTA[removed.vote]
-      moveCounts(sqlite, uploadId, actor.id, [-up, -down])
+      await moveCounts(tx, uploadId, [-up, -down])
     }
-  }).immediate()
+  })
   return { success: true as const, vote: null }
 }
 
@@ -88,35 +91,43 @@ export interface AnonymousVoter {
  * checked first, then the fingerprint on its own; either match is a 409
  * carrying the earlier vote. Check, insert and count run in one transaction.
  */
-export function castAnonymousVote(sqlite: Database.Database, voter: AnonymousVoter, input: { uploadId: string, vote: AnonymousVoteValue, clientFingerprint: string }) {
+export function castAnonymousVote(db: Executor, voter: AnonymousVoter, input: { uploadId: string, vote: AnonymousVoteValue, clientFingerprint: string }) {
   const ipHash = hashSignal(voter.secret, voter.ip)
   const userAgentHash = voter.userAgent ? hashSignal(voter.secret, `ua:${voter.userAgent}`) : null
-  return sqlite.transaction(() => {
-    if (!prepared(sqlite, 'SELECT 1 FROM uploads WHERE id = ? AND is_private = 0').get(input.uploadId)) {
-      throw apiError(400, 'Invalid upload ID')
+  return db.transaction(async (tx) => {
+    const { visible } = await lockVoteRows(tx, input.uploadId, null)
+    if (!visible) throw apiError(400, 'Invalid upload ID')
+    // The two unique indexes (upload + IP hash, upload + fingerprint) decide:
+    // of concurrent first votes exactly one row goes in, the others insert nothing.
+    const inserted = await tx.get(sql`INSERT INTO anonymous_votes (id, upload_id, ip_hash, fingerprint, user_agent_hash, vote)
+      VALUES (${randomUUID()}, ${input.uploadId}, ${ipHash}, ${input.clientFingerprint}, ${userAgentHash}, ${input.vote})
+      ON CONFLICT DO NOTHING RETURNING id`)
+    if (!inserted) {
+      const earlier = await tx.get<{ vote: AnonymousVoteValue }>(sql`SELECT vote FROM anonymous_votes
+        WHERE upload_id = ${input.uploadId} AND (ip_hash = ${ipHash} OR fingerprint = ${input.clientFingerprint})
+        ORDER BY CASE WHEN ip_hash = ${ipHash} THEN 0 ELSE 1 END LIMIT 1`)
+      throw apiError(409, 'You have already voted on this upload', { success: false, alreadyVoted: true, existingVote: earlier?.vote ?? input.vote })
     }
-    const earlier = (prepared(sqlite, 'SELECT vote FROM anonymous_votes WHERE upload_id = ? AND ip_hash = ? LIMIT 1').get(input.uploadId, ipHash)
-      ?? prepared(sqlite, 'SELECT vote FROM anonymous_votes WHERE upload_id = ? AND fingerprint = ? LIMIT 1').get(input.uploadId, input.clientFingerprint)) as { vote: AnonymousVoteValue } | undefined
-    if (earlier) {
-      throw apiError(409, 'You have already voted on this upload', { success: false, alreadyVoted: true, existingVote: earlier.vote })
-    }
-    prepared(sqlite, 'INSERT INTO anonymous_votes (id, upload_id, ip_hash, fingerprint, user_agent_hash, vote) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(randomUUID(), input.uploadId, ipHash, input.clientFingerprint, userAgentHash, input.vote)
-    moveCounts(sqlite, input.uploadId, null, input.vote === 'upvote' ? [1, 0] : [0, 1])
+    await moveCounts(tx, input.uploadId, input.vote === 'upvote' ? [1, 0] : [0, 1])
     return { success: true as const, alreadyVoted: false as const, vote: input.vote }
-  }).immediate()
+  })
 }
 
+/** Counted votes of one kind on `uploads.id`: users not shadow-banned plus anonymous votes. */
+const counted = (userVote: VoteValue, anonymousVote: AnonymousVoteValue) => sql`
+  (SELECT count(*) FROM votes v JOIN users us ON us.id = v.user_id
+    WHERE v.upload_id = uploads.id AND v.vote = ${userVote} AND us.shadow_banned = 0)
+  + (SELECT count(*) FROM anonymous_votes a WHERE a.upload_id = uploads.id AND a.vote = ${anonymousVote})`
+
 /**
- * Sets every counter of the given uploads from the vote rows: votes of users
- * who are not shadow-banned plus the anonymous votes. `uploadIds` is SQL
- * selecting upload ids (with its parameters).
+ * Sets every counter of the given uploads from the vote rows (the one
+ * recount, used by shadow-ban and account deletion). `uploadIds` selects
+ * upload ids. Inside a transaction: the upload rows are locked first, so
+ * votes in flight on them finish before the count and later ones wait for
+ * it; the UPDATE then counts from a snapshot taken after the locks.
  */
-export function recountUploads(sqlite: Database.Database, uploadIds: string, params: unknown[]): void {
-  const count = (userVote: VoteValue, anonymousVote: AnonymousVoteValue) => `
-    (SELECT count(*) FROM votes v JOIN users us ON us.id = v.user_id
-      WHERE v.upload_id = uploads.id AND v.vote = '${userVote}' AND us.shadow_banned = 0)
-    + (SELECT count(*) FROM anonymous_votes a WHERE a.upload_id = uploads.id AND a.vote = '${anonymousVote}')`
-  sqlite.prepare(`UPDATE uploads SET upvotes = ${count('fucks', 'upvote')}, downvote_count = ${count('does_not_fuck', 'downvote')}
-    WHERE id IN (${uploadIds})`).run(...params)
+export async function recountUploads(tx: Executor, uploadIds: Query): Promise<void> {
+  await tx.all(sql`SELECT id FROM uploads WHERE id IN (${uploadIds}) ORDER BY id${FOR_UPDATE}`)
+  await tx.run(sql`UPDATE uploads SET upvotes = ${counted('fucks', 'upvote')}, downvote_count = ${counted('does_not_fuck', 'downvote')}
+    WHERE id IN (${uploadIds})`)
 }

@@ -24,7 +24,7 @@ export async function getUser(event: H3Event, options: { allowBearer?: boolean }
   if (event.context.actor !== undefined) return event.context.actor as Actor | null
   const token = (options.allowBearer && bearer(event)) || getCookie(event, SESSION_COOKIE)
   if (!token) return null
-  const actor = await actorFromSessionToken(useSqlite(), useSecrets().sessionSecret, token, adminEmails())
+  const actor = await actorFromSessionToken(useDB(), useSecrets().sessionSecret, token, adminEmails())
   if (!actor) throw unauthorized('Invalid or expired token')
   event.context.actor = actor
   return actor
@@ -60,10 +60,10 @@ export async function requireAdmin(event: H3Event): Promise<Actor> {
 }
 
 /** 401 unless `Authorization: Bearer <api token>` names a live API token. */
-export function requireApiToken(event: H3Event): Actor & { tokenId: string } {
+export async function requireApiToken(event: H3Event): Promise<Actor & { tokenId: string }> {
   const token = bearer(event)
   if (!token) throw unauthorized('API token required')
-  const actor = actorFromApiToken(useSqlite(), token, adminEmails())
+  const actor = await actorFromApiToken(useDB(), token, adminEmails())
   if (!actor) throw unauthorized('Invalid or expired token')
   event.context.actor = actor
   return actor
@@ -71,7 +71,7 @@ export function requireApiToken(event: H3Event): Actor & { tokenId: string } {
 
 /** Starts a session for `userId` and sets the auth-token cookie; returns the JWT. */
 export async function startSession(event: H3Event, userId: string): Promise<string> {
-  const { token } = await createSession(useSqlite(), useSecrets().sessionSecret, userId)
+  const { token } = await createSession(useDB(), useSecrets().sessionSecret, userId)
   setCookie(event, SESSION_COOKIE, token, {
     httpOnly: true,
     sameSite: 'lax',

@@ -1,48 +1,46 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import type { Database } from '../database/port'
+import { generateSecrets, readSecretsFile, storeSecretsInDatabase, SECRET_NAMES, writeSecretsFile, type Secrets } from '../services/app-secrets'
+
+export type { Secrets }
 
 /** Absolute path of the data dir (`NUXT_DATA_DIR`), or of a path inside it. */
 export function dataPath(...parts: string[]): string {
   return resolve(String(useRuntimeConfig().dataDir || './data'), ...parts)
 }
 
-export interface Secrets {
-  /** HS256 key of the auth-token JWT. */
-  sessionSecret: string
-  /** nuxt-auth-utils' sealed-cookie password (OAuth flow only). */
-  sessionPassword: string
-  /** Key of the HMAC that stands in for client IPs. */
-  ipHashSecret: string
-}
-
 let secrets: Secrets | undefined
 
 /**
- * Secrets from the environment when set, else generated once and kept in
- * `<data>/secrets.json` (mode 0600), so restarts keep sessions valid.
+ * Loads the generated secrets once at start: from `<data>/secrets.json` on
+ * SQLite (written atomically, mode 0600), from the `app_secrets` table on
+ * PostgreSQL (so every instance agrees). A value set in the environment
+ * always wins. A corrupt secrets file is an error, never silently replaced.
  */
-export function useSecrets(): Secrets {
-  if (secrets) return secrets
+export async function loadSecrets(db: Database): Promise<Secrets> {
   const config = useRuntimeConfig()
-  const file = dataPath('secrets.json')
-  let stored: Partial<Secrets> = {}
-  if (existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<Secrets>
-  const generated: Secrets = {
-    sessionSecret: stored.sessionSecret || randomBytes(48).toString('base64url'),
-    sessionPassword: stored.sessionPassword || randomBytes(48).toString('base64url'),
-    ipHashSecret: stored.ipHashSecret || randomBytes(48).toString('base64url'),
+  let stored: Secrets
+  if (db.dialect === 'postgres') {
+    stored = await storeSecretsInDatabase(db, generateSecrets())
   }
-  if (JSON.stringify(generated) !== JSON.stringify(stored)) {
-    mkdirSync(dataPath(), { recursive: true })
-    writeFileSync(file, JSON.stringify(generated, null, 2), { mode: 0o600 })
-    chmodSync(file, 0o600)
+  else {
+    const file = dataPath('secrets.json')
+    const found = existsSync(file) ? readSecretsFile(readFileSync(file, 'utf8'), file) : {}
+    stored = { ...generateSecrets(), ...found }
+    if (SECRET_NAMES.some(name => found[name] !== stored[name])) writeSecretsFile(file, stored)
   }
   secrets = {
-    ...generated,
-    sessionSecret: String(config.sessionSecret || '') || generated.sessionSecret,
-    sessionPassword: String(config.sessionPassword || '') || generated.sessionPassword,
+    sessionSecret: String(config.sessionSecret || '') || stored.sessionSecret,
+    sessionPassword: String(config.sessionPassword || '') || stored.sessionPassword,
+    ipHashSecret: String(config.ipHashSecret || '') || stored.ipHashSecret,
   }
+  return secrets
+}
+
+/** The secrets loaded at start (see loadSecrets). */
+export function useSecrets(): Secrets {
+  if (!secrets) throw new Error('Secrets are not loaded yet')
   return secrets
 }
 

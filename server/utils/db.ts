@@ -1,22 +1,24 @@
-import type Database from 'better-sqlite3'
-import { openDatabase, type DB } from '../database/connection'
+import { openDatabase } from '../database/connection'
+import type { Database } from '../database/port'
 
-let connection: { sqlite: Database.Database, db: DB } | undefined
+let database: Database | undefined
 
-function connect() {
-  if (!connection) {
+/**
+ * The data-access port of this process: PostgreSQL when `NUXT_DATABASE_URL`
+ * is set, else the embedded SQLite file `<data>/app.sqlite`.
+ */
+export function useDB(): Database {
+  if (!database) {
+    const config = useRuntimeConfig()
     ensureDataDirs()
-    connection = openDatabase(dataPath('app.sqlite'))
+    database = openDatabase({ url: String(config.databaseUrl || ''), sqliteFile: dataPath('app.sqlite'), poolMax: Number(config.databasePoolMax) || 10 })
   }
-  return connection
+  return database
 }
 
-/** The Drizzle database (one better-sqlite3 connection per process). */
-export function useDB(): DB {
-  return connect().db
-}
-
-/** The raw better-sqlite3 handle, for transactions and prepared hot-path queries. */
-export function useSqlite(): Database.Database {
-  return connect().sqlite
+/** Closes the pool or file (at shutdown). */
+export async function closeDB(): Promise<void> {
+  const open = database
+  database = undefined
+  await open?.close()
 }

@@ -3,7 +3,7 @@ import { deleteCookie, getCookie, getQuery, isError, sendRedirect, setCookie } f
 import { SignJWT, jwtVerify } from 'jose'
 import { timingSafeEqual } from 'node:crypto'
 import { OAUTH_PROVIDER_LABELS, OAUTH_PROVIDERS, type OAuthProvider } from '#shared/utils/oauth'
-import { syncAdminFlag } from '../services/accounts'
+import { syncAdminFlagOf } from '../services/accounts'
 import { linkOAuthAccount, resolveOAuthSignIn, type ProviderProfile } from '../services/oauth'
 
 /** nuxt-auth-utils' state cookie (its handlers set and check it; ours too). */
@@ -102,14 +102,14 @@ export function defineOAuthRoute(provider: OAuthProvider, build: (flow: OAuthFlo
  * signed in to the found, linked or created account (to /, or to the MFA step).
  */
 async function finishOAuthSignIn(event: H3Event, profile: ProviderProfile): Promise<void> {
-  const sqlite = useSqlite()
+  const db = useDB()
   const current = await getUser(event).catch(() => null)
   if (current) {
-    linkOAuthAccount(sqlite, current.id, profile)
+    await linkOAuthAccount(db, current.id, profile)
     await sendRedirect(event, '/settings')
     return
   }
-  const result = resolveOAuthSignIn(sqlite, profile)
+  const result = await resolveOAuthSignIn(db, profile)
   if (result.mfaRequired) {
     await setPendingMfa(event, result.userId, result.pendingLink)
     await sendRedirect(event, '/auth/mfa')
@@ -121,9 +121,7 @@ async function finishOAuthSignIn(event: H3Event, profile: ProviderProfile): Prom
 
 /** Sets the auth-token cookie for `userId`, exactly as a password login does. */
 export async function signInAs(event: H3Event, userId: string): Promise<string> {
-  const sqlite = useSqlite()
-  const row = sqlite.prepare('SELECT email FROM users WHERE id = ?').get(userId) as { email: string | null }
-  syncAdminFlag(sqlite, userId, row.email, adminEmails())
+  await syncAdminFlagOf(useDB(), userId, adminEmails())
   return startSession(event, userId)
 }
 

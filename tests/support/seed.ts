@@ -1,53 +1,62 @@
-import { join } from 'node:path'
-import type Database from 'better-sqlite3'
 import { inject } from 'vitest'
 import { openDatabase } from '../../server/database/connection'
+import type { Database } from '../../server/database/port'
+import { sql } from '../../server/database/sql'
 import { createSeeder, type SeedUpload, type Seeder } from '../../scripts/lib/seed'
 import { api, type TestUser } from './api'
+import { join } from 'node:path'
 
 export type { SeedUpload }
 
-const connections = new Map<string, { sqlite: Database.Database, seeder: Seeder }>()
+const connections = new Map<string, { db: Database, seeder: Seeder }>()
 
 /**
- * The running test server's own SQLite file (WAL, so both sides read and
- * write safely), with the seed module's prepared inserts. Uploads are written
- * here directly; users are registered through the API.
+ * The running test server's own database, through the same port: its
+ * PostgreSQL database on the PostgreSQL pass, else its SQLite file (WAL, so
+ * both sides read and write safely). Uploads are written here directly;
+ * users are registered through the API. `dataDir` names another server's.
  */
-export function serverDatabase(dataDir: string = inject('dataDir')) {
-  let found = connections.get(dataDir)
+export function serverDatabase(dataDir: string = inject('dataDir'), databaseUrl: string | undefined = dataDir === inject('dataDir') ? inject('databaseUrl') : undefined) {
+  const key = databaseUrl || dataDir
+  let found = connections.get(key)
   if (!found) {
-    const { sqlite } = openDatabase(join(dataDir, 'app.sqlite'))
-    found = { sqlite, seeder: createSeeder(sqlite) }
-    connections.set(dataDir, found)
+    const db = openDatabase({ url: databaseUrl, sqliteFile: join(dataDir, 'app.sqlite'), poolMax: 4 })
+    found = { db, seeder: createSeeder(db) }
+    connections.set(key, found)
   }
   return found
 }
 
+/** The database of a server started by a test (its own data dir, and PostgreSQL database on that pass). */
+export function databaseOf(server: { dataDir: string, databaseUrl?: string }) {
+  return serverDatabase(server.dataDir, server.databaseUrl)
+}
+
 /** Writes an upload owned by `owner` into the server's database; returns its id. */
-export function seedUpload(owner: { id: string }, input: Omit<SeedUpload, 'userId'> = {}, dataDir?: string): string {
-  return serverDatabase(dataDir).seeder.upload({ ...input, userId: owner.id })
+export function seedUpload(owner: { id: string }, input: Omit<SeedUpload, 'userId'> = {}, server?: { dataDir: string, databaseUrl?: string }): Promise<string> {
+  return (server ? databaseOf(server) : serverDatabase()).seeder.upload({ ...input, userId: owner.id })
 }
 
 /** Makes a registered user an admin (as `npm run admin -- grant` does). */
-export function makeAdmin(user: TestUser, dataDir?: string): TestUser {
-  serverDatabase(dataDir).sqlite.prepare('UPDATE users SET is_admin = 1 WHERE id = ?').run(user.id)
+export async function makeAdmin(user: TestUser, server?: { dataDir: string, databaseUrl?: string }): Promise<TestUser> {
+  await (server ? databaseOf(server) : serverDatabase()).db.run(sql`UPDATE users SET is_admin = 1 WHERE id = ${user.id}`)
   return user
 }
 
 /** An upload's stored counters. */
-export function storedCounts(uploadId: string, dataDir?: string) {
-  return serverDatabase(dataDir).sqlite.prepare('SELECT upvotes, downvote_count FROM uploads WHERE id = ?').get(uploadId) as { upvotes: number, downvote_count: number }
+export async function storedCounts(uploadId: string, server?: { dataDir: string, databaseUrl?: string }) {
+  const { db } = server ? databaseOf(server) : serverDatabase()
+  return (await db.get<{ upvotes: number, downvote_count: number }>(sql`SELECT upvotes, downvote_count FROM uploads WHERE id = ${uploadId}`))!
 }
 
 /** An upload's counts as the vote rows say: users not shadow-banned plus anonymous votes. */
-export function countedVotes(uploadId: string, dataDir?: string) {
-  return serverDatabase(dataDir).sqlite.prepare(`SELECT
-      (SELECT count(*) FROM votes v JOIN users u ON u.id = v.user_id WHERE v.upload_id = @id AND v.vote = 'fucks' AND u.shadow_banned = 0)
-      + (SELECT count(*) FROM anonymous_votes WHERE upload_id = @id AND vote = 'upvote') AS upvotes,
-      (SELECT count(*) FROM votes v JOIN users u ON u.id = v.user_id WHERE v.upload_id = @id AND v.vote = 'does_not_fuck' AND u.shadow_banned = 0)
-      + (SELECT count(*) FROM anonymous_votes WHERE upload_id = @id AND vote = 'downvote') AS downvote_count`)
-    .get({ id: uploadId }) as { upvotes: number, downvote_count: number }
+export async function countedVotes(uploadId: string, server?: { dataDir: string, databaseUrl?: string }) {
+  const { db } = server ? databaseOf(server) : serverDatabase()
+  const count = (userVote: string, anonymousVote: string) => sql`
+    (SELECT count(*) FROM votes v JOIN users u ON u.id = v.user_id WHERE v.upload_id = ${uploadId} AND v.vote = ${userVote} AND u.shadow_banned = 0)
+    + (SELECT count(*) FROM anonymous_votes WHERE upload_id = ${uploadId} AND vote = ${anonymousVote})`
+  return (await db.get<{ upvotes: number, downvote_count: number }>(sql`SELECT ${count('fucks', 'upvote')} AS upvotes,
+    ${count('does_not_fuck', 'downvote')} AS downvote_count`))!
 }
 
 /** The list entry of one upload as the per-user list shows it (uncached by HTTP). */

@@ -5,5 +5,5 @@ import { changePassword } from '../../services/passwords'
 export default defineEventHandler(async (event) => {
   const actor = await requireUser(event)
   const input = await readValidated(event, ChangePasswordSchema)
-  return changePassword(useSqlite(), actor, input)
+  return changePassword(useDB(), actor, input)
 })

@@ -6,25 +6,25 @@ import { verifyMfaCode } from '../../services/mfa'
 /** POST /api/auth: `action: "register"` (201) or `action: "login"`. */
 export default defineEventHandler(async (event) => {
   const input = await readValidated(event, AuthSchema)
-  const sqlite = useSqlite()
+  const db = useDB()
 
   if (input.action === 'register') {
-    const user = await registerAccount(sqlite, input, adminEmails().includes(input.email))
+    const user = await registerAccount(db, input, adminEmails().includes(input.email))
     const token = await startSession(event, user.id)
     setResponseStatus(event, 201)
     return { user, token, mfaRequired: false }
   }
 
-  const account = findAccountByEmail(sqlite, input.email)
+  const account = await findAccountByEmail(db, input.email)
   if (!await verifyPassword(account?.password_hash ?? null, input.password) || !account) {
     throw unauthorized('Invalid email or password')
   }
   if (account.mfa_enabled) {
     // Without a code the client is asked for one; no session is started yet.
     if (!input.mfaCode) return { mfaRequired: true }
-    if (!verifyMfaCode(sqlite, account.id, input.mfaCode)) throw unauthorized('Invalid MFA code')
+    if (!await verifyMfaCode(db, account.id, input.mfaCode)) throw unauthorized('Invalid MFA code')
   }
-  syncAdminFlag(sqlite, account.id, account.email, adminEmails())
+  await syncAdminFlag(db, account.id, account.email, adminEmails())
   const token = await startSession(event, account.id)
   return { user: { id: account.id, username: account.username, email: account.email }, token, mfaRequired: false }
 })

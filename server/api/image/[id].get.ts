@@ -8,7 +8,7 @@ import { imageFileOf } from '../../services/uploads'
 export default defineEventHandler(async (event) => {
   const { id } = paramsValidated(event, UploadIdParamsSchema)
   const { size } = queryValidated(event, ImageQuerySchema)
-  const image = imageFileOf(useSqlite(), id, mediaOptions().mediaDir, size ?? 'full')
+  const image = await imageFileOf(useDB(), id, mediaOptions().mediaDir, size ?? 'full')
   const info = await stat(image.path).catch(() => null)
   if (!info) throw notFound('Image not found')
   setResponseHeaders(event, {

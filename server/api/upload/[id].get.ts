@@ -5,7 +5,7 @@ import { getUploadForViewer } from '../../services/uploads'
 export default defineEventHandler(async (event) => {
   const actor = await getOptionalUser(event)
   const { id } = paramsValidated(event, UploadIdParamsSchema)
-  const upload = getUploadForViewer(useSqlite(), id, actor)
+  const upload = await getUploadForViewer(useDB(), id, actor)
   if (!upload) throw notFound('Upload not found')
   if (upload.is_private) setCachePolicy(event, 'personal')
   return upload

@@ -9,7 +9,7 @@ export default defineEventHandler(async (event) => {
   const options = mediaOptions()
   const form = await readMultipart(event, { maxFileBytes: MAX_IMAGE_BYTES, tmpDir: options.tmpDir })
   const input = parseWith(UploadFieldsSchema, form.fields)
-  const created = await createUpload(useSqlite(), actor, input, form.file, options)
+  const created = await createUpload(useDB(), actor, input, form.file, options)
   setResponseStatus(event, 201)
   return created
 })

@@ -4,5 +4,5 @@ import { listFilteredUploads } from '../../services/uploads-list'
 /** GET /api/uploads/filtered?tags=a,b[&match=any]: public uploads carrying all (or any) of the tags. */
 export default defineEventHandler((event) => {
   const query = queryValidated(event, FilteredListQuerySchema)
-  return listFilteredUploads(useSqlite(), query)
+  return listFilteredUploads(useDB(), query)
 })

@@ -4,5 +4,5 @@ import { listUploads } from '../../services/uploads-list'
 /** GET /api/uploads: public uploads, newest first. */
 export default defineEventHandler((event) => {
   const query = queryValidated(event, UploadListQuerySchema)
-  return listUploads(useSqlite(), query)
+  return listUploads(useDB(), query)
 })

@@ -6,5 +6,5 @@ import { castAnonymousVote } from '../../services/votes'
 export default defineEventHandler(async (event) => {
   const input = await readValidated(event, AnonymousVoteSchema)
   const voter = { ip: clientIp(event), userAgent: getRequestHeader(event, 'user-agent'), secret: useSecrets().ipHashSecret }
-  return castAnonymousVote(useSqlite(), voter, input)
+  return castAnonymousVote(useDB(), voter, input)
 })

@@ -5,5 +5,5 @@ import { removeVote } from '../../services/votes'
 export default defineEventHandler(async (event) => {
   const actor = await requireUser(event)
   const { uploadId } = queryValidated(event, VoteQuerySchema)
-  return removeVote(useSqlite(), actor, uploadId)
+  return removeVote(useDB(), actor, uploadId)
 })

@@ -5,5 +5,5 @@ import { voteOf } from '../../services/votes'
 export default defineEventHandler(async (event) => {
   const actor = await requireUser(event)
   const { uploadId } = queryValidated(event, VoteQuerySchema)
-  return voteOf(useSqlite(), actor, uploadId)
+  return voteOf(useDB(), actor, uploadId)
 })

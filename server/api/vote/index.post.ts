@@ -5,5 +5,5 @@ import { castVote } from '../../services/votes'
 export default defineEventHandler(async (event) => {
   const actor = await requireUser(event)
   const input = await readValidated(event, VoteSchema)
-  return castVote(useSqlite(), actor, input)
+  return castVote(useDB(), actor, input)
 })

@@ -5,5 +5,5 @@ import { listUsers } from '../../../services/admin'
 export default defineEventHandler(async (event) => {
   await requireAdmin(event)
   const query = queryValidated(event, AdminUsersQuerySchema)
-  return listUsers(useSqlite(), query, adminEmails())
+  return listUsers(useDB(), query, adminEmails())
 })

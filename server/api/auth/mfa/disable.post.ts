@@ -5,5 +5,5 @@ import { disableMfa } from '../../../services/mfa'
 export default defineEventHandler(async (event) => {
   const actor = await requireUser(event)
   const input = await readValidated(event, MfaDisableSchema)
-  return disableMfa(useSqlite(), actor.id, input)
+  return disableMfa(useDB(), actor.id, input)
 })

@@ -3,5 +3,5 @@ import { setupMfa } from '../../../services/mfa'
 /** POST /api/auth/mfa/setup (cookie): secret, QR code and backup codes; MFA is on after verify. */
 export default defineEventHandler(async (event) => {
   const actor = await requireUser(event)
-  return setupMfa(useSqlite(), actor.id)
+  return setupMfa(useDB(), actor.id)
 })

@@ -5,5 +5,5 @@ import { enableMfa } from '../../../services/mfa'
 export default defineEventHandler(async (event) => {
   const actor = await requireUser(event)
   const { mfaCode } = await readValidated(event, MfaCodeBodySchema)
-  return enableMfa(useSqlite(), actor.id, mfaCode)
+  return enableMfa(useDB(), actor.id, mfaCode)
 })

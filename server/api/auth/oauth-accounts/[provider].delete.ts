@@ -5,6 +5,6 @@ import { unlinkOAuthAccount } from '../../../services/oauth'
 export default defineEventHandler(async (event) => {
   const actor = await requireUser(event)
   const { provider } = paramsValidated(event, OAuthProviderParamsSchema)
-  unlinkOAuthAccount(useSqlite(), actor.id, provider)
+  await unlinkOAuthAccount(useDB(), actor.id, provider)
   return { success: true }
 })

@@ -4,5 +4,5 @@ import { listOAuthAccounts } from '../../../services/oauth'
 export default defineEventHandler(async (event) => {
   const actor = await requireUser(event)
   setCachePolicy(event, 'personal')
-  return listOAuthAccounts(useSqlite(), actor.id)
+  return listOAuthAccounts(useDB(), actor.id)
 })

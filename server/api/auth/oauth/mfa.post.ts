@@ -5,7 +5,7 @@ import { completeOAuthMfa } from '../../../services/oauth'
 export default defineEventHandler(async (event) => {
   const pending = await requirePendingMfa(event)
   const { code } = await readValidated(event, OAuthMfaSchema)
-  const user = completeOAuthMfa(useSqlite(), pending, code)
+  const user = await completeOAuthMfa(useDB(), pending, code)
   clearPendingMfa(event)
   const token = await signInAs(event, user.id)
   return { user, token, mfaRequired: false }

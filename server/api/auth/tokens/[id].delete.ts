@@ -5,5 +5,5 @@ import { revokeApiToken } from '../../../services/api-tokens'
 export default defineEventHandler(async (event) => {
   const actor = await requireUser(event, { allowBearer: true })
   const { id } = paramsValidated(event, IdParamsSchema)
-  return revokeApiToken(useSqlite(), actor.id, id)
+  return revokeApiToken(useDB(), actor.id, id)
 })

@@ -6,7 +6,7 @@ import { generateApiToken } from '../../../services/api-tokens'
 export default defineEventHandler(async (event) => {
   const actor = await requireUser(event, { allowBearer: true })
   const input = await readValidated(event, GenerateTokenSchema)
-  const token = generateApiToken(useSqlite(), actor.id, input)
+  const token = await generateApiToken(useDB(), actor.id, input)
   setResponseStatus(event, 201)
   return token
 })

@@ -5,5 +5,5 @@ import { toggleUploadPrivacy } from '../../../services/uploads'
 export default defineEventHandler(async (event) => {
   const actor = await requireUser(event)
   const { id } = paramsValidated(event, UploadIdParamsSchema)
-  return toggleUploadPrivacy(useSqlite(), id, actor)
+  return toggleUploadPrivacy(useDB(), id, actor)
 })

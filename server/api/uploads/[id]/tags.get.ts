@@ -6,5 +6,5 @@ export default defineEventHandler(async (event) => {
   const actor = await getOptionalUser(event)
   if (actor) setCachePolicy(event, 'personal')
   const { id } = paramsValidated(event, IdParamsSchema)
-  return listUploadTags(useSqlite(), actor, id)
+  return listUploadTags(useDB(), actor, id)
 })

@@ -7,5 +7,5 @@ export default defineEventHandler(async (event) => {
   const actor = await requireUser(event)
   const { id } = paramsValidated(event, IdParamsSchema)
   const { tags } = await readValidated(event, AddTagsSchema)
-  return addUploadTags(useSqlite(), actor, id, tags)
+  return addUploadTags(useDB(), actor, id, tags)
 })

@@ -5,5 +5,5 @@ import { listUserUploads } from '../../../services/uploads-list'
 export default defineEventHandler((event) => {
   const { username } = paramsValidated(event, UsernameParamsSchema)
   const query = queryValidated(event, UserListQuerySchema)
-  return listUserUploads(useSqlite(), username, query)
+  return listUserUploads(useDB(), username, query)
 })

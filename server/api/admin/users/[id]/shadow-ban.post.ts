@@ -7,5 +7,5 @@ export default defineEventHandler(async (event) => {
   await requireAdmin(event)
   const { id } = paramsValidated(event, IdParamsSchema)
   const { shadowBanned } = await readValidated(event, ShadowBanSchema)
-  return setShadowBan(useSqlite(), id, shadowBanned)
+  return setShadowBan(useDB(), id, shadowBanned)
 })

@@ -1,0 +1,71 @@
+import type { Column, Table } from 'drizzle-orm'
+import type { Dialect, Query } from './sql'
+
+/**
+ * The data-access port every service, script and test helper uses. Two
+ * adapters implement it: better-sqlite3 (the embedded default, ./sqlite.ts)
+ * and PostgreSQL (./postgres.ts), chosen by `NUXT_DATABASE_URL`.
+ */
+export interface Executor {
+  readonly dialect: Dialect
+  /** Every row of a query. */
+  all<T>(query: Query): Promise<T[]>
+  /** The first row, or undefined. */
+  get<T>(query: Query): Promise<T | undefined>
+  /** A statement run for its effect; `changes` counts the rows it wrote. */
+  run(query: Query): Promise<{ changes: number }>
+  /** Trusted SQL text without parameters, possibly several statements (migrations). */
+  exec(text: string): Promise<void>
+  /**
+   * Runs `fn` in a transaction (a savepoint when already in one): committed
+   * when it resolves, rolled back when it throws. SQLite serialises
+   * transactions per connection (`BEGIN IMMEDIATE`); PostgreSQL runs them
+   * side by side, so read-then-write logic takes a row lock (`FOR_UPDATE`),
+   * a unique index or `lock()`.
+   */
+  transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>
+  /**
+   * Inside a transaction: waits until no other transaction holds `key`, and
+   * holds it until commit (PostgreSQL advisory lock; a no-op on SQLite, whose
+   * transactions are serialised already).
+   */
+  lock(key: string): Promise<void>
+}
+
+export interface Database extends Executor {
+  /**
+   * Changes whenever any connection or instance has committed a write since
+   * the last call (SQLite: change counter and data_version; PostgreSQL: the
+   * WAL position). The list cache keys its answers on it.
+   */
+  dataVersion(): Promise<string>
+  /** Resolves when the engine answers a trivial query. */
+  ping(): Promise<void>
+  close(): Promise<void>
+}
+
+type ColumnsOf<T extends Table> = T['_']['columns']
+type Nullable<C extends Column> = C['_']['notNull'] extends true ? C['_']['data'] : C['_']['data'] | null
+
+/**
+ * A table's row as SQL text returns it: keys are the column names
+ * (`user_id`), values typed from the Drizzle schema. `Pick<Row<typeof
+ * uploads>, 'id' | 'filename'>` types a query's result.
+ */
+export type Row<T extends Table> = {
+  [K in keyof ColumnsOf<T> as ColumnsOf<T>[K]['_']['name']]: Nullable<ColumnsOf<T>[K]>
+}
+
+/** The engine is unreachable (connection refused, lost, shutting down): answered 503. */
+export class DatabaseUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super('The database is unavailable', { cause })
+    this.name = 'DatabaseUnavailableError'
+  }
+}
+
+/** A unique index refused the row (SQLite SQLITE_CONSTRAINT_UNIQUE / PRIMARYKEY, PostgreSQL 23505). */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+}

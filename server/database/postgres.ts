@@ -1,0 +1,161 @@
+import pg from 'pg'
+import { DatabaseUnavailableError, type Database, type Executor } from './port'
+import { render, sql, type Query } from './sql'
+
+/**
+ * Counts (`count(*)` is bigint) and numeric results come back as numbers, as
+ * they do from SQLite; every other type keeps pg's own parser.
+ */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === pg.types.builtins.INT8) return (value: string) => Number(value)
+    if (oid === pg.types.builtins.NUMERIC) return (value: string) => Number(value)
+    return pg.types.getTypeParser(oid, format)
+  },
+} as pg.CustomTypesConfig
+
+/** SQLSTATE classes and driver errors that mean the server is gone, not that the query is wrong. */
+function isConnectionError(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: string, message?: string }
+  if (code && (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03')) return true
+  if (code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH'].includes(code)) return true
+  return typeof message === 'string' && /Connection terminated|timeout exceeded when trying to connect|not queryable|Connection closed/i.test(message)
+}
+
+function mapError(error: unknown): unknown {
+  return isConnectionError(error) ? new DatabaseUnavailableError(error) : error
+}
+
+/** Deadlocks and serialisation failures: the whole transaction may simply run again. */
+const isRetryable = (error: unknown) => ['40P01', '40001'].includes((error as { code?: string } | null)?.code ?? '')
+const ATTEMPTS = 5
+
+/** Names of prepared statements, one per query text (pg prepares each once per connection). */
+const names = new Map<string, string>()
+function prepared(query: Query): pg.QueryConfig {
+  const { text, values } = render(query, 'postgres')
+  let name = names.get(text)
+  if (!name) names.set(text, name = `q${names.size + 1}`)
+  return { name, text, values }
+}
+
+class PostgresExecutor implements Executor {
+  readonly dialect = 'postgres' as const
+  private savepoints = 0
+
+  constructor(protected readonly client: pg.Pool | pg.PoolClient, private readonly inTransaction: boolean) {}
+
+  protected async query<T extends pg.QueryResultRow>(query: Query): Promise<pg.QueryResult<T>> {
+    try {
+      return await this.client.query<T>(prepared(query))
+    }
+    catch (error) {
+      throw mapError(error)
+    }
+  }
+
+  async all<T>(query: Query): Promise<T[]> {
+    return (await this.query(query)).rows as T[]
+  }
+
+  async get<T>(query: Query): Promise<T | undefined> {
+    return (await this.query(query)).rows[0] as T | undefined
+  }
+
+  async run(query: Query): Promise<{ changes: number }> {
+    return { changes: (await this.query(query)).rowCount ?? 0 }
+  }
+
+  async exec(text: string): Promise<void> {
+    try {
+      await this.client.query(text)
+    }
+    catch (error) {
+      throw mapError(error)
+    }
+  }
+
+  async lock(key: string): Promise<void> {
+    if (!this.inTransaction) throw new Error('lock() needs a transaction')
+    await this.query(sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`)
+  }
+
+  async transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
+    if (this.inTransaction) {
+      const name = `sp${++this.savepoints}`
+      await this.exec(`SAVEPOINT ${name}`)
+      try {
+        const result = await fn(this)
+        await this.exec(`RELEASE SAVEPOINT ${name}`)
+        return result
+      }
+      catch (error) {
+        await this.exec(`ROLLBACK TO SAVEPOINT ${name}`)
+        throw error
+      }
+    }
+    const pool = this.client as pg.Pool
+    for (let attempt = 1; ; attempt++) {
+      let client: pg.PoolClient
+      try {
+        client = await pool.connect()
+      }
+      catch (error) {
+        throw mapError(error)
+      }
+      let broken = false
+      try {
+        await client.query('BEGIN')
+        const result = await fn(new PostgresExecutor(client, true))
+        await client.query('COMMIT')
+        return result
+      }
+      catch (error) {
+        try {
+          await client.query('ROLLBACK')
+        }
+        catch {
+          broken = true
+        }
+        if (isRetryable(error) && attempt < ATTEMPTS) continue
+        throw mapError(error)
+      }
+      finally {
+        client.release(broken)
+      }
+    }
+  }
+}
+
+/** PostgreSQL through a node-postgres Pool of `max` connections. */
+export class PostgresDatabase extends PostgresExecutor implements Database {
+  readonly pool: pg.Pool
+
+  constructor(url: string, options: { max: number }) {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.max,
+      types,
+      connectionTimeoutMillis: 5000,
+      idleTimeoutMillis: 30_000,
+    })
+    // An idle connection that breaks (server restart) is dropped by the pool;
+    // without a listener the error would end the process.
+    pool.on('error', error => console.warn(`[db] idle PostgreSQL connection lost: ${error.message}`))
+    super(pool, false)
+    this.pool = pool
+  }
+
+  async dataVersion(): Promise<string> {
+    const row = await this.get<{ lsn: string }>(sql`SELECT pg_current_wal_insert_lsn()::text AS lsn`)
+    return row!.lsn
+  }
+
+  async ping(): Promise<void> {
+    await this.get(sql`SELECT 1 AS ok`)
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end()
+  }
+}

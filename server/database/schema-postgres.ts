@@ -1,0 +1,172 @@
+/**
+ * The PostgreSQL twin of ./schema.ts: the same tables, columns and indexes
+ * (tests/unit/schema-twins.test.ts holds them equal), so one SQL text serves
+ * both engines. Deliberate choices: flags stay 0/1 integers, timestamps stay
+ * ISO 8601 text (same output and order as SQLite), and case-insensitive
+ * lookups go through lower() on both.
+ */
+import { sql } from 'drizzle-orm'
+import { index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core'
+
+/** ISO 8601 UTC timestamp with milliseconds, as text like on SQLite; sorts lexicographically. */
+const now = sql`to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+const createdAt = () => text('created_at').notNull().default(now)
+
+export const users = pgTable('users', {
+  id: text('id').primaryKey(),
+  email: text('email'),
+  username: text('username').notNull(),
+  passwordHash: text('password_hash'),
+  // Flags are 0/1 integers in both dialects, so one SQL text compares them.
+  isAdmin: integer('is_admin').notNull().default(0),
+  shadowBanned: integer('shadow_banned').notNull().default(0),
+  mfaEnabled: integer('mfa_enabled').notNull().default(0),
+  /** Base32 TOTP secret; set (but not enabled) between setup and verify. */
+  mfaSecret: text('mfa_secret'),
+  /** Last accepted TOTP time step, so a code is never accepted twice. */
+  mfaLastStep: integer('mfa_last_step'),
+  createdAt: createdAt(),
+}, t => [
+  uniqueIndex('users_email_unique').on(t.email),
+  // Usernames are ASCII, so lower() folds them alike on both engines.
+  uniqueIndex('users_username_lower_unique').on(sql`lower(${t.username})`),
+])
+
+export const sessions = pgTable('sessions', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+  expiresAt: text('expires_at').notNull(),
+  revokedAt: text('revoked_at'),
+}, t => [index('sessions_user_idx').on(t.userId)])
+
+export const apiTokens = pgTable('api_tokens', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  /** SHA-256 (hex) of the raw token; the raw value is never stored. */
+  tokenHash: text('token_hash').notNull(),
+  createdAt: createdAt(),
+  expiresAt: text('expires_at').notNull(),
+  lastUsedAt: text('last_used_at'),
+}, t => [
+  uniqueIndex('api_tokens_hash_unique').on(t.tokenHash),
+  index('api_tokens_user_idx').on(t.userId),
+])
+
+export const mfaBackupCodes = pgTable('mfa_backup_codes', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  codeHash: text('code_hash').notNull(),
+  usedAt: text('used_at'),
+  createdAt: createdAt(),
+}, t => [index('mfa_backup_codes_user_idx').on(t.userId)])
+
+export const passwordResetTokens = pgTable('password_reset_tokens', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash').notNull(),
+  expiresAt: text('expires_at').notNull(),
+  usedAt: text('used_at'),
+  createdAt: createdAt(),
+}, t => [
+  uniqueIndex('password_reset_tokens_hash_unique').on(t.tokenHash),
+  index('password_reset_tokens_user_idx').on(t.userId),
+])
+
+export const oauthAccounts = pgTable('oauth_accounts', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  provider: text('provider', { enum: ['github', 'google', 'discord'] }).notNull(),
+  providerUserId: text('provider_user_id').notNull(),
+  email: text('email'),
+  createdAt: createdAt(),
+}, t => [
+  uniqueIndex('oauth_accounts_provider_unique').on(t.provider, t.providerUserId),
+  index('oauth_accounts_user_idx').on(t.userId),
+])
+
+export const uploads = pgTable('uploads', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  filename: text('filename'),
+  originalName: text('original_name').notNull(),
+  description: text('description').notNull(),
+  uploadType: text('upload_type', { enum: ['image', 'link'] }).notNull(),
+  externalUrl: text('external_url'),
+  mimeType: text('mime_type'),
+  width: integer('width'),
+  height: integer('height'),
+  sizeBytes: integer('size_bytes'),
+  /** SHA-256 (hex) of the stored, normalised image. */
+  sha256: text('sha256'),
+  /** 64-bit perceptual hash as 16 hex characters. */
+  phash: text('phash'),
+  upvotes: integer('upvotes').notNull().default(0),
+  downvoteCount: integer('downvote_count').notNull().default(0),
+  isPrivate: integer('is_private').notNull().default(0),
+  createdAt: createdAt(),
+}, t => [
+  index('uploads_public_newest_idx').on(t.createdAt, t.id).where(sql`${t.isPrivate} = 0`),
+  index('uploads_public_top_idx').on(sql`${t.upvotes} desc`, sql`${t.downvoteCount} desc`, sql`${t.createdAt} desc`).where(sql`${t.isPrivate} = 0`),
+  index('uploads_user_date_idx').on(t.userId, t.isPrivate, t.createdAt),
+  index('uploads_user_votes_idx').on(t.userId, t.isPrivate, t.upvotes, t.createdAt),
+  index('uploads_user_name_lower_idx').on(t.userId, t.isPrivate, sql`lower(${t.originalName})`),
+  index('uploads_sha256_idx').on(t.sha256),
+])
+
+export const tags = pgTable('tags', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  slug: text('slug').notNull(),
+  createdAt: createdAt(),
+}, t => [uniqueIndex('tags_slug_unique').on(t.slug)])
+
+export const uploadTags = pgTable('upload_tags', {
+  uploadId: text('upload_id').notNull().references(() => uploads.id, { onDelete: 'cascade' }),
+  tagId: text('tag_id').notNull().references(() => tags.id, { onDelete: 'cascade' }),
+  /** Order of the tag on its upload (0, 1, …), as it was added. */
+  position: integer('position').notNull().default(0),
+  createdAt: createdAt(),
+}, t => [
+  primaryKey({ columns: [t.uploadId, t.tagId] }),
+  index('upload_tags_tag_idx').on(t.tagId, t.uploadId),
+])
+
+export const votes = pgTable('votes', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  uploadId: text('upload_id').notNull().references(() => uploads.id, { onDelete: 'cascade' }),
+  vote: text('vote', { enum: ['fucks', 'does_not_fuck'] }).notNull(),
+  createdAt: createdAt(),
+  updatedAt: text('updated_at').notNull().default(now),
+}, t => [
+  uniqueIndex('votes_user_upload_unique').on(t.userId, t.uploadId),
+  index('votes_upload_idx').on(t.uploadId),
+])
+
+export const anonymousVotes = pgTable('anonymous_votes', {
+  id: text('id').primaryKey(),
+  uploadId: text('upload_id').notNull().references(() => uploads.id, { onDelete: 'cascade' }),
+  /** HMAC-SHA-256 of the client IP with a server secret; the IP itself is never stored. */
+  ipHash: text('ip_hash').notNull(),
+  fingerprint: text('fingerprint').notNull(),
+  userAgentHash: text('user_agent_hash'),
+  vote: text('vote', { enum: ['upvote', 'downvote'] }).notNull(),
+  createdAt: createdAt(),
+}, t => [
+  // One vote per visitor and upload, held by the indexes themselves under concurrency.
+  uniqueIndex('anonymous_votes_upload_ip_unique').on(t.uploadId, t.ipHash),
+  uniqueIndex('anonymous_votes_upload_fingerprint_unique').on(t.uploadId, t.fingerprint),
+])
+
+/** Generated secrets shared by every instance (used on PostgreSQL; SQLite keeps them in the data dir). */
+export const appSecrets = pgTable('app_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: createdAt(),
+})
+
+export type User = typeof users.$inferSelect
+export type Upload = typeof uploads.$inferSelect
+export type Tag = typeof tags.$inferSelect

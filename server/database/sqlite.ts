@@ -1,0 +1,200 @@
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs'
+import BetterSqlite3 from 'better-sqlite3'
+import type { Database, Executor } from './port'
+import { render, sql, type Query } from './sql'
+
+/** Statements compiled once per connection; the oldest go first past this many. */
+const STATEMENTS_MAX = 500
+
+/** SQLite through better-sqlite3: one connection, statements prepared once, transactions serialised. */
+export class SqliteDatabase implements Database {
+  readonly dialect = 'sqlite' as const
+  readonly sqlite: BetterSqlite3.Database
+  private readonly statements = new Map<string, BetterSqlite3.Statement>()
+  /** Settles when the open transaction ends; statements from outside it wait for that. */
+  private writer: Promise<void> | null = null
+  private savepoints = 0
+
+  constructor(file: string) {
+    // The file holds TOTP secrets and hashes: readable by its owner only (also its WAL and shm files).
+    if (file !== ':memory:' && !existsSync(file)) closeSync(openSync(file, 'a', 0o600))
+    this.sqlite = new BetterSqlite3(file)
+    this.sqlite.pragma('journal_mode = WAL')
+    this.sqlite.pragma('foreign_keys = ON')
+    this.sqlite.pragma('busy_timeout = 5000')
+    this.sqlite.pragma('synchronous = NORMAL')
+    // PostgreSQL has bit_count(); SQLite gets the Hamming distance of two 64-bit hex hashes here.
+    this.sqlite.function('phash_distance', { deterministic: true }, (a: unknown, b: unknown) => hammingDistance(String(a), String(b)))
+    if (file !== ':memory:') {
+      for (const suffix of ['', '-wal', '-shm']) {
+        if (existsSync(file + suffix)) chmodSync(file + suffix, 0o600)
+      }
+    }
+  }
+
+  private statement(query: Query): { statement: BetterSqlite3.Statement, values: unknown[] } {
+    const { text, values } = render(query, 'sqlite')
+    let statement = this.statements.get(text)
+    if (!statement) {
+      if (this.statements.size >= STATEMENTS_MAX) this.statements.delete(this.statements.keys().next().value!)
+      statement = this.sqlite.prepare(text)
+      this.statements.set(text, statement)
+    }
+    return { statement, values }
+  }
+
+  /** Runs `work` now, or after the open transaction when called from outside it. */
+  private outside<T>(work: () => T): Promise<T> {
+    if (this.writer) return this.writer.then(() => this.outside(work))
+    try {
+      return Promise.resolve(work())
+    }
+    catch (error) {
+      return Promise.reject(error)
+    }
+  }
+
+  allNow<T>(query: Query): T[] {
+    const { statement, values } = this.statement(query)
+    return statement.all(...values) as T[]
+  }
+
+  getNow<T>(query: Query): T | undefined {
+    const { statement, values } = this.statement(query)
+    return statement.get(...values) as T | undefined
+  }
+
+  runNow(query: Query): { changes: number } {
+    const { statement, values } = this.statement(query)
+    return { changes: statement.run(...values).changes }
+  }
+
+  all<T>(query: Query): Promise<T[]> {
+    return this.outside(() => this.allNow<T>(query))
+  }
+
+  get<T>(query: Query): Promise<T | undefined> {
+    return this.outside(() => this.getNow<T>(query))
+  }
+
+  run(query: Query): Promise<{ changes: number }> {
+    return this.outside(() => this.runNow(query))
+  }
+
+  exec(text: string): Promise<void> {
+    return this.outside(() => void this.sqlite.exec(text))
+  }
+
+  async transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
+    while (this.writer) await this.writer
+    let release!: () => void
+    this.writer = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    try {
+      this.sqlite.exec('BEGIN IMMEDIATE')
+      try {
+        const result = await fn(new SqliteTransaction(this))
+        this.sqlite.exec('COMMIT')
+        return result
+      }
+      catch (error) {
+        if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK')
+        throw error
+      }
+    }
+    finally {
+      this.writer = null
+      release()
+    }
+  }
+
+  /** A savepoint inside the open transaction. */
+  async nested<T>(fn: () => Promise<T>): Promise<T> {
+    const name = `sp${++this.savepoints}`
+    this.sqlite.exec(`SAVEPOINT ${name}`)
+    try {
+      const result = await fn()
+      this.sqlite.exec(`RELEASE ${name}`)
+      return result
+    }
+    catch (error) {
+      this.sqlite.exec(`ROLLBACK TO ${name}`)
+      this.sqlite.exec(`RELEASE ${name}`)
+      throw error
+    }
+  }
+
+  lock(): Promise<void> {
+    return Promise.resolve()
+  }
+
+  dataVersion(): Promise<string> {
+    return this.outside(() => {
+      const { changes, data } = this.getNow<{ changes: number, data: number }>(VERSION_QUERY)!
+      return `${changes}:${data}`
+    })
+  }
+
+  async ping(): Promise<void> {
+    await this.get(PING_QUERY)
+  }
+
+  async close(): Promise<void> {
+    while (this.writer) await this.writer
+    this.sqlite.close()
+  }
+}
+
+const VERSION_QUERY = sql`SELECT total_changes() AS changes, data_version AS data FROM pragma_data_version`
+const PING_QUERY = sql`SELECT 1 AS ok`
+
+/** Bits that differ between two 16-hex-digit (64-bit) hashes. */
+function hammingDistance(a: string, b: string): number {
+  let x = BigInt(`0x${a}`) ^ BigInt(`0x${b}`)
+  let bits = 0
+  while (x) {
+    x &= x - 1n
+    bits++
+  }
+  return bits
+}
+
+/** The handle a transaction's callback gets: runs at once, inside the transaction. */
+class SqliteTransaction implements Executor {
+  readonly dialect = 'sqlite' as const
+  constructor(private readonly db: SqliteDatabase) {}
+
+  all<T>(query: Query): Promise<T[]> {
+    return settle(() => this.db.allNow<T>(query))
+  }
+
+  get<T>(query: Query): Promise<T | undefined> {
+    return settle(() => this.db.getNow<T>(query))
+  }
+
+  run(query: Query): Promise<{ changes: number }> {
+    return settle(() => this.db.runNow(query))
+  }
+
+  exec(text: string): Promise<void> {
+    return settle(() => void this.db.sqlite.exec(text))
+  }
+
+  transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
+    return this.db.nested(() => fn(this))
+  }
+
+  lock(): Promise<void> {
+    return Promise.resolve()
+  }
+}
+
+function settle<T>(work: () => T): Promise<T> {
+  try {
+    return Promise.resolve(work())
+  }
+  catch (error) {
+    return Promise.reject(error)
+  }
+}

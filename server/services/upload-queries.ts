@@ -1,0 +1,15 @@
+import { sql } from '../database/sql'
+import type { Actor } from './sessions'
+
+/**
+ * The one upload visibility rule, on `uploads u`: public, the viewer's own,
+ * or any upload for an admin. `viewer` null = anonymous (public only).
+ */
+export function visibleTo(viewer: Pick<Actor, 'id' | 'isAdmin'> | null) {
+  if (!viewer) return sql`u.is_private = 0`
+  return sql`(u.is_private = 0 OR u.user_id = ${viewer.id} OR ${viewer.isAdmin ? 1 : 0} = 1)`
+}
+
+/** The columns every list entry selects from `uploads u`. */
+export const ENTRY_COLUMNS = sql.raw(`u.id, u.user_id, u.filename, u.description, u.upload_type, u.external_url,
+  u.upvotes, u.downvote_count, u.is_private, u.created_at`)

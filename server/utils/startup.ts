@@ -1,0 +1,20 @@
+let starting: Promise<void> = Promise.resolve()
+
+/**
+ * Records the start-up work (migrations, secrets). When it fails, the
+ * process ends with one line naming the cause: a server that cannot reach
+ * its database or read its secrets must not keep listening.
+ */
+export function markStarting(work: Promise<void>): void {
+  starting = work
+  work.catch((error: unknown) => {
+    const reason = error instanceof Error ? error.message : String(error)
+    console.error(`[start] cannot start: ${reason}`)
+    process.exit(1)
+  })
+}
+
+/** Resolves once start-up work is done (at once afterwards). */
+export function serverStarted(): Promise<void> {
+  return starting
+}

@@ -17,7 +17,7 @@ async function main(argv: string[]): Promise<number> {
     return 2
   }
   const email = rawEmail.trim().toLowerCase()
-  const db = await openMigrated({ url: process.env.NUXT_DATABASE_URL, dataDir: resolve(process.env.NUXT_DATA_DIR || './data') })
+  const db = await openMigrated({ url: process.env.NUXT_DATABASE_URL, dataDir: resolve(process.env.NUXT_DATA_DIR || './data'), log: console.info })
   try {
     const result = await db.run(sql`UPDATE users SET is_admin = ${command === 'grant'} WHERE email = ${email}`)
     if (result.changes === 0) {

@@ -18,10 +18,11 @@ export async function migrateFromDisk(db: Database): Promise<number> {
  * is set (as NUXT_DATABASE_URL would be), else `<dataDir>/app.sqlite`
  * (or an in-memory SQLite for `dataDir` ":memory:").
  */
-export async function openMigrated(options: { url?: string, dataDir: string }): Promise<Database> {
+export async function openMigrated(options: { url?: string, dataDir: string, log?: (line: string) => void }): Promise<Database> {
   const memory = options.dataDir === ':memory:'
   if (!memory && !options.url) mkdirSync(options.dataDir, { recursive: true })
   const db = openDatabase({ url: options.url, sqliteFile: memory ? ':memory:' : join(options.dataDir, 'app.sqlite'), poolMax: 4 })
-  await migrateFromDisk(db)
+  const applied = await migrateFromDisk(db)
+  if (applied > 0) options.log?.(`[db] applied ${applied} migration(s) (${db.dialect})`)
   return db
 }

@@ -17,7 +17,7 @@ describe('admin page', () => {
     const admin = await registerUser({ email: ADMIN_EMAIL })
     const target = await registerUser()
     const member = await registerUser()
-    const id = seedLink(member, { url: 'https://example.com/shadow-ban-target' })
+    const id = await seedLink(member, { url: 'https://example.com/shadow-ban-target' })
 
     // Non-admins get the 403 page.
     const memberContext = await signedInContext(browser, member)

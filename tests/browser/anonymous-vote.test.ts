@@ -12,7 +12,7 @@ describe('anonymous voting', () => {
 
   it('counts one vote and answers a second try politely', async () => {
     const owner = await registerUser()
-    const id = seedLink(owner, { description: 'Anonymous vote target' })
+    const id = await seedLink(owner, { description: 'Anonymous vote target' })
     const context = await newContext(browser, inject('baseURL'))
     const page = await context.newPage()
     const errors = watchErrors(page)

@@ -90,7 +90,7 @@ export async function createUpload(user: TestUser, options: { link?: string, ima
 }
 
 /** A public (or private) link upload written straight into the server's database: a fixture, not the flow under test. */
-export function seedLink(owner: TestUser, options: { url?: string, description?: string, tags?: string[], isPrivate?: boolean, upvotes?: number, downvotes?: number } = {}): string {
+export function seedLink(owner: TestUser, options: { url?: string, description?: string, tags?: string[], isPrivate?: boolean, upvotes?: number, downvotes?: number } = {}): Promise<string> {
   return seedUpload(owner, {
     uploadType: 'link',
     externalUrl: options.url ?? `https://example.com/${randomUUID()}`,

@@ -14,7 +14,7 @@ describe('keyboard voting', () => {
   it('votes with F and D, with the focused button visibly outlined', async () => {
     const owner = await registerUser()
     const voter = await registerUser()
-    const id = seedLink(owner, { url: 'https://example.com/keyboard' })
+    const id = await seedLink(owner, { url: 'https://example.com/keyboard' })
     const context = await signedInContext(browser, voter)
     const page = await context.newPage()
     await goto(page, `/upload/${id}`)

@@ -20,7 +20,7 @@ describe('screenshots at desktop and mobile widths', () => {
       ['https://example.org/articles/why-sourdough', 'Why everyone bakes sourdough now', ['food'], 5, 0],
       ['https://www.instagram.com/p/CkK9pJ1Lxyz/', 'Sunset over the harbour', ['photo'], 0, 0],
     ] as const
-    for (const [url, description, tags, upvotes, downvotes] of links) seedLink(user, { url, description, tags: [...tags], upvotes, downvotes })
+    for (const [url, description, tags, upvotes, downvotes] of links) await seedLink(user, { url, description, tags: [...tags], upvotes, downvotes })
   })
   afterAll(() => browser?.close())
 

@@ -74,10 +74,10 @@ export const PAGES: PageCase[] = [
 /** An owner with a tagged image and link upload, and an admin. */
 export async function siteFixtures(): Promise<Fixtures> {
   const owner = await registerUser()
-  const admin = makeAdmin(await registerUser())
+  const admin = await makeAdmin(await registerUser())
   const tag = `site-${owner.id.slice(0, 6)}`
   const imageId = await createUpload(owner, { image: await noisePng(480, 320), description: 'A picture', tags: `${tag},colour` })
-  const linkId = seedLink(owner, { url: 'https://example.com/a-page', description: 'A link', tags: [tag] })
+  const linkId = await seedLink(owner, { url: 'https://example.com/a-page', description: 'A link', tags: [tag] })
   return { owner, admin, imageId, linkId, tag }
 }
 

@@ -70,7 +70,7 @@ describe('the new-upload form', () => {
 
   it('adds tags as the owner, and lets an admin moderate someone else\'s upload', async () => {
     const owner = await registerUser()
-    const admin = makeAdmin(await registerUser())
+    const admin = await makeAdmin(await registerUser())
     const id = await createUpload(owner, { link: 'https://example.com/moderate-me', description: 'Moderate me' })
 
     const ownerContext = await signedInContext(browser, owner)

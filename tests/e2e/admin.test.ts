@@ -8,7 +8,7 @@ let member: TestUser
 
 beforeAll(async () => {
   [admin, member] = await Promise.all([registerUser(), registerUser()])
-  makeAdmin(admin)
+  await makeAdmin(admin)
 })
 
 const ban = (userId: string, shadowBanned: unknown, token?: string) =>
@@ -51,16 +51,16 @@ describe('POST /api/admin/users/{id}/shadow-ban', () => {
 
   it('recounts at once: a banned user\'s votes stop counting, and count again after unbanning', async () => {
     const [owner, target, honest] = await Promise.all([registerUser(), registerUser(), registerUser()])
-    const before = seedUpload(owner)
-    const during = seedUpload(owner)
+    const before = await seedUpload(owner)
+    const during = await seedUpload(owner)
     expect((await vote(before, 'fucks', target.token)).status).toBe(200)
     await vote(before, 'does_not_fuck', honest.token)
-    expect(storedCounts(before)).toEqual({ upvotes: 1, downvote_count: 1 })
+    expect(await storedCounts(before)).toEqual({ upvotes: 1, downvote_count: 1 })
 
     const banned = await ban(target.id, true, admin.token)
     expect(banned.status).toBe(200)
     expect(banned.body).toEqual({ success: true, user: { id: target.id, username: target.username, shadowBanned: true } })
-    expect(storedCounts(before)).toEqual({ upvotes: 0, downvote_count: 1 })
+    expect(await storedCounts(before)).toEqual({ upvotes: 0, downvote_count: 1 })
 
     // The banned user sees nothing different...
     const response = await vote(during, 'fucks', target.token)
@@ -68,11 +68,11 @@ describe('POST /api/admin/users/{id}/shadow-ban', () => {
     expect(response.body.vote).toMatchObject({ userId: target.id, uploadId: during, vote: 'fucks' })
     expect((await api(`/api/vote?uploadId=${during}`, { token: target.token })).body).toEqual({ vote: 'fucks' })
     // ...but the counts do not move, neither on a new vote, a change nor a removal.
-    expect(storedCounts(during)).toEqual({ upvotes: 0, downvote_count: 0 })
+    expect(await storedCounts(during)).toEqual({ upvotes: 0, downvote_count: 0 })
     await vote(before, 'does_not_fuck', target.token)
-    expect(storedCounts(before)).toEqual({ upvotes: 0, downvote_count: 1 })
+    expect(await storedCounts(before)).toEqual({ upvotes: 0, downvote_count: 1 })
     await api(`/api/vote?uploadId=${during}`, { method: 'DELETE', token: target.token })
-    expect(storedCounts(during)).toEqual({ upvotes: 0, downvote_count: 0 })
+    expect(await storedCounts(during)).toEqual({ upvotes: 0, downvote_count: 0 })
     await vote(during, 'fucks', target.token)
 
     const listed = await api(`/api/admin/users?q=${target.username}`, { token: admin.token })
@@ -80,8 +80,8 @@ describe('POST /api/admin/users/{id}/shadow-ban', () => {
 
     const unbanned = await ban(target.id, false, admin.token)
     expect(unbanned.body.user.shadowBanned).toBe(false)
-    expect(storedCounts(before)).toEqual({ upvotes: 0, downvote_count: 2 })
-    expect(storedCounts(during)).toEqual({ upvotes: 1, downvote_count: 0 })
-    expect(storedCounts(before)).toEqual(countedVotes(before))
+    expect(await storedCounts(before)).toEqual({ upvotes: 0, downvote_count: 2 })
+    expect(await storedCounts(during)).toEqual({ upvotes: 1, downvote_count: 0 })
+    expect(await storedCounts(before)).toEqual(await countedVotes(before))
   })
 })

@@ -2,8 +2,9 @@ import { createHmac, randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from '../../server/database/sql'
 import { api, registerUser, type TestUser } from '../support/api'
-import { countedVotes, listEntryOf, seedUpload, serverDatabase, storedCounts } from '../support/seed'
+import { countedVotes, databaseOf, listEntryOf, seedUpload, storedCounts } from '../support/seed'
 import { startServer, type RunningServer } from '../support/server'
 
 // Own server that believes X-Forwarded-For, so each test visitor can have its own IP.
@@ -21,22 +22,22 @@ const freshIp = () => `198.51.${Math.floor(nextIp / 250)}.${(nextIp++ % 250) + 1
 const anonymous = (body: Record<string, unknown>, ip = freshIp(), userAgent = 'e2e-browser/1.0') =>
   api('/api/vote/anonymous', { baseURL: server.url, method: 'POST', body, headers: { 'x-forwarded-for': ip, 'user-agent': userAgent } })
 const fingerprint = () => `fp-${randomUUID()}`
-const upload = (input: { isPrivate?: boolean } = {}) => seedUpload(owner, input, server.dataDir)
-const counts = (uploadId: string) => storedCounts(uploadId, server.dataDir)
+const upload = (input: { isPrivate?: boolean } = {}) => seedUpload(owner, input, server)
+const counts = (uploadId: string) => storedCounts(uploadId, server)
 
 describe('POST /api/vote/anonymous', () => {
   it('counts a vote and answers success', async () => {
-    const uploadId = upload()
+    const uploadId = await upload()
     const response = await anonymous({ uploadId, vote: 'upvote', clientFingerprint: fingerprint() })
     expect(response.status).toBe(200)
     expect(response.body).toEqual({ success: true, alreadyVoted: false, vote: 'upvote' })
     await anonymous({ uploadId, vote: 'downvote', clientFingerprint: fingerprint() })
-    expect(counts(uploadId)).toEqual({ upvotes: 1, downvote_count: 1 })
+    expect(await counts(uploadId)).toEqual({ upvotes: 1, downvote_count: 1 })
     expect((await listEntryOf(owner, uploadId, server.url)).stats).toEqual({ voteCount: 2, upvotes: 1, downvotes: 1, averageRating: 5.5 })
   })
 
   it('answers 409 with the earlier vote when the IP matches, whatever the fingerprint', async () => {
-    const uploadId = upload()
+    const uploadId = await upload()
     const ip = freshIp()
     await anonymous({ uploadId, vote: 'downvote', clientFingerprint: fingerprint() }, ip)
     const again = await anonymous({ uploadId, vote: 'upvote', clientFingerprint: fingerprint() }, ip, 'another-agent/2.0')
@@ -45,32 +46,32 @@ describe('POST /api/vote/anonymous', () => {
       statusCode: 409, statusMessage: 'Conflict', message: 'You have already voted on this upload',
       success: false, alreadyVoted: true, existingVote: 'downvote',
     })
-    expect(counts(uploadId)).toEqual({ upvotes: 0, downvote_count: 1 })
+    expect(await counts(uploadId)).toEqual({ upvotes: 0, downvote_count: 1 })
   })
 
   it('answers 409 when the fingerprint matches from another IP', async () => {
-    const uploadId = upload()
+    const uploadId = await upload()
     const print = fingerprint()
     await anonymous({ uploadId, vote: 'upvote', clientFingerprint: print })
     const again = await anonymous({ uploadId, vote: 'downvote', clientFingerprint: print })
     expect(again.status).toBe(409)
     expect(again.body).toMatchObject({ success: false, alreadyVoted: true, existingVote: 'upvote' })
-    expect(counts(uploadId)).toEqual({ upvotes: 1, downvote_count: 0 })
+    expect(await counts(uploadId)).toEqual({ upvotes: 1, downvote_count: 0 })
   })
 
   it('lets the same visitor vote on another upload', async () => {
     const ip = freshIp()
     const print = fingerprint()
-    expect((await anonymous({ uploadId: upload(), vote: 'upvote', clientFingerprint: print }, ip)).status).toBe(200)
-    expect((await anonymous({ uploadId: upload(), vote: 'upvote', clientFingerprint: print }, ip)).status).toBe(200)
+    expect((await anonymous({ uploadId: await upload(), vote: 'upvote', clientFingerprint: print }, ip)).status).toBe(200)
+    expect((await anonymous({ uploadId: await upload(), vote: 'upvote', clientFingerprint: print }, ip)).status).toBe(200)
   })
 
   it('stores the IP and user agent only as keyed SHA-256 hashes', async () => {
-    const uploadId = upload()
+    const uploadId = await upload()
     const ip = '203.0.113.77'
     await anonymous({ uploadId, vote: 'upvote', clientFingerprint: fingerprint() }, ip, 'Agent/9')
     const secret = (JSON.parse(readFileSync(join(server.dataDir, 'secrets.json'), 'utf8')) as { ipHashSecret: string }).ipHashSecret
-    const row = serverDatabase(server.dataDir).sqlite.prepare('SELECT * FROM anonymous_votes WHERE upload_id = ?').get(uploadId) as Record<string, string>
+    const row = (await databaseOf(server).db.get<Record<string, string>>(sql`SELECT * FROM anonymous_votes WHERE upload_id = ${uploadId}`))!
     expect(row.ip_hash).toBe(createHmac('sha256', secret).update(ip).digest('hex'))
     expect(row.ip_hash).not.toBe(createHmac('sha256', '').update(ip).digest('hex'))
     expect(row.user_agent_hash).toMatch(/^[0-9a-f]{64}$/)
@@ -79,30 +80,30 @@ describe('POST /api/vote/anonymous', () => {
   })
 
   it('answers 400 Invalid upload ID for a private, unknown or malformed upload', async () => {
-    const privateId = upload({ isPrivate: true })
+    const privateId = await upload({ isPrivate: true })
     for (const uploadId of [privateId, randomUUID(), 'nope', undefined]) {
       const response = await anonymous({ uploadId, vote: 'upvote', clientFingerprint: fingerprint() })
       expect(response.status).toBe(400)
       expect(response.body).toMatchObject({ statusCode: 400, statusMessage: 'Bad Request', message: 'Invalid upload ID' })
     }
-    expect(counts(privateId)).toEqual({ upvotes: 0, downvote_count: 0 })
+    expect(await counts(privateId)).toEqual({ upvotes: 0, downvote_count: 0 })
   })
 
   it('answers 400 for a bad vote value or fingerprint', async () => {
-    const uploadId = upload()
+    const uploadId = await upload()
     for (const vote of ['fucks', 'UPVOTE', undefined]) {
       expect((await anonymous({ uploadId, vote, clientFingerprint: fingerprint() })).body.message).toBe('Invalid vote value')
     }
     for (const clientFingerprint of ['short', 'x'.repeat(257), undefined, 12345678]) {
       expect((await anonymous({ uploadId, vote: 'upvote', clientFingerprint })).body.message).toBe('Invalid client fingerprint')
     }
-    expect(counts(uploadId)).toEqual({ upvotes: 0, downvote_count: 0 })
+    expect(await counts(uploadId)).toEqual({ upvotes: 0, downvote_count: 0 })
   })
 })
 
 describe('counts under concurrency', () => {
   it('stay equal to the vote rows with 50 users and 50 anonymous visitors voting at once', async () => {
-    const uploadId = upload()
+    const uploadId = await upload()
     const voters = await Promise.all(Array.from({ length: 50 }, () => registerUser({}, server.url)))
     const userVote = (i: number) => (i % 3 === 0 ? 'does_not_fuck' : 'fucks')
     const anonymousVote = (i: number) => (i % 4 === 0 ? 'downvote' : 'upvote')
@@ -115,8 +116,8 @@ describe('counts under concurrency', () => {
     expect(round1.map(r => r.status)).toEqual(Array(100).fill(200))
     const userUp = voters.filter((_, i) => userVote(i) === 'fucks').length
     const anonUp = ips.filter((_, i) => anonymousVote(i) === 'upvote').length
-    expect(counts(uploadId)).toEqual({ upvotes: userUp + anonUp, downvote_count: 100 - userUp - anonUp })
-    expect(counts(uploadId)).toEqual(countedVotes(uploadId, server.dataDir))
+    expect(await counts(uploadId)).toEqual({ upvotes: userUp + anonUp, downvote_count: 100 - userUp - anonUp })
+    expect(await counts(uploadId)).toEqual(await countedVotes(uploadId, server))
 
     // Everyone changes their mind at once while every anonymous visitor tries again.
     const round2 = await Promise.all([
@@ -127,8 +128,8 @@ describe('counts under concurrency', () => {
     expect(round2.slice(50).map(r => r.status)).toEqual(Array(50).fill(409))
     const userUp2 = voters.filter((_, i) => userVote(i + 1) === 'fucks').length
     const expected = { upvotes: userUp2 + anonUp, downvote_count: 100 - userUp2 - anonUp }
-    expect(counts(uploadId)).toEqual(expected)
-    expect(countedVotes(uploadId, server.dataDir)).toEqual(expected)
+    expect(await counts(uploadId)).toEqual(expected)
+    expect(await countedVotes(uploadId, server)).toEqual(expected)
     const entry = await listEntryOf(owner, uploadId, server.url)
     expect(entry.stats).toEqual({
       voteCount: 100,

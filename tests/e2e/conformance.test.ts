@@ -87,9 +87,9 @@ describe('JSON body size', () => {
 describe('Cache-Control, ETag and 304 on every GET (decisions.md "Caching")', () => {
   it('uses the policy of each route and of each caller', async () => {
     const owner = await registerUser()
-    const admin = makeAdmin(await registerUser())
-    const publicId = seedUpload(owner, { tags: ['Cache Check'] })
-    const privateId = seedUpload(owner, { isPrivate: true })
+    const admin = await makeAdmin(await registerUser())
+    const publicId = await seedUpload(owner, { tags: ['Cache Check'] })
+    const privateId = await seedUpload(owner, { isPrivate: true })
     const cases: [string, string | undefined, string][] = [
       ['/api/uploads', undefined, 'public, max-age=120'],
       ['/api/uploads?page=2&limit=5', undefined, 'public, max-age=120'],
@@ -140,7 +140,7 @@ describe('Cache-Control, ETag and 304 on every GET (decisions.md "Caching")', ()
 describe('cross-site requests on every unsafe method', () => {
   it('refuses a cookie request from a foreign Origin with 403 before anything else', async () => {
     const user = await registerUser()
-    const id = seedUpload(user)
+    const id = await seedUpload(user)
     const routes: [string, string][] = [
       ['POST', '/api/auth'], ['POST', '/api/auth/logout'], ['POST', '/api/auth/change-password'], ['POST', '/api/auth/mfa/setup'],
       ['POST', '/api/auth/mfa/verify'], ['POST', '/api/auth/mfa/disable'], ['POST', '/api/auth/tokens/generate'],
@@ -216,8 +216,8 @@ describe('validation messages', () => {
 describe('public reads with a stale cookie', () => {
   it('answers an upload and its tags as to an anonymous caller when the cookie is revoked or invalid', async () => {
     const owner = await registerUser()
-    const publicId = seedUpload(owner, { tags: ['Stale Cookie'] })
-    const privateId = seedUpload(owner, { isPrivate: true })
+    const publicId = await seedUpload(owner, { tags: ['Stale Cookie'] })
+    const privateId = await seedUpload(owner, { isPrivate: true })
     const revoked = await registerUser()
     expect((await api('/api/auth/logout', { method: 'POST', token: revoked.token })).status).toBe(200)
     for (const token of [revoked.token, 'not-a-jwt']) {
@@ -238,8 +238,8 @@ describe('public reads with a stale cookie', () => {
 describe('no secret ever leaves the server', () => {
   it('keeps hashes, TOTP secrets and IPs out of every answer', async () => {
     const user = await enableMfa(await registerUser())
-    const admin = makeAdmin(await registerUser())
-    const token = createApiToken(user.id)
+    const admin = await makeAdmin(await registerUser())
+    const token = await createApiToken(user.id)
     const link = await api('/api/v1/upload', { method: 'POST', bearer: token.token, body: linkForm() })
     expect(link.status).toBe(201)
     const id = link.body.upload.id as string
@@ -289,7 +289,7 @@ describe('rate-limit categories (own server, the spec\'s default limits)', () =>
 
   it('counts each request in one category with RateLimit-* headers', async () => {
     const other = await registerUser({}, server.url)
-    const apiToken = createApiToken(other.id, { dataDir: server.dataDir })
+    const apiToken = await createApiToken(other.id, { server })
     const json = { 'content-type': 'application/json' }
     const cases: [string, string, { token?: string, bearer?: string, body?: unknown }, number, number][] = [
       ['POST', '/api/auth', { body: { action: 'login', email: 'x@e2e.test', password: 'whatever1' } }, 10, 900],

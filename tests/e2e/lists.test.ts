@@ -26,17 +26,17 @@ beforeAll(async () => {
   for (let i = 0; i < 24; i++) {
     const tags = [...(i % 3 === 0 ? ['Cats'] : []), ...(i % 4 === 0 ? ['Dogs'] : [])]
     const [upvotes, downvotes] = VOTES[i] ?? [0, 0]
-    u.push(seedUpload(i % 2 === 0 ? alice : bob, {
+    u.push(await seedUpload(i % 2 === 0 ? alice : bob, {
       createdAt: at(i),
       tags,
       upvotes,
       downvotes,
       uploadType: i === 1 ? 'link' : 'image',
       originalName: i % 2 === 0 ? NAMES[i / 2] : `bob-${i}.png`,
-    }, server.dataDir))
+    }, server))
   }
   for (let i = 0; i < 3; i++) {
-    privateIds.push(seedUpload(alice, { createdAt: at(100 + i), isPrivate: true, tags: ['Cats', 'Dogs'], upvotes: 1000 }, server.dataDir))
+    privateIds.push(await seedUpload(alice, { createdAt: at(100 + i), isPrivate: true, tags: ['Cats', 'Dogs'], upvotes: 1000 }, server))
   }
 })
 afterAll(() => server.stop())
@@ -258,7 +258,7 @@ describe('freshness', () => {
 
   it('shows a row written by another process at once', async () => {
     await get('/api/items-recent')
-    const id = seedUpload(bob, { createdAt: at(50) }, server.dataDir)
+    const id = await seedUpload(bob, { createdAt: at(50) }, server)
     u.push(id)
     expect((await get('/api/items-recent')).body.items[0].id).toBe(id)
   })

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { join } from 'node:path'
-import Database from 'better-sqlite3'
 import * as OTPAuth from 'otpauth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from '../../server/database/sql'
 import { api, registerUser } from '../support/api'
 import { browse, CookieJar, runOAuthFlow, startOAuthMock, type MockProvider, type OAuthMock } from '../support/oauth-mock'
+import { databaseOf } from '../support/seed'
 import { startServer, type RunningServer } from '../support/server'
 
 let mock: OAuthMock
@@ -44,26 +44,13 @@ function sessionToken(response: Response): string | undefined {
 
 const profileOf = async (token: string) => (await api('/api/profile', { token, baseURL: server.url })).body.user
 
-function database() {
-  return new Database(join(server.dataDir, 'app.sqlite'))
-}
-
-const countUsers = () => {
-  const db = database()
-  try {
-    return (db.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n
-  }
-  finally {
-    db.close()
-  }
-}
+const countUsers = async () =>
+  (await databaseOf(server).db.get<{ n: number }>(sql`SELECT count(*) AS n FROM users`))!.n
 
 /** Turns MFA on for a user directly in the server's database; returns its TOTP. */
-function enableMfa(userId: string) {
+async function enableMfa(userId: string) {
   const secret = new OTPAuth.Secret({ size: 20 })
-  const db = database()
-  db.prepare('UPDATE users SET mfa_enabled = 1, mfa_secret = ? WHERE id = ?').run(secret.base32, userId)
-  db.close()
+  await databaseOf(server).db.run(sql`UPDATE users SET mfa_enabled = 1, mfa_secret = ${secret.base32} WHERE id = ${userId}`)
   return new OTPAuth.TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret })
 }
 
@@ -131,13 +118,13 @@ describe.each(['github', 'google', 'discord'] as const)('%s sign-in', (provider)
     const name = `${provider}_${unique()}`
     providerUser(provider, { id, name, email: `${name}@oauth.test`, verified: true })
     const first = await profileOf(sessionToken((await runOAuthFlow(server.url, provider)).callback)!)
-    const users = countUsers()
+    const users = await countUsers()
     // The provider's name and e-mail changed since; the id did not.
     providerUser(provider, { id, name: `renamed_${unique()}`, email: `other_${unique()}@oauth.test`, verified: true })
     const { callback } = await runOAuthFlow(server.url, provider)
     expect(callback.status).toBe(302)
     expect(await profileOf(sessionToken(callback)!)).toMatchObject({ id: first.id, username: name })
-    expect(countUsers()).toBe(users)
+    expect(await countUsers()).toBe(users)
   })
 
   it('links to an existing account by verified e-mail', async () => {
@@ -166,28 +153,28 @@ describe.each(['github', 'google', 'discord'] as const)('%s sign-in', (provider)
 
   it('refuses a callback with a wrong state', async () => {
     providerUser(provider, { id: String(numericId()), name: `${provider}_${unique()}`, email: null, verified: false })
-    const users = countUsers()
+    const users = await countUsers()
     const { callback, jar } = await runOAuthFlow(server.url, provider, { tamper: url => url.searchParams.set('state', 'forged') })
     await expectErrorPage(callback, 400, 'missing or wrong state')
     expect(jar.cookies.has('nuxt-auth-state')).toBe(false)
-    expect(countUsers()).toBe(users)
+    expect(await countUsers()).toBe(users)
   })
 
   it('refuses a callback without state, or without the state cookie', async () => {
     providerUser(provider, { id: String(numericId()), name: `${provider}_${unique()}`, email: null, verified: false })
-    const users = countUsers()
+    const users = await countUsers()
     const { callback } = await runOAuthFlow(server.url, provider, { tamper: url => url.searchParams.delete('state') })
     await expectErrorPage(callback, 400, 'missing or wrong state')
     // A callback link made by someone else: state in the URL, none in this browser.
     const { callbackUrl } = await runOAuthFlow(server.url, provider, { tamper: url => url.searchParams.set('state', 'x') })
     const replayed = await browse(callbackUrl, new CookieJar())
     await expectErrorPage(replayed, 400, 'missing or wrong state')
-    expect(countUsers()).toBe(users)
+    expect(await countUsers()).toBe(users)
   })
 
   it('asks an MFA account for a code before setting the cookie', async () => {
     const user = await registerUser({}, server.url)
-    const totp = enableMfa(user.id)
+    const totp = await enableMfa(user.id)
     providerUser(provider, { id: String(numericId()), name: `${provider}_${unique()}`, email: user.email, verified: true })
     const { callback, jar } = await runOAuthFlow(server.url, provider)
     expect(callback.status).toBe(302)
@@ -241,11 +228,11 @@ describe.each(['github', 'google', 'discord'] as const)('%s sign-in', (provider)
 
   it('shows an error page when the provider answers the token request with an error', async () => {
     providerUser(provider, { id: String(numericId()), name: `${provider}_${unique()}`, email: null, verified: false })
-    const users = countUsers()
+    const users = await countUsers()
     mock.failNextToken()
     const { callback } = await runOAuthFlow(server.url, provider)
     await expectErrorPage(callback, 502, 'did not answer as expected')
-    expect(countUsers()).toBe(users)
+    expect(await countUsers()).toBe(users)
   })
 
   it('shows an error page when the provider\'s user endpoint fails', async () => {

@@ -80,7 +80,7 @@ describe('responses match the OpenAPI document', () => {
   })
   it('lists, tags, votes and admin', async () => {
     const owner = await registerUser()
-    const uploadId = seedUpload(owner, { tags: ['OpenAPI Check'] })
+    const uploadId = await seedUpload(owner, { tags: ['OpenAPI Check'] })
     await expectMatchesOpenApi('GET', '/api/uploads', await api('/api/uploads?limit=5'))
     await expectMatchesOpenApi('GET', '/api/uploads', await api('/api/uploads?page=0'))
     await expectMatchesOpenApi('GET', '/api/uploads/filtered', await api('/api/uploads/filtered?tags=openapi-check'))
@@ -102,7 +102,7 @@ describe('responses match the OpenAPI document', () => {
     await expectMatchesOpenApi('POST', '/api/vote/anonymous', await api('/api/vote/anonymous', { method: 'POST', body: anonymous }))
     await expectMatchesOpenApi('POST', '/api/vote/anonymous', await api('/api/vote/anonymous', { method: 'POST', body: anonymous }))
 
-    const admin = makeAdmin(await registerUser())
+    const admin = await makeAdmin(await registerUser())
     await expectMatchesOpenApi('GET', '/api/admin/users', await api('/api/admin/users?q=user_', { token: admin.token }))
     await expectMatchesOpenApi('POST', '/api/admin/users/{id}/shadow-ban', await api(`/api/admin/users/${voter.id}/shadow-ban`, { method: 'POST', token: admin.token, body: { shadowBanned: true } }))
     await expectMatchesOpenApi('GET', '/api/admin/users', await api('/api/admin/users', { token: voter.token }))
@@ -121,7 +121,7 @@ describe('responses match the OpenAPI document', () => {
     await expectMatchesOpenApi('POST', '/api/upload', await postUpload(owner, { upload_type: 'link', description: '' }))
     await expectMatchesOpenApi('POST', '/api/upload', await postUpload(null, linkFields))
 
-    const apiToken = createApiToken(owner.id)
+    const apiToken = await createApiToken(owner.id)
     await expectMatchesOpenApi('POST', '/api/v1/upload', await api('/api/v1/upload', { method: 'POST', bearer: apiToken.token, body: uploadForm(linkFields) }))
     await expectMatchesOpenApi('POST', '/api/v1/upload', await api('/api/v1/upload', { method: 'POST', bearer: apiToken.token, body: uploadForm({ ...linkFields, upload_type: 'image_url', image_url: 'https://example.com/a.png' }) }))
     await expectMatchesOpenApi('POST', '/api/v1/upload', await api('/api/v1/upload', { method: 'POST', body: uploadForm(linkFields) }))

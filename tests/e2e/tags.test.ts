@@ -9,7 +9,7 @@ let admin: TestUser
 
 beforeAll(async () => {
   [owner, other, admin] = await Promise.all([registerUser(), registerUser(), registerUser()])
-  makeAdmin(admin)
+  await makeAdmin(admin)
 })
 
 const addTags = (uploadId: string, tags: unknown, token?: string) =>
@@ -19,7 +19,7 @@ const bad = (message: string) => ({ statusCode: 400, statusMessage: 'Bad Request
 
 describe('GET /api/uploads/{id}/tags', () => {
   it('lists the tags of a public upload to anyone, in the order they were added', async () => {
-    const id = seedUpload(owner, { tags: ['Zebra', 'apple'] })
+    const id = await seedUpload(owner, { tags: ['Zebra', 'apple'] })
     const response = await api(`/api/uploads/${id}/tags`)
     expect(response.status).toBe(200)
     expect(response.body.tags.map((t: { name: string, slug: string }) => [t.name, t.slug])).toEqual([['Zebra', 'zebra'], ['apple', 'apple']])
@@ -28,12 +28,12 @@ describe('GET /api/uploads/{id}/tags', () => {
   })
 
   it('answers an empty list for an untagged upload', async () => {
-    const id = seedUpload(owner)
+    const id = await seedUpload(owner)
     expect((await api(`/api/uploads/${id}/tags`)).body).toEqual({ tags: [] })
   })
 
   it('hides a private upload from everyone but its owner and admins', async () => {
-    const id = seedUpload(owner, { isPrivate: true, tags: ['secret'] })
+    const id = await seedUpload(owner, { isPrivate: true, tags: ['secret'] })
     expect((await api(`/api/uploads/${id}/tags`)).status).toBe(404)
     expect((await api(`/api/uploads/${id}/tags`, { token: other.token })).status).toBe(404)
     const own = await api(`/api/uploads/${id}/tags`, { token: owner.token })
@@ -52,7 +52,7 @@ describe('GET /api/uploads/{id}/tags', () => {
 
 describe('POST /api/uploads/{id}/tags', () => {
   it('adds tags: trimmed, case kept, slug lowercased, with the full list and the number added', async () => {
-    const id = seedUpload(owner)
+    const id = await seedUpload(owner)
     const response = await addTags(id, ['  Funny Cats  ', 'cute-2026'], owner.token)
     expect(response.status).toBe(200)
     expect(response.body.success).toBe(true)
@@ -62,7 +62,7 @@ describe('POST /api/uploads/{id}/tags', () => {
   })
 
   it('skips tags already on the upload silently and counts only new ones', async () => {
-    const id = seedUpload(owner, { tags: ['Dogs'] })
+    const id = await seedUpload(owner, { tags: ['Dogs'] })
     const response = await addTags(id, ['dogs', 'DOGS', 'Birds', 'birds'], owner.token)
     expect(response.status).toBe(200)
     expect(response.body.added).toBe(1)
@@ -74,14 +74,14 @@ describe('POST /api/uploads/{id}/tags', () => {
 
   it('keeps one tag row per slug, shared by every upload', async () => {
     const name = `Shared ${randomUUID().slice(0, 6)}`
-    const first = await addTags(seedUpload(owner), [name], owner.token)
-    const second = await addTags(seedUpload(other), [name.toUpperCase()], other.token)
+    const first = await addTags(await seedUpload(owner), [name], owner.token)
+    const second = await addTags(await seedUpload(other), [name.toUpperCase()], other.token)
     expect(second.body.tags[0].id).toBe(first.body.tags[0].id)
     expect(second.body.tags[0].name).toBe(name)
   })
 
   it('rejects a request that would exceed 10 tags, writing none of it', async () => {
-    const id = seedUpload(owner, { tags: ['t1', 't2', 't3', 't4', 't5', 't6', 't7', 't8', 't9'] })
+    const id = await seedUpload(owner, { tags: ['t1', 't2', 't3', 't4', 't5', 't6', 't7', 't8', 't9'] })
     const over = await addTags(id, ['t10', 't11'], owner.token)
     expect(over.status).toBe(400)
     expect(over.body).toMatchObject(bad('An upload can have at most 10 tags'))
@@ -103,7 +103,7 @@ describe('POST /api/uploads/{id}/tags', () => {
     [''],
     [42],
   ])('rejects the invalid name %j with 400 and adds nothing', async (name) => {
-    const id = seedUpload(owner)
+    const id = await seedUpload(owner)
     const response = await addTags(id, ['Valid', name], owner.token)
     expect(response.status).toBe(400)
     expect(response.body).toMatchObject(bad('Tag names must be 2 to 50 characters of letters, digits, spaces and hyphens'))
@@ -111,7 +111,7 @@ describe('POST /api/uploads/{id}/tags', () => {
   })
 
   it('accepts names of exactly 2 and 50 characters, letters of any script and digits', async () => {
-    const id = seedUpload(owner)
+    const id = await seedUpload(owner)
     const response = await addTags(id, ['ab', 'y'.repeat(50), 'Ünïcode Żółw 42'], owner.token)
     expect(response.status).toBe(200)
     expect(response.body.tags.map((t: { slug: string }) => t.slug)).toEqual(['ab', 'y'.repeat(50), 'ünïcode-żółw-42'])
@@ -122,28 +122,28 @@ describe('POST /api/uploads/{id}/tags', () => {
     ['empty', { tags: [] }],
     ['not an array', { tags: 'cats,dogs' }],
   ])('answers 400 when tags are %s', async (_, body) => {
-    const id = seedUpload(owner)
+    const id = await seedUpload(owner)
     const response = await api(`/api/uploads/${id}/tags`, { method: 'POST', body, token: owner.token })
     expect(response.status).toBe(400)
     expect(response.body).toMatchObject(bad('Tags must be a non-empty array'))
   })
 
   it('answers 401 before looking at the input', async () => {
-    const id = seedUpload(owner)
+    const id = await seedUpload(owner)
     const response = await addTags(id, 'garbage')
     expect(response.status).toBe(401)
     expect(response.body).toEqual({ statusCode: 401, statusMessage: 'Unauthorized', message: 'Authentication required' })
   })
 
   it('answers 403 to a signed-in user who does not own the upload', async () => {
-    const id = seedUpload(owner)
+    const id = await seedUpload(owner)
     const response = await addTags(id, ['Mine'], other.token)
     expect(response.status).toBe(403)
     expect(response.body).toEqual({ statusCode: 403, statusMessage: 'Forbidden', message: 'Only the owner or an admin can add tags' })
   })
 
   it('lets an admin tag anyone\'s upload, private ones included', async () => {
-    const id = seedUpload(owner, { isPrivate: true })
+    const id = await seedUpload(owner, { isPrivate: true })
     const response = await addTags(id, ['Moderated'], admin.token)
     expect(response.status).toBe(200)
     expect(response.body.added).toBe(1)
@@ -151,7 +151,7 @@ describe('POST /api/uploads/{id}/tags', () => {
 
   it('answers 404 for an unknown upload and for another user\'s private upload', async () => {
     expect((await addTags(randomUUID(), ['Ghost'], owner.token)).status).toBe(404)
-    const hidden = seedUpload(owner, { isPrivate: true })
+    const hidden = await seedUpload(owner, { isPrivate: true })
     expect((await addTags(hidden, ['Ghost'], other.token)).status).toBe(404)
   })
 })
@@ -159,10 +159,10 @@ describe('POST /api/uploads/{id}/tags', () => {
 describe('GET /api/tags', () => {
   it('finds tags by slug prefix, counting public uploads only, most used first', async () => {
     const prefix = `disc${randomUUID().slice(0, 6)}`
-    seedUpload(owner, { tags: [`${prefix} Rare`, `${prefix} Common`] })
-    seedUpload(owner, { tags: [`${prefix} Common`] })
-    seedUpload(other, { tags: [`${prefix} Common`] })
-    seedUpload(owner, { isPrivate: true, tags: [`${prefix} Common`, `${prefix} Hidden`] })
+    await seedUpload(owner, { tags: [`${prefix} Rare`, `${prefix} Common`] })
+    await seedUpload(owner, { tags: [`${prefix} Common`] })
+    await seedUpload(other, { tags: [`${prefix} Common`] })
+    await seedUpload(owner, { isPrivate: true, tags: [`${prefix} Common`, `${prefix} Hidden`] })
     const response = await api(`/api/tags?q=${encodeURIComponent(prefix.toUpperCase())}`)
     expect(response.status).toBe(200)
     expect(response.body.tags.map((t: { slug: string, count: number }) => [t.slug, t.count]))

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
-import { join } from 'node:path'
-import Database from 'better-sqlite3'
-import { describe, expect, inject, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { sql } from '../../server/database/sql'
 import { api, registerUser } from '../support/api'
+import { serverDatabase } from '../support/seed'
 
 const generate = (jwt: string, body: unknown = { name: 'CI' }) => api('/api/auth/tokens/generate', { method: 'POST', bearer: jwt, body })
 
@@ -32,15 +32,9 @@ describe('POST /api/auth/tokens/generate', () => {
   it('stores only the SHA-256 hash of the token', async () => {
     const user = await registerUser()
     const { body } = await generate(user.token)
-    const sqlite = new Database(join(inject('dataDir'), 'app.sqlite'), { readonly: true })
-    try {
-      const row = sqlite.prepare('SELECT * FROM api_tokens WHERE id = ?').get(body.id) as Record<string, unknown>
-      expect(row.token_hash).toBe(createHash('sha256').update(body.token).digest('hex'))
-      expect(JSON.stringify(row)).not.toContain(body.token)
-    }
-    finally {
-      sqlite.close()
-    }
+    const row = (await serverDatabase().db.get<Record<string, unknown>>(sql`SELECT * FROM api_tokens WHERE id = ${body.id}`))!
+    expect(row.token_hash).toBe(createHash('sha256').update(body.token).digest('hex'))
+    expect(JSON.stringify(row)).not.toContain(body.token)
   })
 
   it.each([

@@ -5,10 +5,12 @@ import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import sharp from 'sharp'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
+import { sql } from '../../server/database/sql'
 import { api, errorBody, registerUser, type TestUser } from '../support/api'
 import { ADMIN_EMAIL } from '../support/global-setup'
 import { animatedImage, hugePng, jpegWithGps, MIME, randomImage, uploadForm, type ImageFormat } from '../support/images'
-import { createApiToken, openServerDatabase, postUpload, uploadImage } from '../support/uploads'
+import { serverDatabase } from '../support/seed'
+import { createApiToken, postUpload, uploadImage } from '../support/uploads'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const mediaPath = (...parts: string[]) => join(inject('dataDir'), 'media', ...parts)
@@ -296,9 +298,7 @@ describe('GET /api/upload/{id}', () => {
 
   it('computes stats from the counts', async () => {
     const created = await uploadImage(owner)
-    const db = openServerDatabase()
-    db.prepare('UPDATE uploads SET upvotes = 2, downvote_count = 1 WHERE id = ?').run(created.id)
-    db.close()
+    await serverDatabase().db.run(sql`UPDATE uploads SET upvotes = 2, downvote_count = 1 WHERE id = ${created.id}`)
     const response = await api(`/api/upload/${created.id}`)
     expect(response.body.stats).toEqual({ voteCount: 3, upvotes: 2, downvotes: 1, averageRating: 7 })
   })
@@ -359,8 +359,8 @@ describe('DELETE /api/upload/{id}', () => {
     const thumb = mediaPath('thumbs', `${created.id}.webp`)
     expect(existsSync(file)).toBe(true)
     expect(existsSync(thumb)).toBe(true)
-    const db = openServerDatabase()
-    db.prepare('INSERT INTO votes (id, user_id, upload_id, vote) VALUES (?, ?, ?, ?)').run(randomUUID(), other.id, created.id, 'fucks')
+    const { db } = serverDatabase()
+    await db.run(sql`INSERT INTO votes (id, user_id, upload_id, vote) VALUES (${randomUUID()}, ${other.id}, ${created.id}, 'fucks')`)
 
     expect((await api(`/api/upload/${created.id}`, { method: 'DELETE' })).status).toBe(401)
     expect((await api(`/api/upload/${created.id}`, { method: 'DELETE', token: other.token })).status).toBe(404)
@@ -370,9 +370,8 @@ describe('DELETE /api/upload/{id}', () => {
 
     expect(existsSync(file)).toBe(false)
     expect(existsSync(thumb)).toBe(false)
-    expect(db.prepare('SELECT count(*) FROM votes WHERE upload_id = ?').pluck().get(created.id)).toBe(0)
-    expect(db.prepare('SELECT count(*) FROM upload_tags WHERE upload_id = ?').pluck().get(created.id)).toBe(0)
-    db.close()
+    expect(await db.get(sql`SELECT count(*) AS n FROM votes WHERE upload_id = ${created.id}`)).toEqual({ n: 0 })
+    expect(await db.get(sql`SELECT count(*) AS n FROM upload_tags WHERE upload_id = ${created.id}`)).toEqual({ n: 0 })
     expect((await api(`/api/upload/${created.id}`)).status).toBe(404)
     expect((await api(`/api/image/${created.id}`)).status).toBe(404)
     expect((await api(`/api/upload/${created.id}`, { method: 'DELETE', token: owner.token })).status).toBe(404)
@@ -434,7 +433,7 @@ describe('GET /api/image/{id}', () => {
 
 describe('POST /api/v1/upload (API token)', () => {
   it('uploads an image and a link with a live token', async () => {
-    const { token } = createApiToken(owner.id)
+    const { token } = await createApiToken(owner.id)
     const image = await api('/api/v1/upload', { method: 'POST', bearer: token, body: uploadForm({ upload_type: 'image', description: 'by script', tags: 'api' }, { data: await randomImage('webp'), name: 'script.webp' }) })
     expect(image.status).toBe(201)
     expect(image.body.upload).toMatchObject({ userId: owner.id, uploadType: 'image', originalName: 'script.webp', isPrivate: false })
@@ -444,7 +443,7 @@ describe('POST /api/v1/upload (API token)', () => {
   })
 
   it('refuses image_url with 400 Invalid upload type', async () => {
-    const { token } = createApiToken(owner.id)
+    const { token } = await createApiToken(owner.id)
     const response = await api('/api/v1/upload', { method: 'POST', bearer: token, body: uploadForm({ upload_type: 'image_url', description: 'x', image_url: 'https://example.com/a.png' }) })
     expect(response.status).toBe(400)
     expect(response.body).toMatchObject({ statusCode: 400, statusMessage: 'Bad Request', message: 'Invalid upload type' })
@@ -456,16 +455,14 @@ describe('POST /api/v1/upload (API token)', () => {
     expect((await api('/api/v1/upload', { method: 'POST', token: owner.token, body: form() })).status).toBe(401)
     expect((await api('/api/v1/upload', { method: 'POST', bearer: owner.token, body: form() })).status).toBe(401)
 
-    const revoked = createApiToken(owner.id)
+    const revoked = await createApiToken(owner.id)
     expect((await api('/api/v1/upload', { method: 'POST', bearer: revoked.token, body: form() })).status).toBe(201)
-    const db = openServerDatabase()
-    db.prepare('DELETE FROM api_tokens WHERE id = ?').run(revoked.id)
-    db.close()
+    await serverDatabase().db.run(sql`DELETE FROM api_tokens WHERE id = ${revoked.id}`)
     const afterRevoke = await api('/api/v1/upload', { method: 'POST', bearer: revoked.token, body: form() })
     expect(afterRevoke.status).toBe(401)
     expect(afterRevoke.body).toEqual({ statusCode: 401, statusMessage: 'Unauthorized', message: 'Invalid or expired token' })
 
-    const expired = createApiToken(owner.id, { expiresAt: new Date(Date.now() - 1000).toISOString() })
+    const expired = await createApiToken(owner.id, { expiresAt: new Date(Date.now() - 1000).toISOString() })
     expect((await api('/api/v1/upload', { method: 'POST', bearer: expired.token, body: form() })).status).toBe(401)
   })
 })

@@ -22,7 +22,7 @@ afterAll(() => server.stop())
 
 describe('rate limits on votes', () => {
   it('counts POST and DELETE /api/vote in VOTE, then answers 429 with Retry-After', async () => {
-    const uploadId = seedUpload(voter, {}, server.dataDir)
+    const uploadId = await seedUpload(voter, {}, server)
     const cast = () => api('/api/vote', { baseURL: server.url, method: 'POST', token: voter.token, body: { uploadId, vote: 'fucks' } })
     const first = await cast()
     expect(first.status).toBe(200)
@@ -39,7 +39,7 @@ describe('rate limits on votes', () => {
   })
 
   it('counts anonymous votes in ANON_VOTE, apart from VOTE', async () => {
-    const uploadIds = [0, 1, 2].map(() => seedUpload(voter, {}, server.dataDir))
+    const uploadIds = await Promise.all([0, 1, 2].map(() => seedUpload(voter, {}, server)))
     const cast = (uploadId: string) => api('/api/vote/anonymous', { baseURL: server.url, method: 'POST', body: { uploadId, vote: 'upvote', clientFingerprint: `limit-${uploadId}` } })
     const first = await cast(uploadIds[0]!)
     expect(first.status).toBe(200)

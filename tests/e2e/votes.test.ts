@@ -9,7 +9,7 @@ let admin: TestUser
 
 beforeAll(async () => {
   [owner, voter, admin] = await Promise.all([registerUser(), registerUser(), registerUser()])
-  makeAdmin(admin)
+  await makeAdmin(admin)
 })
 
 const vote = (uploadId: unknown, value: unknown, token?: string) => api('/api/vote', { method: 'POST', body: { uploadId, vote: value }, token })
@@ -17,36 +17,36 @@ const bad = (message: string) => ({ statusCode: 400, statusMessage: 'Bad Request
 
 describe('POST /api/vote', () => {
   it('records a vote and answers the vote record', async () => {
-    const uploadId = seedUpload(owner)
+    const uploadId = await seedUpload(owner)
     const response = await vote(uploadId, 'fucks', voter.token)
     expect(response.status).toBe(200)
     expect(Object.keys(response.body)).toEqual(['vote'])
     expect(response.body.vote).toEqual({ voteId: expect.stringMatching(/^[0-9a-f-]{36}$/), userId: voter.id, uploadId, vote: 'fucks' })
-    expect(storedCounts(uploadId)).toEqual({ upvotes: 1, downvote_count: 0 })
+    expect(await storedCounts(uploadId)).toEqual({ upvotes: 1, downvote_count: 0 })
     const entry = await listEntryOf(owner, uploadId)
     expect(entry).toMatchObject({ upvotes: 1, downvote_count: 0, stats: { voteCount: 1, upvotes: 1, downvotes: 0, averageRating: 10 } })
   })
 
   it('replaces an earlier vote, moving the counts, and keeps the vote id', async () => {
-    const uploadId = seedUpload(owner)
+    const uploadId = await seedUpload(owner)
     const first = await vote(uploadId, 'fucks', voter.token)
     const second = await vote(uploadId, 'does_not_fuck', voter.token)
     expect(second.status).toBe(200)
     expect(second.body.vote).toEqual({ ...first.body.vote, vote: 'does_not_fuck' })
-    expect(storedCounts(uploadId)).toEqual({ upvotes: 0, downvote_count: 1 })
+    expect(await storedCounts(uploadId)).toEqual({ upvotes: 0, downvote_count: 1 })
     expect((await listEntryOf(owner, uploadId)).stats).toEqual({ voteCount: 1, upvotes: 0, downvotes: 1, averageRating: 1 })
   })
 
   it('is idempotent for the same value', async () => {
-    const uploadId = seedUpload(owner)
+    const uploadId = await seedUpload(owner)
     const first = await vote(uploadId, 'does_not_fuck', voter.token)
     const again = await vote(uploadId, 'does_not_fuck', voter.token)
     expect(again.body).toEqual(first.body)
-    expect(storedCounts(uploadId)).toEqual({ upvotes: 0, downvote_count: 1 })
+    expect(await storedCounts(uploadId)).toEqual({ upvotes: 0, downvote_count: 1 })
   })
 
   it('computes the rating from every voter', async () => {
-    const uploadId = seedUpload(owner)
+    const uploadId = await seedUpload(owner)
     const others = await Promise.all([registerUser(), registerUser()])
     await vote(uploadId, 'fucks', voter.token)
     await vote(uploadId, 'fucks', others[0]!.token)
@@ -55,43 +55,43 @@ describe('POST /api/vote', () => {
   })
 
   it('lets users vote on their own uploads, private ones included, and admins on any', async () => {
-    const privateId = seedUpload(owner, { isPrivate: true })
+    const privateId = await seedUpload(owner, { isPrivate: true })
     expect((await vote(privateId, 'fucks', owner.token)).status).toBe(200)
     expect((await vote(privateId, 'fucks', admin.token)).status).toBe(200)
-    expect(storedCounts(privateId)).toEqual({ upvotes: 2, downvote_count: 0 })
+    expect(await storedCounts(privateId)).toEqual({ upvotes: 2, downvote_count: 0 })
   })
 
   it('answers 400 Invalid upload ID for an unknown, malformed, missing or private-and-not-yours upload', async () => {
-    const privateId = seedUpload(owner, { isPrivate: true })
+    const privateId = await seedUpload(owner, { isPrivate: true })
     for (const uploadId of [randomUUID(), 'not-a-uuid', undefined, 42, privateId]) {
       const response = await vote(uploadId, 'fucks', voter.token)
       expect(response.status).toBe(400)
       expect(response.body).toMatchObject(bad('Invalid upload ID'))
     }
-    expect(storedCounts(privateId)).toEqual({ upvotes: 0, downvote_count: 0 })
+    expect(await storedCounts(privateId)).toEqual({ upvotes: 0, downvote_count: 0 })
   })
 
   it('answers 400 Invalid vote value for anything but fucks or does_not_fuck', async () => {
-    const uploadId = seedUpload(owner)
+    const uploadId = await seedUpload(owner)
     for (const value of ['upvote', 'FUCKS', '', undefined, 1]) {
       const response = await vote(uploadId, value, voter.token)
       expect(response.status).toBe(400)
       expect(response.body).toMatchObject(bad('Invalid vote value'))
     }
-    expect(storedCounts(uploadId)).toEqual({ upvotes: 0, downvote_count: 0 })
+    expect(await storedCounts(uploadId)).toEqual({ upvotes: 0, downvote_count: 0 })
   })
 
   it('answers 401 without a session, before validating', async () => {
     const response = await vote('nope', 'nope')
     expect(response.status).toBe(401)
     expect(response.body).toEqual({ statusCode: 401, statusMessage: 'Unauthorized', message: 'Authentication required' })
-    expect((await vote(seedUpload(owner), 'fucks', 'not-a-jwt')).status).toBe(401)
+    expect((await vote(await seedUpload(owner), 'fucks', 'not-a-jwt')).status).toBe(401)
   })
 })
 
 describe('GET /api/vote', () => {
   it('answers the caller\'s vote, or null', async () => {
-    const uploadId = seedUpload(owner)
+    const uploadId = await seedUpload(owner)
     expect((await api(`/api/vote?uploadId=${uploadId}`, { token: voter.token })).body).toEqual({ vote: null })
     await vote(uploadId, 'does_not_fuck', voter.token)
     const response = await api(`/api/vote?uploadId=${uploadId}`, { token: voter.token })
@@ -118,17 +118,17 @@ describe('GET /api/vote', () => {
 
 describe('DELETE /api/vote', () => {
   it('removes the caller\'s vote and its share of the counts', async () => {
-    const uploadId = seedUpload(owner)
+    const uploadId = await seedUpload(owner)
     await vote(uploadId, 'fucks', voter.token)
     await vote(uploadId, 'fucks', owner.token)
     const response = await api(`/api/vote?uploadId=${uploadId}`, { method: 'DELETE', token: voter.token })
     expect(response.status).toBe(200)
     expect(response.body).toEqual({ success: true, vote: null })
-    expect(storedCounts(uploadId)).toEqual({ upvotes: 1, downvote_count: 0 })
+    expect(await storedCounts(uploadId)).toEqual({ upvotes: 1, downvote_count: 0 })
     expect((await api(`/api/vote?uploadId=${uploadId}`, { token: voter.token })).body).toEqual({ vote: null })
     const again = await api(`/api/vote?uploadId=${uploadId}`, { method: 'DELETE', token: voter.token })
     expect(again.body).toEqual({ success: true, vote: null })
-    expect(storedCounts(uploadId)).toEqual(countedVotes(uploadId))
+    expect(await storedCounts(uploadId)).toEqual(await countedVotes(uploadId))
   })
 
   it('answers 400 without uploadId and 401 signed out', async () => {

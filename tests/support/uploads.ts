@@ -1,10 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto'
-import { join } from 'node:path'
-import Database from 'better-sqlite3'
-import { inject } from 'vitest'
+import { sql } from '../../server/database/sql'
 import { hashApiToken } from '../../server/services/api-tokens'
 import { api, type ApiResponse, type TestUser } from './api'
 import { randomImage, uploadForm, type ImageFormat } from './images'
+import { databaseOf, serverDatabase } from './seed'
 
 /** POST /api/upload as `user` (or anonymously with null). */
 export function postUpload(user: Pick<TestUser, 'token'> | null, fields: Record<string, string>, file?: { data: Buffer | Uint8Array, name?: string, type?: string }, baseURL?: string): Promise<ApiResponse> {
@@ -22,22 +21,12 @@ export async function uploadImage(user: Pick<TestUser, 'token'>, options: { form
   return response.body.upload as { id: string, userId: string, filename: string }
 }
 
-/** The e2e server's SQLite file, opened directly (WAL: safe beside the running server). */
-export function openServerDatabase(dataDir = inject('dataDir')) {
-  return new Database(join(dataDir, 'app.sqlite'))
-}
-
-/** An API token for `userId`, inserted straight into the server's database. */
-export function createApiToken(userId: string, options: { expiresAt?: string, dataDir?: string } = {}): { id: string, token: string } {
+/** An API token for `userId`, inserted straight into the database of the e2e server (or of `server`). */
+export async function createApiToken(userId: string, options: { expiresAt?: string, server?: { dataDir: string, databaseUrl?: string } } = {}): Promise<{ id: string, token: string }> {
   const token = randomBytes(32).toString('hex')
   const id = randomUUID()
-  const db = openServerDatabase(options.dataDir)
-  try {
-    db.prepare('INSERT INTO api_tokens (id, user_id, name, token_hash, expires_at) VALUES (?, ?, ?, ?, ?)')
-      .run(id, userId, 'test', hashApiToken(token), options.expiresAt ?? new Date(Date.now() + 86_400_000).toISOString())
-  }
-  finally {
-    db.close()
-  }
+  const { db } = options.server ? databaseOf(options.server) : serverDatabase()
+  await db.run(sql`INSERT INTO api_tokens (id, user_id, name, token_hash, expires_at)
+    VALUES (${id}, ${userId}, 'test', ${hashApiToken(token)}, ${options.expiresAt ?? new Date(Date.now() + 86_400_000).toISOString()})`)
   return { id, token }
 }

@@ -1,18 +1,19 @@
 import { randomUUID } from 'node:crypto'
 import { beforeEach, describe, expect, it } from 'vitest'
-import type Database from 'better-sqlite3'
+import type { SqliteDatabase } from '../../server/database/sqlite'
+import { sql } from '../../server/database/sql'
 import {
   linkOAuthAccount, listOAuthAccounts, profileFromDiscord, profileFromGitHub, profileFromGoogle,
   resolveOAuthSignIn, unlinkOAuthAccount, usernameBase, type ProviderProfile,
 } from '../../server/services/oauth'
 import { testDatabase } from '../support/database'
 
-let sqlite: Database.Database
+let db: SqliteDatabase
 
-function addUser(fields: { email?: string | null, username?: string, password?: boolean, mfa?: boolean } = {}) {
+async function addUser(fields: { email?: string | null, username?: string, password?: boolean, mfa?: boolean } = {}) {
   const id = randomUUID()
-  sqlite.prepare('INSERT INTO users (id, email, username, password_hash, mfa_enabled) VALUES (?, ?, ?, ?, ?)')
-    .run(id, fields.email ?? null, fields.username ?? `u_${id.slice(0, 8)}`, fields.password === false ? null : 'hash', fields.mfa ? 1 : 0)
+  await db.run(sql`INSERT INTO users (id, email, username, password_hash, mfa_enabled)
+    VALUES (${id}, ${fields.email ?? null}, ${fields.username ?? `u_${id.slice(0, 8)}`}, ${fields.password === false ? null : 'hash'}, ${fields.mfa ? 1 : 0})`)
   return id
 }
 
@@ -20,8 +21,8 @@ const profile = (overrides: Partial<ProviderProfile> = {}): ProviderProfile => (
   provider: 'github', providerUserId: '42', email: null, emailVerified: false, username: 'octocat', ...overrides,
 })
 
-beforeEach(() => {
-  sqlite = testDatabase().sqlite
+beforeEach(async () => {
+  db = await testDatabase()
 })
 
 describe('provider profiles', () => {
@@ -30,7 +31,11 @@ describe('provider profiles', () => {
       .toEqual({ provider: 'github', providerUserId: '7', email: 'o@x.test', emailVerified: true, username: 'octo' })
     expect(profileFromGitHub({ id: 7, login: 'octo', email: 'o@x.test' }, [{ email: 'o@x.test', primary: true, verified: false }]).emailVerified).toBe(false)
     expect(profileFromGitHub({ id: 7, login: 'octo', email: 'o@x.test' }).emailVerified).toBe(false)
-    expect(profileFromGitHub({ id: 7, login: 'octo', email: 'o@x.test', email_verified: true }).emailVerified).toBe(true)
+    // /user's own flag never overrides the e-mail list, and only the verified primary address counts.
+    expect(profileFromGitHub({ id: 7, login: 'octo', email: 'o@x.test', email_verified: true }).emailVerified).toBe(false)
+    expect(profileFromGitHub({ id: 7, login: 'octo', email: 'o@x.test', email_verified: true }, [{ email: 'o@x.test', primary: true, verified: false }]).emailVerified).toBe(false)
+    expect(profileFromGitHub({ id: 7, login: 'octo' }, [{ email: 'p@x.test', primary: true, verified: false }, { email: 'o@x.test', primary: false, verified: true }]))
+      .toMatchObject({ email: 'p@x.test', emailVerified: false })
   })
 
   it('reads Google and Discord verification flags', () => {
@@ -54,71 +59,71 @@ describe('provider profiles', () => {
 })
 
 describe('resolveOAuthSignIn', () => {
-  it('creates an account, then finds it again by provider id', () => {
-    const first = resolveOAuthSignIn(sqlite, profile({ email: 'new@x.test', emailVerified: true }))
+  it('creates an account, then finds it again by provider id', async () => {
+    const first = await resolveOAuthSignIn(db, profile({ email: 'new@x.test', emailVerified: true }))
     expect(first).toMatchObject({ mfaRequired: false, pendingLink: null, created: true })
-    const user = sqlite.prepare('SELECT username, email, password_hash FROM users WHERE id = ?').get(first.userId)
+    const user = await db.get(sql`SELECT username, email, password_hash FROM users WHERE id = ${first.userId}`)
     expect(user).toEqual({ username: 'octocat', email: 'new@x.test', password_hash: null })
-    const again = resolveOAuthSignIn(sqlite, profile({ email: 'changed@x.test', emailVerified: true }))
+    const again = await resolveOAuthSignIn(db, profile({ email: 'changed@x.test', emailVerified: true }))
     expect(again).toEqual({ userId: first.userId, mfaRequired: false, pendingLink: null, created: false })
   })
 
-  it('links by verified e-mail only', () => {
-    const owner = addUser({ email: 'owner@x.test' })
-    const unverified = resolveOAuthSignIn(sqlite, profile({ providerUserId: '1', email: 'owner@x.test', emailVerified: false }))
+  it('links by verified e-mail only', async () => {
+    const owner = await addUser({ email: 'owner@x.test' })
+    const unverified = await resolveOAuthSignIn(db, profile({ providerUserId: '1', email: 'owner@x.test', emailVerified: false }))
     expect(unverified.userId).not.toBe(owner)
     expect(unverified.created).toBe(true)
-    expect(sqlite.prepare('SELECT email FROM users WHERE id = ?').get(unverified.userId)).toEqual({ email: null })
-    const verified = resolveOAuthSignIn(sqlite, profile({ provider: 'google', providerUserId: '2', email: 'OWNER@x.test', emailVerified: true }))
+    expect(await db.get(sql`SELECT email FROM users WHERE id = ${unverified.userId}`)).toEqual({ email: null })
+    const verified = await resolveOAuthSignIn(db, profile({ provider: 'google', providerUserId: '2', email: 'OWNER@x.test', emailVerified: true }))
     expect(verified).toEqual({ userId: owner, mfaRequired: false, pendingLink: null, created: false })
-    expect(listOAuthAccounts(sqlite, owner).accounts.map(a => a.provider)).toEqual(['google'])
+    expect((await listOAuthAccounts(db, owner)).accounts.map(a => a.provider)).toEqual(['google'])
   })
 
-  it('keeps the link of an MFA account pending', () => {
-    const owner = addUser({ email: 'mfa@x.test', mfa: true })
-    const result = resolveOAuthSignIn(sqlite, profile({ email: 'mfa@x.test', emailVerified: true }))
+  it('keeps the link of an MFA account pending', async () => {
+    const owner = await addUser({ email: 'mfa@x.test', mfa: true })
+    const result = await resolveOAuthSignIn(db, profile({ email: 'mfa@x.test', emailVerified: true }))
     expect(result).toMatchObject({ userId: owner, mfaRequired: true, created: false })
     expect(result.pendingLink?.providerUserId).toBe('42')
-    expect(listOAuthAccounts(sqlite, owner).accounts).toEqual([])
+    expect((await listOAuthAccounts(db, owner)).accounts).toEqual([])
   })
 
-  it('maps the same id from two providers to two accounts', () => {
-    const github = resolveOAuthSignIn(sqlite, profile({ provider: 'github', providerUserId: '1234' }))
-    const discord = resolveOAuthSignIn(sqlite, profile({ provider: 'discord', providerUserId: '1234' }))
+  it('maps the same id from two providers to two accounts', async () => {
+    const github = await resolveOAuthSignIn(db, profile({ provider: 'github', providerUserId: '1234' }))
+    const discord = await resolveOAuthSignIn(db, profile({ provider: 'discord', providerUserId: '1234' }))
     expect(github.userId).not.toBe(discord.userId)
-    const names = sqlite.prepare('SELECT username FROM users ORDER BY created_at, rowid').all()
+    const names = await db.all(sql`SELECT username FROM users ORDER BY created_at, rowid`)
     expect(names).toEqual([{ username: 'octocat' }, { username: 'octocat_2' }])
   })
 
-  it('makes the username unique case-insensitively', () => {
-    addUser({ username: 'OctoCat' })
-    const result = resolveOAuthSignIn(sqlite, profile())
-    expect(sqlite.prepare('SELECT username FROM users WHERE id = ?').get(result.userId)).toEqual({ username: 'octocat_2' })
+  it('makes the username unique case-insensitively', async () => {
+    await addUser({ username: 'OctoCat' })
+    const result = await resolveOAuthSignIn(db, profile())
+    expect(await db.get(sql`SELECT username FROM users WHERE id = ${result.userId}`)).toEqual({ username: 'octocat_2' })
   })
 })
 
 describe('linking and unlinking', () => {
-  it('refuses an identity that belongs to another user, or a second one of a provider', () => {
-    const a = addUser()
-    const b = addUser()
-    linkOAuthAccount(sqlite, a, profile())
-    linkOAuthAccount(sqlite, a, profile())
-    expect(() => linkOAuthAccount(sqlite, b, profile())).toThrow(expect.objectContaining({ statusCode: 409 }))
-    expect(() => linkOAuthAccount(sqlite, a, profile({ providerUserId: '43' }))).toThrow(expect.objectContaining({ statusCode: 409 }))
+  it('refuses an identity that belongs to another user, or a second one of a provider', async () => {
+    const a = await addUser()
+    const b = await addUser()
+    await linkOAuthAccount(db, a, profile())
+    await linkOAuthAccount(db, a, profile())
+    await expect(linkOAuthAccount(db, b, profile())).rejects.toMatchObject({ statusCode: 409 })
+    await expect(linkOAuthAccount(db, a, profile({ providerUserId: '43' }))).rejects.toMatchObject({ statusCode: 409 })
   })
 
-  it('unlinks while a password or another provider is left', () => {
-    const oauthOnly = addUser({ password: false })
-    linkOAuthAccount(sqlite, oauthOnly, profile())
-    linkOAuthAccount(sqlite, oauthOnly, profile({ provider: 'google', providerUserId: 'g1' }))
-    expect(listOAuthAccounts(sqlite, oauthOnly).hasPassword).toBe(false)
-    unlinkOAuthAccount(sqlite, oauthOnly, 'google')
-    expect(() => unlinkOAuthAccount(sqlite, oauthOnly, 'github')).toThrow(expect.objectContaining({ statusCode: 400 }))
-    expect(() => unlinkOAuthAccount(sqlite, oauthOnly, 'google')).toThrow(expect.objectContaining({ statusCode: 404 }))
+  it('unlinks while a password or another provider is left', async () => {
+    const oauthOnly = await addUser({ password: false })
+    await linkOAuthAccount(db, oauthOnly, profile())
+    await linkOAuthAccount(db, oauthOnly, profile({ provider: 'google', providerUserId: 'g1' }))
+    expect((await listOAuthAccounts(db, oauthOnly)).hasPassword).toBe(false)
+    await unlinkOAuthAccount(db, oauthOnly, 'google')
+    await expect(unlinkOAuthAccount(db, oauthOnly, 'github')).rejects.toMatchObject({ statusCode: 400 })
+    await expect(unlinkOAuthAccount(db, oauthOnly, 'google')).rejects.toMatchObject({ statusCode: 404 })
 
-    const withPassword = addUser()
-    linkOAuthAccount(sqlite, withPassword, profile({ providerUserId: '77' }))
-    unlinkOAuthAccount(sqlite, withPassword, 'github')
-    expect(listOAuthAccounts(sqlite, withPassword)).toEqual({ accounts: [], hasPassword: true })
+    const withPassword = await addUser()
+    await linkOAuthAccount(db, withPassword, profile({ providerUserId: '77' }))
+    await unlinkOAuthAccount(db, withPassword, 'github')
+    expect(await listOAuthAccounts(db, withPassword)).toEqual({ accounts: [], hasPassword: true })
   })
 })

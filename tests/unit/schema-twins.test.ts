@@ -6,7 +6,7 @@ import * as sqliteSchema from '../../server/database/schema'
 
 /** Each table's columns (name, SQL type, nullability, key) and indexes (name, unique, columns), comparable across dialects. */
 function describeSqlite() {
-  return Object.values(sqliteSchema).filter((t): t is SQLiteTable => t instanceof SQLiteTable).map((table) => {
+  return (Object.values(sqliteSchema) as unknown[]).filter((t): t is SQLiteTable => t instanceof SQLiteTable).map((table) => {
     const config = sqliteTableConfig(table)
     return {
       name: config.name,
@@ -19,7 +19,7 @@ function describeSqlite() {
 }
 
 function describePostgres() {
-  return Object.values(pgSchema).filter((t): t is PgTable => t instanceof PgTable).map((table) => {
+  return (Object.values(pgSchema) as unknown[]).filter((t): t is PgTable => t instanceof PgTable).map((table) => {
     const config = pgTableConfig(table)
     return {
       name: config.name,

@@ -4,6 +4,7 @@ import { AddTagsSchema, TagNameSchema } from '../../shared/schemas/tags'
 import { TagListFieldSchema } from '../../shared/schemas/uploads'
 import { MAX_TAGS_PER_UPLOAD, parseTagName, slugify } from '../../shared/utils/tags'
 import { uploadStats } from '../../shared/utils/rating'
+import { sql } from '../../server/database/sql'
 import { attachTags, tagsOf } from '../../server/services/tags'
 import { testDatabase } from '../support/database'
 
@@ -50,18 +51,18 @@ describe('uploadStats', () => {
 })
 
 describe('attachTags', () => {
-  it('creates one tag row per slug, shared by uploads, and skips tags already linked', () => {
-    const { sqlite } = testDatabase()
-    sqlite.prepare(`INSERT INTO users (id, username) VALUES ('u1', 'one')`).run()
+  it('creates one tag row per slug, shared by uploads, and skips tags already linked', async () => {
+    const db = await testDatabase()
+    await db.run(sql`INSERT INTO users (id, username) VALUES ('u1', 'one')`)
     for (const id of ['a', 'b']) {
-      sqlite.prepare(`INSERT INTO uploads (id, user_id, original_name, description, upload_type) VALUES (?, 'u1', 'x', 'd', 'link')`).run(id)
+      await db.run(sql`INSERT INTO uploads (id, user_id, original_name, description, upload_type) VALUES (${id}, 'u1', 'x', 'd', 'link')`)
     }
-    expect(attachTags(sqlite, 'a', ['Cats', 'Dogs'])).toBe(2)
-    expect(attachTags(sqlite, 'b', ['cats'])).toBe(1)
-    expect(attachTags(sqlite, 'a', ['CATS', 'Birds'])).toBe(1)
-    expect(sqlite.prepare('SELECT count(*) FROM tags').pluck().get()).toBe(3)
-    expect(tagsOf(sqlite, 'a').map(t => [t.name, t.slug])).toEqual([['Cats', 'cats'], ['Dogs', 'dogs'], ['Birds', 'birds']])
-    expect(tagsOf(sqlite, 'b')[0]).toEqual(tagsOf(sqlite, 'a')[0])
+    expect(await attachTags(db, 'a', ['Cats', 'Dogs'])).toBe(2)
+    expect(await attachTags(db, 'b', ['cats'])).toBe(1)
+    expect(await attachTags(db, 'a', ['CATS', 'Birds'])).toBe(1)
+    expect(await db.get(sql`SELECT count(*) AS n FROM tags`)).toEqual({ n: 3 })
+    expect((await tagsOf(db, 'a')).map(t => [t.name, t.slug])).toEqual([['Cats', 'cats'], ['Dogs', 'dogs'], ['Birds', 'birds']])
+    expect((await tagsOf(db, 'b'))[0]).toEqual((await tagsOf(db, 'a'))[0])
   })
 })
 

@@ -1,0 +1,128 @@
+import { describe, expect, inject, it } from 'vitest'
+import { api, registerUser, type TestUser } from '../support/api'
+import { enableMfa, requestResetToken, totpCode } from '../support/accounts'
+import { randomImage } from '../support/images'
+import { countedVotes, makeAdmin, seedUpload, storedCounts } from '../support/seed'
+import { postUpload } from '../support/uploads'
+
+/**
+ * The guarantees that SQLite's single writer gave for free, re-proven with
+ * requests sent side by side (this file runs on SQLite and on PostgreSQL,
+ * where transactions do run concurrently).
+ */
+
+const users = (n: number) => Promise.all(Array.from({ length: n }, () => registerUser()))
+const statuses = (responses: { status: number }[]) => responses.map(r => r.status).sort((a, b) => a - b)
+const count = (list: number[], status: number) => list.filter(s => s === status).length
+
+describe('votes under concurrency', () => {
+  it('keeps the counts exact under 100 concurrent votes flipping values', async () => {
+    const [owner, ...voters] = await users(21)
+    const uploadId = await seedUpload(owner!)
+    const values = ['fucks', 'does_not_fuck'] as const
+    const requests = voters.flatMap((voter, v) => Array.from({ length: 5 }, (_, k) =>
+      api('/api/vote', { method: 'POST', token: voter.token, body: { uploadId, vote: values[(v + k) % 2] } })))
+    const answers = await Promise.all(requests)
+    expect(count(statuses(answers), 200)).toBe(100)
+    const stored = await storedCounts(uploadId)
+    expect(stored).toEqual(await countedVotes(uploadId))
+    expect(stored.upvotes + stored.downvote_count).toBe(20)
+  })
+
+  it('counts one anonymous vote per fingerprint under 20 parallel tries', async () => {
+    const [owner] = await users(1)
+    const uploadId = await seedUpload(owner!)
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => api('/api/vote/anonymous', {
+      method: 'POST',
+      body: { uploadId, vote: i % 2 ? 'upvote' : 'downvote', clientFingerprint: 'one-visitor-fingerprint' },
+    })))
+    const codes = statuses(answers)
+    expect(count(codes, 200)).toBe(1)
+    expect(count(codes, 409)).toBe(19)
+    const winner = answers.find(a => a.status === 200)!.body.vote as 'upvote' | 'downvote'
+    for (const loser of answers.filter(a => a.status === 409)) {
+      expect(loser.body).toMatchObject({ success: false, alreadyVoted: true, existingVote: winner })
+    }
+    expect(await storedCounts(uploadId)).toEqual(winner === 'upvote' ? { upvotes: 1, downvote_count: 0 } : { upvotes: 0, downvote_count: 1 })
+  })
+
+  it('keeps the counts exact while a voter is shadow-banned and unbanned mid-flight', async () => {
+    const [owner, admin, banned, ...others] = await users(18)
+    await makeAdmin(admin!)
+    const uploadId = await seedUpload(owner!)
+    const voteOf = (voter: TestUser, k: number) => api('/api/vote', { method: 'POST', token: voter.token, body: { uploadId, vote: k % 2 ? 'fucks' : 'does_not_fuck' } })
+    const ban = (shadowBanned: boolean) => api(`/api/admin/users/${banned!.id}/shadow-ban`, { method: 'POST', token: admin!.token, body: { shadowBanned } })
+    const answers = await Promise.all([
+      ...Array.from({ length: 6 }, (_, k) => voteOf(banned!, k)),
+      ...others.flatMap((voter, v) => [voteOf(voter, v), voteOf(voter, v + 1)]),
+      ban(true),
+      ban(false),
+      ban(true),
+    ])
+    expect(answers.every(a => a.status === 200)).toBe(true)
+    const stored = await storedCounts(uploadId)
+    expect(stored).toEqual(await countedVotes(uploadId))
+    expect(stored.upvotes + stored.downvote_count).toBeGreaterThanOrEqual(15)
+  })
+})
+
+describe('limits under concurrency', () => {
+  it('never lets parallel tag adds pass the 10-tag cap', async () => {
+    const [owner] = await users(1)
+    const uploadId = await seedUpload(owner!, { tags: [] })
+    const answers = await Promise.all(Array.from({ length: 14 }, (_, i) =>
+      api(`/api/uploads/${uploadId}/tags`, { method: 'POST', token: owner!.token, body: { tags: [`parallel tag ${i}`] } })))
+    const codes = statuses(answers)
+    expect(count(codes, 200)).toBe(10)
+    expect(count(codes, 400)).toBe(4)
+    const tags = await api(`/api/uploads/${uploadId}/tags`, { token: owner!.token })
+    expect(tags.body.tags).toHaveLength(10)
+  })
+
+  it('answers one 201 and 409s when the same image is uploaded in parallel', async () => {
+    const [owner] = await users(1)
+    const image = await randomImage('png', { width: 96, height: 64 })
+    const answers = await Promise.all(Array.from({ length: 4 }, () =>
+      postUpload(owner!, { upload_type: 'image', description: 'the same picture' }, { data: image, name: 'same.png', type: 'image/png' })))
+    const codes = statuses(answers)
+    expect(codes).toEqual([201, 409, 409, 409])
+    const created = answers.find(a => a.status === 201)!.body.upload.id
+    for (const duplicate of answers.filter(a => a.status === 409)) {
+      expect(duplicate.body).toMatchObject({ duplicate: true, existingUploadId: created })
+    }
+  })
+})
+
+describe('single-use secrets under concurrency', () => {
+  it('accepts one TOTP code once when ten logins race with it', async () => {
+    const user = await enableMfa(await registerUser())
+    // The setup used the current step's code; the next step's is accepted (±1 step) exactly once.
+    const code = totpCode(user.secret, user.verifiedAt + 30_000)
+    const login = () => api('/api/auth', { method: 'POST', body: { action: 'login', email: user.email, password: user.password, mfaCode: code } })
+    const answers = await Promise.all(Array.from({ length: 10 }, login))
+    const codes = statuses(answers)
+    expect(count(codes, 200)).toBe(1)
+    expect(count(codes, 401)).toBe(9)
+  })
+
+  it('accepts one backup code once when ten logins race with it', async () => {
+    const user = await enableMfa(await registerUser())
+    const login = () => api('/api/auth', { method: 'POST', body: { action: 'login', email: user.email, password: user.password, mfaCode: user.backupCodes[0] } })
+    const codes = statuses(await Promise.all(Array.from({ length: 10 }, login)))
+    expect(count(codes, 200)).toBe(1)
+    expect(count(codes, 401)).toBe(9)
+  })
+
+  it('resets a password once when ten resets race with one token', async () => {
+    const user = await registerUser()
+    const token = await requestResetToken(inject('dataDir'), user.email)
+    const reset = (i: number) => api('/api/auth/reset-password', { method: 'POST', body: { token, password: `new password ${i}` } })
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => reset(i)))
+    const codes = statuses(answers)
+    expect(count(codes, 200)).toBe(1)
+    expect(count(codes, 400)).toBe(9)
+    const winner = answers.findIndex(a => a.status === 200)
+    const login = await api('/api/auth', { method: 'POST', body: { action: 'login', email: user.email, password: `new password ${winner}` } })
+    expect(login.status).toBe(200)
+  })
+})

@@ -1,5 +1,5 @@
 import { TagSearchQuerySchema } from '#shared/schemas/tags'
-import { searchTags } from '../services/tags'
+import { searchTags } from '../services/upload-tags'
 
 /** GET /api/tags?q=&limit=: tag discovery over public uploads, most used first. */
 export default defineEventHandler((event) => {

@@ -5,7 +5,7 @@ import type { uploads } from '../database/schema-postgres'
 import { dialects, inList, sql, type Query } from '../database/sql'
 import { apiError } from './errors'
 import { cachedList } from './list-cache'
-import type { TagRow } from './tags'
+import type { TagRow } from './upload-tags'
 import { ENTRY_COLUMNS } from './upload-queries'
 
 export type ListRow = Pick<Row<typeof uploads>, 'id' | 'user_id' | 'filename' | 'description' | 'upload_type' | 'external_url'

@@ -11,7 +11,7 @@ import { badRequest, conflict, notFound } from './errors'
 import type { Actor } from './sessions'
 import { fetchImageToFile, ImageFetchError } from './image-fetch'
 import { mediaFile, PHASH_MAX_DISTANCE, processImage, thumbFile, writeFileAtomic, type ProcessedImage } from './media'
-import { attachTags, tagsOf } from './tags'
+import { attachTags, tagsOf } from './upload-tags'
 import { visibleTo } from './upload-queries'
 
 export interface MediaOptions {

@@ -5,7 +5,7 @@ import { sql } from '../../server/database/sql'
 import {
   linkOAuthAccount, listOAuthAccounts, profileFromDiscord, profileFromGitHub, profileFromGoogle,
   resolveOAuthSignIn, unlinkOAuthAccount, usernameBase, type ProviderProfile,
-} from '../../server/services/oauth'
+} from '../../server/services/oauth-accounts'
 import { testDatabase } from '../support/database'
 
 let db: SqliteDatabase

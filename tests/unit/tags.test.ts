@@ -5,7 +5,7 @@ import { TagListFieldSchema } from '../../shared/schemas/uploads'
 import { MAX_TAGS_PER_UPLOAD, parseTagName, slugify } from '../../shared/utils/tags'
 import { uploadStats } from '../../shared/utils/rating'
 import { sql } from '../../server/database/sql'
-import { attachTags, tagsOf } from '../../server/services/tags'
+import { attachTags, tagsOf } from '../../server/services/upload-tags'
 import { testDatabase } from '../support/database'
 
 describe('tag-name rule', () => {

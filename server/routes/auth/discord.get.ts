@@ -1,4 +1,4 @@
-import { profileFromDiscord } from '../../services/oauth'
+import { profileFromDiscord } from '../../services/oauth-accounts'
 
 /** GET /auth/discord: Discord's web flow (our handler in nuxt-auth-utils' shape), then sign-in or link. */
 export default defineOAuthRoute('discord', ({ redirectURL, signIn, onError }) => defineDiscordOAuthHandler({

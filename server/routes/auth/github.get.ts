@@ -1,4 +1,4 @@
-import { profileFromGitHub } from '../../services/oauth'
+import { profileFromGitHub } from '../../services/oauth-accounts'
 
 /** GET /auth/github: GitHub's web flow (nuxt-auth-utils), then sign-in or link. */
 export default defineOAuthRoute('github', ({ redirectURL, signIn, onError }) => defineOAuthGitHubEventHandler({

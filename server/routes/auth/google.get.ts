@@ -1,4 +1,4 @@
-import { profileFromGoogle } from '../../services/oauth'
+import { profileFromGoogle } from '../../services/oauth-accounts'
 
 /** GET /auth/google: Google's web flow (nuxt-auth-utils), then sign-in or link. */
 export default defineOAuthRoute('google', ({ redirectURL, signIn, onError }) => defineOAuthGoogleEventHandler({

@@ -1,5 +1,5 @@
 import { OAuthProviderParamsSchema } from '#shared/schemas/oauth'
-import { unlinkOAuthAccount } from '../../../services/oauth'
+import { unlinkOAuthAccount } from '../../../services/oauth-accounts'
 
 /** DELETE /api/auth/oauth-accounts/{provider} (C): unlinks, unless it is the last way to sign in. */
 export default defineEventHandler(async (event) => {

@@ -1,4 +1,4 @@
-import { listOAuthAccounts } from '../../../services/oauth'
+import { listOAuthAccounts } from '../../../services/oauth-accounts'
 
 /** GET /api/auth/oauth-accounts (C): the caller's linked providers and whether a password is set. */
 export default defineEventHandler(async (event) => {

@@ -1,5 +1,5 @@
 import { OAuthMfaSchema } from '#shared/schemas/oauth'
-import { completeOAuthMfa } from '../../../services/oauth'
+import { completeOAuthMfa } from '../../../services/oauth-accounts'
 
 /** POST /api/auth/oauth/mfa: the TOTP/backup-code step of an external sign-in; sets the auth-token cookie. */
 export default defineEventHandler(async (event) => {

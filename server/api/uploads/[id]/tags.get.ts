@@ -1,5 +1,5 @@
 import { IdParamsSchema } from '#shared/schemas/common'
-import { listUploadTags } from '../../../services/tags'
+import { listUploadTags } from '../../../services/upload-tags'
 
 /** GET /api/uploads/{id}/tags: the upload's tags (a private upload only for its owner or an admin). */
 export default defineEventHandler(async (event) => {

@@ -1,6 +1,6 @@
 import { IdParamsSchema } from '#shared/schemas/common'
 import { AddTagsSchema } from '#shared/schemas/tags'
-import { addUploadTags } from '../../../services/tags'
+import { addUploadTags } from '../../../services/upload-tags'
 
 /** POST /api/uploads/{id}/tags: the owner or an admin adds tags (existing ones skipped). */
 export default defineEventHandler(async (event) => {

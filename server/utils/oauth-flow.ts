@@ -4,7 +4,7 @@ import { SignJWT, jwtVerify } from 'jose'
 import { timingSafeEqual } from 'node:crypto'
 import { OAUTH_PROVIDER_LABELS, OAUTH_PROVIDERS, type OAuthProvider } from '#shared/utils/oauth'
 import { syncAdminFlagOf } from '../services/accounts'
-import { linkOAuthAccount, resolveOAuthSignIn, type ProviderProfile } from '../services/oauth'
+import { linkOAuthAccount, resolveOAuthSignIn, type ProviderProfile } from '../services/oauth-accounts'
 
 /** nuxt-auth-utils' state cookie (its handlers set and check it; ours too). */
 export const OAUTH_STATE_COOKIE = 'nuxt-auth-state'

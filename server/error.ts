@@ -1,15 +1,16 @@
 import type { H3Error } from 'h3'
-import { getRequestURL, send, setResponseHeader, setResponseStatus } from 'h3'
+import { send, setResponseHeader, setResponseStatus } from 'h3'
 
 /**
  * Every error under /api becomes `{ statusCode, statusMessage, message }`
  * (plus `data` where a handler set it on a 4xx). Nothing of a 5xx's cause
  * (stack, SQL, internals) reaches the client; it is logged instead.
- * Other paths fall through to Nuxt's error page.
+ * Other paths fall through to Nuxt's error page. "Under /api" is decided on the
+ * decoded path, as routing decides it, so `/%61pi/...` errors are JSON too.
  */
 export default defineNitroErrorHandler(async (error: H3Error, event) => {
-  const path = getRequestURL(event).pathname
-  if (path !== '/api' && !path.startsWith('/api/')) return
+  const path = routedPath(event)
+  if (!isApiPath(path)) return
 
   let statusCode = Number(error.statusCode) || 500
   if (statusCode < 400 || statusCode > 599) statusCode = 500

@@ -4,7 +4,9 @@ import { send, setResponseHeader, setResponseStatus } from 'h3'
 /**
  * Every error under /api becomes `{ statusCode, statusMessage, message }`
  * (plus `data` where a handler set it on a 4xx). Nothing of a 5xx's cause
- * (stack, SQL, internals) reaches the client; it is logged instead.
+ * (stack, SQL, internals) reaches the client; it is logged instead. The one
+ * deliberate 5xx is a 503 that says when to come back (`data.retryAfter`
+ * seconds, sent as Retry-After): it keeps its message.
  * Other paths fall through to Nuxt's error page. "Under /api" is decided on the
  * decoded path, as routing decides it, so `/%61pi/...` errors are JSON too.
  */
@@ -14,7 +16,8 @@ export default defineNitroErrorHandler(async (error: H3Error, event) => {
 
   let statusCode = Number(error.statusCode) || 500
   if (statusCode < 400 || statusCode > 599) statusCode = 500
-  const internal = statusCode >= 500 || error.unhandled
+  const retryAfter = retryAfterOf(error, statusCode)
+  const internal = (statusCode >= 500 && retryAfter === undefined) || error.unhandled
   if (internal) {
     statusCode = statusCode >= 500 ? statusCode : 500
     console.error(`[api] ${event.method} ${path}`, error.cause ?? error)
@@ -31,10 +34,17 @@ export default defineNitroErrorHandler(async (error: H3Error, event) => {
     else if (statusCode === 400 && !isValidationInternals(data)) body.data = data
   }
   setResponseStatus(event, statusCode, reasonPhrase(statusCode))
+  if (!internal && retryAfter !== undefined) setResponseHeader(event, 'Retry-After', retryAfter)
   setResponseHeader(event, 'Content-Type', 'application/json')
   setResponseHeader(event, 'Cache-Control', 'no-store')
   await send(event, JSON.stringify(body))
 })
+
+/** The seconds of a deliberate 503 (`apiError(503, message, { retryAfter })`). */
+function retryAfterOf(error: H3Error, statusCode: number): number | undefined {
+  const seconds = (error.data as { retryAfter?: unknown } | undefined)?.retryAfter
+  return statusCode === 503 && Number.isInteger(seconds) && (seconds as number) > 0 ? seconds as number : undefined
+}
 
 /** Messages of h3's own errors (unknown route, bad JSON, method) in plain words. */
 function apiMessage(error: H3Error, statusCode: number): string {

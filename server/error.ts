@@ -1,16 +1,19 @@
 import type { H3Error } from 'h3'
-import { getRequestURL, send, setResponseHeader, setResponseStatus } from 'h3'
+import { send, setResponseHeader, setResponseStatus } from 'h3'
 import { DatabaseUnavailableError } from './database/port'
 
 /**
  * Every error under /api becomes `{ statusCode, statusMessage, message }`
  * (plus `data` where a handler set it on a 4xx). Nothing of a 5xx's cause
- * (stack, SQL, internals) reaches the client; it is logged instead.
- * Other paths fall through to Nuxt's error page.
+ * (stack, SQL, internals) reaches the client; it is logged instead. The one
+ * deliberate 5xx is a 503 that says when to come back (`data.retryAfter`
+ * seconds, sent as Retry-After): it keeps its message.
+ * Other paths fall through to Nuxt's error page. "Under /api" is decided on the
+ * decoded path, as routing decides it, so `/%61pi/...` errors are JSON too.
  */
 export default defineNitroErrorHandler(async (error: H3Error, event) => {
-  const path = getRequestURL(event).pathname
-  if (path !== '/api' && !path.startsWith('/api/')) return
+  const path = routedPath(event)
+  if (!isApiPath(path)) return
 
   if (error.cause instanceof DatabaseUnavailableError || (error as unknown) instanceof DatabaseUnavailableError) {
     // A lost or refused database connection: this request fails cleanly, the pool reconnects on its own.
@@ -24,7 +27,8 @@ export default defineNitroErrorHandler(async (error: H3Error, event) => {
   }
   let statusCode = Number(error.statusCode) || 500
   if (statusCode < 400 || statusCode > 599) statusCode = 500
-  const internal = statusCode >= 500 || error.unhandled
+  const retryAfter = retryAfterOf(error, statusCode)
+  const internal = (statusCode >= 500 && retryAfter === undefined) || error.unhandled
   if (internal) {
     statusCode = statusCode >= 500 ? statusCode : 500
     console.error(`[api] ${event.method} ${path}`, error.cause ?? error)
@@ -41,10 +45,17 @@ export default defineNitroErrorHandler(async (error: H3Error, event) => {
     else if (statusCode === 400 && !isValidationInternals(data)) body.data = data
   }
   setResponseStatus(event, statusCode, reasonPhrase(statusCode))
+  if (!internal && retryAfter !== undefined) setResponseHeader(event, 'Retry-After', retryAfter)
   setResponseHeader(event, 'Content-Type', 'application/json')
   setResponseHeader(event, 'Cache-Control', 'no-store')
   await send(event, JSON.stringify(body))
 })
+
+/** The seconds of a deliberate 503 (`apiError(503, message, { retryAfter })`). */
+function retryAfterOf(error: H3Error, statusCode: number): number | undefined {
+  const seconds = (error.data as { retryAfter?: unknown } | undefined)?.retryAfter
+  return statusCode === 503 && Number.isInteger(seconds) && (seconds as number) > 0 ? seconds as number : undefined
+}
 
 /** Messages of h3's own errors (unknown route, bad JSON, method) in plain words. */
 function apiMessage(error: H3Error, statusCode: number): string {

@@ -1,13 +1,21 @@
-import { setResponseHeader } from 'h3'
+import { getRequestHeader, setResponseHeader } from 'h3'
+import type { H3Event } from 'h3'
+
+/** Endpoints whose body is a multipart form (an image and its fields); every other body is JSON. */
+const MULTIPART_ROUTES = new Set(['/api/upload', '/api/v1/upload'])
+const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE'])
 
 /**
  * A known /api path asked with a method it does not answer: 405 with Allow, as JSON.
  * A HEAD is answered as the GET (h3's router has no HEAD fallback, so it would
  * otherwise reach the catch-all 404); Node drops the body of a HEAD response.
+ * A body that is not `application/json` sent to a JSON endpoint is a 415: no
+ * simple cross-site form (urlencoded, multipart, text/plain) reaches one.
  */
 export default defineEventHandler((event) => {
-  if (!event.path.startsWith('/api/')) return
-  const allowed = allowedMethods(event.path.split('?')[0]!)
+  const path = routedPath(event)
+  if (!isApiPath(path)) return
+  const allowed = allowedMethods(path)
   if (event.method === 'HEAD' && allowed.has('GET')) {
     event._method = 'GET'
     event.node.req.method = 'GET'
@@ -17,4 +25,15 @@ export default defineEventHandler((event) => {
     setResponseHeader(event, 'Allow', [...allowed].join(', '))
     throw apiError(405, 'Method not allowed')
   }
+  if (allowed.size > 0 && BODY_METHODS.has(event.method) && !MULTIPART_ROUTES.has(path.replace(/\/$/, '')) && !isJsonOrEmpty(event)) {
+    throw apiError(415, 'Content-Type must be application/json')
+  }
 })
+
+/** A JSON body, or none at all (no Content-Type and nothing to read). */
+function isJsonOrEmpty(event: H3Event): boolean {
+  const type = getRequestHeader(event, 'content-type')
+  if (type !== undefined) return type.split(';')[0]!.trim().toLowerCase() === 'application/json'
+  const length = getRequestHeader(event, 'content-length')
+  return getRequestHeader(event, 'transfer-encoding') === undefined && (length === undefined || Number(length) === 0)
+}

@@ -6,11 +6,12 @@ const IdPath = v.object({ id: v.pipe(v.string(), v.uuid(), v.description('Upload
 const rateLimited = { description: 'Upload rate limit (20 per hour per user) exceeded', headers: { 'Retry-After': 'Seconds until a new upload is allowed' } }
 const createResponses = {
   201: { description: 'Created; the full object is at GET /api/upload/{id}', schema: UploadCreatedSchema },
-  400: { description: 'Invalid field, unsupported or corrupt image, image over 50 megapixels, or image_url that could not be fetched' },
+  400: { description: 'Invalid field, unsupported or corrupt image (or one that takes too long to process), image over 50 megapixels, animation over 500 frames, or image_url that could not be fetched' },
   401: { description: 'Not authenticated' },
   409: { description: 'The image was already uploaded (public, or one of the caller\'s own)', schema: DuplicateUploadSchema },
   413: { description: 'File over 10 MB' },
   429: rateLimited,
+  503: { description: 'Image processing is busy (its queue is full): try again later', headers: { 'Retry-After': 'Seconds after which the queue has likely drained' } },
 }
 const imageBinary = v.pipe(v.string(), v.description('The image bytes'))
 

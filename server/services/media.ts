@@ -1,10 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto'
+import { createReadStream } from 'node:fs'
 import { open, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileTypeFromBuffer } from 'file-type'
 import sharp from 'sharp'
 import type { OutputInfo, Sharp } from 'sharp'
-import { badRequest } from './errors'
+import { apiError, badRequest } from './errors'
 
 // Decoded images are never kept in libvips' operation cache: memory stays flat under load.
 sharp.cache(false)
@@ -35,31 +36,81 @@ export interface ProcessedImage {
   ext: string
   width: number
   height: number
+  /** SHA-256 of the stored (normalised) bytes. */
   sha256: string
+  /** SHA-256 of the bytes as received, before decoding. */
+  inputSha256: string
   /** 16 hex digits, or null for a nearly flat image (too little structure to compare). */
   phash: string | null
   /** WebP of at most 480×480 (first frame), written after the row is inserted. */
   thumbnail: Buffer
 }
 
+/** Most frames an animation may have: each one is decoded and re-encoded. */
+export const MAX_IMAGE_FRAMES = 500
+/** Longest libvips may work on one pipeline of one image (decode + encode, thumbnail, hash). */
+export const IMAGE_JOB_SECONDS = 15
+/** Images that may wait for the slot; the next one is refused with 503 and Retry-After. */
+export const IMAGE_QUEUE_LIMIT = 4
+/** Longest an image waits for its turn before the caller gets 503 and Retry-After. */
+export const IMAGE_QUEUE_WAIT_MS = 30_000
+
 /**
  * At most this many images are decoded at once: each large one holds tens of
- * MB inside libvips (which uses every core for one image). Later ones wait their turn.
+ * MB inside libvips (which uses every core for one image). Later ones wait
+ * their turn in a bounded queue, for a bounded time, so one caller's heavy
+ * images delay others by at most the queue's length of bounded jobs.
  */
 const IMAGE_SLOTS = 1
 let busySlots = 0
 const waitingForSlot: (() => void)[] = []
+/** Seconds one job has been taking lately (moving average), for Retry-After. */
+let recentJobSeconds = 1
+
+/** 503 with the seconds after which the queue has likely drained (decisions.md "Errors"). */
+function imageQueueBusy() {
+  const retryAfter = Math.min(60, Math.max(1, Math.ceil(recentJobSeconds * (waitingForSlot.length + IMAGE_SLOTS))))
+  return apiError(503, 'Image processing is busy, please try again later', { retryAfter })
+}
 
 async function withImageSlot<T>(work: () => Promise<T>): Promise<T> {
-  if (busySlots >= IMAGE_SLOTS) await new Promise<void>(resolve => waitingForSlot.push(resolve))
-  busySlots++
+  await takeImageSlot()
+  const started = performance.now()
   try {
     return await work()
   }
   finally {
-    busySlots--
-    waitingForSlot.shift()?.()
+    recentJobSeconds = 0.8 * recentJobSeconds + 0.2 * ((performance.now() - started) / 1000)
+    releaseImageSlot()
   }
+}
+
+/** A free slot at once, else a place in the queue (503 when it is full or the wait runs out). */
+function takeImageSlot(): Promise<void> {
+  if (busySlots < IMAGE_SLOTS) {
+    busySlots++
+    return Promise.resolve()
+  }
+  if (waitingForSlot.length >= IMAGE_QUEUE_LIMIT) return Promise.reject(imageQueueBusy())
+  return new Promise<void>((resolve, reject) => {
+    const turn = () => {
+      clearTimeout(timer)
+      resolve()
+    }
+    const timer = setTimeout(() => {
+      const place = waitingForSlot.indexOf(turn)
+      if (place >= 0) waitingForSlot.splice(place, 1)
+      reject(imageQueueBusy())
+    }, IMAGE_QUEUE_WAIT_MS)
+    waitingForSlot.push(turn)
+  })
+}
+
+/** The slot passes straight to the next in line, so no newcomer can take it in between. */
+function releaseImageSlot(): void {
+  const next = waitingForSlot.shift()
+  if (next) next()
+  else busySlots--
 }
 
 /** The image type from the file's first bytes (never its name or declared type). */
@@ -77,39 +128,68 @@ export async function sniffImageType(path: string): Promise<ImageMime> {
   }
 }
 
-/**
- * Decodes the file under the pixel limit, auto-orients it, drops every piece of
- * metadata (EXIF, GPS, XMP; colours are converted to sRGB so no ICC profile is
- * needed) and re-encodes it in its own format, keeping animation; then hashes
- * the result (SHA-256 and a perceptual dHash).
- */
-export async function processImage(path: string): Promise<ProcessedImage> {
-  const mime = await sniffImageType(path)
-  return withImageSlot(() => decodeAndNormalise(path, mime))
+export interface ProcessOptions {
+  /**
+   * Called with the SHA-256 of the received bytes before anything is decoded;
+   * throwing (say, a 409 for an exact duplicate) stops the job before it takes
+   * a place in the queue.
+   */
+  beforeDecode?: (inputSha256: string) => void | Promise<void>
+  /** Per-pipeline time limit in seconds (IMAGE_JOB_SECONDS). */
+  timeoutSeconds?: number
 }
 
-async function decodeAndNormalise(path: string, mime: ImageMime): Promise<ProcessedImage> {
+/**
+ * Sniffs the type, hashes the received bytes (`beforeDecode` sees that hash),
+ * then, in its turn, decodes the file under the pixel and frame limits,
+ * auto-orients it, drops every piece of metadata (EXIF, GPS, XMP; colours are
+ * converted to sRGB so no ICC profile is needed) and re-encodes it in its own
+ * format, keeping animation; then hashes the result (SHA-256 and a perceptual
+ * dHash). Every libvips pipeline stops after `timeoutSeconds` (400 Invalid image).
+ */
+export async function processImage(path: string, options: ProcessOptions = {}): Promise<ProcessedImage> {
+  const mime = await sniffImageType(path)
+  const inputSha256 = await sha256OfFile(path)
+  await options.beforeDecode?.(inputSha256)
+  const image = await withImageSlot(() => decodeAndNormalise(path, mime, options.timeoutSeconds ?? IMAGE_JOB_SECONDS))
+  return { ...image, inputSha256 }
+}
+
+/** SHA-256 (hex) of a file's bytes, read as a stream. */
+export async function sha256OfFile(path: string): Promise<string> {
+  const hash = createHash('sha256')
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer)
+  return hash.digest('hex')
+}
+
+async function decodeAndNormalise(path: string, mime: ImageMime, timeoutSeconds: number): Promise<Omit<ProcessedImage, 'inputSha256'>> {
   let pages: number
   try {
     const header = await sharp(path, { limitInputPixels: false }).metadata()
     pages = header.pages ?? 1
+    if (pages > MAX_IMAGE_FRAMES) throw badRequest(`Too many animation frames (max ${MAX_IMAGE_FRAMES})`)
     if (header.width * header.height * pages > MAX_IMAGE_PIXELS) throw badRequest('Image dimensions too large')
   }
   catch (error) {
     throw isApiError(error) ? error : badRequest('Invalid image')
   }
   const { format, ext } = IMAGE_FORMATS[mime]
+  const limit = { seconds: timeoutSeconds }
   let output: { data: Buffer, info: OutputInfo }
+  let thumbnail: Buffer
+  let phash: string | null
   try {
     const pipeline = sharp(path, { animated: pages > 1, limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' }).autoOrient()
-    output = await encode(pipeline, format).toBuffer({ resolveWithObject: true })
+    output = await encode(pipeline, format).timeout(limit).toBuffer({ resolveWithObject: true })
+    // The thumbnail decodes the result cheaply (shrink-on-load); the perceptual hash is taken from it.
+    thumbnail = await thumbnailOf(output.data, limit)
+    phash = await perceptualHash(thumbnail, limit)
   }
   catch (error) {
     if (String((error as Error).message).includes('pixel limit')) throw badRequest('Image dimensions too large')
+    // A corrupt file, or one that takes libvips longer than the limit ("timeout: ...").
     throw badRequest('Invalid image')
   }
-  // The thumbnail decodes the result cheaply (shrink-on-load); the perceptual hash is taken from it.
-  const thumbnail = await thumbnailOf(output.data)
   return {
     data: output.data,
     mime,
@@ -117,7 +197,7 @@ async function decodeAndNormalise(path: string, mime: ImageMime): Promise<Proces
     width: output.info.width,
     height: output.info.pageHeight ?? output.info.height,
     sha256: createHash('sha256').update(output.data).digest('hex'),
-    phash: await perceptualHash(thumbnail),
+    phash,
     thumbnail,
   }
 }
@@ -137,9 +217,9 @@ function encode(pipeline: Sharp, format: (typeof IMAGE_FORMATS)[ImageMime]['form
  * re-encodes), one bit per horizontal neighbour pair (left brighter than right).
  * Null when the 72 grey values hardly vary (flat images all hash alike).
  */
-export async function perceptualHash(image: Buffer): Promise<string | null> {
+export async function perceptualHash(image: Buffer, limit: { seconds: number } = { seconds: IMAGE_JOB_SECONDS }): Promise<string | null> {
   const scaled = await sharp(image).flatten({ background: '#ffffff' }).greyscale()
-    .resize(72, 64, { fit: 'fill', kernel: 'linear', fastShrinkOnLoad: false }).raw().toBuffer()
+    .resize(72, 64, { fit: 'fill', kernel: 'linear', fastShrinkOnLoad: false }).raw().timeout(limit).toBuffer()
   const grey = new Float64Array(72)
   for (let i = 0; i < scaled.length; i++) {
     const x = i % 72
@@ -189,8 +269,8 @@ export async function writeFileAtomic(path: string, data: Buffer): Promise<void>
 }
 
 /** A WebP of at most 480×480 (first frame). */
-export function thumbnailOf(image: Buffer): Promise<Buffer> {
-  return sharp(image).resize(THUMB_SIZE, THUMB_SIZE, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 80 }).toBuffer()
+export function thumbnailOf(image: Buffer, limit: { seconds: number } = { seconds: IMAGE_JOB_SECONDS }): Promise<Buffer> {
+  return sharp(image).resize(THUMB_SIZE, THUMB_SIZE, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 80 }).timeout(limit).toBuffer()
 }
 
 export const mediaFile = (mediaDir: string, filename: string) => join(mediaDir, filename)

@@ -1,11 +1,11 @@
 import * as v from 'valibot'
 import { parseTagName, TAG_NAME_MESSAGE } from '../utils/tags'
 
-/** One tag name: trimmed, 2–50 letters, digits, spaces and hyphens, case kept. */
+/** One tag name per the tag rule (shared/utils/tags.ts): the name as stored (trimmed, bidi controls dropped, case kept). */
 export const TagNameSchema = v.pipe(
   v.string(TAG_NAME_MESSAGE),
-  v.trim(),
   v.check(name => parseTagName(name) !== null, TAG_NAME_MESSAGE),
+  v.transform(name => parseTagName(name)!.name),
 )
 
 /** POST /api/uploads/{id}/tags */

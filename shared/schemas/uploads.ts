@@ -1,5 +1,6 @@
 import * as v from 'valibot'
-import { MAX_TAGS_PER_UPLOAD, parseTagName, slugify, TAG_NAME_MESSAGE } from '../utils/tags'
+import { MAX_TAGS_PER_UPLOAD, parseTagName, TAG_NAME_MESSAGE } from '../utils/tags'
+import { hasVisibleCharacter } from '../utils/visible-text'
 import { TagSchema } from './tags'
 
 export const MAX_DESCRIPTION_LENGTH = 500
@@ -30,17 +31,18 @@ const DescriptionSchema = v.pipe(
   v.optional(v.string('Description is required'), ''),
   v.trim(),
   v.nonEmpty('Description is required'),
+  v.check(hasVisibleCharacter, 'Description must contain a visible character'),
   v.check(text => [...text].length <= MAX_DESCRIPTION_LENGTH, `Description must be at most ${MAX_DESCRIPTION_LENGTH} characters`),
 )
 
-/** Comma-separated tag names: trimmed, empties dropped, one per slug, each per the tag-name rule, at most 10. */
+/** Comma-separated tag names: trimmed, empties dropped, one per slug, each per the tag-name rule (as stored), at most 10. */
 export const TagListFieldSchema = v.pipe(
   v.optional(v.string(TAG_NAME_MESSAGE), ''),
   v.transform(list => list.split(',').map(name => name.trim()).filter(Boolean)),
   v.check(names => names.every(name => parseTagName(name) !== null), TAG_NAME_MESSAGE),
   v.transform((names) => {
     const bySlug = new Map<string, string>()
-    for (const name of names) if (!bySlug.has(slugify(name))) bySlug.set(slugify(name), name)
+    for (const tag of names.map(name => parseTagName(name)!)) if (!bySlug.has(tag.slug)) bySlug.set(tag.slug, tag.name)
     return [...bySlug.values()]
   }),
   v.check(names => names.length <= MAX_TAGS_PER_UPLOAD, `At most ${MAX_TAGS_PER_UPLOAD} tags per upload`),

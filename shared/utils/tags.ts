@@ -1,7 +1,9 @@
+import { hasVisibleCharacter, stripBidiControls } from './visible-text'
+
 /** An upload holds at most this many tags (service-spec "Limits"). */
 export const MAX_TAGS_PER_UPLOAD = 10
 
-/** 2 to 50 letters, digits, spaces and hyphens (after trimming). */
+/** 2 to 50 letters, digits, spaces and hyphens (after trimming); at least one of them visible. */
 const TAG_NAME = /^[\p{L}\p{N} -]{2,50}$/u
 
 /** The one message for a name that breaks the rule, wherever it is checked. */
@@ -14,10 +16,13 @@ export function slugify(name: string): string {
 
 /**
  * The tag rule in one place: the trimmed name (case kept) and its slug, or
- * null when the name breaks the rule (names are rejected, never sanitised).
+ * null when the name breaks the rule. Bidirectional controls are dropped first
+ * (they would reorder the text around a tag wherever it is shown); anything
+ * else that breaks the rule is rejected, never sanitised. A name of invisible
+ * letters only (Hangul fillers) is rejected.
  */
 export function parseTagName(raw: string): { name: string, slug: string } | null {
-  const name = raw.trim()
-  if (!TAG_NAME.test(name)) return null
+  const name = stripBidiControls(raw).trim()
+  if (!TAG_NAME.test(name) || !hasVisibleCharacter(name)) return null
   return { name, slug: slugify(name) }
 }

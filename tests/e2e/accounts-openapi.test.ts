@@ -19,7 +19,7 @@ describe('OpenAPI: account endpoints', () => {
     expect(security('/api/auth/tokens', 'get')).toEqual(['jwt', 'cookie'])
     expect(security('/api/auth/tokens/{id}', 'delete')).toEqual(['jwt', 'cookie'])
     expect(doc.paths['/api/auth/tokens/{id}'].delete.parameters[0]).toMatchObject({ name: 'id', in: 'path', required: true })
-    expect(Object.keys(doc.paths['/api/auth'].post.responses).sort()).toEqual(['200', '201', '400', '401', '409', '413', '429'])
+    expect(Object.keys(doc.paths['/api/auth'].post.responses).sort()).toEqual(['200', '201', '400', '401', '403', '409', '413', '415', '429'])
   })
 
   it('real answers match the response schemas the document is built from', async () => {

@@ -32,6 +32,15 @@ export async function animatedImage(format: 'gif' | 'webp', frames = 3): Promise
   return sharp(pages, { join: { animated: true } }).toFormat(format).toBuffer()
 }
 
+/**
+ * A small animated GIF of many frames (a few distinct 32×32 tiles repeated):
+ * tiny on the wire, but every frame is decoded and re-encoded when processed.
+ */
+export async function manyFrameGif(frames: number): Promise<Buffer> {
+  const tiles = await Promise.all(Array.from({ length: 16 }, () => randomImage('png', { width: 32, height: 32 })))
+  return sharp(Array.from({ length: frames }, (_, i) => tiles[i % tiles.length]!), { join: { animated: true } }).gif().toBuffer()
+}
+
 /** A JPEG with EXIF GPS coordinates, a camera make and an orientation tag (6 = rotate 90° clockwise). */
 export async function jpegWithGps(options: { width?: number, height?: number } = {}): Promise<Buffer> {
   const png = await (await randomPicture({ width: options.width ?? 300, height: options.height ?? 200 })).png().toBuffer()

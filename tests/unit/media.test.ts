@@ -1,7 +1,12 @@
+import { createHash } from 'node:crypto'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import sharp from 'sharp'
-import { describe, expect, it } from 'vitest'
-import { hammingDistance, perceptualHash as hashOf, PHASH_MAX_DISTANCE, thumbnailOf } from '../../server/services/media'
-import { randomImage } from '../support/images'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { hammingDistance, MAX_IMAGE_FRAMES, perceptualHash as hashOf, PHASH_MAX_DISTANCE, processImage, thumbnailOf } from '../../server/services/media'
+import { conflict } from '../../server/utils/errors'
+import { manyFrameGif, randomImage, randomPicture } from '../support/images'
 
 // As in the pipeline: the hash is taken from the 480×480 thumbnail.
 const perceptualHash = async (image: Buffer) => hashOf(await thumbnailOf(image))
@@ -39,4 +44,46 @@ describe('perceptual hash', () => {
     expect(hammingDistance('ffffffffffffffff', '0000000000000000')).toBe(64)
     expect(hammingDistance('8000000000000001', '0000000000000000')).toBe(2)
   })
+})
+
+describe('processImage limits', () => {
+  let dir: string
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'dif-media-'))
+  })
+  afterAll(() => rm(dir, { recursive: true, force: true }))
+  const file = async (name: string, data: Buffer) => {
+    const path = join(dir, name)
+    await writeFile(path, data)
+    return path
+  }
+
+  it('hands the SHA-256 of the received bytes to beforeDecode before decoding anything', async () => {
+    const data = await randomImage('png')
+    const seen: string[] = []
+    const image = await processImage(await file('a.png', data), { beforeDecode: sha256 => void seen.push(sha256) })
+    const expected = createHash('sha256').update(data).digest('hex')
+    expect(seen).toEqual([expected])
+    expect(image.inputSha256).toBe(expected)
+    expect(image.sha256).toBe(createHash('sha256').update(image.data).digest('hex'))
+    // A PNG signature over garbage would be "Invalid image" once decoded: the check's answer comes first.
+    const broken = await file('broken.png', Buffer.concat([data.subarray(0, 64), Buffer.alloc(4096, 7)]))
+    await expect(processImage(broken)).rejects.toMatchObject({ statusCode: 400, message: 'Invalid image' })
+    const duplicate = conflict('This image has already been uploaded', { duplicate: true, existingUploadId: 'x' })
+    await expect(processImage(broken, { beforeDecode: () => Promise.reject(duplicate) })).rejects.toBe(duplicate)
+  })
+
+  it(`refuses an animation of more than ${MAX_IMAGE_FRAMES} frames from its header`, async () => {
+    const path = await file('many.gif', await manyFrameGif(MAX_IMAGE_FRAMES + 1))
+    await expect(processImage(path)).rejects.toMatchObject({ statusCode: 400, message: `Too many animation frames (max ${MAX_IMAGE_FRAMES})` })
+    const fine = await processImage(await file('some.gif', await manyFrameGif(20)))
+    expect(fine.mime).toBe('image/gif')
+  })
+
+  it('stops a pipeline that runs past the time limit: 400 Invalid image', async () => {
+    // Re-encoding a 7000×7000 WebP takes seconds; the limit here is one.
+    const slow = await (await randomPicture({ width: 7000, height: 7000 })).webp({ lossless: true, effort: 0 }).toBuffer()
+    const path = await file('slow.webp', slow)
+    await expect(processImage(path, { timeoutSeconds: 1 })).rejects.toMatchObject({ statusCode: 400, message: 'Invalid image' })
+  }, 60_000)
 })

@@ -100,6 +100,8 @@ export const uploads = pgTable('uploads', {
   sizeBytes: integer('size_bytes'),
   /** SHA-256 (hex) of the stored, normalised image. */
   sha256: text('sha256'),
+  /** SHA-256 (hex) of the bytes as received, so a repeat is refused before it is decoded. */
+  sourceSha256: text('source_sha256'),
   /** 64-bit perceptual hash as 16 hex characters. */
   phash: text('phash'),
   upvotes: integer('upvotes').notNull().default(0),
@@ -113,6 +115,7 @@ export const uploads = pgTable('uploads', {
   index('uploads_user_votes_idx').on(t.userId, t.isPrivate, t.upvotes, t.createdAt),
   index('uploads_user_name_lower_idx').on(t.userId, t.isPrivate, sql`lower(${t.originalName})`),
   index('uploads_sha256_idx').on(t.sha256),
+  index('uploads_source_sha256_idx').on(t.sourceSha256),
 ])
 
 export const tags = pgTable('tags', {

@@ -58,7 +58,7 @@ export async function createUpload(db: Executor, actor: Actor, input: UploadFiel
   if (input.upload_type === 'link') return createLink(db, actor, input)
   if (input.upload_type === 'image') {
     if (!file) throw badRequest('File is required')
-    const image = await processImage(file.path)
+    const image = await processImage(file.path, { beforeDecode: sha256 => refuseExactDuplicate(db, actor.id, sha256) })
     return storeImage(db, actor, input, image, originalFileName(file.filename), options)
   }
   const download = join(options.tmpDir, `fetch-${randomUUID()}`)
@@ -71,7 +71,7 @@ export async function createUpload(db: Executor, actor: Actor, input: UploadFiel
       console.warn(`[upload] image_url refused or failed: ${error.message}`)
       throw badRequest('Could not fetch image')
     }
-    const image = await processImage(download)
+    const image = await processImage(download, { beforeDecode: sha256 => refuseExactDuplicate(db, actor.id, sha256) })
     return storeImage(db, actor, input, image, lastPathSegment(input.image_url), options)
   }
   finally {
@@ -104,9 +104,9 @@ async function storeImage(db: Executor, actor: Actor, input: { description: stri
       await tx.lock('uploads:images')
       await refuseDuplicate(tx, actor.id, image)
       await tx.run(sql`INSERT INTO uploads (id, user_id, filename, original_name, description, upload_type, external_url,
-          mime_type, width, height, size_bytes, sha256, phash, is_private)
+          mime_type, width, height, size_bytes, sha256, source_sha256, phash, is_private)
         VALUES (${id}, ${actor.id}, ${filename}, ${originalName}, ${input.description}, 'image', NULL, ${image.mime}, ${image.width},
-          ${image.height}, ${image.data.length}, ${image.sha256}, ${image.phash}, ${input.is_private})`)
+          ${image.height}, ${image.data.length}, ${image.sha256}, ${image.inputSha256}, ${image.phash}, ${input.is_private})`)
       await attachTags(tx, id, input.tags)
     })
     inserted = true
@@ -126,16 +126,31 @@ const phashDistance = (hash: string) => dialects({
   postgres: sql`bit_count(('x' || u.phash)::bit(64) # ('x' || ${hash})::bit(64))`,
 })
 
+const duplicateConflict = (existingUploadId: string) => conflict('This image has already been uploaded', { duplicate: true, existingUploadId })
+
+/**
+ * Before decoding: 409 when these exact bytes were uploaded before (as
+ * received, or as stored), publicly or by the caller, so a repeat costs no
+ * image processing.
+ */
+async function refuseExactDuplicate(db: Executor, userId: string, sha256: string): Promise<void> {
+  const owner = { id: userId, isAdmin: false }
+  const found = await db.get<{ id: string }>(sql`SELECT u.id FROM uploads u
+    WHERE (u.source_sha256 = ${sha256} OR u.sha256 = ${sha256}) AND ${visibleTo(owner)} ORDER BY u.created_at LIMIT 1`)
+  if (found) throw duplicateConflict(found.id)
+}
+
 /** 409 when the same picture is already a public upload or one of the caller's own. */
 async function refuseDuplicate(db: Executor, userId: string, image: ProcessedImage): Promise<void> {
   const owner = { id: userId, isAdmin: false }
-  const exact = await db.get<{ id: string }>(sql`SELECT u.id FROM uploads u WHERE u.sha256 = ${image.sha256} AND ${visibleTo(owner)}
+  const exact = await db.get<{ id: string }>(sql`SELECT u.id FROM uploads u
+    WHERE (u.sha256 = ${image.sha256} OR u.source_sha256 = ${image.inputSha256}) AND ${visibleTo(owner)}
     ORDER BY u.created_at LIMIT 1`)
   const similar = exact ?? (image.phash === null
     ? undefined
     : await db.get<{ id: string }>(sql`SELECT u.id FROM uploads u WHERE u.phash IS NOT NULL AND ${visibleTo(owner)}
         AND ${phashDistance(image.phash)} <= ${PHASH_MAX_DISTANCE} ORDER BY u.created_at LIMIT 1`))
-  if (similar) throw conflict('This image has already been uploaded', { duplicate: true, existingUploadId: similar.id })
+  if (similar) throw duplicateConflict(similar.id)
 }
 
 /** PATCH /api/upload/{id}/privacy: the owner toggles; anyone else (or no such upload) gets 404. */

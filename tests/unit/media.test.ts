@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hammingDistance, MAX_IMAGE_FRAMES, perceptualHash as hashOf, PHASH_MAX_DISTANCE, processImage, thumbnailOf } from '../../server/services/media'
-import { conflict } from '../../server/utils/errors'
+import { conflict } from '../../server/services/errors'
 import { manyFrameGif, randomImage, randomPicture } from '../support/images'
 
 // As in the pipeline: the hash is taken from the 480×480 thumbnail.

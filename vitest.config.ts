@@ -1,7 +1,28 @@
 import { fileURLToPath } from 'node:url'
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 
 const alias = { '#shared': fileURLToPath(new URL('./shared', import.meta.url)) }
+
+const e2e = {
+  include: ['tests/e2e/**/*.test.ts'],
+  globalSetup: ['tests/support/global-setup.ts'],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+}
+
+const browser = {
+  include: ['tests/browser/**/*.test.ts'],
+  globalSetup: ['tests/support/global-setup.ts'],
+  fileParallelism: false,
+  testTimeout: 60_000,
+  hookTimeout: 60_000,
+}
+
+/**
+ * The `-pg` projects run the same files against PostgreSQL: every server they start
+ * gets its own database on the TEST_DATABASE_URL cluster (`scripts/engines.sh`).
+ */
+const postgres = { env: { TEST_ENGINE: 'postgres' } }
 
 export default defineConfig({
   test: {
@@ -13,23 +34,25 @@ export default defineConfig({
       },
       {
         resolve: { alias },
-        test: {
-          name: 'e2e',
-          include: ['tests/e2e/**/*.test.ts'],
-          globalSetup: ['tests/support/global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
+        test: { name: 'e2e', ...e2e },
+      },
+      {
+        resolve: { alias },
+        test: { name: 'e2e-pg', ...e2e, ...postgres },
+      },
+      {
+        resolve: { alias },
+        test: { name: 'browser', ...browser },
       },
       {
         resolve: { alias },
         test: {
-          name: 'browser',
-          include: ['tests/browser/**/*.test.ts'],
-          globalSetup: ['tests/support/global-setup.ts'],
-          fileParallelism: false,
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
+          name: 'browser-pg',
+          ...browser,
+          ...postgres,
+          // Markup, contrast and pixel audits do not depend on where rows live; every
+          // flow that reads or writes data (and the page walk in console.test.ts) runs.
+          exclude: [...configDefaults.exclude, 'tests/browser/accessibility.test.ts', 'tests/browser/screenshots.test.ts'],
         },
       },
     ],

@@ -3,14 +3,25 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { createTestDatabase, dropTestDatabase } from './postgres'
 
 export const ROOT = resolve(import.meta.dirname, '../..')
 const ENTRY = join(ROOT, '.output/server/index.mjs')
+
+/** Where a test server keeps its rows: the data dir's SQLite file, or a PostgreSQL database. */
+export type TestEngine = 'sqlite' | 'postgres'
+
+/** The engine of this test run: `TEST_ENGINE=postgres` (the `-pg` vitest projects) or SQLite. */
+export function testEngine(): TestEngine {
+  return process.env.TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite'
+}
 
 export interface RunningServer {
   url: string
   port: number
   dataDir: string
+  /** The server's NUXT_DATABASE_URL: a database of its own on PostgreSQL, '' on SQLite (`<dataDir>/app.sqlite`). */
+  databaseUrl: string
   process: ChildProcess
   /** Everything the server printed so far. */
   output: () => string
@@ -28,14 +39,47 @@ export async function freePort(): Promise<number> {
   })
 }
 
+export interface StartOptions {
+  /** Reuse this data dir (and keep it on stop) instead of a fresh temporary one. */
+  dataDir?: string
+  /** Reuse this PostgreSQL database (and keep it on stop) instead of a fresh one. */
+  databaseUrl?: string
+  /** Defaults to `testEngine()`; global set-up passes its project's engine. */
+  engine?: TestEngine
+}
+
 /**
  * Starts the built server (`npm run build` first) on 127.0.0.1 with its own
- * temporary data dir, and waits until it answers. `env` overrides settings.
+ * temporary data dir, and waits until it answers. `env` overrides settings. On the
+ * PostgreSQL pass it also gets a fresh database on the TEST_DATABASE_URL cluster,
+ * dropped on stop, unless `env` sets NUXT_DATABASE_URL.
  */
-export async function startServer(env: Record<string, string> = {}, options: { dataDir?: string } = {}): Promise<RunningServer> {
+export async function startServer(env: Record<string, string> = {}, options: StartOptions = {}): Promise<RunningServer> {
   if (!existsSync(ENTRY)) throw new Error('No build found: run `npm run build` before the e2e tests')
+  const engine = options.engine ?? testEngine()
+  const ownsDatabase = engine === 'postgres' && env.NUXT_DATABASE_URL === undefined && !options.databaseUrl
+  const databaseUrl = env.NUXT_DATABASE_URL ?? options.databaseUrl ?? (ownsDatabase ? await createTestDatabase() : '')
+  if (!ownsDatabase) return launch(env, options.dataDir, databaseUrl)
+  let server: RunningServer
+  try {
+    server = await launch(env, options.dataDir, databaseUrl)
+  }
+  catch (error) {
+    await dropTestDatabase(databaseUrl)
+    throw error
+  }
+  return {
+    ...server,
+    stop: async (stopOptions) => {
+      await server.stop(stopOptions)
+      if (!stopOptions?.keepData) await dropTestDatabase(databaseUrl)
+    },
+  }
+}
+
+async function launch(env: Record<string, string>, givenDataDir: string | undefined, databaseUrl: string): Promise<RunningServer> {
   const port = await freePort()
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'dif-e2e-'))
+  const dataDir = givenDataDir ?? mkdtempSync(join(tmpdir(), 'dif-e2e-'))
   const url = `http://127.0.0.1:${port}`
   let log = ''
   const child = spawn(process.execPath, [ENTRY], {
@@ -51,6 +95,7 @@ export async function startServer(env: Record<string, string> = {}, options: { d
       NUXT_RATE_LIMIT_ENABLED: 'false',
       // As `npm start` runs it: one malloc arena keeps image processing's peak memory low.
       MALLOC_ARENA_MAX: '1',
+      ...(databaseUrl ? { NUXT_DATABASE_URL: databaseUrl } : {}),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -80,6 +125,7 @@ export async function startServer(env: Record<string, string> = {}, options: { d
     url,
     port,
     dataDir,
+    databaseUrl,
     process: child,
     output: () => log,
     stop: async ({ keepData = false } = {}) => {
@@ -87,9 +133,12 @@ export async function startServer(env: Record<string, string> = {}, options: { d
         const exited = new Promise(r => child.once('exit', r))
         child.kill('SIGTERM')
         await Promise.race([exited, new Promise(r => setTimeout(r, 5000))])
-        if (child.exitCode === null) child.kill('SIGKILL')
+        if (child.exitCode === null) {
+          child.kill('SIGKILL')
+          await exited
+        }
       }
-      if (!keepData && !options.dataDir) rmSync(dataDir, { recursive: true, force: true })
+      if (!keepData && !givenDataDir) rmSync(dataDir, { recursive: true, force: true })
     },
   }
 }

@@ -1,6 +1,6 @@
 import type { H3Error } from 'h3'
 import { send, setResponseHeader, setResponseStatus } from 'h3'
-import { DatabaseUnavailableError } from './database/port'
+import { DatabaseUnavailableError, UnstorableTextError } from './database/port'
 
 /**
  * Every error under /api becomes `{ statusCode, statusMessage, message }`
@@ -24,6 +24,9 @@ export default defineNitroErrorHandler(async (error: H3Error, event) => {
     setResponseHeader(event, 'Retry-After', 5)
     await send(event, JSON.stringify({ statusCode: 503, statusMessage: reasonPhrase(503), message: 'The database is unavailable, please try again shortly' }))
     return
+  }
+  if (error.cause instanceof UnstorableTextError) {
+    error = apiError(400, error.cause.message)
   }
   let statusCode = Number(error.statusCode) || 500
   if (statusCode < 400 || statusCode > 599) statusCode = 500

@@ -64,6 +64,14 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
+/** The engine refused a text value it cannot hold (PostgreSQL: a NUL character): answered 400. */
+export class UnstorableTextError extends Error {
+  constructor(cause: unknown) {
+    super('Text must not contain NUL characters', { cause })
+    this.name = 'UnstorableTextError'
+  }
+}
+
 /** A unique index refused the row (SQLite SQLITE_CONSTRAINT_UNIQUE / PRIMARYKEY, PostgreSQL 23505). */
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code

@@ -1,5 +1,5 @@
 import pg from 'pg'
-import { DatabaseUnavailableError, type Database, type Executor } from './port'
+import { DatabaseUnavailableError, UnstorableTextError, type Database, type Executor } from './port'
 import { render, sql, type Query } from './sql'
 
 /**
@@ -23,7 +23,11 @@ function isConnectionError(error: unknown): boolean {
 }
 
 function mapError(error: unknown): unknown {
-  return isConnectionError(error) ? new DatabaseUnavailableError(error) : error
+  if (isConnectionError(error)) return new DatabaseUnavailableError(error)
+  // 22021: a NUL byte (valid in SQLite text, never in PostgreSQL's); 22P05: untranslatable character.
+  const code = (error as { code?: string } | null)?.code
+  if (code === '22021' || code === '22P05') return new UnstorableTextError(error)
+  return error
 }
 
 /** Deadlocks and serialisation failures: the whole transaction may simply run again. */

@@ -135,7 +135,11 @@ export function listUserUploads(db: Database, username: string, query: Paging & 
   return cachedList(db, key, () => listOfUser(db, username, slugs, query))
 }
 
+/** Every account's name is made of these (the registration rule and OAuth's usernameBase). */
+const POSSIBLE_USERNAME = /^[\w-]{1,100}$/
+
 async function listOfUser(db: Executor, username: string, slugs: string[], query: Paging & { sort: keyof typeof USER_SORTS }) {
+  if (!POSSIBLE_USERNAME.test(username)) throw apiError(404, 'User not found')
   const user = await db.get<{ id: string, username: string, created_at: string }>(sql`SELECT id, username, created_at FROM users
     WHERE lower(username) = lower(${username})`)
   if (!user) throw apiError(404, 'User not found')

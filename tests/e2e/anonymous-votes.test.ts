@@ -1,10 +1,8 @@
 import { createHmac, randomUUID } from 'node:crypto'
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from '../../server/database/sql'
 import { api, registerUser, type TestUser } from '../support/api'
-import { countedVotes, databaseOf, listEntryOf, seedUpload, storedCounts } from '../support/seed'
+import { storedSecrets, countedVotes, databaseOf, listEntryOf, seedUpload, storedCounts } from '../support/seed'
 import { startServer, type RunningServer } from '../support/server'
 
 // Own server that believes X-Forwarded-For, so each test visitor can have its own IP.
@@ -70,7 +68,7 @@ describe('POST /api/vote/anonymous', () => {
     const uploadId = await upload()
     const ip = '203.0.113.77'
     await anonymous({ uploadId, vote: 'upvote', clientFingerprint: fingerprint() }, ip, 'Agent/9')
-    const secret = (JSON.parse(readFileSync(join(server.dataDir, 'secrets.json'), 'utf8')) as { ipHashSecret: string }).ipHashSecret
+    const secret = (await storedSecrets(server)).ipHashSecret
     const row = (await databaseOf(server).db.get<Record<string, string>>(sql`SELECT * FROM anonymous_votes WHERE upload_id = ${uploadId}`))!
     expect(row.ip_hash).toBe(createHmac('sha256', secret).update(ip).digest('hex'))
     expect(row.ip_hash).not.toBe(createHmac('sha256', '').update(ip).digest('hex'))

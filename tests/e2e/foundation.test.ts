@@ -1,8 +1,9 @@
-import { statSync, readFileSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { api, registerUser } from '../support/api'
+import { storedSecrets } from '../support/seed'
 import { startServer, type RunningServer } from '../support/server'
 
 describe('error shape', () => {
@@ -151,15 +152,16 @@ describe('data dir, migrations and secrets across restarts', () => {
     try {
       expect(first.output()).toMatch(/\[db\] applied [1-9]\d* migration\(s\) \((sqlite|postgres)\)/)
       const secretsFile = join(dataDir, 'secrets.json')
-      expect(statSync(secretsFile).mode & 0o777).toBe(0o600)
-      const secrets = readFileSync(secretsFile, 'utf8')
+      if (first.databaseUrl) expect(existsSync(secretsFile)).toBe(false) // kept in the database, for every instance
+      else expect(statSync(secretsFile).mode & 0o777).toBe(0o600)
+      const secrets = await storedSecrets(first)
       const user = await registerUser({}, first.url)
       await first.stop({ keepData: true })
 
-      const second = await startServer({}, { dataDir })
+      const second = await startServer({}, { dataDir, databaseUrl: first.databaseUrl })
       try {
         expect(second.output()).not.toContain('applied')
-        expect(readFileSync(secretsFile, 'utf8')).toBe(secrets)
+        expect(await storedSecrets(second)).toEqual(secrets)
         const profile = await api('/api/profile', { token: user.token, baseURL: second.url })
         expect(profile.status).toBe(200)
         expect(profile.body.user.username).toBe(user.username)

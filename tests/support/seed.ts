@@ -1,10 +1,11 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { inject } from 'vitest'
 import { openDatabase } from '../../server/database/connection'
 import type { Database } from '../../server/database/port'
 import { sql } from '../../server/database/sql'
 import { createSeeder, type SeedUpload, type Seeder } from '../../scripts/lib/seed'
 import { api, type TestUser } from './api'
-import { join } from 'node:path'
 
 export type { SeedUpload }
 
@@ -63,4 +64,15 @@ export async function countedVotes(uploadId: string, server?: { dataDir: string,
 export async function listEntryOf(owner: { username: string }, uploadId: string, baseURL?: string) {
   const response = await api(`/api/user/${owner.username}/uploads?limit=50`, { baseURL })
   return response.body.uploads.find((entry: { id: string }) => entry.id === uploadId)
+}
+
+/**
+ * The generated secrets a test server uses: `<dataDir>/secrets.json` on
+ * SQLite, the `app_secrets` table on PostgreSQL (where every instance reads them).
+ */
+export async function storedSecrets(server?: { dataDir: string, databaseUrl?: string }): Promise<Record<'sessionSecret' | 'sessionPassword' | 'ipHashSecret', string>> {
+  const target = server ?? { dataDir: inject('dataDir'), databaseUrl: inject('databaseUrl') }
+  if (!target.databaseUrl) return JSON.parse(readFileSync(join(target.dataDir, 'secrets.json'), 'utf8'))
+  const rows = await databaseOf(target).db.all<{ name: string, value: string }>(sql`SELECT name, value FROM app_secrets`)
+  return Object.fromEntries(rows.map(row => [row.name, row.value])) as Record<'sessionSecret' | 'sessionPassword' | 'ipHashSecret', string>
 }

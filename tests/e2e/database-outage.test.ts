@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { api, registerUser } from '../support/api'
+import { createTestDatabase, dropTestDatabase } from '../support/postgres'
+import { startServer, testEngine, type RunningServer } from '../support/server'
+import { startTcpProxy } from '../support/tcp-proxy'
+import { postUpload } from '../support/uploads'
+
+/**
+ * PostgreSQL lost and back: the server reaches its database through a TCP
+ * proxy that the test cuts (every connection dropped, new ones refused) and
+ * restores. SQLite is a file inside the process and cannot be lost this way.
+ */
+describe.skipIf(testEngine() !== 'postgres')('a lost PostgreSQL connection', () => {
+  let databaseUrl: string
+  let proxy: Awaited<ReturnType<typeof startTcpProxy>>
+  let server: RunningServer
+
+  beforeAll(async () => {
+    databaseUrl = await createTestDatabase()
+    const target = new URL(databaseUrl)
+    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port) })
+    const viaProxy = new URL(databaseUrl)
+    viaProxy.port = String(proxy.port)
+    server = await startServer({ NUXT_DATABASE_URL: viaProxy.toString() })
+  })
+
+  afterAll(async () => {
+    await server?.stop()
+    await proxy?.close()
+    if (databaseUrl) await dropTestDatabase(databaseUrl)
+  })
+
+  it('answers 503 JSON while the database is gone, writes nothing half, and recovers without a restart', async () => {
+    const user = await registerUser({}, server.url)
+    const before = await api('/api/uploads/filtered', { baseURL: server.url })
+    expect(before.status).toBe(200)
+    expect(before.body.total).toBe(0)
+
+    await proxy.cut()
+    for (const response of [
+      await api('/api/profile', { token: user.token, baseURL: server.url }),
+      await api('/api/uploads/filtered?tags=cats', { baseURL: server.url }),
+      await postUpload(user, { upload_type: 'link', external_url: 'https://example.com/lost', description: 'written while the database was away' }, undefined, server.url),
+    ]) {
+      expect(response.status).toBe(503)
+      expect(response.body).toEqual({ statusCode: 503, statusMessage: 'Service Unavailable', message: 'The database is unavailable, please try again shortly' })
+      expect(response.headers.get('retry-after')).toBe('5')
+    }
+
+    await proxy.restore()
+    let profile = await api('/api/profile', { token: user.token, baseURL: server.url })
+    for (let attempt = 0; profile.status !== 200 && attempt < 20; attempt++) {
+      await new Promise(r => setTimeout(r, 250))
+      profile = await api('/api/profile', { token: user.token, baseURL: server.url })
+    }
+    expect(profile.status).toBe(200)
+    expect(profile.body.stats).toEqual({ uploads: 0, votes: 0 })
+    const after = await api('/api/uploads/filtered', { baseURL: server.url })
+    expect(after.body.total).toBe(0)
+    expect(server.process.exitCode).toBeNull()
+    expect(server.output()).not.toMatch(/\n\s+at /)
+  })
+})

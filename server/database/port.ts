@@ -56,18 +56,22 @@ export type Row<T extends Table> = {
   [K in keyof ColumnsOf<T> as ColumnsOf<T>[K]['_']['name']]: Nullable<ColumnsOf<T>[K]>
 }
 
-/** The engine is unreachable (connection refused, lost, shutting down): answered 503. */
+/**
+ * The engine is unreachable (connection refused, lost, shutting down):
+ * answered 503. The driver's error is `driverError`, not `cause`: h3 would
+ * otherwise wrap the driver's error instead of this one.
+ */
 export class DatabaseUnavailableError extends Error {
-  constructor(cause: unknown) {
-    super('The database is unavailable', { cause })
+  constructor(readonly driverError: unknown) {
+    super('The database is unavailable')
     this.name = 'DatabaseUnavailableError'
   }
 }
 
 /** The engine refused a text value it cannot hold (PostgreSQL: a NUL character): answered 400. */
 export class UnstorableTextError extends Error {
-  constructor(cause: unknown) {
-    super('Text must not contain NUL characters', { cause })
+  constructor(readonly driverError: unknown) {
+    super('Text must not contain NUL characters')
     this.name = 'UnstorableTextError'
   }
 }

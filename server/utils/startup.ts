@@ -8,7 +8,8 @@ let starting: Promise<void> = Promise.resolve()
 export function markStarting(work: Promise<void>): void {
   starting = work
   work.catch((error: unknown) => {
-    const reason = error instanceof Error ? error.message : String(error)
+    const driver = (error as { driverError?: unknown } | null)?.driverError
+    const reason = (error instanceof Error ? error.message : String(error)) + (driver instanceof Error ? ` (${driver.message})` : '')
     console.error(`[start] cannot start: ${reason}`)
     process.exit(1)
   })

@@ -42,7 +42,7 @@ describe.skipIf(testEngine() !== 'postgres')('a lost PostgreSQL connection', () 
       await api('/api/uploads/filtered?tags=cats', { baseURL: server.url }),
       await postUpload(user, { upload_type: 'link', external_url: 'https://example.com/lost', description: 'written while the database was away' }, undefined, server.url),
     ]) {
-      expect(response.status).toBe(503)
+      expect(response.status, server.output()).toBe(503)
       expect(response.body).toEqual({ statusCode: 503, statusMessage: 'Service Unavailable', message: 'The database is unavailable, please try again shortly' })
       expect(response.headers.get('retry-after')).toBe('5')
     }

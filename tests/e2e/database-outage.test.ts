@@ -47,6 +47,10 @@ describe.skipIf(testEngine() !== 'postgres')('a lost PostgreSQL connection', () 
       expect(response.headers.get('retry-after')).toBe('5')
     }
 
+    const health = await api('/api/health', { baseURL: server.url })
+    expect(health.status).toBe(503)
+    expect(health.body).toEqual({ status: 'error', database: 'error', redis: 'off', storage: 'ok' })
+
     await proxy.restore()
     let profile = await api('/api/profile', { token: user.token, baseURL: server.url })
     for (let attempt = 0; profile.status !== 200 && attempt < 20; attempt++) {
@@ -55,6 +59,7 @@ describe.skipIf(testEngine() !== 'postgres')('a lost PostgreSQL connection', () 
     }
     expect(profile.status).toBe(200)
     expect(profile.body.stats).toEqual({ uploads: 0, votes: 0 })
+    expect((await api('/api/health', { baseURL: server.url })).body.status).toBe('ok')
     const after = await api('/api/uploads/filtered', { baseURL: server.url })
     expect(after.body.total).toBe(0)
     expect(server.process.exitCode).toBeNull()

@@ -28,7 +28,7 @@ export function configuredProviders(event?: H3Event): OAuthProvider[] {
   })
 }
 
-const siteUrl = () => String(useRuntimeConfig().public.siteUrl).replace(/\/+$/, '')
+const siteUrl = siteOrigin
 const secureCookies = () => siteUrl().startsWith('https:')
 
 function sameString(a: string, b: string): boolean {

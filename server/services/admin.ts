@@ -33,7 +33,9 @@ export async function listUsers(db: Executor, query: { page: number, limit: numb
  * POST /api/admin/users/{id}/shadow-ban: sets the flag and, in the same
  * transaction, recomputes the counts of every upload the user voted on.
  */
-export function setShadowBan(db: Executor, userId: string, shadowBanned: boolean) {
+export function setShadowBan(db: Executor, actor: { id: string }, userId: string, shadowBanned: boolean) {
+  // An admin who banned themself could not see their own votes count, and would not know why.
+  if (userId === actor.id) throw apiError(400, 'You cannot shadow-ban yourself')
   return db.transaction(async (tx) => {
     // The user row first (votes lock it FOR SHARE before their upload), then the uploads: one lock order, no deadlock.
     const user = await tx.get<Pick<UserRow, 'id' | 'username' | 'shadow_banned'>>(sql`UPDATE users SET shadow_banned = ${shadowBanned} WHERE id = ${userId}

@@ -35,6 +35,15 @@ describe('admin page', () => {
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=admin-users] tbody tr').length === 1)
     const row = page.locator(`tr[data-username="${target.username}"]`)
     await expect(row.count()).resolves.toBe(1)
+    // Banning asks for confirmation first: dismissed, nothing changes; accepted, the ban is made.
+    page.once('dialog', dialog => void dialog.dismiss())
+    await row.locator(`button[aria-label="Shadow-ban ${target.username}"]`).click()
+    await expect(row.locator('.badge-danger').count()).resolves.toBe(0)
+    expect((await api(`/api/admin/users?q=${target.username}`, { token: admin.token })).body.users[0].shadowBanned).toBe(false)
+    page.once('dialog', (dialog) => {
+      expect(dialog.message()).toContain(`Shadow-ban ${target.username}?`)
+      void dialog.accept()
+    })
     await row.locator(`button[aria-label="Shadow-ban ${target.username}"]`).click()
     await row.locator('.badge-danger').waitFor()
     await expect(row.innerText()).resolves.toContain('shadow-banned')

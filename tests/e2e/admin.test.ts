@@ -47,6 +47,10 @@ describe('POST /api/admin/users/{id}/shadow-ban', () => {
     expect(missing.body.message).toBe('User not found')
     expect((await ban(member.id, 'yes', admin.token)).body.message).toBe('shadowBanned must be a boolean')
     expect((await ban('not-a-uuid', true, admin.token)).status).toBe(400)
+    const self = await ban(admin.id, true, admin.token)
+    expect(self.status).toBe(400)
+    expect(self.body).toEqual({ statusCode: 400, statusMessage: 'Bad Request', message: 'You cannot shadow-ban yourself' })
+    expect((await api(`/api/admin/users?q=${admin.username}`, { token: admin.token })).body.users[0].shadowBanned).toBe(false)
   })
 
   it('recounts at once: a banned user\'s votes stop counting, and count again after unbanning', async () => {

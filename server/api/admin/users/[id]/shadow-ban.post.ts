@@ -4,8 +4,8 @@ import { setShadowBan } from '../../../../services/admin'
 
 /** POST /api/admin/users/{id}/shadow-ban: bans or unbans, recomputing the user's votes' counts. */
 export default defineEventHandler(async (event) => {
-  await requireAdmin(event)
+  const actor = await requireAdmin(event)
   const { id } = paramsValidated(event, IdParamsSchema)
   const { shadowBanned } = await readValidated(event, ShadowBanSchema)
-  return setShadowBan(useDB(), id, shadowBanned)
+  return setShadowBan(useDB(), actor, id, shadowBanned)
 })

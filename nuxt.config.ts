@@ -70,6 +70,10 @@ export default defineNuxtConfig({
   srcDir: '.',
   compatibilityDate: '2026-11-01',
   nitro: {
+    // Build assets (/_nuxt JS, CSS) and public files are written beside their .br and .gz
+    // twins at build time; Nitro picks the one Accept-Encoding allows. Pages and JSON are
+    // compressed per response (server/utils/compression.ts).
+    compressPublicAssets: { gzip: true, brotli: true },
     serverAssets: [{ baseName: 'migrations', dir: '../drizzle' }],
     externals: { external: ['better-sqlite3', 'sharp', '@node-rs/argon2'] },
   },

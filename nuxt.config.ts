@@ -80,11 +80,16 @@ export default defineNuxtConfig({
   typescript: { strict: true },
   telemetry: false,
   hooks: {
-    // Our handler answers /api/** errors in the spec's JSON shape; Nuxt's own
-    // (already set when this hook runs) still renders the error page elsewhere.
+    // Our handler answers /api/** errors in the spec's JSON shape; error-pages.ts logs a
+    // page's 4xx in one line; Nuxt's own (already set when this hook runs) still renders
+    // the error page elsewhere.
     'nitro:config'(config) {
       const nuxtHandler = config.errorHandler
-      config.errorHandler = [fileURLToPath(new URL('./server/error.ts', import.meta.url)), ...[nuxtHandler ?? []].flat()]
+      config.errorHandler = [
+        fileURLToPath(new URL('./server/error.ts', import.meta.url)),
+        fileURLToPath(new URL('./server/error-pages.ts', import.meta.url)),
+        ...[nuxtHandler ?? []].flat(),
+      ]
     },
   },
   eslint: {

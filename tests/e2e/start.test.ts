@@ -43,6 +43,16 @@ async function stop(started: Started) {
   if (started.child.exitCode === null) process.kill(-started.child.pid!, 'SIGKILL')
 }
 
+/** Output written after `before` characters, once it has been quiet for a moment. */
+async function settled(started: Started, before: number): Promise<string[]> {
+  let seen = -1
+  while (seen !== started.output().length) {
+    seen = started.output().length
+    await new Promise(r => setTimeout(r, 300))
+  }
+  return started.output().slice(before).split('\n').filter(line => line.trim())
+}
+
 describe('npm start', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'dif-start-'))
   let server: Started | undefined
@@ -60,6 +70,18 @@ describe('npm start', () => {
     expect(banner).toContain(`Open:     ${server!.url}\n`)
     expect(banner).toContain('npm run admin -- grant <email>')
     expect(banner).not.toMatch(/\[::\]|0\.0\.0\.0/)
+  })
+
+  it('logs a 404 in one line: no stack trace, no router warnings', async () => {
+    await settled(server!, 0)
+    const before = server!.output().length
+    const missing = '00000000-0000-4000-8000-000000000000'
+    expect((await fetch(`${server!.url}/no/such/page`)).status).toBe(404)
+    expect((await fetch(`${server!.url}/upload/${missing}`)).status).toBe(404)
+    expect(await settled(server!, before)).toEqual([
+      '[page] GET /no/such/page → 404',
+      `[page] GET /upload/${missing} → 404`,
+    ])
   })
 
   it('on a later start prints one line, without the first-start advice', async () => {

@@ -56,6 +56,12 @@ export function isInProcessRequest(event: H3Event): boolean {
   return typeof parent === 'object' && parent !== null && servingContexts.has(parent)
 }
 
+/** The point a request spent, kept so that a 304 can give it back. */
+interface RateLimitCharge {
+  category: RateLimitCategory
+  key: string
+}
+
 const limiters = new Map<RateLimitCategory, RateLimiterMemory>()
 
 function limiter(category: RateLimitCategory): RateLimiterMemory {
@@ -86,6 +92,7 @@ export async function enforceRateLimit(event: H3Event, category: RateLimitCatego
     result = error
     limited = true
   }
+  if (!limited) event.context.rateLimitCharge = { category, key } satisfies RateLimitCharge
   const reset = Math.max(1, Math.ceil(result.msBeforeNext / 1000))
   setResponseHeader(event, 'RateLimit-Limit', current.points)
   setResponseHeader(event, 'RateLimit-Remaining', Math.max(0, result.remainingPoints))
@@ -94,4 +101,18 @@ export async function enforceRateLimit(event: H3Event, category: RateLimitCatego
     setResponseHeader(event, 'Retry-After', reset)
     throw apiError(429, 'Too many requests, please try again later')
   }
+}
+
+/**
+ * Gives back the point this request spent (a 304 answer: the client already
+ * held the data, so a script that revalidates does not use up its allowance)
+ * and corrects its RateLimit-Remaining header.
+ */
+export async function refundRateLimit(event: H3Event): Promise<void> {
+  const charge = event.context.rateLimitCharge as RateLimitCharge | undefined
+  if (!charge) return
+  event.context.rateLimitCharge = undefined
+  const current = limiter(charge.category)
+  const result = await current.reward(charge.key, 1)
+  setResponseHeader(event, 'RateLimit-Remaining', Math.min(current.points, Math.max(0, result.remainingPoints)))
 }

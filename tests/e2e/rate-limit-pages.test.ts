@@ -98,3 +98,29 @@ describe('a signed-in visitor on default rate limits', () => {
     expect(own.headers.get('ratelimit-remaining')).toBe('99')
   })
 })
+
+describe('revalidation on default rate limits', () => {
+  let server: RunningServer
+
+  beforeAll(async () => {
+    server = await startServer({ NUXT_RATE_LIMIT_ENABLED: 'true' })
+    const owner = await registerUser({}, server.url)
+    await seedUpload(owner, { description: 'an upload to revalidate' }, server)
+  })
+  afterAll(() => server.stop())
+
+  it('does not spend a point on a 304', async () => {
+    const first = await api('/api/uploads', { baseURL: server.url })
+    expect(first.status).toBe(200)
+    expect(first.headers.get('ratelimit-remaining')).toBe('99')
+    const etag = first.headers.get('etag')!
+    for (let i = 0; i < 10; i++) {
+      const revalidated = await api('/api/uploads', { baseURL: server.url, headers: { 'if-none-match': etag } })
+      expect(revalidated.status).toBe(304)
+      expect(revalidated.headers.get('ratelimit-remaining')).toBe('99')
+    }
+    const changed = await api('/api/uploads', { baseURL: server.url, headers: { 'if-none-match': '"stale"' } })
+    expect(changed.status).toBe(200)
+    expect(changed.headers.get('ratelimit-remaining')).toBe('98')
+  })
+})

@@ -66,6 +66,8 @@ describe('rate-limited in the browser', () => {
     const recentError = page.locator('section[aria-labelledby="recent-title"] [data-testid="load-error"]')
     await recentError.waitFor()
     expect(await recentError.textContent()).toContain('The most recent uploads could not be loaded.')
+    // The real wait, from Retry-After (at most the window).
+    expect(await recentError.textContent()).toMatch(new RegExp(`Too many requests\\. Please try again in [1-${GENERAL_WINDOW_SECONDS}] seconds?\\.`))
     expect(await page.locator('main').textContent()).not.toContain('No uploads yet')
     expect(await page.locator('main').textContent()).not.toContain('No votes yet')
 
@@ -88,6 +90,7 @@ describe('rate-limited in the browser', () => {
     const failure = page.locator('[data-testid="sign-out-error"]')
     await failure.waitFor()
     expect(await failure.textContent()).toContain('You are still signed in')
+    expect(await failure.textContent()).toMatch(/Please try again in \d seconds?\./)
     expect(page.url()).toBe(`${server.url}/settings`)
     expect((await page.locator('[data-testid="header-user"]').textContent())?.trim()).toBe(user.username)
     // The session is still valid on the server too.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { launchBrowser, newContext } from '../support/browser'
-import { goto, registerUser } from './helpers'
+import { createUpload, goto, registerUser, signedInContext } from './helpers'
 
 /** issue 15's small copy fixes, each as a person reads it. */
 let browser: Browser
@@ -21,6 +21,24 @@ describe('copy', () => {
     const sent = page.locator('[role=status]')
     await sent.waitFor()
     expect((await sent.innerText()).trim()).toBe(`If an account uses ${user.email}, an e-mail with a reset link is on its way. The link works for one hour.`)
+    await context.close()
+  })
+
+  it('shows "Added 2 tags." under the tag form, not under "Delete upload"', async () => {
+    const owner = await registerUser()
+    const id = await createUpload(owner, { link: 'https://example.com/tag-me', description: 'Tag me' })
+    const context = await signedInContext(browser, owner)
+    const page = await context.newPage()
+    await goto(page, `/upload/${id}`)
+    await page.fill('#add-tags-input', 'first')
+    await page.keyboard.press('Enter')
+    await page.fill('#add-tags-input', 'second')
+    await page.click('button:has-text("Save tags")')
+    const status = page.locator('form.add-tags [role=status]')
+    await page.waitForFunction(() => document.querySelector('form.add-tags [role=status]')?.textContent?.trim() === 'Added 2 tags.')
+    expect((await status.innerText()).trim()).toBe('Added 2 tags.')
+    expect(await page.locator('.danger').innerText()).not.toContain('Added')
+    expect(await page.locator('.privacy-section').innerText()).not.toContain('Added')
     await context.close()
   })
 })

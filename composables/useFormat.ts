@@ -14,6 +14,12 @@ export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`
 }
 
+/** "1 says it fucks, 2 say it does not": an upload's votes in words. */
+export function voteSummary(upvotes: number, downvotes: number): string {
+  const say = (count: number) => `${count} ${count === 1 ? 'says' : 'say'}`
+  return `${say(upvotes)} it fucks, ${say(downvotes)} it does not`
+}
+
 /** How long to wait, for "try again in …": seconds under a minute, then whole minutes, then hours (rounded up). */
 export function formatWait(seconds: number): string {
   const s = Math.max(1, Math.ceil(seconds))

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { launchBrowser, newContext } from '../support/browser'
+import { seedUpload } from '../support/seed'
 import { createUpload, goto, registerUser, signedInContext } from './helpers'
 
 /** issue 15's small copy fixes, each as a person reads it. */
@@ -39,6 +40,22 @@ describe('copy', () => {
     expect((await status.innerText()).trim()).toBe('Added 2 tags.')
     expect(await page.locator('.danger').innerText()).not.toContain('Added')
     expect(await page.locator('.privacy-section').innerText()).not.toContain('Added')
+    await context.close()
+  })
+
+  it('counts "1 fuck" and "2 fucks", and "1 says" in words', async () => {
+    const owner = await registerUser()
+    const one = await seedUpload(owner, { description: 'one of each', uploadType: 'link', externalUrl: 'https://example.com/one', upvotes: 1, downvotes: 1 })
+    const two = await seedUpload(owner, { description: 'two fucks', uploadType: 'link', externalUrl: 'https://example.com/two', upvotes: 2, downvotes: 0 })
+    const context = await newContext(browser, inject('baseURL'))
+    const page = await context.newPage()
+    await goto(page, `/upload/${one}`)
+    expect((await page.locator('[data-testid=upvotes]').innerText()).trim()).toBe('1 fuck')
+    expect(await page.locator('.rating .bar').getAttribute('aria-label')).toBe('1 says it fucks, 1 says it does not')
+    expect(await page.locator('meta[property="og:description"]').getAttribute('content')).toBe('1 says it fucks, 1 says it does not. Cast your vote.')
+    await goto(page, `/upload/${two}`)
+    expect((await page.locator('[data-testid=upvotes]').innerText()).trim()).toBe('2 fucks')
+    expect(await page.locator('.rating .bar').getAttribute('aria-label')).toBe('2 say it fucks, 0 say it does not')
     await context.close()
   })
 })

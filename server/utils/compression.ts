@@ -2,6 +2,7 @@ import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 import type { H3Event } from 'h3'
 import { getRequestHeader, getResponseHeader, getResponseStatus, removeResponseHeader, setResponseHeader } from 'h3'
+import { isInProcessRequest } from './rate-limit'
 
 export type ContentEncoding = 'br' | 'gzip'
 
@@ -87,6 +88,10 @@ export function compressBody(body: Buffer | string, encoding: ContentEncoding): 
  */
 export async function compressResponse(event: H3Event, response: { body?: unknown }): Promise<void> {
   if (event.path.startsWith('/api/image/')) return
+  // Answers this process asked itself for are read by our own code, not a client: Nuxt's
+  // error handler renders /__nuxt_error in-process with the visitor's headers and reads
+  // the body as text, which a compressed body would garble.
+  if (event.path.startsWith('/__nuxt_error') || isInProcessRequest(event)) return
   const type = getResponseHeader(event, 'content-type')
   if (!isCompressibleType(type === undefined ? undefined : String(type))) return
   varyOnAcceptEncoding(event)

@@ -102,6 +102,15 @@ describe('compressed pages', () => {
     expect(renderedPage(decode(gzip))).toEqual(renderedPage(identity.body))
   })
 
+  it('serves the 404 page as readable HTML to a client that accepts br', async () => {
+    const response = await get('/no/such/page', { 'accept': 'text/html', 'accept-encoding': BROWSER })
+    expect(response.status).toBe(404)
+    expect(response.headers['content-type']).toBe('text/html;charset=utf-8')
+    const html = decode(response).toString('utf8')
+    expect(html).toMatch(/^<!DOCTYPE html>/)
+    expect(html).toContain('Page not found')
+  })
+
   it('honours q-values: br;q=0 gets gzip, and nothing acceptable gets identity', async () => {
     expect((await get('/', { 'accept-encoding': 'br;q=0, gzip;q=0.5' })).headers['content-encoding']).toBe('gzip')
     expect((await get('/', { 'accept-encoding': 'gzip;q=0.2, br;q=0.8' })).headers['content-encoding']).toBe('br')

@@ -70,17 +70,26 @@ export default defineNuxtConfig({
   srcDir: '.',
   compatibilityDate: '2026-11-01',
   nitro: {
+    // Build assets (/_nuxt JS, CSS) and public files are written beside their .br and .gz
+    // twins at build time; Nitro picks the one Accept-Encoding allows. Pages and JSON are
+    // compressed per response (server/utils/compression.ts).
+    compressPublicAssets: { gzip: true, brotli: true },
     serverAssets: [{ baseName: 'migrations', dir: '../drizzle' }],
     externals: { external: ['better-sqlite3', 'sharp', '@node-rs/argon2'] },
   },
   typescript: { strict: true },
   telemetry: false,
   hooks: {
-    // Our handler answers /api/** errors in the spec's JSON shape; Nuxt's own
-    // (already set when this hook runs) still renders the error page elsewhere.
+    // Our handler answers /api/** errors in the spec's JSON shape; error-pages.ts logs a
+    // page's 4xx in one line; Nuxt's own (already set when this hook runs) still renders
+    // the error page elsewhere.
     'nitro:config'(config) {
       const nuxtHandler = config.errorHandler
-      config.errorHandler = [fileURLToPath(new URL('./server/error.ts', import.meta.url)), ...[nuxtHandler ?? []].flat()]
+      config.errorHandler = [
+        fileURLToPath(new URL('./server/error.ts', import.meta.url)),
+        fileURLToPath(new URL('./server/error-pages.ts', import.meta.url)),
+        ...[nuxtHandler ?? []].flat(),
+      ]
     },
   },
   eslint: {

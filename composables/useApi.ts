@@ -1,3 +1,5 @@
+import { formatWait } from './useFormat'
+
 /** The body of every /api error (service-spec "Errors"); a 409 may carry extra fields. */
 export interface ApiErrorBody {
   statusCode: number
@@ -43,10 +45,29 @@ export function errorBody(error: unknown): ApiErrorBody | undefined {
   return data && typeof data === 'object' && 'message' in data ? data as ApiErrorBody : undefined
 }
 
+/** Seconds the server asked to wait (Retry-After, in seconds or as a date), when it said. */
+export function retryAfterSeconds(value: string | null | undefined): number | null {
+  if (!value) return null
+  const seconds = /^\d+$/.test(value.trim()) ? Number(value) : (Date.parse(value) - Date.now()) / 1000
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : null
+}
+
+/** "Please try again in 12 minutes." from a 429's Retry-After, or a vaguer sentence without one. */
+export function tryAgainIn(retryAfter: string | null | undefined): string {
+  const seconds = retryAfterSeconds(retryAfter)
+  return seconds === null ? 'Please wait a moment and try again.' : `Please try again in ${formatWait(seconds)}.`
+}
+
 /** A sentence to show a person for a failed request. */
 export function errorMessage(error: unknown, fallback = 'Something went wrong. Please try again.'): string {
   const status = errorStatus(error)
-  if (status === 429) return 'Too many requests. Please wait a moment and try again.'
+  if (status === 429) {
+    // $fetch's FetchError carries the response; useAsyncData wraps it in a NuxtError (as `cause`).
+    type WithResponse = { response?: { headers?: Headers }, cause?: { response?: { headers?: Headers } } }
+    const failed = error as WithResponse | undefined
+    const headers = failed?.response?.headers ?? failed?.cause?.response?.headers
+    return `Too many requests. ${tryAgainIn(headers?.get?.('retry-after'))}`
+  }
   const body = errorBody(error)
   if (body?.message) return body.message
   if (status === 0) return 'Could not reach the server. Check your connection.'

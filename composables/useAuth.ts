@@ -23,24 +23,38 @@ export interface LoginResult {
 export function useAuth() {
   const profile = useState<Profile | null>('auth:profile', () => null)
   const loaded = useState<boolean>('auth:loaded', () => false)
+  /** The last profile load that failed for another reason than 401 (429, 5xx, no connection: status 0). */
+  const loadFailure = useState<{ status: number, message: string } | null>('auth:load-failure', () => null)
   const api = useApi()
 
   const user = computed(() => profile.value?.user ?? null)
   const signedIn = computed(() => Boolean(profile.value))
   const isAdmin = computed(() => Boolean(profile.value?.user.isAdmin))
 
+  /**
+   * Asks the server who is signed in. Only a 401 means "signed out": any other
+   * failure (429, 5xx, no connection) keeps what was known and is remembered in
+   * `loadFailure`, so a busy server never signs anyone out.
+   */
   async function refresh(): Promise<Profile | null> {
     try {
       // Bypass the 30-second private cache: the answer must follow a login or logout at once.
       profile.value = await api<Profile>('/api/profile', import.meta.client ? { cache: 'no-store' } : {})
     }
-    catch {
+    catch (error) {
+      const status = errorStatus(error)
+      if (status !== 401) {
+        loadFailure.value = { status, message: errorMessage(error) }
+        return profile.value
+      }
       profile.value = null
     }
+    loadFailure.value = null
     loaded.value = true
     return profile.value
   }
 
+  /** The signed-in account, asked once; asked again after a failed attempt. */
   async function ensureLoaded(): Promise<Profile | null> {
     if (!loaded.value) await refresh()
     return profile.value
@@ -59,14 +73,17 @@ export function useAuth() {
     await refresh()
   }
 
+  /** Signs out; a failure other than 401 (already signed out) is thrown and keeps the account signed in. */
   async function logout(): Promise<void> {
     try {
       await api('/api/auth/logout', { method: 'POST' })
     }
-    finally {
-      profile.value = null
-      loaded.value = true
+    catch (error) {
+      if (errorStatus(error) !== 401) throw error
     }
+    profile.value = null
+    loadFailure.value = null
+    loaded.value = true
   }
 
   function changePassword(input: { currentPassword: string, newPassword: string, confirmPassword: string, mfaCode?: string }) {
@@ -81,5 +98,20 @@ export function useAuth() {
     return api<{ message: string }>('/api/auth/reset-password', { method: 'POST', body: input })
   }
 
-  return { profile, user, signedIn, isAdmin, loaded, refresh, ensureLoaded, login, register, logout, changePassword, forgotPassword, resetPassword }
+  /**
+   * For route guards: the error page to show when nobody is known to be signed
+   * in because the account could not be loaded (not because of a 401), or null.
+   */
+  function unavailableError() {
+    const failure = loadFailure.value
+    if (!failure || profile.value) return null
+    return createError({
+      statusCode: failure.status || 503,
+      statusMessage: failure.status === 429 ? 'Too Many Requests' : 'Service Unavailable',
+      message: `Your account could not be loaded. ${failure.message}`,
+      fatal: true,
+    })
+  }
+
+  return { profile, user, signedIn, isAdmin, loaded, loadFailure, unavailableError, refresh, ensureLoaded, login, register, logout, changePassword, forgotPassword, resetPassword }
 }

@@ -14,6 +14,20 @@ export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`
 }
 
+/** "1 says it fucks, 2 say it does not": an upload's votes in words. */
+export function voteSummary(upvotes: number, downvotes: number): string {
+  const say = (count: number) => `${count} ${count === 1 ? 'says' : 'say'}`
+  return `${say(upvotes)} it fucks, ${say(downvotes)} it does not`
+}
+
+/** How long to wait, for "try again in …": seconds under a minute, then whole minutes, then hours (rounded up). */
+export function formatWait(seconds: number): string {
+  const s = Math.max(1, Math.ceil(seconds))
+  if (s < 60) return plural(s, 'second')
+  if (s < 3600) return plural(Math.ceil(s / 60), 'minute')
+  return plural(Math.ceil(s / 3600), 'hour')
+}
+
 /** A positive page number from a route query value (1 otherwise). */
 export function pageFrom(value: unknown): number {
   const page = Number(Array.isArray(value) ? value[0] : value)

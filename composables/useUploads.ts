@@ -111,7 +111,7 @@ export function useUploads() {
         const message = xhr.status === 413
           ? 'The file is larger than 10 MB.'
           : xhr.status === 429
-            ? 'You have uploaded a lot recently. Please wait a while and try again.'
+            ? `You have uploaded a lot recently. ${tryAgainIn(xhr.getResponseHeader('retry-after'))}`
             : typeof body.message === 'string' ? body.message : 'The upload failed. Please try again.'
         resolve({ ok: false, status: xhr.status, message, existingUploadId: typeof body.existingUploadId === 'string' ? body.existingUploadId : undefined })
       })

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { H3Event } from 'h3'
+import { etagMatches } from './compression'
 import { getRequestHeader, getResponseHeader, getResponseStatus, setResponseHeader, setResponseStatus } from 'h3'
 
 /** Every Cache-Control value the API uses (decisions.md "Caching"), in one place. */
@@ -47,14 +48,25 @@ export function etagOf(body: string | Buffer): string {
   return `"${createHash('sha1').update(body).digest('base64url')}"`
 }
 
-/** True (and the 304 is set) when the client already holds this version. */
+/**
+ * True (and the 304 is set) when the client already holds this version, in
+ * any encoding: a validator of a compressed variant (`"abc-br"`, see
+ * server/utils/compression.ts) matches its identity ETag `"abc"`, and the 304
+ * names the variant the client holds.
+ */
 export function isNotModified(event: H3Event, etag: string): boolean {
   setResponseHeader(event, 'ETag', etag)
   const match = getRequestHeader(event, 'if-none-match')
   if (!match) return false
-  const fresh = match.trim() === '*' || match.split(',').some(tag => tag.trim().replace(/^W\//, '') === etag)
-  if (fresh) setResponseStatus(event, 304, 'Not Modified')
-  return fresh
+  if (match.trim() === '*') {
+    setResponseStatus(event, 304, 'Not Modified')
+    return true
+  }
+  const held = match.split(',').map(tag => tag.trim()).find(tag => etagMatches(tag, etag))
+  if (!held) return false
+  setResponseHeader(event, 'ETag', held.replace(/^W\//, ''))
+  setResponseStatus(event, 304, 'Not Modified')
+  return true
 }
 
 /**

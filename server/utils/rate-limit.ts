@@ -29,6 +29,39 @@ export function rateLimitCategory(method: string, rawPath: string): RateLimitCat
   return 'general'
 }
 
+/**
+ * The contexts of the requests this process is serving. Nitro answers the API
+ * calls of a page being rendered without a network round trip: Nuxt's
+ * `useRequestFetch()` is `event.$fetch`, which hands the request to the same
+ * handlers through `localFetch` (node-mock-http), passing the page request's
+ * own `event.context` along as the mock request's `__unenv__`. Only code in
+ * this process can make such a request: nothing a client sends (headers, body,
+ * address) can set a property on the IncomingMessage Node builds for it.
+ */
+const servingContexts = new WeakSet<object>()
+
+/** Marks a request as being served, so the requests it makes in-process can be told apart. */
+export function markServing(event: H3Event): void {
+  servingContexts.add(event.context)
+}
+
+/**
+ * True for a request that this process made to itself on behalf of a request
+ * it is serving (a page's server-side rendering calling the API). It is part of
+ * the visitor's page view, not API use the visitor sent, so it is not counted
+ * (decisions.md counts the /api requests a client sends).
+ */
+export function isInProcessRequest(event: H3Event): boolean {
+  const parent = (event.node.req as { __unenv__?: unknown }).__unenv__
+  return typeof parent === 'object' && parent !== null && servingContexts.has(parent)
+}
+
+/** The point a request spent, kept so that a 304 can give it back. */
+interface RateLimitCharge {
+  category: RateLimitCategory
+  key: string
+}
+
 const limiters = new Map<RateLimitCategory, RateLimiterMemory>()
 
 function limiter(category: RateLimitCategory): RateLimiterMemory {
@@ -47,7 +80,7 @@ function limiter(category: RateLimitCategory): RateLimiterMemory {
  * window's allowance is spent. Counters are atomic inside rate-limiter-flexible.
  */
 export async function enforceRateLimit(event: H3Event, category: RateLimitCategory, key: string): Promise<void> {
-  if (!useRuntimeConfig().rateLimit.enabled) return
+  if (!useRuntimeConfig().rateLimit.enabled || isInProcessRequest(event)) return
   const current = limiter(category)
   let result: RateLimiterRes
   let limited = false
@@ -59,6 +92,7 @@ export async function enforceRateLimit(event: H3Event, category: RateLimitCatego
     result = error
     limited = true
   }
+  if (!limited) event.context.rateLimitCharge = { category, key } satisfies RateLimitCharge
   const reset = Math.max(1, Math.ceil(result.msBeforeNext / 1000))
   setResponseHeader(event, 'RateLimit-Limit', current.points)
   setResponseHeader(event, 'RateLimit-Remaining', Math.max(0, result.remainingPoints))
@@ -67,4 +101,18 @@ export async function enforceRateLimit(event: H3Event, category: RateLimitCatego
     setResponseHeader(event, 'Retry-After', reset)
     throw apiError(429, 'Too many requests, please try again later')
   }
+}
+
+/**
+ * Gives back the point this request spent (a 304 answer: the client already
+ * held the data, so a script that revalidates does not use up its allowance)
+ * and corrects its RateLimit-Remaining header.
+ */
+export async function refundRateLimit(event: H3Event): Promise<void> {
+  const charge = event.context.rateLimitCharge as RateLimitCharge | undefined
+  if (!charge) return
+  event.context.rateLimitCharge = undefined
+  const current = limiter(charge.category)
+  const result = await current.reward(charge.key, 1)
+  setResponseHeader(event, 'RateLimit-Remaining', Math.min(current.points, Math.max(0, result.remainingPoints)))
 }

@@ -20,7 +20,7 @@ describe('anonymous voting', () => {
     await goto(page, `/upload/${id}`)
     await page.click('#vote-fucks')
     await page.waitForFunction(() => document.querySelector('[data-testid=vote-status]')?.textContent?.includes('Thanks'))
-    await page.waitForFunction(() => document.querySelector('[data-testid=upvotes]')?.textContent?.includes('1 fucks'))
+    await page.waitForFunction(() => document.querySelector('[data-testid=upvotes]')?.textContent?.trim() === '1 fuck')
     let reported = await fetchUpload(id)
     expect(reported.body.stats).toEqual({ voteCount: 1, upvotes: 1, downvotes: 0, averageRating: 10 })
 

@@ -80,7 +80,7 @@ describe('the new-upload form', () => {
     await page.keyboard.press('Enter')
     await page.fill('#add-tags-input', 'Second')
     await page.click('button:has-text("Save tags")')
-    await page.waitForFunction(() => document.querySelector('[data-testid=manage-status]')?.textContent?.includes('Added 2 tags'))
+    await page.waitForFunction(() => document.querySelector('[data-testid=tags-status]')?.textContent?.includes('Added 2 tags.'))
     const tags = (await api(`/api/uploads/${id}/tags`)).body.tags.map((t: { name: string, slug: string }) => [t.name, t.slug])
     expect(tags).toEqual([['first tag', 'first-tag'], ['Second', 'second']])
     await page.locator('ul[aria-label=Tags] a[href="/tags/first-tag"]').waitFor()

@@ -65,7 +65,7 @@ describe('register, upload an image, vote and change the vote', () => {
     await expect(page.innerText('[data-testid=rating]')).resolves.toContain('–')
     await page.click('#vote-fucks')
     await page.waitForSelector('#vote-fucks[aria-pressed="true"]')
-    await page.waitForFunction(() => document.querySelector('[data-testid=upvotes]')?.textContent?.includes('1 fucks'))
+    await page.waitForFunction(() => document.querySelector('[data-testid=upvotes]')?.textContent?.trim() === '1 fuck')
     await expect(page.innerText('[data-testid=rating]')).resolves.toContain('10.0')
     await expect(page.innerText('[data-testid=vote-count]')).resolves.toBe('1 vote')
     let reported = await api(`/api/upload/${id}`)

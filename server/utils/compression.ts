@@ -1,0 +1,109 @@
+import { promisify } from 'node:util'
+import { brotliCompress, constants, gzip } from 'node:zlib'
+import type { H3Event } from 'h3'
+import { getRequestHeader, getResponseHeader, getResponseStatus, removeResponseHeader, setResponseHeader } from 'h3'
+import { isInProcessRequest } from './rate-limit'
+
+export type ContentEncoding = 'br' | 'gzip'
+
+const brotli = promisify(brotliCompress)
+const gzipAsync = promisify(gzip)
+
+/** Below this many bytes compression saves too little to be worth a header and a CPU slice. */
+export const MIN_COMPRESS_BYTES = 1024
+
+/** Types worth compressing: HTML, JSON (and feeds), JS, CSS, SVG, text. Images and media are compressed already. */
+const COMPRESSIBLE = /^(text\/|application\/(json|[\w.+-]+\+json|javascript|xml|[\w.+-]+\+xml)|image\/svg\+xml)/i
+
+export function isCompressibleType(contentType: string | undefined): boolean {
+  return Boolean(contentType && COMPRESSIBLE.test(contentType))
+}
+
+/**
+ * The encoding to answer with, from an Accept-Encoding value (RFC 9110 12.5.3):
+ * brotli before gzip, an encoding with q=0 is refused, `*` stands for the rest.
+ */
+export function negotiateEncoding(acceptEncoding: string | undefined): ContentEncoding | null {
+  if (!acceptEncoding) return null
+  const weights = new Map<string, number>()
+  for (const part of acceptEncoding.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';')
+    if (!name) continue
+    const q = params.map(p => p.trim()).find(p => p.startsWith('q='))
+    const weight = q ? Number(q.slice(2)) : 1
+    weights.set(name, Number.isFinite(weight) ? weight : 0)
+  }
+  const weightOf = (name: string) => weights.get(name) ?? (name === 'gzip' ? weights.get('x-gzip') : undefined) ?? weights.get('*') ?? 0
+  const candidates = (['br', 'gzip'] as const).filter(name => weightOf(name) > 0)
+  candidates.sort((a, b) => weightOf(b) - weightOf(a))
+  return candidates[0] ?? null
+}
+
+/**
+ * The ETag of a compressed variant: the identity ETag with the encoding added
+ * inside the quotes (`"abc"` → `"abc-br"`), so each encoding's bytes have
+ * their own strong validator (a cache never mixes them up), while
+ * `etagMatches` still knows it for the same content.
+ */
+export function variantEtag(etag: string, encoding: ContentEncoding): string {
+  return etag.replace(/"$/, `-${encoding}"`)
+}
+
+/**
+ * True when a validator the client sent (`If-None-Match` entry) stands for
+ * `etag` in any encoding: the tag itself, weak or strong, or one of its
+ * compressed variants.
+ */
+export function etagMatches(sent: string, etag: string): boolean {
+  const tag = sent.trim().replace(/^W\//, '')
+  return tag === etag || tag === variantEtag(etag, 'br') || tag === variantEtag(etag, 'gzip')
+}
+
+/** Adds `Accept-Encoding` to the response's Vary once. */
+export function varyOnAcceptEncoding(event: H3Event): void {
+  const current = String(getResponseHeader(event, 'vary') ?? '')
+  const names = current.split(',').map(name => name.trim().toLowerCase()).filter(Boolean)
+  if (names.includes('accept-encoding') || names.includes('*')) return
+  setResponseHeader(event, 'Vary', current ? `${current}, Accept-Encoding` : 'Accept-Encoding')
+}
+
+export function compressBody(body: Buffer | string, encoding: ContentEncoding): Promise<Buffer> {
+  return encoding === 'br'
+    // Quality 5: most of brotli's gain on HTML and JSON at a few ms per response (11 is for build time).
+    ? brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } })
+    : gzipAsync(body, { level: 6 })
+}
+
+/**
+ * Runs last before a response is sent (server/plugins/http-cache): compresses a
+ * rendered page or an /api JSON answer with brotli or gzip when the client
+ * accepts one, and marks every response of a compressible type with
+ * `Vary: Accept-Encoding`.
+ *
+ * Left alone: bodies that are not a string (public assets come precompressed
+ * from the build, with their own ETags; images are compressed already and
+ * /api/image/** is never touched), bodies under 1 KB, and anything but GET and
+ * HEAD: answers to writes can carry secrets next to what the client sent (a
+ * new API token, an MFA secret), the mix BREACH reads through compressed sizes.
+ */
+export async function compressResponse(event: H3Event, response: { body?: unknown }): Promise<void> {
+  if (event.path.startsWith('/api/image/')) return
+  // Answers this process asked itself for are read by our own code, not a client: Nuxt's
+  // error handler renders /__nuxt_error in-process with the visitor's headers and reads
+  // the body as text, which a compressed body would garble.
+  if (event.path.startsWith('/__nuxt_error') || isInProcessRequest(event)) return
+  const type = getResponseHeader(event, 'content-type')
+  if (!isCompressibleType(type === undefined ? undefined : String(type))) return
+  varyOnAcceptEncoding(event)
+  const body = response.body
+  if (typeof body !== 'string' || Buffer.byteLength(body) < MIN_COMPRESS_BYTES) return
+  if (event.method !== 'GET' && event.method !== 'HEAD') return
+  if (getResponseStatus(event) !== 200 || getResponseHeader(event, 'content-encoding')) return
+  const encoding = negotiateEncoding(getRequestHeader(event, 'accept-encoding'))
+  if (!encoding) return
+  response.body = await compressBody(body, encoding)
+  setResponseHeader(event, 'Content-Encoding', encoding)
+  removeResponseHeader(event, 'Content-Length')
+  const etag = getResponseHeader(event, 'etag')
+  if (etag) setResponseHeader(event, 'ETag', variantEtag(String(etag), encoding))
+}

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import type { BrowserContext, Page } from 'playwright-core'
+import { api } from '../support/api'
+import { newContext } from '../support/browser'
+import { goto, signedInContext } from './helpers'
+import { PAGES, sitePageSession, type Who } from './site-pages'
+
+/**
+ * issue 15: no page scrolls sideways on a 390 px phone. Every page of
+ * site-pages.ts (and the states its `then` opens), with the owner holding an
+ * API token, as the settings page then shows a table of them.
+ */
+const WIDTH = 390
+
+/**
+ * How far the page is wider than the screen, and the elements that stick out
+ * first (their parent still fits), unless a scrolling box (overflow-x auto or
+ * scroll, as the home page's card row) holds them.
+ */
+function overflow(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth
+    const problems: string[] = []
+    const scrollWidth = document.documentElement.scrollWidth
+    if (scrollWidth <= width) return problems
+    problems.push(`the page is ${scrollWidth} px wide on a ${width} px screen`)
+    const describe = (el: Element) => {
+      const id = el.id ? `#${el.id}` : ''
+      const cls = typeof el.className === 'string' && el.className.trim() ? `.${el.className.trim().split(/\s+/).join('.')}` : ''
+      return `<${el.tagName.toLowerCase()}${id}${cls}> "${(el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40)}"`
+    }
+    const scrolls = (el: Element | null): boolean => {
+      for (let node = el; node && node !== document.body; node = node.parentElement) {
+        if (['auto', 'scroll', 'hidden', 'clip'].includes(getComputedStyle(node).overflowX)) return true
+      }
+      return false
+    }
+    const sticksOut = (el: Element) => el.getBoundingClientRect().right > width + 0.5
+    for (const el of document.body.querySelectorAll('*')) {
+      if (!sticksOut(el) || (el.parentElement && sticksOut(el.parentElement)) || scrolls(el.parentElement)) continue
+      problems.push(`${describe(el)} reaches ${Math.round(el.getBoundingClientRect().right)} px`)
+    }
+    if (problems.length === 1) {
+      // Nothing sticks out on its own: a positioned element escaping a scrolling box that is not its containing block?
+      const positioned = [...document.body.querySelectorAll('*')].filter(el => sticksOut(el) && ['absolute', 'fixed'].includes(getComputedStyle(el).position))
+      for (const el of positioned.slice(0, 3)) problems.push(`${describe(el)} (position: ${getComputedStyle(el).position}) reaches ${Math.round(el.getBoundingClientRect().right)} px`)
+    }
+    return problems
+  })
+}
+
+describe(`every page at ${WIDTH} px`, () => {
+  const session = sitePageSession()
+  const contexts = new Map<Who, BrowserContext>()
+
+  beforeAll(async () => {
+    const created = await api('/api/auth/tokens/generate', { method: 'POST', token: session.fixtures.owner.token, body: { name: 'backup script on the home server' } })
+    expect(created.status).toBe(201)
+  })
+  afterAll(async () => {
+    for (const context of contexts.values()) await context.close()
+  })
+
+  async function contextFor(who: Who): Promise<BrowserContext> {
+    let context = contexts.get(who)
+    if (!context) {
+      const { owner, admin } = session.fixtures
+      context = who === 'guest'
+        ? await newContext(session.browser, inject('baseURL'), { mobile: true })
+        : await signedInContext(session.browser, who === 'owner' ? owner : admin, { mobile: true })
+      contexts.set(who, context)
+    }
+    return context
+  }
+
+  it('the check itself sees a page that is too wide', async () => {
+    const page = await (await contextFor('guest')).newPage()
+    await page.setContent(`<html><head><meta name="viewport" content="width=device-width, initial-scale=1"></head>
+      <body style="margin:0"><div style="width:200px"><div id="wide" style="width:470px">x</div></div>
+      <div style="overflow-x:auto"><div style="width:900px">scrolls inside its box</div></div></body></html>`)
+    expect(await overflow(page)).toEqual([`the page is 470 px wide on a ${WIDTH} px screen`, '<div#wide> "x" reaches 470 px'])
+    await page.close()
+  })
+
+  for (const spec of PAGES) {
+    it(`${spec.name}: no horizontal overflow`, async () => {
+      const page = await (await contextFor(spec.as)).newPage()
+      const response = await goto(page, spec.path(session.fixtures))
+      expect(response?.status()).toBe(spec.status ?? 200)
+      expect(await page.evaluate(() => document.documentElement.clientWidth)).toBe(WIDTH)
+      expect(await overflow(page)).toEqual([])
+      if (spec.then) {
+        await spec.then(page)
+        expect(await overflow(page)).toEqual([])
+      }
+      await page.close()
+    })
+  }
+
+  it('settings, right after creating a token (value and example shown once): no horizontal overflow', async () => {
+    const page = await (await contextFor('owner')).newPage()
+    await goto(page, '/settings')
+    await page.fill('#token-name', 'a token made on the phone')
+    await page.click('button:has-text("Create token")')
+    await page.locator('[data-testid=token-created]').waitFor()
+    await page.locator('[data-testid=token-created] details summary').click()
+    expect(await overflow(page)).toEqual([])
+    await page.close()
+  })
+})

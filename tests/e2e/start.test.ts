@@ -1,0 +1,93 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePort, ROOT } from '../support/server'
+
+/**
+ * The built server started the way `npm start` starts it (the package.json
+ * script, run by sh): what a new owner reads in the terminal (issue 15).
+ */
+const START = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
+
+interface Started { child: ChildProcess, url: string, output: () => string }
+
+async function start(dataDir: string): Promise<Started> {
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+  let log = ''
+  // Its own process group, so stopping it stops sh and node together.
+  const child = spawn('sh', ['-c', START], {
+    cwd: ROOT,
+    detached: true,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PORT: String(port), NUXT_DATA_DIR: dataDir, NUXT_PUBLIC_SITE_URL: url },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()))
+  child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()))
+  const deadline = Date.now() + 30_000
+  while (!log.includes('Listening on')) {
+    if (child.exitCode !== null) throw new Error(`server exited:\n${log}`)
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${log}`)
+    await new Promise(r => setTimeout(r, 50))
+  }
+  return { child, url, output: () => log }
+}
+
+async function stop(started: Started) {
+  if (started.child.exitCode !== null) return
+  const exited = new Promise(r => started.child.once('exit', r))
+  process.kill(-started.child.pid!, 'SIGTERM')
+  await Promise.race([exited, new Promise(r => setTimeout(r, 5000))])
+  if (started.child.exitCode === null) process.kill(-started.child.pid!, 'SIGKILL')
+}
+
+/** Output written after `before` characters, once it has been quiet for a moment. */
+async function settled(started: Started, before: number): Promise<string[]> {
+  let seen = -1
+  while (seen !== started.output().length) {
+    seen = started.output().length
+    await new Promise(r => setTimeout(r, 300))
+  }
+  return started.output().slice(before).split('\n').filter(line => line.trim())
+}
+
+describe('npm start', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'dif-start-'))
+  let server: Started | undefined
+  beforeAll(async () => {
+    server = await start(dataDir)
+  })
+  afterAll(async () => {
+    if (server) await stop(server)
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  it('on first start prints where the data lives, the address to open and how to become admin', async () => {
+    const banner = server!.output().slice(0, server!.output().indexOf('Listening on'))
+    expect(banner).toContain(`Data:     ${dataDir} (database app.sqlite, media/, outbox/, secrets.json)`)
+    expect(banner).toContain(`Open:     ${server!.url}\n`)
+    expect(banner).toContain('npm run admin -- grant <email>')
+    expect(banner).not.toMatch(/\[::\]|0\.0\.0\.0/)
+  })
+
+  it('logs a 404 in one line: no stack trace, no router warnings', async () => {
+    await settled(server!, 0)
+    const before = server!.output().length
+    const missing = '00000000-0000-4000-8000-000000000000'
+    expect((await fetch(`${server!.url}/no/such/page`)).status).toBe(404)
+    expect((await fetch(`${server!.url}/upload/${missing}`)).status).toBe(404)
+    expect(await settled(server!, before)).toEqual([
+      '[page] GET /no/such/page → 404',
+      `[page] GET /upload/${missing} → 404`,
+    ])
+  })
+
+  it('on a later start prints one line, without the first-start advice', async () => {
+    await stop(server!)
+    server = await start(dataDir)
+    const banner = server.output().slice(0, server.output().indexOf('Listening on'))
+    expect(banner.trim()).toBe(`Does It Fuck? · data: ${dataDir} (database app.sqlite, media/, outbox/, secrets.json) · open ${server.url}`)
+  })
+})

@@ -16,12 +16,13 @@ const AUTH_PATHS = new Set([
 
 /**
  * The one category a request counts in (decisions.md "Rate limits"), or null
- * for requests that are not counted (pages, assets, /api/image/**).
+ * for requests that are not counted (pages, assets, /api/image/**, and
+ * /api/health, which load balancers poll).
  */
 export function rateLimitCategory(method: string, rawPath: string): RateLimitCategory | null {
   const path = rawPath.split('?')[0]!.replace(/\/+$/, '') || '/'
   if (path !== '/api' && !path.startsWith('/api/')) return null
-  if (path.startsWith('/api/image/')) return null
+  if (path.startsWith('/api/image/') || path === '/api/health') return null
   if (method === 'POST' && AUTH_PATHS.has(path)) return 'auth'
   if (method === 'POST' && (path === '/api/upload' || path === '/api/v1/upload')) return 'upload'
   if ((method === 'POST' || method === 'DELETE') && path === '/api/vote') return 'vote'

@@ -19,6 +19,7 @@ describe('rate-limit categories', () => {
     ['POST', '/api/vote/anonymous', 'anonVote'],
     ['GET', '/api/uploads', 'general'],
     ['GET', '/api/image/abc', null],
+    ['GET', '/api/health', null],
     ['GET', '/', null],
     ['GET', '/_nuxt/app.js', null],
   ])('%s %s → %s', (method, path, category) => {

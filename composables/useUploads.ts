@@ -124,6 +124,6 @@ export function useUploads() {
 }
 
 /** Address of an upload's image (`thumb` = WebP at most 480×480). */
-export function imageUrl(id: string, size?: 'thumb'): string {
-  return `/api/image/${id}${size ? '?size=thumb' : ''}`
+export function imageUrl(id: string, size?: 'thumb' | 'display'): string {
+  return `/api/image/${id}${size ? `?size=${size}` : ''}`
 }

@@ -81,7 +81,7 @@ export default defineApiPaths({
       tags: ['Media'],
       params: { path: IdPath, query: ImageQuerySchema },
       responses: {
-        200: { description: 'The image in its own type (image/jpeg, image/png, image/gif, image/webp); `size=thumb`: a WebP of at most 480×480', schema: imageBinary, content: 'image/*', headers: { 'ETag': 'Strong validator of the file', 'Cache-Control': 'public, max-age=31536000, immutable' } },
+        200: { description: 'The image in its own type (image/jpeg, image/png, image/gif, image/webp); `size=thumb`: a WebP of at most 480×480; `size=display`: a WebP of at most 1600×1600 (animation kept), what the upload page shows', schema: imageBinary, content: 'image/*', headers: { 'ETag': 'Strong validator of the file', 'Cache-Control': 'public, max-age=31536000, immutable' } },
         304: { description: 'Not modified' },
         400: { description: 'Invalid `size`' },
         404: { description: 'No such upload, or the upload is a link' },

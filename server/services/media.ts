@@ -279,3 +279,20 @@ export const thumbFile = (mediaDir: string, uploadId: string) => join(mediaDir, 
 function isApiError(error: unknown): boolean {
   return typeof (error as { statusCode?: unknown })?.statusCode === 'number'
 }
+
+/** Longest side of the picture an upload page shows (the original stays one click away). */
+export const DISPLAY_SIZE = 1600
+export const displayFile = (mediaDir: string, uploadId: string) => join(mediaDir, 'display', `${uploadId}.webp`)
+
+/**
+ * The picture at display size: WebP of at most 1600 px a side, animation kept,
+ * never enlarged. Made from the stored original on first request, in the
+ * image slot like any other decoding, so it cannot crowd out uploads.
+ */
+export function displayImageOf(originalPath: string): Promise<Buffer> {
+  return withImageSlot(() => sharp(originalPath, { animated: true, limitInputPixels: MAX_IMAGE_PIXELS })
+    .resize(DISPLAY_SIZE, DISPLAY_SIZE, { fit: 'inside', withoutEnlargement: true })
+    .webp({ quality: 82 })
+    .timeout({ seconds: IMAGE_JOB_SECONDS })
+    .toBuffer())
+}

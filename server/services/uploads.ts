@@ -10,7 +10,7 @@ import { dialects, sql } from '../database/sql'
 import { badRequest, conflict, notFound } from './errors'
 import type { Actor } from './sessions'
 import { fetchImageToFile, ImageFetchError } from './image-fetch'
-import { mediaFile, PHASH_MAX_DISTANCE, processImage, thumbFile, writeFileAtomic, type ProcessedImage } from './media'
+import { displayFile, mediaFile, PHASH_MAX_DISTANCE, processImage, thumbFile, writeFileAtomic, type ProcessedImage } from './media'
 import { attachTags, tagsOf } from './upload-tags'
 import { visibleTo } from './upload-queries'
 
@@ -168,16 +168,20 @@ export async function deleteUpload(db: Executor, id: string, actor: Actor, media
   if (deleted === undefined) throw notFound('Upload not found')
   const { filename } = deleted
   if (filename) {
-    await Promise.all([rm(mediaFile(mediaDir, filename), { force: true }), rm(thumbFile(mediaDir, id), { force: true })])
+    await Promise.all([mediaFile(mediaDir, filename), thumbFile(mediaDir, id), displayFile(mediaDir, id)].map(file => rm(file, { force: true })))
   }
   return { success: true as const }
 }
 
 /** The stored file behind GET /api/image/{id} (any visibility: the address is the secret), or 404. */
-export async function imageFileOf(db: Executor, id: string, mediaDir: string, size: 'full' | 'thumb') {
+export async function imageFileOf(db: Executor, id: string, mediaDir: string, size: 'full' | 'thumb' | 'display'): Promise<{ path: string, contentType: string, etag: string, original?: string }> {
   const row = await db.get<{ filename: string, mime_type: string, sha256: string }>(sql`SELECT filename, mime_type, sha256 FROM uploads
     WHERE id = ${id} AND upload_type = 'image' AND filename IS NOT NULL`)
   if (!row) throw notFound('Image not found')
+  if (size === 'display') {
+    // Made on first request from the original (see displayImageOf), then served like the others.
+    return { path: displayFile(mediaDir, id), contentType: 'image/webp', etag: `"${row.sha256}-display"`, original: mediaFile(mediaDir, row.filename) }
+  }
   return size === 'thumb'
     ? { path: thumbFile(mediaDir, id), contentType: 'image/webp', etag: `"${row.sha256}-thumb"` }
     : { path: mediaFile(mediaDir, row.filename), contentType: row.mime_type, etag: `"${row.sha256}"` }

@@ -140,7 +140,7 @@ export const DuplicateUploadSchema = v.object({
 })
 
 export const ImageQuerySchema = v.object({
-  size: v.optional(v.picklist(['thumb'], 'size must be "thumb"')),
+  size: v.optional(v.picklist(['thumb', 'display'], 'size must be "thumb" or "display"')),
 })
 
 /** Any string: an id that is not a UUID is simply not found (404). */

@@ -45,7 +45,14 @@ describe('register, upload an image, vote and change the vote', () => {
     await page.waitForURL(/\/upload\/[0-9a-f-]{36}$/)
     const id = new URL(page.url()).pathname.split('/').pop()!
     await expect(page.innerText('[data-testid=upload-description]')).resolves.toBe(description)
-    await expect(page.locator('[data-testid=upload-image]').getAttribute('src')).resolves.toBe(`/api/image/${id}`)
+    // The page shows the display-size picture, loaded at once, with the original one click away.
+    await expect(page.locator('[data-testid=upload-image]').getAttribute('src')).resolves.toBe(`/api/image/${id}?size=display`)
+    await expect(page.locator('[data-testid=upload-image]').getAttribute('loading')).resolves.toBeNull()
+    await expect(page.locator('[data-testid=original-link]').getAttribute('href')).resolves.toBe(`/api/image/${id}`)
+    await page.waitForFunction(() => {
+      const image = document.querySelector<HTMLImageElement>('[data-testid=upload-image]')
+      return image !== null && image.complete && image.naturalWidth > 0
+    })
 
     // Shared links preview: og:image is the absolute thumbnail address.
     await expect(page.locator('meta[property="og:image"]').getAttribute('content')).resolves.toBe(`${inject('baseURL')}/api/image/${id}?size=thumb`)

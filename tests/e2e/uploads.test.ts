@@ -427,7 +427,7 @@ describe('GET /api/image/{id}', () => {
     const created = await uploadImage(owner)
     const response = await api(`/api/image/${created.id}?size=huge`)
     expect(response.status).toBe(400)
-    expect(errorBody(response).message).toBe('size must be "thumb"')
+    expect(errorBody(response).message).toBe('size must be "thumb" or "display"')
   })
 })
 
@@ -484,5 +484,34 @@ describe('OpenAPI', () => {
     const upload = (await api(`/api/upload/${created.id}`)).body
     const schema = body.paths['/api/upload/{id}'].get.responses['200'].content['application/json'].schema
     expect(Object.keys(upload).sort()).toEqual(Object.keys(schema.properties).sort())
+  })
+})
+
+describe('GET /api/image/{id}?size=display', () => {
+  it('serves a WebP of at most 1600 px made from the original, with its own ETag and a 304 without the file', async () => {
+    const user = await registerUser()
+    const big = await sharp({ create: { width: 2400, height: 1200, channels: 3, background: { r: 200, g: 30, b: 90 } } }).png().toBuffer()
+    const created = await postUpload(user, { upload_type: 'image', description: 'a wide picture' }, { data: big, name: 'wide.png', type: 'image/png' })
+    expect(created.status).toBe(201)
+    const id = created.body.upload.id
+    const response = await fetch(`${inject('baseURL')}/api/image/${id}?size=display`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('image/webp')
+    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+    const etag = response.headers.get('etag')!
+    expect(etag).toMatch(/^"[0-9a-f]{64}-display"$/)
+    const meta = await sharp(Buffer.from(await response.arrayBuffer())).metadata()
+    expect([meta.format, meta.width, meta.height]).toEqual(['webp', 1600, 800])
+    const again = await fetch(`${inject('baseURL')}/api/image/${id}?size=display`, { headers: { 'if-none-match': etag } })
+    expect(again.status).toBe(304)
+    // A small picture is never enlarged.
+    const small = await uploadImage(user)
+    const smallMeta = await sharp(Buffer.from(await (await fetch(`${inject('baseURL')}/api/image/${small.id}?size=display`)).arrayBuffer())).metadata()
+    expect(smallMeta.width).toBeLessThanOrEqual(1600)
+    expect(smallMeta.format).toBe('webp')
+    // Deleting the upload deletes the derivative too.
+    expect((await api(`/api/upload/${id}`, { method: 'DELETE', token: user.token })).status).toBe(200)
+    expect(existsSync(join(inject('dataDir'), 'media', 'display', `${id}.webp`))).toBe(false)
+    expect((await fetch(`${inject('baseURL')}/api/image/${id}?size=display`)).status).toBe(404)
   })
 })

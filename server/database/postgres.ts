@@ -142,6 +142,10 @@ export class PostgresDatabase extends PostgresExecutor implements Database {
       types,
       connectionTimeoutMillis: 5000,
       idleTimeoutMillis: 30_000,
+      // Statements are prepared once per connection (parse saved), but planned for
+      // their values each time: a generic plan cannot see a page's OFFSET or a
+      // rare tag, and picks a scan the values would never need.
+      options: '-c plan_cache_mode=force_custom_plan',
     })
     // An idle connection that breaks (server restart) is dropped by the pool;
     // without a listener the error would end the process.

@@ -6,7 +6,7 @@ import { MAX_IMAGE_BYTES } from '../../shared/schemas/uploads'
 import { uploadStats } from '../../shared/utils/rating'
 import type { Executor, Row } from '../database/port'
 import type { uploads } from '../database/schema-postgres'
-import { dialects, sql } from '../database/sql'
+import { dialects, inList, sql } from '../database/sql'
 import { badRequest, conflict, notFound } from './errors'
 import type { Actor } from './sessions'
 import { fetchImageToFile, ImageFetchError } from './image-fetch'
@@ -126,6 +126,50 @@ const phashDistance = (hash: string) => dialects({
   postgres: sql`bit_count(('x' || u.phash)::bit(64) # ('x' || ${hash})::bit(64))`,
 })
 
+/** The four indexed 16-bit bands of `uploads.phash` (generated columns, 4 hex digits each). */
+const PHASH_BANDS = ['phash_band0', 'phash_band1', 'phash_band2', 'phash_band3'] as const
+
+/**
+ * For each of the hash's four 16-bit bands, the band itself and its 16
+ * one-bit neighbours. Two hashes at most PHASH_MAX_DISTANCE (6) bits apart
+ * differ in at most one bit in at least one band (were every band 2 or more
+ * bits apart, they would differ in 8 or more), so every near duplicate has a
+ * band among these 4 × 17 values. (An exact band match alone would catch only
+ * distances up to 3: 6 bits spread 2/2/1/1 leave no band equal.)
+ */
+export function phashBandCandidates(hash: string): string[][] {
+  const bands: string[][] = []
+  for (let band = 0; band < 4; band++) {
+    const value = Number.parseInt(hash.slice(band * 4, band * 4 + 4), 16)
+    const values = [value]
+    for (let bit = 0; bit < 16; bit++) values.push(value ^ (1 << bit))
+    bands.push(values.map(v => v.toString(16).padStart(4, '0')))
+  }
+  return bands
+}
+
+/**
+ * Rows whose hash shares a band with `hash` within one bit, as `u`: four
+ * index look-ups (17 values each), so the distance is then computed on a few
+ * candidates (about 4 × 17 × N / 65,536 rows for N evenly spread hashes)
+ * instead of on every image row.
+ */
+const nearPhash = (hash: string) => {
+  const lookups = phashBandCandidates(hash).map((values, band) => sql`SELECT id, user_id, is_private, phash, created_at
+    FROM uploads WHERE ${sql.raw(PHASH_BANDS[band]!)} ${inList(values)}`)
+  return sql`(${sql.join(lookups, ' UNION ')}) u`
+}
+
+/**
+ * The oldest upload visible to `userId` (public, or their own) whose
+ * perceptual hash is within PHASH_MAX_DISTANCE bits of `hash`.
+ */
+export async function findSimilarUpload(db: Executor, userId: string, hash: string): Promise<{ id: string } | undefined> {
+  const owner = { id: userId, isAdmin: false }
+  return db.get<{ id: string }>(sql`SELECT u.id FROM ${nearPhash(hash)} WHERE ${visibleTo(owner)}
+    AND ${phashDistance(hash)} <= ${PHASH_MAX_DISTANCE} ORDER BY u.created_at LIMIT 1`)
+}
+
 const duplicateConflict = (existingUploadId: string) => conflict('This image has already been uploaded', { duplicate: true, existingUploadId })
 
 /**
@@ -146,10 +190,7 @@ async function refuseDuplicate(db: Executor, userId: string, image: ProcessedIma
   const exact = await db.get<{ id: string }>(sql`SELECT u.id FROM uploads u
     WHERE (u.sha256 = ${image.sha256} OR u.source_sha256 = ${image.inputSha256}) AND ${visibleTo(owner)}
     ORDER BY u.created_at LIMIT 1`)
-  const similar = exact ?? (image.phash === null
-    ? undefined
-    : await db.get<{ id: string }>(sql`SELECT u.id FROM uploads u WHERE u.phash IS NOT NULL AND ${visibleTo(owner)}
-        AND ${phashDistance(image.phash)} <= ${PHASH_MAX_DISTANCE} ORDER BY u.created_at LIMIT 1`))
+  const similar = exact ?? (image.phash === null ? undefined : await findSimilarUpload(db, userId, image.phash))
   if (similar) throw duplicateConflict(similar.id)
 }
 

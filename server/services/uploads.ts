@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { rm } from 'node:fs/promises'
+import { access, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { UploadFields } from '../../shared/schemas/uploads'
 import { MAX_IMAGE_BYTES } from '../../shared/schemas/uploads'
@@ -10,12 +10,12 @@ import { dialects, inList, sql } from '../database/sql'
 import { badRequest, conflict, notFound } from './errors'
 import type { Actor } from './sessions'
 import { fetchImageToFile, ImageFetchError } from './image-fetch'
-import { mediaFile, PHASH_MAX_DISTANCE, processImage, thumbFile, writeFileAtomic, type ProcessedImage } from './media'
+import { mediaFile, pendingFile, PHASH_MAX_DISTANCE, processImage, restoreThumbnail, thumbFile, writeFileAtomic, type ProcessedImage } from './media'
 import { attachTags, tagsOf } from './upload-tags'
 import { visibleTo } from './upload-queries'
 
 export interface MediaOptions {
-  /** <data>/media: images as <id>.<ext>, thumbnails as thumbs/<id>.webp */
+  /** <data>/media: images as <id>.<ext>, thumbnails as thumbs/<id>.webp, unfinished uploads in pending/ */
   mediaDir: string
   /** <data>/tmp: request bodies and downloads while they are checked */
   tmpDir: string
@@ -89,15 +89,23 @@ async function createLink(db: Executor, actor: Actor, input: Extract<UploadField
   return createdUpload({ id, userId: actor.id, filename: null, originalName: input.external_url, description: input.description, uploadType: 'link', externalUrl: input.external_url, isPrivate: input.is_private })
 }
 
-/** Duplicate check → file written atomically → row and tags in one transaction → thumbnail; undone on any failure. */
+/**
+ * Duplicate check → image and thumbnail written atomically → row and tags in
+ * one transaction; undone on any failure. A listed upload always has both
+ * files. Until the row commits, `pending/<id>` names the upload, so files that
+ * a crash left without a row are removed at the next start
+ * (reclaimUnfinishedUploads).
+ */
 async function storeImage(db: Executor, actor: Actor, input: { description: string, tags: string[], is_private: boolean }, image: ProcessedImage, originalName: string, options: MediaOptions) {
   await refuseDuplicate(db, actor.id, image)
   const id = randomUUID()
   const filename = `${id}.${image.ext}`
-  const files = [mediaFile(options.mediaDir, filename), thumbFile(options.mediaDir, id)]
-  let inserted = false
+  const files = [mediaFile(options.mediaDir, filename), thumbFile(options.mediaDir, id)] as const
+  const pending = pendingFile(options.mediaDir, id)
+  await writeFile(pending, filename, { flag: 'wx' })
   try {
-    await writeFileAtomic(files[0]!, image.data)
+    await writeFileAtomic(files[0], image.data)
+    await writeFileAtomic(files[1], image.thumbnail)
     await db.transaction(async (tx) => {
       // Image inserts take turns (across instances too), and a concurrent upload
       // of the same image may have won meanwhile: check again holding the turn.
@@ -109,15 +117,50 @@ async function storeImage(db: Executor, actor: Actor, input: { description: stri
           ${image.height}, ${image.data.length}, ${image.sha256}, ${image.inputSha256}, ${image.phash}, ${input.is_private})`)
       await attachTags(tx, id, input.tags)
     })
-    inserted = true
-    await writeFileAtomic(files[1]!, image.thumbnail)
   }
   catch (error) {
-    if (inserted) await db.run(sql`DELETE FROM uploads WHERE id = ${id}`)
     await Promise.all(files.map(file => rm(file, { force: true })))
+    await rm(pending, { force: true })
     throw error
   }
+  await rm(pending, { force: true })
   return createdUpload({ id, userId: actor.id, filename, originalName, description: input.description, uploadType: 'image', externalUrl: null, isPrivate: input.is_private })
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+const STORED_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(jpg|png|gif|webp)$/
+
+/**
+ * At start, before any request: the uploads a crash interrupted between
+ * writing their files and committing their row (`pending/<id>`). Files whose
+ * row never committed are removed; a committed one keeps them. Answers how
+ * many uploads' files were removed.
+ */
+export async function reclaimUnfinishedUploads(db: Executor, mediaDir: string): Promise<number> {
+  const folder = join(mediaDir, 'pending')
+  let ids: string[]
+  try {
+    ids = await readdir(folder)
+  }
+  catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0
+    throw error
+  }
+  let removed = 0
+  for (const id of ids) {
+    const marker = pendingFile(mediaDir, id)
+    if (UUID.test(id)) {
+      const filename = (await readFile(marker, 'utf8').catch(() => '')).trim()
+      const row = await db.get(sql`SELECT id FROM uploads WHERE id = ${id}`)
+      if (!row) {
+        const files = [thumbFile(mediaDir, id), ...(STORED_NAME.test(filename) && filename.startsWith(id) ? [mediaFile(mediaDir, filename)] : [])]
+        await Promise.all(files.map(file => rm(file, { force: true })))
+        removed++
+      }
+    }
+    await rm(marker, { recursive: true, force: true })
+  }
+  return removed
 }
 
 /** Bits that differ between a stored perceptual hash and `hash` (both 64-bit, 16 hex digits). */
@@ -219,9 +262,16 @@ export async function imageFileOf(db: Executor, id: string, mediaDir: string, si
   const row = await db.get<{ filename: string, mime_type: string, sha256: string }>(sql`SELECT filename, mime_type, sha256 FROM uploads
     WHERE id = ${id} AND upload_type = 'image' AND filename IS NOT NULL`)
   if (!row) throw notFound('Image not found')
-  return size === 'thumb'
-    ? { path: thumbFile(mediaDir, id), contentType: 'image/webp', etag: `"${row.sha256}-thumb"` }
-    : { path: mediaFile(mediaDir, row.filename), contentType: row.mime_type, etag: `"${row.sha256}"` }
+  if (size === 'full') return { path: mediaFile(mediaDir, row.filename), contentType: row.mime_type, etag: `"${row.sha256}"` }
+  const path = thumbFile(mediaDir, id)
+  // A thumbnail lost (say, an upload stored before thumbnails were written with the row) is made again.
+  if (!await access(path).then(() => true, () => false)) {
+    await restoreThumbnail(mediaDir, id, row.filename).catch((error: unknown) => {
+      // Queue full: 503. Stored image unreadable: the caller's stat answers 404.
+      if (typeof (error as { statusCode?: unknown })?.statusCode === 'number') throw error
+    })
+  }
+  return { path, contentType: 'image/webp', etag: `"${row.sha256}-thumb"` }
 }
 
 /** The client's file name, without any folder part, at most 255 characters. */

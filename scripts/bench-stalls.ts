@@ -22,6 +22,7 @@ import { sql } from '../server/database/sql'
 import { hashPassword } from '../server/services/accounts'
 import { setShadowBan } from '../server/services/admin'
 import { setupMfa } from '../server/services/mfa'
+import { useTotpKey } from '../server/services/totp-secrets'
 
 const VOTES = Number(process.env.BENCH_RECOUNT_VOTES ?? 30_000)
 
@@ -57,6 +58,7 @@ async function repeat(name: string, rounds: number, work: (round: number) => Pro
 }
 
 async function main() {
+  useTotpKey(randomUUID())
   const dataDir = mkdtempSync(join(tmpdir(), 'dif-bench-stalls-'))
   const db = await openMigrated({ dataDir })
   try {

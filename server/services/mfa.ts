@@ -7,6 +7,7 @@ import QRCode from 'qrcode'
 import sharp from 'sharp'
 import { apiError } from './errors'
 import { verifyPassword } from './accounts'
+import { openTotpSecret, sealTotpSecret } from './totp-secrets'
 
 /** TOTP issuer shown in authenticator apps (decisions.md "Names and configuration"). */
 export const MFA_ISSUER = 'Does It Fuck?'
@@ -79,7 +80,8 @@ export async function setupMfa(db: Executor, userId: string) {
   const qrCode = await qrCodeDataUrl(otpauthUrl)
   await db.transaction(async (tx) => {
     // Only while MFA is off: a verify that completed meanwhile keeps its secret.
-    const pending = await tx.run(sql`UPDATE users SET mfa_secret = ${secret}, mfa_last_step = NULL WHERE id = ${userId} AND mfa_enabled = 0`)
+    const pending = await tx.run(sql`UPDATE users SET mfa_secret = ${sealTotpSecret(secret, userId)}, mfa_last_step = NULL
+      WHERE id = ${userId} AND mfa_enabled = 0`)
     if (pending.changes !== 1) throw apiError(409, 'MFA is already enabled')
     await tx.run(sql`DELETE FROM mfa_backup_codes WHERE user_id = ${userId}`)
     for (const code of backupCodes) {
@@ -92,17 +94,19 @@ export async function setupMfa(db: Executor, userId: string) {
 /**
  * Checks a 6-digit TOTP code against the user's secret (±1 step) and records
  * its step, so the same code (or an older one) is never accepted again.
+ * `stored` is the row's mfa_secret (sealed): the write names it, so a secret
+ * replaced meanwhile makes the check fail.
  */
-async function consumeTotp(db: Executor, userId: string, secret: string, code: string, now: number): Promise<boolean> {
+async function consumeTotp(db: Executor, userId: string, stored: string, code: string, now: number): Promise<boolean> {
   if (!TOTP_PATTERN.test(code)) return false
-  const generator = totp(secret, 'check')
+  const generator = totp(openTotpSecret(stored, userId), 'check')
   // validate() answers the step offset (0 for the current step, so compare with null).
   const delta = generator.validate({ token: code, timestamp: now, window: WINDOW })
   if (delta === null) return false
   const step = generator.counter({ timestamp: now }) + delta
   // One conditional UPDATE, so two concurrent requests cannot both use the code.
   const result = await db.run(sql`UPDATE users SET mfa_last_step = ${step}
-    WHERE id = ${userId} AND mfa_secret = ${secret} AND (mfa_last_step IS NULL OR mfa_last_step < ${step})`)
+    WHERE id = ${userId} AND mfa_secret = ${stored} AND (mfa_last_step IS NULL OR mfa_last_step < ${step})`)
   return result.changes === 1
 }
 

@@ -27,6 +27,7 @@ export default defineNuxtConfig({
     sessionSecret: '',
     sessionPassword: '',
     ipHashSecret: '',
+    totpKey: '',
     adminEmails: '',
     smtpUrl: '',
     mailFrom: 'Does It Fuck? <no-reply@localhost>',

@@ -104,6 +104,16 @@ export const uploads = pgTable('uploads', {
   sourceSha256: text('source_sha256'),
   /** 64-bit perceptual hash as 16 hex characters. */
   phash: text('phash'),
+  /**
+   * The perceptual hash's four 16-bit bands (4 hex digits each), computed by the
+   * database from `phash` and indexed: two hashes within Hamming distance 6
+   * share at least one band exactly, so the near-duplicate check looks up
+   * only rows sharing a band.
+   */
+  phashBand0: text('phash_band0').generatedAlwaysAs(sql`substr(phash, 1, 4)`),
+  phashBand1: text('phash_band1').generatedAlwaysAs(sql`substr(phash, 5, 4)`),
+  phashBand2: text('phash_band2').generatedAlwaysAs(sql`substr(phash, 9, 4)`),
+  phashBand3: text('phash_band3').generatedAlwaysAs(sql`substr(phash, 13, 4)`),
   upvotes: integer('upvotes').notNull().default(0),
   downvoteCount: integer('downvote_count').notNull().default(0),
   isPrivate: integer('is_private').notNull().default(0),
@@ -116,6 +126,10 @@ export const uploads = pgTable('uploads', {
   index('uploads_user_name_lower_idx').on(t.userId, t.isPrivate, sql`lower(${t.originalName})`),
   index('uploads_sha256_idx').on(t.sha256),
   index('uploads_source_sha256_idx').on(t.sourceSha256),
+  index('uploads_phash_band0_idx').on(t.phashBand0),
+  index('uploads_phash_band1_idx').on(t.phashBand1),
+  index('uploads_phash_band2_idx').on(t.phashBand2),
+  index('uploads_phash_band3_idx').on(t.phashBand3),
 ])
 
 export const tags = pgTable('tags', {

@@ -1,7 +1,11 @@
 import { runMigrations, type MigrationJournal } from '../database/migrate'
+import { sealPlainTotpSecrets, useTotpKey } from '../services/totp-secrets'
+import { reclaimUnfinishedUploads } from '../services/uploads'
 
 /**
- * First thing at start: data dir, database schema, secrets. Migrations are
+ * First thing at start: data dir, database schema, secrets (and TOTP
+ * secrets still stored in plain encrypted), then the files of uploads a
+ * crash interrupted before their row committed. Migrations are
  * bundled as server assets (`drizzle/<dialect>/`), so the built server needs
  * no source tree. Requests wait for this (middleware/00.ready.ts); when it
  * fails the process exits non-zero with one line saying why, rather than
@@ -33,4 +37,9 @@ async function start(): Promise<void> {
   // nuxt-auth-utils reads runtimeConfig.session.password per request, and Nitro
   // rebuilds that from NUXT_* variables each time: hand it the generated one.
   process.env.NUXT_SESSION_PASSWORD ||= secrets.sessionPassword
+  useTotpKey(secrets.totpKey)
+  const sealed = await sealPlainTotpSecrets(db)
+  if (sealed > 0) console.info(`[start] encrypted ${sealed} TOTP secret(s) stored before encryption at rest`)
+  const reclaimed = await reclaimUnfinishedUploads(db, mediaOptions().mediaDir)
+  if (reclaimed > 0) console.info(`[start] removed the files of ${reclaimed} upload(s) a crash interrupted`)
 }

@@ -41,7 +41,7 @@ export function setShadowBan(db: Executor, actor: { id: string }, userId: string
     const user = await tx.get<Pick<UserRow, 'id' | 'username' | 'shadow_banned'>>(sql`UPDATE users SET shadow_banned = ${shadowBanned} WHERE id = ${userId}
       RETURNING id, username, shadow_banned`)
     if (!user) throw apiError(404, 'User not found')
-    await recountUploads(tx, sql`SELECT upload_id FROM votes WHERE user_id = ${userId}`)
+    await recountUploads(tx, sql`SELECT upload_id AS id FROM votes WHERE user_id = ${userId}`)
     return { success: true as const, user: { id: user.id, username: user.username, shadowBanned: user.shadow_banned === 1 } }
   })
 }

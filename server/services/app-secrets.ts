@@ -10,13 +10,15 @@ export interface Secrets {
   sessionPassword: string
   /** Key of the HMAC that stands in for client IPs. */
   ipHashSecret: string
+  /** Key (through HKDF) of the AES-256-GCM encryption of TOTP secrets at rest. */
+  totpKey: string
 }
 
-export const SECRET_NAMES = ['sessionSecret', 'sessionPassword', 'ipHashSecret'] as const
+export const SECRET_NAMES = ['sessionSecret', 'sessionPassword', 'ipHashSecret', 'totpKey'] as const
 
 export function generateSecrets(): Secrets {
   const one = () => randomBytes(48).toString('base64url')
-  return { sessionSecret: one(), sessionPassword: one(), ipHashSecret: one() }
+  return { sessionSecret: one(), sessionPassword: one(), ipHashSecret: one(), totpKey: one() }
 }
 
 /** The stored secrets of a `secrets.json`; throws a one-line error when the file is not what we wrote. */

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { createReadStream } from 'node:fs'
-import { open, rename, rm, writeFile } from 'node:fs/promises'
+import { open, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileTypeFromBuffer } from 'file-type'
 import sharp from 'sharp'
@@ -42,7 +42,7 @@ export interface ProcessedImage {
   inputSha256: string
   /** 16 hex digits, or null for a nearly flat image (too little structure to compare). */
   phash: string | null
-  /** WebP of at most 480×480 (first frame), written after the row is inserted. */
+  /** WebP of at most 480×480 (first frame), written with the image before the row is inserted. */
   thumbnail: Buffer
 }
 
@@ -275,6 +275,28 @@ export function thumbnailOf(image: Buffer, limit: { seconds: number } = { second
 
 export const mediaFile = (mediaDir: string, filename: string) => join(mediaDir, filename)
 export const thumbFile = (mediaDir: string, uploadId: string) => join(mediaDir, 'thumbs', `${uploadId}.webp`)
+/** `<media>/pending/<upload id>`: names the files of an upload whose row has not committed yet. */
+export const pendingFile = (mediaDir: string, uploadId: string) => join(mediaDir, 'pending', uploadId)
+
+/** Thumbnails being made again, by upload id, so concurrent requests share one job. */
+const restoring = new Map<string, Promise<void>>()
+
+/**
+ * Makes a missing thumbnail again from the stored image, in the image
+ * slot (503 when the queue is full), written atomically. Rejects when the
+ * stored image itself cannot be read.
+ */
+export function restoreThumbnail(mediaDir: string, uploadId: string, filename: string): Promise<void> {
+  let job = restoring.get(uploadId)
+  if (!job) {
+    job = withImageSlot(async () => {
+      const thumbnail = await thumbnailOf(await readFile(mediaFile(mediaDir, filename)))
+      await writeFileAtomic(thumbFile(mediaDir, uploadId), thumbnail)
+    }).finally(() => restoring.delete(uploadId))
+    restoring.set(uploadId, job)
+  }
+  return job
+}
 
 function isApiError(error: unknown): boolean {
   return typeof (error as { statusCode?: unknown })?.statusCode === 'number'

@@ -4,8 +4,10 @@ import type { users } from '../database/schema-postgres'
 import { sql } from '../database/sql'
 import { Secret, TOTP } from 'otpauth'
 import QRCode from 'qrcode'
+import sharp from 'sharp'
 import { apiError } from './errors'
 import { verifyPassword } from './accounts'
+import { openTotpSecret, sealTotpSecret } from './totp-secrets'
 
 /** TOTP issuer shown in authenticator apps (decisions.md "Names and configuration"). */
 export const MFA_ISSUER = 'Does It Fuck?'
@@ -35,6 +37,30 @@ function newBackupCode(): string {
   return randomBytes(8).toString('hex').toUpperCase().match(/.{4}/g)!.join('-')
 }
 
+/** Side of the QR code image in pixels, with a quiet zone of 2 modules. */
+const QR_WIDTH = 240
+const QR_MARGIN = 2
+
+/**
+ * `text` as a QR code PNG data URL. Only the module matrix is computed on
+ * the event loop (about 1 ms); scaling and PNG encoding run in libvips'
+ * threads. qrcode's own PNG encoder held the loop for 12-15 ms per code, so
+ * ten concurrent set-ups stalled every other request for over 100 ms.
+ */
+async function qrCodeDataUrl(text: string): Promise<string> {
+  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' })
+  const side = modules.size + 2 * QR_MARGIN
+  const pixels = Buffer.alloc(side * side, 255)
+  for (let y = 0; y < modules.size; y++) {
+    for (let x = 0; x < modules.size; x++) {
+      if (modules.get(y, x)) pixels[(y + QR_MARGIN) * side + x + QR_MARGIN] = 0
+    }
+  }
+  const png = await sharp(pixels, { raw: { width: side, height: side, channels: 1 } })
+    .resize(QR_WIDTH, QR_WIDTH, { kernel: 'nearest' }).png().toBuffer()
+  return `data:image/png;base64,${png.toString('base64')}`
+}
+
 type MfaRow = Pick<Row<typeof users>, 'email' | 'username' | 'mfa_enabled' | 'mfa_secret'>
 
 async function mfaRow(db: Executor, userId: string): Promise<MfaRow> {
@@ -51,10 +77,11 @@ export async function setupMfa(db: Executor, userId: string) {
   const secret = new Secret({ size: 20 }).base32
   const otpauthUrl = totp(secret, row.email ?? row.username).toString()
   const backupCodes = Array.from({ length: BACKUP_CODE_COUNT }, newBackupCode)
-  const qrCode = await QRCode.toDataURL(otpauthUrl, { type: 'image/png', errorCorrectionLevel: 'M', margin: 2, width: 240 })
+  const qrCode = await qrCodeDataUrl(otpauthUrl)
   await db.transaction(async (tx) => {
     // Only while MFA is off: a verify that completed meanwhile keeps its secret.
-    const pending = await tx.run(sql`UPDATE users SET mfa_secret = ${secret}, mfa_last_step = NULL WHERE id = ${userId} AND mfa_enabled = 0`)
+    const pending = await tx.run(sql`UPDATE users SET mfa_secret = ${sealTotpSecret(secret, userId)}, mfa_last_step = NULL
+      WHERE id = ${userId} AND mfa_enabled = 0`)
     if (pending.changes !== 1) throw apiError(409, 'MFA is already enabled')
     await tx.run(sql`DELETE FROM mfa_backup_codes WHERE user_id = ${userId}`)
     for (const code of backupCodes) {
@@ -67,17 +94,19 @@ export async function setupMfa(db: Executor, userId: string) {
 /**
  * Checks a 6-digit TOTP code against the user's secret (±1 step) and records
  * its step, so the same code (or an older one) is never accepted again.
+ * `stored` is the row's mfa_secret (sealed): the write names it, so a secret
+ * replaced meanwhile makes the check fail.
  */
-async function consumeTotp(db: Executor, userId: string, secret: string, code: string, now: number): Promise<boolean> {
+async function consumeTotp(db: Executor, userId: string, stored: string, code: string, now: number): Promise<boolean> {
   if (!TOTP_PATTERN.test(code)) return false
-  const generator = totp(secret, 'check')
+  const generator = totp(openTotpSecret(stored, userId), 'check')
   // validate() answers the step offset (0 for the current step, so compare with null).
   const delta = generator.validate({ token: code, timestamp: now, window: WINDOW })
   if (delta === null) return false
   const step = generator.counter({ timestamp: now }) + delta
   // One conditional UPDATE, so two concurrent requests cannot both use the code.
   const result = await db.run(sql`UPDATE users SET mfa_last_step = ${step}
-    WHERE id = ${userId} AND mfa_secret = ${secret} AND (mfa_last_step IS NULL OR mfa_last_step < ${step})`)
+    WHERE id = ${userId} AND mfa_secret = ${stored} AND (mfa_last_step IS NULL OR mfa_last_step < ${step})`)
   return result.changes === 1
 }
 

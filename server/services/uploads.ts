@@ -1,21 +1,21 @@
 import { randomUUID } from 'node:crypto'
-import { rm } from 'node:fs/promises'
+import { access, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { UploadFields } from '../../shared/schemas/uploads'
 import { MAX_IMAGE_BYTES } from '../../shared/schemas/uploads'
 import { uploadStats } from '../../shared/utils/rating'
 import type { Executor, Row } from '../database/port'
 import type { uploads } from '../database/schema-postgres'
-import { dialects, sql } from '../database/sql'
+import { dialects, inList, sql } from '../database/sql'
 import { badRequest, conflict, notFound } from './errors'
 import type { Actor } from './sessions'
 import { fetchImageToFile, ImageFetchError } from './image-fetch'
-import { displayFile, mediaFile, PHASH_MAX_DISTANCE, processImage, thumbFile, writeFileAtomic, type ProcessedImage } from './media'
+import { displayFile, mediaFile, pendingFile, PHASH_MAX_DISTANCE, processImage, restoreThumbnail, thumbFile, writeFileAtomic, type ProcessedImage } from './media'
 import { attachTags, tagsOf } from './upload-tags'
 import { visibleTo } from './upload-queries'
 
 export interface MediaOptions {
-  /** <data>/media: images as <id>.<ext>, thumbnails as thumbs/<id>.webp */
+  /** <data>/media: images as <id>.<ext>, thumbnails as thumbs/<id>.webp, unfinished uploads in pending/ */
   mediaDir: string
   /** <data>/tmp: request bodies and downloads while they are checked */
   tmpDir: string
@@ -89,15 +89,23 @@ async function createLink(db: Executor, actor: Actor, input: Extract<UploadField
   return createdUpload({ id, userId: actor.id, filename: null, originalName: input.external_url, description: input.description, uploadType: 'link', externalUrl: input.external_url, isPrivate: input.is_private })
 }
 
-/** Duplicate check → file written atomically → row and tags in one transaction → thumbnail; undone on any failure. */
+/**
+ * Duplicate check → image and thumbnail written atomically → row and tags in
+ * one transaction; undone on any failure. A listed upload always has both
+ * files. Until the row commits, `pending/<id>` names the upload, so files that
+ * a crash left without a row are removed at the next start
+ * (reclaimUnfinishedUploads).
+ */
 async function storeImage(db: Executor, actor: Actor, input: { description: string, tags: string[], is_private: boolean }, image: ProcessedImage, originalName: string, options: MediaOptions) {
   await refuseDuplicate(db, actor.id, image)
   const id = randomUUID()
   const filename = `${id}.${image.ext}`
-  const files = [mediaFile(options.mediaDir, filename), thumbFile(options.mediaDir, id)]
-  let inserted = false
+  const files = [mediaFile(options.mediaDir, filename), thumbFile(options.mediaDir, id)] as const
+  const pending = pendingFile(options.mediaDir, id)
+  await writeFile(pending, filename, { flag: 'wx' })
   try {
-    await writeFileAtomic(files[0]!, image.data)
+    await writeFileAtomic(files[0], image.data)
+    await writeFileAtomic(files[1], image.thumbnail)
     await db.transaction(async (tx) => {
       // Image inserts take turns (across instances too), and a concurrent upload
       // of the same image may have won meanwhile: check again holding the turn.
@@ -109,15 +117,50 @@ async function storeImage(db: Executor, actor: Actor, input: { description: stri
           ${image.height}, ${image.data.length}, ${image.sha256}, ${image.inputSha256}, ${image.phash}, ${input.is_private})`)
       await attachTags(tx, id, input.tags)
     })
-    inserted = true
-    await writeFileAtomic(files[1]!, image.thumbnail)
   }
   catch (error) {
-    if (inserted) await db.run(sql`DELETE FROM uploads WHERE id = ${id}`)
     await Promise.all(files.map(file => rm(file, { force: true })))
+    await rm(pending, { force: true })
     throw error
   }
+  await rm(pending, { force: true })
   return createdUpload({ id, userId: actor.id, filename, originalName, description: input.description, uploadType: 'image', externalUrl: null, isPrivate: input.is_private })
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+const STORED_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(jpg|png|gif|webp)$/
+
+/**
+ * At start, before any request: the uploads a crash interrupted between
+ * writing their files and committing their row (`pending/<id>`). Files whose
+ * row never committed are removed; a committed one keeps them. Answers how
+ * many uploads' files were removed.
+ */
+export async function reclaimUnfinishedUploads(db: Executor, mediaDir: string): Promise<number> {
+  const folder = join(mediaDir, 'pending')
+  let ids: string[]
+  try {
+    ids = await readdir(folder)
+  }
+  catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0
+    throw error
+  }
+  let removed = 0
+  for (const id of ids) {
+    const marker = pendingFile(mediaDir, id)
+    if (UUID.test(id)) {
+      const filename = (await readFile(marker, 'utf8').catch(() => '')).trim()
+      const row = await db.get(sql`SELECT id FROM uploads WHERE id = ${id}`)
+      if (!row) {
+        const files = [thumbFile(mediaDir, id), ...(STORED_NAME.test(filename) && filename.startsWith(id) ? [mediaFile(mediaDir, filename)] : [])]
+        await Promise.all(files.map(file => rm(file, { force: true })))
+        removed++
+      }
+    }
+    await rm(marker, { recursive: true, force: true })
+  }
+  return removed
 }
 
 /** Bits that differ between a stored perceptual hash and `hash` (both 64-bit, 16 hex digits). */
@@ -125,6 +168,50 @@ const phashDistance = (hash: string) => dialects({
   sqlite: sql`phash_distance(u.phash, ${hash})`,
   postgres: sql`bit_count(('x' || u.phash)::bit(64) # ('x' || ${hash})::bit(64))`,
 })
+
+/** The four indexed 16-bit bands of `uploads.phash` (generated columns, 4 hex digits each). */
+const PHASH_BANDS = ['phash_band0', 'phash_band1', 'phash_band2', 'phash_band3'] as const
+
+/**
+ * For each of the hash's four 16-bit bands, the band itself and its 16
+ * one-bit neighbours. Two hashes at most PHASH_MAX_DISTANCE (6) bits apart
+ * differ in at most one bit in at least one band (were every band 2 or more
+ * bits apart, they would differ in 8 or more), so every near duplicate has a
+ * band among these 4 × 17 values. (An exact band match alone would catch only
+ * distances up to 3: 6 bits spread 2/2/1/1 leave no band equal.)
+ */
+export function phashBandCandidates(hash: string): string[][] {
+  const bands: string[][] = []
+  for (let band = 0; band < 4; band++) {
+    const value = Number.parseInt(hash.slice(band * 4, band * 4 + 4), 16)
+    const values = [value]
+    for (let bit = 0; bit < 16; bit++) values.push(value ^ (1 << bit))
+    bands.push(values.map(v => v.toString(16).padStart(4, '0')))
+  }
+  return bands
+}
+
+/**
+ * Rows whose hash shares a band with `hash` within one bit, as `u`: four
+ * index look-ups (17 values each), so the distance is then computed on a few
+ * candidates (about 4 × 17 × N / 65,536 rows for N evenly spread hashes)
+ * instead of on every image row.
+ */
+const nearPhash = (hash: string) => {
+  const lookups = phashBandCandidates(hash).map((values, band) => sql`SELECT id, user_id, is_private, phash, created_at
+    FROM uploads WHERE ${sql.raw(PHASH_BANDS[band]!)} ${inList(values)}`)
+  return sql`(${sql.join(lookups, ' UNION ')}) u`
+}
+
+/**
+ * The oldest upload visible to `userId` (public, or their own) whose
+ * perceptual hash is within PHASH_MAX_DISTANCE bits of `hash`.
+ */
+export async function findSimilarUpload(db: Executor, userId: string, hash: string): Promise<{ id: string } | undefined> {
+  const owner = { id: userId, isAdmin: false }
+  return db.get<{ id: string }>(sql`SELECT u.id FROM ${nearPhash(hash)} WHERE ${visibleTo(owner)}
+    AND ${phashDistance(hash)} <= ${PHASH_MAX_DISTANCE} ORDER BY u.created_at LIMIT 1`)
+}
 
 const duplicateConflict = (existingUploadId: string) => conflict('This image has already been uploaded', { duplicate: true, existingUploadId })
 
@@ -146,10 +233,7 @@ async function refuseDuplicate(db: Executor, userId: string, image: ProcessedIma
   const exact = await db.get<{ id: string }>(sql`SELECT u.id FROM uploads u
     WHERE (u.sha256 = ${image.sha256} OR u.source_sha256 = ${image.inputSha256}) AND ${visibleTo(owner)}
     ORDER BY u.created_at LIMIT 1`)
-  const similar = exact ?? (image.phash === null
-    ? undefined
-    : await db.get<{ id: string }>(sql`SELECT u.id FROM uploads u WHERE u.phash IS NOT NULL AND ${visibleTo(owner)}
-        AND ${phashDistance(image.phash)} <= ${PHASH_MAX_DISTANCE} ORDER BY u.created_at LIMIT 1`))
+  const similar = exact ?? (image.phash === null ? undefined : await findSimilarUpload(db, userId, image.phash))
   if (similar) throw duplicateConflict(similar.id)
 }
 
@@ -178,13 +262,20 @@ export async function imageFileOf(db: Executor, id: string, mediaDir: string, si
   const row = await db.get<{ filename: string, mime_type: string, sha256: string }>(sql`SELECT filename, mime_type, sha256 FROM uploads
     WHERE id = ${id} AND upload_type = 'image' AND filename IS NOT NULL`)
   if (!row) throw notFound('Image not found')
+  if (size === 'full') return { path: mediaFile(mediaDir, row.filename), contentType: row.mime_type, etag: `"${row.sha256}"` }
   if (size === 'display') {
     // Made on first request from the original (see displayImageOf), then served like the others.
     return { path: displayFile(mediaDir, id), contentType: 'image/webp', etag: `"${row.sha256}-display"`, original: mediaFile(mediaDir, row.filename) }
   }
-  return size === 'thumb'
-    ? { path: thumbFile(mediaDir, id), contentType: 'image/webp', etag: `"${row.sha256}-thumb"` }
-    : { path: mediaFile(mediaDir, row.filename), contentType: row.mime_type, etag: `"${row.sha256}"` }
+  const path = thumbFile(mediaDir, id)
+  // A thumbnail lost (say, an upload stored before thumbnails were written with the row) is made again.
+  if (!await access(path).then(() => true, () => false)) {
+    await restoreThumbnail(mediaDir, id, row.filename).catch((error: unknown) => {
+      // Queue full: 503. Stored image unreadable: the caller's stat answers 404.
+      if (typeof (error as { statusCode?: unknown })?.statusCode === 'number') throw error
+    })
+  }
+  return { path, contentType: 'image/webp', etag: `"${row.sha256}-thumb"` }
 }
 
 /** The client's file name, without any folder part, at most 255 characters. */

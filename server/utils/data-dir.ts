@@ -34,6 +34,7 @@ export async function loadSecrets(db: Database): Promise<Secrets> {
     sessionSecret: String(config.sessionSecret || '') || stored.sessionSecret,
     sessionPassword: String(config.sessionPassword || '') || stored.sessionPassword,
     ipHashSecret: String(config.ipHashSecret || '') || stored.ipHashSecret,
+    totpKey: String(config.totpKey || '') || stored.totpKey,
   }
   return secrets
 }

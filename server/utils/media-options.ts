@@ -9,6 +9,7 @@ export function mediaOptions(): MediaOptions {
     folders = { mediaDir: dataPath('media'), tmpDir: dataPath('tmp') }
     mkdirSync(`${folders.mediaDir}/thumbs`, { recursive: true })
     mkdirSync(`${folders.mediaDir}/display`, { recursive: true })
+    mkdirSync(`${folders.mediaDir}/pending`, { recursive: true })
     mkdirSync(folders.tmpDir, { recursive: true })
   }
   return { ...folders, allowPrivateFetch: String(useRuntimeConfig().imageFetchAllowPrivate) === 'true' }

@@ -126,3 +126,66 @@ describe('single-use secrets under concurrency', () => {
     expect(login.status).toBe(200)
   })
 })
+
+describe('account changes racing each other', () => {
+  it('never lets a change-password in flight override a reset that completed meanwhile', async () => {
+    // Each user starts a change-password and, at the same moment, completes a
+    // reset (one argon2 hash against the change's verify + hash, so the reset
+    // usually commits while the change is still hashing).
+    const trials = await Promise.all(Array.from({ length: 8 }, async (_, i) => {
+      const user = await registerUser()
+      const token = await requestResetToken(inject('dataDir'), user.email)
+      const changed = `changed password ${i}`
+      const reset = `reset password ${i}`
+      const [change, done] = await Promise.all([
+        api('/api/auth/change-password', { method: 'POST', token: user.token, body: { currentPassword: user.password, newPassword: changed, confirmPassword: changed } }),
+        api('/api/auth/reset-password', { method: 'POST', body: { token, password: reset } }),
+      ])
+      return { user, change, done, changed, reset }
+    }))
+    const login = (email: string, password: string) => api('/api/auth', { method: 'POST', body: { action: 'login', email, password } })
+    for (const { user, change, done, changed, reset } of trials) {
+      expect(done.status).toBe(200)
+      expect([200, 401]).toContain(change.status)
+      if (change.status === 401) expect(change.body.message).toBe('Invalid or expired token')
+      // Whichever committed first, the completed reset's password is the one that stays.
+      expect((await login(user.email, reset)).status).toBe(200)
+      expect((await login(user.email, changed)).status).toBe(401)
+      expect((await api('/api/profile', { token: user.token })).status).toBe(401)
+    }
+    // The race was really run: some changes found their session revoked by the reset.
+    expect(trials.filter(t => t.change.status === 401).length).toBeGreaterThan(0)
+  })
+
+  it('never leaves MFA on with a secret nobody verified when set-ups race a verify', async () => {
+    const trials = await Promise.all(Array.from({ length: 8 }, async () => {
+      const user = await registerUser()
+      const first = await api('/api/auth/mfa/setup', { method: 'POST', token: user.token })
+      const verifiedAt = Date.now()
+      const [verify, ...setups] = await Promise.all([
+        api('/api/auth/mfa/verify', { method: 'POST', token: user.token, body: { mfaCode: totpCode(first.body.secret, verifiedAt) } }),
+        ...Array.from({ length: 3 }, () => api('/api/auth/mfa/setup', { method: 'POST', token: user.token })),
+      ])
+      return { user, secret: first.body.secret as string, verify: verify!, setups, verifiedAt }
+    }))
+    for (const { user, secret, verify, setups, verifiedAt } of trials) {
+      expect([200, 400]).toContain(verify.status)
+      const profile = await api('/api/profile', { token: user.token })
+      expect(profile.body.user.mfaEnabled).toBe(verify.status === 200)
+      for (const setup of setups) expect([200, 409]).toContain(setup.status)
+      if (verify.status === 200) {
+        // A setup that answers a new secret after the verify would have replaced the verified one.
+        expect(setups.map(s => s.status)).toEqual([409, 409, 409])
+        // On, with the secret that was verified: its next code signs in.
+        const next = totpCode(secret, verifiedAt + 30_000)
+        const login = await api('/api/auth', { method: 'POST', body: { action: 'login', email: user.email, password: user.password, mfaCode: next } })
+        expect(login.status).toBe(200)
+        expect(login.body.token).toEqual(expect.any(String))
+      }
+      else {
+        expect(verify.body.message).toBe('Invalid MFA code')
+        expect(setups.some(s => s.status === 200)).toBe(true)
+      }
+    }
+  })
+})

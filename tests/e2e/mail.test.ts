@@ -12,12 +12,20 @@ describe('password reset mail over SMTP (NUXT_SMTP_URL)', () => {
   let server: RunningServer
   const inbox: Received[] = []
   let notify: (() => void) | undefined
+  /** While set, a new SMTP connection gets no greeting, so no mail can be sent; counted in `connections`. */
+  let greetingHeld: Promise<void> | undefined
+  let connections = 0
 
   beforeAll(async () => {
     smtp = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS'],
       logger: false,
+      onConnect(_session, callback) {
+        connections++
+        if (greetingHeld) void greetingHeld.then(() => callback())
+        else callback()
+      },
       onData(stream, session, callback) {
         const chunks: Buffer[] = []
         stream.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -65,6 +73,41 @@ describe('password reset mail over SMTP (NUXT_SMTP_URL)', () => {
     expect(reset.status).toBe(200)
     expect(reset.body).toEqual({ message: 'Password has been reset' })
     expect(server.output()).not.toContain(token)
+  })
+
+  it('answers a known and an unknown address alike, before the look-up and the mail', async () => {
+    const user = await registerUser({}, server.url)
+    let release!: () => void
+    greetingHeld = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const before = connections
+    try {
+      const forgot = (email: string) => Promise.race([
+        api('/api/auth/forgot-password', { method: 'POST', body: { email }, baseURL: server.url }),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer while the mail could not be sent')), 10_000)),
+      ])
+      // The SMTP server sends no greeting, so the mail cannot go out: both answers must come anyway.
+      const known = await forgot(user.email)
+      const unknown = await forgot(`nobody-${user.id}@e2e.test`)
+      expect(known.status).toBe(200)
+      expect(known.body).toEqual({ message: 'If an account with that email exists, a password reset link has been sent' })
+      expect(unknown.status).toBe(known.status)
+      expect(unknown.body).toEqual(known.body)
+      const headers = (response: typeof known) => [...response.headers].filter(([name]) => name !== 'date')
+      expect(headers(unknown)).toEqual(headers(known))
+      // The mail for the known address is being sent after its answer...
+      await waitFor(() => connections > before, 'the SMTP connection of the reset mail')
+      expect(inbox).toEqual([])
+    }
+    finally {
+      greetingHeld = undefined
+      release()
+    }
+    // ...and still arrives once the server greets.
+    const mail = await nextMail()
+    expect(mail.to).toEqual([user.email])
+    expect(resetTokenOf(mail.raw)).toMatch(/^[0-9a-f]{64}$/)
   })
 })
 

@@ -1,11 +1,14 @@
 import { execFile } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { api, registerUser, type TestUser } from '../support/api'
 import { enableMfa, totpCode } from '../support/accounts'
+import { databaseOf, serverDatabase } from '../support/seed'
+import { startServer } from '../support/server'
+import { sql } from '../../server/database/sql'
 
 const run = promisify(execFile)
 const login = (user: TestUser, mfaCode?: string) =>
@@ -44,6 +47,16 @@ describe('POST /api/auth/mfa/setup', () => {
     expect((await login(user)).body.mfaRequired).toBe(false)
     const stale = await api('/api/auth/mfa/verify', { method: 'POST', token: user.token, body: { mfaCode: totpCode(first.body.secret) } })
     expect(stale.status).toBe(400)
+  })
+
+  it('keeps the secret encrypted in the database, never as the base32 value', async () => {
+    const user = await registerUser()
+    const { body } = await api('/api/auth/mfa/setup', { method: 'POST', token: user.token })
+    const row = await serverDatabase().db.get<{ mfa_secret: string }>(sql`SELECT mfa_secret FROM users WHERE id = ${user.id}`)
+    expect(row!.mfa_secret).toMatch(/^v1:[\w-]+$/)
+    expect(row!.mfa_secret).not.toContain(body.secret)
+    const verify = await api('/api/auth/mfa/verify', { method: 'POST', token: user.token, body: { mfaCode: totpCode(body.secret) } })
+    expect(verify.status).toBe(200)
   })
 
   it('answers 401 without a session and 409 when MFA is already on', async () => {
@@ -191,5 +204,30 @@ describe('POST /api/auth/mfa/disable', () => {
   it('answers 401 without a session', async () => {
     const response = await api('/api/auth/mfa/disable', { method: 'POST', body: { password: 'x', mfaCode: '123456' } })
     expect(response.status).toBe(401)
+  })
+})
+
+describe('TOTP secrets stored before encryption at rest', () => {
+  it('are encrypted at the next start and still sign in, never printed', async () => {
+    let server = await startServer()
+    const dataDir = server.dataDir
+    try {
+      const user = await enableMfa(await registerUser({}, server.url), server.url)
+      await server.stop({ keepData: true })
+      // As an older version stored it: the base32 secret itself.
+      await databaseOf(server).db.run(sql`UPDATE users SET mfa_secret = ${user.secret} WHERE id = ${user.id}`)
+      server = await startServer({}, { dataDir })
+      expect(server.output()).toContain('[start] encrypted 1 TOTP secret(s) stored before encryption at rest')
+      expect(server.output()).not.toContain(user.secret)
+      const row = await databaseOf(server).db.get<{ mfa_secret: string }>(sql`SELECT mfa_secret FROM users WHERE id = ${user.id}`)
+      expect(row!.mfa_secret).toMatch(/^v1:/)
+      const login = await api('/api/auth', { method: 'POST', baseURL: server.url,
+        body: { action: 'login', email: user.email, password: user.password, mfaCode: totpCode(user.secret, user.verifiedAt + 30_000) } })
+      expect(login.status).toBe(200)
+    }
+    finally {
+      await server.stop()
+      rmSync(dataDir, { recursive: true, force: true })
+    }
   })
 })

@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest'
 import { sql } from '../../server/database/sql'
 import { registerAccount } from '../../server/services/accounts'
 import { enableMfa, setupMfa, verifyMfaCode } from '../../server/services/mfa'
+import { useTotpKey } from '../../server/services/totp-secrets'
 import { totpCode } from '../support/accounts'
 import { testDatabase } from '../support/database'
+
+useTotpKey('a unit test key of at least thirty-two characters')
 
 // A fixed clock at the start of a 30-second step.
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0)

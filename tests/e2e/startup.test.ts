@@ -1,0 +1,88 @@
+import { spawn } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { freePort, ROOT, startServer } from '../support/server'
+
+const dirs: string[] = []
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+})
+
+function dataDirWith(prepare: (dir: string) => void): string {
+  const dir = mkdtempSync(join(tmpdir(), 'dif-start-'))
+  dirs.push(dir)
+  prepare(dir)
+  return dir
+}
+
+/**
+ * Starts the built server on a data dir that cannot work and waits (up to
+ * 20 s) for it to exit, asking for a page every 25 ms meanwhile: what it
+ * printed, its exit code, and how many of those requests got any HTTP answer.
+ */
+async function startExpectingFailure(dataDir: string) {
+  const port = await freePort()
+  const child = spawn(process.execPath, [join(ROOT, '.output/server/index.mjs')], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), NUXT_DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => output += chunk.toString())
+  child.stderr.on('data', (chunk: Buffer) => output += chunk.toString())
+  const exited = new Promise<number | null>(resolve => child.once('exit', code => resolve(code)))
+  let answered = 0
+  let running = true
+  const probing = (async () => {
+    while (running) {
+      try {
+        const response = await fetch(`http://127.0.0.1:${port}/robots.txt`, { signal: AbortSignal.timeout(2000) })
+        await response.arrayBuffer()
+        answered++
+      }
+      catch { /* refused, or the connection closed without an answer */ }
+      await new Promise(r => setTimeout(r, 25))
+    }
+  })()
+  const code = await Promise.race([exited, new Promise<'running'>(r => setTimeout(() => r('running'), 20_000))])
+  running = false
+  await probing
+  if (code === 'running') child.kill('SIGKILL')
+  return { code, output, answered }
+}
+
+describe('start-up fails closed', () => {
+  it.each([
+    ['an empty secrets.json', (dir: string) => writeFileSync(join(dir, 'secrets.json'), ''), /secrets\.json is not valid JSON/],
+    ['a corrupt secrets.json', (dir: string) => writeFileSync(join(dir, 'secrets.json'), '{"sessionSecret": "abc'), /secrets\.json is not valid JSON/],
+    ['a secrets.json without an object', (dir: string) => writeFileSync(join(dir, 'secrets.json'), '["sessionSecret"]'), /secrets\.json does not hold a JSON object/],
+    ['a database path that cannot be opened', (dir: string) => mkdirSync(join(dir, 'app.sqlite')), /.+/],
+  ])('exits non-zero with one line and never answers, given %s', async (_, prepare, reason) => {
+    const { code, output, answered } = await startExpectingFailure(dataDirWith(prepare))
+    expect(code).toBe(1)
+    const lines = output.split('\n').filter(line => line.includes('[start]'))
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(/^\[start\] cannot start: .+$/)
+    expect(lines[0]).toMatch(reason)
+    // No stack trace, no unhandled-rejection noise.
+    expect(output).not.toMatch(/^\s+at /m)
+    expect(output).not.toMatch(/unhandled/i)
+    expect(answered).toBe(0)
+  })
+
+  it('writes secrets.json readable by its owner only, with no temporary file left', async () => {
+    const dataDir = dataDirWith(() => {})
+    const server = await startServer({}, { dataDir })
+    try {
+      const file = join(dataDir, 'secrets.json')
+      expect(existsSync(file)).toBe(true)
+      expect(statSync(file).mode & 0o777).toBe(0o600)
+      expect(readdirSync(dataDir).filter(name => name.endsWith('.tmp'))).toEqual([])
+    }
+    finally {
+      await server.stop()
+    }
+  })
+})

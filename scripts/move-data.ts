@@ -26,11 +26,19 @@ async function countRows(db: Executor, table: string): Promise<number> {
   return (await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM ${sql.raw(table)}`))!.n
 }
 
+/** Columns the target computes itself (generated columns cannot be written). */
+async function generatedColumns(target: Executor, table: string): Promise<Set<string>> {
+  const rows = await target.all<{ column_name: string }>(sql`SELECT column_name FROM information_schema.columns
+    WHERE table_schema = current_schema() AND table_name = ${table} AND is_generated = 'ALWAYS'`)
+  return new Set(rows.map(row => row.column_name))
+}
+
 async function copyTable(source: Database, target: Executor, table: string): Promise<void> {
+  const computed = await generatedColumns(target, table)
   for (let offset = 0; ; offset += BATCH) {
     const rows = await source.all<Record<string, unknown>>(sql`SELECT * FROM ${sql.raw(table)} ORDER BY rowid LIMIT ${BATCH} OFFSET ${offset}`)
     if (rows.length === 0) return
-    const columns = Object.keys(rows[0]!)
+    const columns = Object.keys(rows[0]!).filter(column => !computed.has(column))
     const values = rows.map(row => sql`(${sql.join(columns.map(column => sql`${row[column]}`))})`)
     await target.run(sql`INSERT INTO ${sql.raw(table)} (${sql.raw(columns.map(c => `"${c}"`).join(', '))}) VALUES ${sql.join(values)}`)
     if (rows.length < BATCH) return

@@ -8,6 +8,7 @@ import { sql } from '../../server/database/sql'
 import { api, registerUser } from '../support/api'
 import { randomImage } from '../support/images'
 import { databaseOf } from '../support/seed'
+import { restartableDatabase } from '../support/postgres'
 import { startServer, type RunningServer } from '../support/server'
 import { postUpload, uploadImage } from '../support/uploads'
 
@@ -73,7 +74,8 @@ describe('media writes around a crash', () => {
 
   it('removes at start the files of an upload whose row never committed, and keeps a committed one\'s', async () => {
     const dataDir = freshDataDir()
-    let server = await startServer({}, { dataDir })
+    const databaseUrl = await restartableDatabase()
+    let server = await startServer({}, { dataDir, databaseUrl })
     const user = await registerUser({}, server.url)
     const committed = (await postUpload(user, { upload_type: 'image', description: 'committed' }, { data: await randomImage('png'), name: 'a.png', type: 'image/png' }, server.url)).body.upload
     await server.stop({ keepData: true })
@@ -87,7 +89,7 @@ describe('media writes around a crash', () => {
     writeFileSync(join(media, 'pending', orphan), `${orphan}.png`)
     writeFileSync(join(media, 'pending', committed.id), committed.filename)
 
-    server = await startServer({}, { dataDir })
+    server = await startServer({}, { dataDir, databaseUrl })
     try {
       expect(server.output()).toContain('[start] removed the files of 1 upload(s) a crash interrupted')
       expect(existsSync(join(media, `${orphan}.png`))).toBe(false)
@@ -101,7 +103,8 @@ describe('media writes around a crash', () => {
 
   it('keeps every listed upload whole when the server is killed in the middle of uploads', async () => {
     const dataDir = freshDataDir()
-    let server = await startServer({}, { dataDir })
+    const databaseUrl = await restartableDatabase()
+    let server = await startServer({}, { dataDir, databaseUrl })
     const user = await registerUser({}, server.url)
     let created = 0
     try {
@@ -120,7 +123,7 @@ describe('media writes around a crash', () => {
         await new Promise(r => setTimeout(r, delay))
         await killHard(server)
         await Promise.all(uploads)
-        server = await startServer({}, { dataDir })
+        server = await startServer({}, { dataDir, databaseUrl })
         await expectConsistentMedia(server)
       }
       // Uploads did go through between the kills (each acknowledged one is listed whole).

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { api, registerUser, type TestUser } from '../support/api'
 import { enableMfa, totpCode } from '../support/accounts'
 import { databaseOf, serverDatabase } from '../support/seed'
+import { restartableDatabase } from '../support/postgres'
 import { startServer } from '../support/server'
 import { sql } from '../../server/database/sql'
 
@@ -209,14 +210,15 @@ describe('POST /api/auth/mfa/disable', () => {
 
 describe('TOTP secrets stored before encryption at rest', () => {
   it('are encrypted at the next start and still sign in, never printed', async () => {
-    let server = await startServer()
+    const databaseUrl = await restartableDatabase()
+    let server = await startServer({}, { databaseUrl })
     const dataDir = server.dataDir
     try {
       const user = await enableMfa(await registerUser({}, server.url), server.url)
       await server.stop({ keepData: true })
       // As an older version stored it: the base32 secret itself.
       await databaseOf(server).db.run(sql`UPDATE users SET mfa_secret = ${user.secret} WHERE id = ${user.id}`)
-      server = await startServer({}, { dataDir })
+      server = await startServer({}, { dataDir, databaseUrl })
       expect(server.output()).toContain('[start] encrypted 1 TOTP secret(s) stored before encryption at rest')
       expect(server.output()).not.toContain(user.secret)
       const row = await databaseOf(server).db.get<{ mfa_secret: string }>(sql`SELECT mfa_secret FROM users WHERE id = ${user.id}`)

@@ -43,7 +43,7 @@ describe.skipIf(testEngine() !== 'postgres')('npm run move-data', () => {
     expect(moved.stdout).toContain('| votes | 1 | 1 |')
     expect(moved.stdout).toContain('| anonymous_votes | 1 | 1 |')
     expect(moved.stdout).toContain('media: 1 file(s) match their SHA-256')
-    expect(moved.stdout).toContain('secrets: 3 moved into the database')
+    expect(moved.stdout).toContain('secrets: 4 moved into the database')
 
     await expect(moveData('--to', target, '--data-dir', embedded.dataDir)).rejects.toMatchObject({
       code: 1,

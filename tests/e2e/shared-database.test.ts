@@ -33,7 +33,7 @@ describe.skipIf(testEngine() !== 'postgres')('instances sharing one PostgreSQL d
       const secrets = await db.all<{ name: string }>(sql`SELECT name FROM app_secrets ORDER BY name`)
       expect(journal.length).toBeGreaterThanOrEqual(2)
       expect(new Set(journal.map(row => row.hash)).size).toBe(journal.length)
-      expect(secrets.map(row => row.name)).toEqual(['ipHashSecret', 'sessionPassword', 'sessionSecret'])
+      expect(secrets.map(row => row.name)).toEqual(['ipHashSecret', 'sessionPassword', 'sessionSecret', 'totpKey'])
     }
     finally {
       await db.close()

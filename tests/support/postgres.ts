@@ -1,3 +1,4 @@
+import { onTestFinished } from 'vitest'
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 
@@ -53,4 +54,16 @@ export async function dropTestDatabase(databaseUrl: string, adminUrl = adminData
   const name = decodeURIComponent(new URL(databaseUrl).pathname.slice(1))
   if (!TEST_DATABASE.test(name)) throw new Error(`Refusing to drop "${name}": not a test database`)
   await onCluster(adminUrl, client => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`))
+}
+
+/**
+ * A database of the test's own that outlives server restarts inside the test
+ * (pass it as `startServer(env, { dataDir, databaseUrl })`), dropped when the
+ * test finishes; undefined on the SQLite pass, where the data dir holds the rows.
+ */
+export async function restartableDatabase(): Promise<string | undefined> {
+  if (process.env.TEST_ENGINE !== 'postgres') return undefined
+  const url = await createTestDatabase()
+  onTestFinished(() => dropTestDatabase(url))
+  return url
 }

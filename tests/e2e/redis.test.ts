@@ -302,3 +302,10 @@ describe('two instances while Redis is down', () => {
     expect(await statsIn(pair.b.url, uploadId)).toEqual({ voteCount: 1, upvotes: 0, downvotes: 1, averageRating: 1 })
   })
 })
+
+describe('a NUXT_REDIS_URL that is not a Redis URL', () => {
+  it('stops the start with one line saying so', async () => {
+    await expect(startServer({ NUXT_REDIS_URL: '127.0.0.1:6379' })).rejects.toThrow(
+      /Server exited with 1:[\s\S]*\[start\] cannot start: NUXT_REDIS_URL must start with redis:\/\/ or rediss:\/\//)
+  })
+})

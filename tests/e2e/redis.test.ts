@@ -153,6 +153,21 @@ describe('two instances on one Redis', () => {
     expect(await statsIn(pair.b.url, uploadId)).toEqual({ voteCount: 1, upvotes: 0, downvotes: 1, averageRating: 1 })
   })
 
+  it('count GENERAL once too, and give a 304\'s point back in Redis', async () => {
+    const first = await api('/api/uploads', { baseURL: pair.a.url })
+    expect(first.status).toBe(200)
+    const remaining = Number(first.headers.get('ratelimit-remaining'))
+    expect(remaining).toBeGreaterThan(900)
+    for (const server of [pair.b, pair.a, pair.b]) {
+      const revalidated = await api('/api/uploads', { baseURL: server.url, headers: { 'if-none-match': first.headers.get('etag')! } })
+      expect(revalidated.status).toBe(304)
+      expect(revalidated.headers.get('ratelimit-remaining')).toBe(String(remaining))
+    }
+    const changed = await api('/api/uploads', { baseURL: pair.b.url, headers: { 'if-none-match': '"stale"' } })
+    expect(changed.status).toBe(200)
+    expect(changed.headers.get('ratelimit-remaining')).toBe(String(remaining - 1))
+  })
+
   it('close the Redis connection on SIGTERM and exit 0', async () => {
     const exited = new Promise<number | null>(resolve => pair.a.process.once('exit', code => resolve(code)))
     pair.a.process.kill('SIGTERM')

@@ -24,6 +24,8 @@ export default defineNuxtConfig({
     dataDir: './data',
     databaseUrl: '',
     databasePoolMax: 10,
+    redisUrl: '',
+    redisPrefix: 'dif:',
     sessionSecret: '',
     sessionPassword: '',
     ipHashSecret: '',

@@ -36,9 +36,11 @@ export interface Database extends Executor {
   /**
    * Changes whenever any connection or instance has committed a write since
    * the last call (SQLite: change counter and data_version; PostgreSQL: the
-   * WAL position). The list cache keys its answers on it.
+   * WAL position; with Redis, a shared version bumped after each commit that
+   * wrote rows, see shared-version.ts). The list cache keys its answers on it.
+   * Null: unknown right now (Redis unreachable), so nothing may be cached.
    */
-  dataVersion(): Promise<string>
+  dataVersion(): Promise<string | null>
   /** Resolves when the engine answers a trivial query. */
   ping(): Promise<void>
   close(): Promise<void>

@@ -16,11 +16,17 @@ export default defineNitroPlugin((nitroApp) => {
   // runs the `close` hooks (the pool below) and exits 0; at most 10 s in all.
   process.env.NITRO_SHUTDOWN_TIMEOUT ||= '10000'
   markStarting(start())
-  nitroApp.hooks.hook('close', () => closeDB())
+  nitroApp.hooks.hook('close', async () => {
+    await closeDB()
+    await closeRedis()
+  })
 })
 
 async function start(): Promise<void> {
   ensureDataDirs()
+  // Not a condition to start (the site answers without Redis, per instance),
+  // but the first requests should count where every later one does.
+  await redisReady(2000)
   const db = useDB()
   const assets = useStorage(`assets:migrations`)
   const folder = db.dialect

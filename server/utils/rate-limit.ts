@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
 import { setResponseHeader } from 'h3'
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
 
 export type RateLimitCategory = 'auth' | 'upload' | 'vote' | 'anonVote' | 'general'
 
@@ -63,16 +63,36 @@ interface RateLimitCharge {
   key: string
 }
 
-const limiters = new Map<RateLimitCategory, RateLimiterMemory>()
+const limiters = new Map<RateLimitCategory, RateLimiterAbstract>()
 
-function limiter(category: RateLimitCategory): RateLimiterMemory {
+function limiter(category: RateLimitCategory): RateLimiterAbstract {
   let found = limiters.get(category)
   if (!found) {
-    const { max, windowSeconds } = useRuntimeConfig().rateLimit[category]
-    found = new RateLimiterMemory({ keyPrefix: category, points: Number(max), duration: Number(windowSeconds) })
+    found = buildLimiter(category)
     limiters.set(category, found)
   }
   return found
+}
+
+/**
+ * In process memory by default. With Redis (`NUXT_REDIS_URL`) one counter per
+ * key for all instances (`<prefix>rl:<category>:<key>`, counted atomically by a
+ * Lua script); whenever Redis does not answer (not connected, or no reply
+ * within 1 s) the same request counts in this instance's memory instead, so
+ * the site keeps answering with per-instance limits until Redis is back.
+ */
+function buildLimiter(category: RateLimitCategory): RateLimiterAbstract {
+  const { max, windowSeconds } = useRuntimeConfig().rateLimit[category]
+  const options = { keyPrefix: category, points: Number(max), duration: Number(windowSeconds) }
+  const redis = useRedis()
+  if (!redis) return new RateLimiterMemory(options)
+  return new RateLimiterRedis({
+    ...options,
+    keyPrefix: `${redisPrefix()}rl:${category}`,
+    storeClient: redis,
+    rejectIfRedisNotReady: true,
+    insuranceLimiter: new RateLimiterMemory(options),
+  })
 }
 
 /**

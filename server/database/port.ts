@@ -36,9 +36,8 @@ export interface Database extends Executor {
   /**
    * Changes whenever any connection or instance has committed a write since
    * the last call (SQLite: change counter and data_version; PostgreSQL: the
-   * WAL position; with Redis, a shared version bumped after each commit that
-   * wrote rows, see shared-version.ts). The list cache keys its answers on it.
-   * Null: unknown right now (Redis unreachable), so nothing may be cached.
+   * WAL insert position, moved by every instance's commit). The list cache
+   * keys its answers on it. Null: unknown right now, so nothing may be cached.
    */
   dataVersion(): Promise<string | null>
   /** Resolves when the engine answers a trivial query. */

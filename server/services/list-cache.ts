@@ -17,9 +17,8 @@ export function setListCacheEnabled(on: boolean): void {
  * (`Database.dataVersion`) moves with every commit by any connection or
  * instance, and is read before the answer is computed, so a list can never
  * miss a write acknowledged before the request; an answer computed while the
- * version moved is served once but not kept. With Redis the version is the
- * shared one (../database/shared-version.ts); while it is unknown (null)
- * every list runs its SQL.
+ * version moved is served once but not kept. While it is unknown (null) every
+ * list runs its SQL.
  */
 export async function cachedList<T>(db: Database, key: string, compute: () => Promise<T>): Promise<T> {
   if (!enabled) return compute()
@@ -27,7 +26,7 @@ export async function cachedList<T>(db: Database, key: string, compute: () => Pr
   if (!cache) caches.set(db, cache = { version: '', entries: new Map() })
   const version = await db.dataVersion()
   if (version === null) {
-    // The shared version cannot be read (Redis unreachable): nothing cached can be trusted.
+    // The version cannot be read: nothing cached can be trusted.
     cache.entries.clear()
     cache.version = ''
     return compute()

@@ -1,23 +1,20 @@
 import { openDatabase } from '../database/connection'
 import type { Database } from '../database/port'
-import { RedisDataVersion } from '../database/redis-version'
-import { withSharedVersion } from '../database/shared-version'
 
 let database: Database | undefined
 
 /**
  * The data-access port of this process: PostgreSQL when `NUXT_DATABASE_URL`
- * is set, else the embedded SQLite file `<data>/app.sqlite`. With Redis
- * (`NUXT_REDIS_URL`) its data version is the one all instances share, bumped
- * after every write this process commits (the list cache keys on it).
+ * is set, else the embedded SQLite file `<data>/app.sqlite`. The list cache
+ * keys on the database's own data version (PostgreSQL's WAL position, SQLite's
+ * change counter and data_version), which every instance's commit moves, so it
+ * holds its rule across instances with or without Redis.
  */
 export function useDB(): Database {
   if (!database) {
     const config = useRuntimeConfig()
     ensureDataDirs()
-    const db = openDatabase({ url: String(config.databaseUrl || ''), sqliteFile: dataPath('app.sqlite'), poolMax: Number(config.databasePoolMax) || 10 })
-    const redis = useRedis()
-    database = redis ? withSharedVersion(db, new RedisDataVersion(redis, `${redisPrefix()}data-version`)) : db
+    database = openDatabase({ url: String(config.databaseUrl || ''), sqliteFile: dataPath('app.sqlite'), poolMax: Number(config.databasePoolMax) || 10 })
   }
   return database
 }

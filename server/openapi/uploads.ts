@@ -18,6 +18,7 @@ const imageBinary = v.pipe(v.string(), v.description('The image bytes'))
 export default defineApiPaths({
   '/api/upload': {
     post: {
+      operationId: 'createUpload',
       summary: 'Upload an image, an image by URL, or a link',
       description: 'Images (JPEG, PNG, GIF, WebP, at most 10 MB and 50 megapixels) are auto-oriented and stripped of all metadata; animations are kept. '
         + 'Duplicates (same content, or a resized/re-encoded copy) of a public upload or of one of the caller\'s own are refused with 409.',
@@ -29,6 +30,7 @@ export default defineApiPaths({
   },
   '/api/v1/upload': {
     post: {
+      operationId: 'createUploadWithApiToken',
       summary: 'Upload an image or a link with an API token',
       description: 'As POST /api/upload, except that upload_type `image_url` is refused with 400 "Invalid upload type".',
       tags: ['Uploads'],
@@ -39,6 +41,7 @@ export default defineApiPaths({
   },
   '/api/upload/{id}': {
     get: {
+      operationId: 'getUpload',
       summary: 'One upload with its tags, uploader and stats',
       description: 'Public uploads need no credentials; a private one needs the cookie of its owner or of an admin.',
       tags: ['Uploads'],
@@ -50,6 +53,7 @@ export default defineApiPaths({
       },
     },
     delete: {
+      operationId: 'deleteUpload',
       summary: 'Delete an upload (owner or admin), with its votes, tag links and files',
       tags: ['Uploads'],
       security: ['cookie'],
@@ -63,6 +67,7 @@ export default defineApiPaths({
   },
   '/api/upload/{id}/privacy': {
     patch: {
+      operationId: 'toggleUploadPrivacy',
       summary: 'Toggle an upload between public and private (owner only)',
       tags: ['Uploads'],
       security: ['cookie'],
@@ -76,6 +81,7 @@ export default defineApiPaths({
   },
   '/api/image/{id}': {
     get: {
+      operationId: 'getImage',
       summary: 'The stored image of an upload, or its thumbnail',
       description: 'Works for private uploads too (the address is the secret). Cached one year (public, immutable); ETag and If-None-Match (304).',
       tags: ['Media'],

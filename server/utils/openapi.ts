@@ -7,6 +7,11 @@ type Method = 'get' | 'post' | 'put' | 'patch' | 'delete'
 export type SecurityName = 'cookie' | 'jwt' | 'apiToken' | 'none'
 
 export interface ApiOperation {
+  /**
+   * The operation's name in generated clients: camelCase, unique in the document, and
+   * never renamed once published (clients call it by this name), e.g. `castVote`.
+   */
+  operationId: string
   summary: string
   description?: string
   tags: string[]
@@ -67,6 +72,7 @@ function operation(path: string, method: string, op: ApiOperation) {
   if (op.body?.json) content['application/json'] = { schema: jsonSchema(op.body.json) }
   if (op.body?.multipart) content['multipart/form-data'] = { schema: jsonSchema(op.body.multipart) }
   return {
+    operationId: op.operationId,
     summary: op.summary,
     ...(op.description ? { description: op.description } : {}),
     tags: op.tags,
@@ -88,13 +94,20 @@ function operation(path: string, method: string, op: ApiOperation) {
   }
 }
 
+/** camelCase: a lower-case letter, then letters and digits. */
+const OPERATION_ID = /^[a-z][a-zA-Z0-9]*$/
+
 /** The whole OpenAPI 3.1 document from every resource's paths. */
 export function buildOpenApiDocument(all: ApiPaths[], errorSchema: Schema, siteUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {}
+  const operationIds = new Set<string>()
   for (const group of all) {
     for (const [path, methods] of Object.entries(group)) {
-      for (const [method, op] of Object.entries(methods)) {
-        paths[path] = { ...paths[path], [method]: operation(path, method, op as ApiOperation) }
+      for (const [method, op] of Object.entries(methods) as [Method, ApiOperation][]) {
+        if (!OPERATION_ID.test(op.operationId)) throw new Error(`operationId ${op.operationId} of ${method.toUpperCase()} ${path} is not camelCase`)
+        if (operationIds.has(op.operationId)) throw new Error(`operationId ${op.operationId} of ${method.toUpperCase()} ${path} is used twice`)
+        operationIds.add(op.operationId)
+        paths[path] = { ...paths[path], [method]: operation(path, method, op) }
       }
     }
   }

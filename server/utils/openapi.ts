@@ -40,6 +40,17 @@ const outputSchema = (schema: Schema) => {
   return rest
 }
 
+/**
+ * Query and path values arrive as text; a schema that parses a whole number says so
+ * with `v.metadata({ type: 'integer', minimum })`, and the parameter is documented as
+ * the integer a client sends (no string pattern, a numeric default).
+ */
+function parameterSchema(property: Record<string, unknown>): Record<string, unknown> {
+  if (property.type !== 'integer') return property
+  const { pattern: _, ...rest } = property
+  return typeof rest.default === 'string' ? { ...rest, default: Number(rest.default) } : rest
+}
+
 function parameters(schema: Schema | undefined, where: 'path' | 'query') {
   if (!schema) return []
   const object = jsonSchema(schema) as { properties?: Record<string, Record<string, unknown>>, required?: string[] }
@@ -48,7 +59,7 @@ function parameters(schema: Schema | undefined, where: 'path' | 'query') {
     in: where,
     required: where === 'path' || (object.required ?? []).includes(name),
     ...(property.description ? { description: property.description } : {}),
-    schema: property,
+    schema: parameterSchema(property),
   }))
 }
 

@@ -13,7 +13,9 @@ const createResponses = {
   429: rateLimited,
   503: { description: 'Image processing is busy (its queue is full): try again later', headers: { 'Retry-After': 'Seconds after which the queue has likely drained' } },
 }
-const imageBinary = v.pipe(v.string(), v.description('The image bytes'))
+const imageBinary = v.pipe(v.string(), v.metadata({ format: 'binary', contentMediaType: 'application/octet-stream' }), v.description('The image bytes'))
+/** The file part's own type: one of the accepted image types (read from the bytes anyway). */
+const encoding = { file: { contentType: 'image/jpeg, image/png, image/gif, image/webp' } }
 
 export default defineApiPaths({
   '/api/upload': {
@@ -24,7 +26,7 @@ export default defineApiPaths({
         + 'Duplicates (same content, or a resized/re-encoded copy) of a public upload or of one of the caller\'s own are refused with 409.',
       tags: ['Uploads'],
       security: ['cookie'],
-      body: { multipart: UploadFormSchema },
+      body: { multipart: UploadFormSchema, encoding },
       responses: createResponses,
     },
   },
@@ -35,7 +37,7 @@ export default defineApiPaths({
       description: 'As POST /api/upload, except that upload_type `image_url` is refused with 400 "Invalid upload type".',
       tags: ['Uploads'],
       security: ['apiToken'],
-      body: { multipart: ApiUploadFormSchema },
+      body: { multipart: ApiUploadFormSchema, encoding },
       responses: { ...createResponses, 401: { description: 'Missing, invalid, expired or revoked API token' } },
     },
   },

@@ -1,9 +1,8 @@
-import { ErrorSchema } from '#shared/schemas/common'
-import { apiPaths } from '../openapi'
+import { apiComponents, apiPaths } from '../openapi'
 
 let document: ReturnType<typeof buildOpenApiDocument> | undefined
 
 export default defineEventHandler(() => {
-  document ??= buildOpenApiDocument(apiPaths, ErrorSchema, useRuntimeConfig().public.siteUrl)
+  document ??= buildOpenApiDocument(apiPaths, apiComponents, useRuntimeConfig().public.siteUrl)
   return document
 })

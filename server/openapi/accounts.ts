@@ -13,6 +13,7 @@ const unauthenticated = { 401: { description: 'Not signed in, or the token is in
 export default defineApiPaths({
   '/api/auth': {
     post: {
+      operationId: 'authenticate',
       summary: 'Register or log in',
       description: '`action: "register"` answers 201 with the login body. `action: "login"`: an account with MFA on answers `{ mfaRequired: true }` (no token, no cookie) until `mfaCode` (TOTP or backup code) is sent. Both set the `auth-token` cookie (HttpOnly, SameSite=Lax, 24 h).',
       tags,
@@ -29,6 +30,7 @@ export default defineApiPaths({
   },
   '/api/auth/logout': {
     post: {
+      operationId: 'logout',
       summary: 'Log out: revokes this session and clears the cookie',
       tags,
       security: ['cookie'],
@@ -37,6 +39,7 @@ export default defineApiPaths({
   },
   '/api/profile': {
     get: {
+      operationId: 'getProfile',
       summary: 'The caller\'s account and counts',
       description: 'Cache-Control: private, max-age=30.',
       tags,
@@ -46,6 +49,7 @@ export default defineApiPaths({
   },
   '/api/auth/tokens/generate': {
     post: {
+      operationId: 'createApiToken',
       summary: 'Create an API token (its value is shown only here)',
       description: 'Only a SHA-256 hash is stored. API tokens are accepted only by POST /api/v1/upload.',
       tags,
@@ -56,6 +60,7 @@ export default defineApiPaths({
   },
   '/api/auth/tokens': {
     get: {
+      operationId: 'listApiTokens',
       summary: 'The caller\'s API tokens (never their values)',
       tags,
       security: ['jwt', 'cookie'],
@@ -64,6 +69,7 @@ export default defineApiPaths({
   },
   '/api/auth/tokens/{id}': {
     delete: {
+      operationId: 'revokeApiToken',
       summary: 'Revoke one API token',
       description: 'Other tokens and the account are not affected.',
       tags,
@@ -79,6 +85,7 @@ export default defineApiPaths({
   },
   '/api/auth/mfa/setup': {
     post: {
+      operationId: 'startMfaSetup',
       summary: 'Start MFA setup: secret, QR code and 10 backup codes',
       description: 'TOTP: SHA1, 6 digits, 30 s, ±1 step; issuer `Does It Fuck?`, label the e-mail. MFA is on only after /api/auth/mfa/verify. Repeating setup before verifying replaces the secret and codes.',
       tags,
@@ -88,6 +95,7 @@ export default defineApiPaths({
   },
   '/api/auth/mfa/verify': {
     post: {
+      operationId: 'verifyMfaSetup',
       summary: 'Confirm MFA setup with a code from the authenticator',
       tags,
       security: ['cookie'],
@@ -103,6 +111,7 @@ export default defineApiPaths({
   },
   '/api/auth/mfa/disable': {
     post: {
+      operationId: 'disableMfa',
       summary: 'Turn MFA off (password and a TOTP or backup code)',
       tags,
       security: ['cookie'],
@@ -117,6 +126,7 @@ export default defineApiPaths({
   },
   '/api/auth/change-password': {
     post: {
+      operationId: 'changePassword',
       summary: 'Change the password; the caller\'s other sessions are revoked',
       tags,
       security: ['cookie'],
@@ -131,6 +141,7 @@ export default defineApiPaths({
   },
   '/api/auth/forgot-password': {
     post: {
+      operationId: 'requestPasswordReset',
       summary: 'E-mail a password reset link',
       description: 'Same answer whether or not the account exists. The e-mail holds `<site>/reset-password?token=<token>` and the token; it is valid 1 hour, once, and a new request voids older tokens.',
       tags,
@@ -140,6 +151,7 @@ export default defineApiPaths({
   },
   '/api/auth/reset-password': {
     post: {
+      operationId: 'resetPassword',
       summary: 'Set a new password with the e-mailed token; every session is revoked',
       tags,
       body: { json: ResetPasswordSchema },

@@ -4,6 +4,7 @@ import { IdParamsSchema } from '#shared/schemas/common'
 export default defineApiPaths({
   '/api/admin/users': {
     get: {
+      operationId: 'listUsers',
       summary: 'Accounts (admin)',
       description: 'Newest first; q filters by username or e-mail. limit default 20, max 100.',
       tags: ['Admin'],
@@ -19,6 +20,7 @@ export default defineApiPaths({
   },
   '/api/admin/users/{id}/shadow-ban': {
     post: {
+      operationId: 'setShadowBan',
       summary: 'Shadow-ban or unban a user (admin)',
       description: 'A banned user\'s votes are recorded but not counted; the counts of every upload the user voted on are recomputed at once.',
       tags: ['Admin'],

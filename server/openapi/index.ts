@@ -8,5 +8,7 @@ import tags from './tags'
 import uploads from './uploads'
 import votes from './votes'
 
+export { apiComponents } from './components'
+
 /** Every resource's OpenAPI paths; a new resource file is added here. */
 export const apiPaths: ApiPaths[] = [meta, accounts, oauth, uploads, lists, tags, votes, admin]

@@ -9,6 +9,7 @@ const cached = (value: string) => ({ 'Cache-Control': value, 'ETag': 'Strong val
 export default defineApiPaths({
   '/api/uploads': {
     get: {
+      operationId: 'listUploads',
       summary: 'Public uploads, newest first',
       description: `limit default 10, max 100. ${paging}`,
       tags: ['Lists'],
@@ -22,6 +23,7 @@ export default defineApiPaths({
   },
   '/api/uploads/filtered': {
     get: {
+      operationId: 'listFilteredUploads',
       summary: 'Public uploads carrying the given tags, newest first',
       description: `tags: comma-separated names, compared by slug; an upload must carry all of them (match=any: any). No tags: every public upload. limit default 10, max 100. ${paging}`,
       tags: ['Lists'],
@@ -35,6 +37,7 @@ export default defineApiPaths({
   },
   '/api/user/{username}/uploads': {
     get: {
+      operationId: 'listUserUploads',
       summary: 'A user\'s public uploads',
       description: `Private uploads are never listed, even for their owner. sort: date (newest first), votes (upvotes, then newest), name (original name, case-insensitive). tags: slugs, all must match. limit default 12, max 50. ${paging}`,
       tags: ['Lists'],
@@ -49,6 +52,7 @@ export default defineApiPaths({
   },
   '/api/items-recent': {
     get: {
+      operationId: 'listRecentUploads',
       summary: 'The 6 newest public uploads',
       tags: ['Lists'],
       responses: {
@@ -59,6 +63,7 @@ export default defineApiPaths({
   },
   '/api/items-top-voted': {
     get: {
+      operationId: 'listTopVotedUploads',
       summary: 'The 6 top-voted public uploads',
       description: 'Ordered by upvotes, then total votes, then newest.',
       tags: ['Lists'],

@@ -11,6 +11,7 @@ const HealthSchema = v.object({
 export default defineApiPaths({
   '/api/health': {
     get: {
+      operationId: 'getHealth',
       summary: 'Whether the database, Redis (when configured) and media storage answer',
       description: 'Not rate-limited, never cached. 503 with the same shape when a configured part fails.',
       tags: ['Meta'],
@@ -22,6 +23,7 @@ export default defineApiPaths({
   },
   '/api/openapi.json': {
     get: {
+      operationId: 'getOpenApiDocument',
       summary: 'This OpenAPI 3.1 description',
       tags: ['Meta'],
       responses: { 200: { description: 'The OpenAPI document', schema: v.record(v.string(), v.unknown()) } },

@@ -7,6 +7,7 @@ import { SuccessSchema } from '#shared/schemas/common'
 export default defineApiPaths({
   '/api/auth/providers': {
     get: {
+      operationId: 'listAuthProviders',
       summary: 'Identity providers offered for external sign-in',
       description: 'Only providers whose client id and secret are configured. Sign-in starts at /auth/{provider}.',
       tags: ['Auth'],
@@ -15,6 +16,7 @@ export default defineApiPaths({
   },
   '/api/auth/oauth-accounts': {
     get: {
+      operationId: 'listOAuthAccounts',
       summary: 'Providers linked to the caller\'s account',
       tags: ['Auth'],
       security: ['cookie'],
@@ -26,6 +28,7 @@ export default defineApiPaths({
   },
   '/api/auth/oauth-accounts/{provider}': {
     delete: {
+      operationId: 'unlinkOAuthAccount',
       summary: 'Unlink a provider',
       description: 'Refused while it is the account\'s only way to sign in (no password, no other provider).',
       tags: ['Auth'],
@@ -41,6 +44,7 @@ export default defineApiPaths({
   },
   '/api/auth/oauth/mfa': {
     post: {
+      operationId: 'completeOAuthMfa',
       summary: 'MFA step of an external sign-in',
       description: 'After /auth/{provider} redirected an MFA account to /auth/mfa: a TOTP or backup code. '
         + 'Needs the short-lived oauth-mfa cookie set by that redirect; sets the auth-token cookie.',

@@ -4,6 +4,7 @@ import { AddTagsResponseSchema, AddTagsSchema, TagListSchema, TagSearchQuerySche
 export default defineApiPaths({
   '/api/uploads/{id}/tags': {
     get: {
+      operationId: 'listUploadTags',
       summary: 'Tags of an upload',
       description: 'A private upload answers only its owner or an admin (by the cookie); others get 404.',
       tags: ['Tags'],
@@ -16,6 +17,7 @@ export default defineApiPaths({
       },
     },
     post: {
+      operationId: 'addUploadTags',
       summary: 'Add tags to an upload (owner or admin)',
       description: 'Tags already on the upload are skipped and not counted in `added`. At most 10 tags per upload. '
         + 'A name is 2–50 letters, digits, spaces or hyphens after trimming; case is kept, the slug is lowercased. '
@@ -35,6 +37,7 @@ export default defineApiPaths({
   },
   '/api/tags': {
     get: {
+      operationId: 'searchTags',
       summary: 'Tag discovery',
       description: 'Tags used on public uploads whose slug starts with `q`, most used first; `count` counts public uploads.',
       tags: ['Tags'],

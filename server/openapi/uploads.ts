@@ -13,32 +13,37 @@ const createResponses = {
   429: rateLimited,
   503: { description: 'Image processing is busy (its queue is full): try again later', headers: { 'Retry-After': 'Seconds after which the queue has likely drained' } },
 }
-const imageBinary = v.pipe(v.string(), v.description('The image bytes'))
+const imageBinary = v.pipe(v.string(), v.metadata({ format: 'binary', contentMediaType: 'application/octet-stream' }), v.description('The image bytes'))
+/** The file part's own type: one of the accepted image types (read from the bytes anyway). */
+const encoding = { file: { contentType: 'image/jpeg, image/png, image/gif, image/webp' } }
 
 export default defineApiPaths({
   '/api/upload': {
     post: {
+      operationId: 'createUpload',
       summary: 'Upload an image, an image by URL, or a link',
       description: 'Images (JPEG, PNG, GIF, WebP, at most 10 MB and 50 megapixels) are auto-oriented and stripped of all metadata; animations are kept. '
         + 'Duplicates (same content, or a resized/re-encoded copy) of a public upload or of one of the caller\'s own are refused with 409.',
       tags: ['Uploads'],
       security: ['cookie'],
-      body: { multipart: UploadFormSchema },
+      body: { multipart: UploadFormSchema, encoding },
       responses: createResponses,
     },
   },
   '/api/v1/upload': {
     post: {
+      operationId: 'createUploadWithApiToken',
       summary: 'Upload an image or a link with an API token',
       description: 'As POST /api/upload, except that upload_type `image_url` is refused with 400 "Invalid upload type".',
       tags: ['Uploads'],
       security: ['apiToken'],
-      body: { multipart: ApiUploadFormSchema },
+      body: { multipart: ApiUploadFormSchema, encoding },
       responses: { ...createResponses, 401: { description: 'Missing, invalid, expired or revoked API token' } },
     },
   },
   '/api/upload/{id}': {
     get: {
+      operationId: 'getUpload',
       summary: 'One upload with its tags, uploader and stats',
       description: 'Public uploads need no credentials; a private one needs the cookie of its owner or of an admin.',
       tags: ['Uploads'],
@@ -50,6 +55,7 @@ export default defineApiPaths({
       },
     },
     delete: {
+      operationId: 'deleteUpload',
       summary: 'Delete an upload (owner or admin), with its votes, tag links and files',
       tags: ['Uploads'],
       security: ['cookie'],
@@ -63,6 +69,7 @@ export default defineApiPaths({
   },
   '/api/upload/{id}/privacy': {
     patch: {
+      operationId: 'toggleUploadPrivacy',
       summary: 'Toggle an upload between public and private (owner only)',
       tags: ['Uploads'],
       security: ['cookie'],
@@ -76,6 +83,7 @@ export default defineApiPaths({
   },
   '/api/image/{id}': {
     get: {
+      operationId: 'getImage',
       summary: 'The stored image of an upload, or its thumbnail',
       description: 'Works for private uploads too (the address is the secret). Cached one year (public, immutable); ETag and If-None-Match (304).',
       tags: ['Media'],

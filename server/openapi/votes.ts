@@ -8,6 +8,7 @@ const limited = { description: 'Rate limited', headers: { 'Retry-After': 'Second
 export default defineApiPaths({
   '/api/vote': {
     post: {
+      operationId: 'castVote',
       summary: 'Vote on an upload',
       description: 'A new vote replaces the earlier one; the same value again changes nothing. A shadow-banned user\'s vote is recorded and answered normally but not counted.',
       tags: ['Votes'],
@@ -21,6 +22,7 @@ export default defineApiPaths({
       },
     },
     get: {
+      operationId: 'getVote',
       summary: 'The caller\'s vote on one upload',
       tags: ['Votes'],
       security: ['cookie'],
@@ -32,6 +34,7 @@ export default defineApiPaths({
       },
     },
     delete: {
+      operationId: 'withdrawVote',
       summary: 'Withdraw the caller\'s vote',
       tags: ['Votes'],
       security: ['cookie'],
@@ -46,6 +49,7 @@ export default defineApiPaths({
   },
   '/api/vote/anonymous': {
     post: {
+      operationId: 'castAnonymousVote',
       summary: 'Vote without an account',
       description: 'One vote per visitor and upload: the keyed SHA-256 of the IP is checked first, the client fingerprint independently; either match is a 409. IPs are never stored in plain text.',
       tags: ['Votes'],

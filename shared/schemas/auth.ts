@@ -121,15 +121,16 @@ export const GeneratedTokenSchema = v.object({
   expiresAt: v.string(),
 })
 
-export const TokenListSchema = v.object({
-  tokens: v.array(v.object({
-    id: v.pipe(v.string(), v.uuid()),
-    name: v.string(),
-    createdAt: v.string(),
-    expiresAt: v.string(),
-    lastUsedAt: v.nullable(v.string()),
-  })),
+/** An API token as listed (never its value). */
+export const ApiTokenSchema = v.object({
+  id: v.pipe(v.string(), v.uuid()),
+  name: v.string(),
+  createdAt: v.string(),
+  expiresAt: v.string(),
+  lastUsedAt: v.nullable(v.string()),
 })
+
+export const TokenListSchema = v.object({ tokens: v.array(ApiTokenSchema) })
 
 export const MfaSetupSchema = v.object({
   qrCode: v.pipe(v.string(), v.description('PNG data URL of a QR code encoding otpauthUrl')),

@@ -2,12 +2,19 @@ import * as v from 'valibot'
 import { UploadSchema } from './uploads'
 
 /**
+ * OpenAPI: the query value is a whole number of at least 1 (the regex checks its text,
+ * the transform makes it one), so generated clients send and type it as an integer.
+ */
+export const wholeNumberParam = () => v.metadata<string, { type: 'integer', minimum: 1 }>({ type: 'integer', minimum: 1 })
+
+/**
  * A 1-indexed page number from the query string: a positive integer or 400
  * `Invalid page` (decisions.md "Lists"). A page past the end is an empty page.
  */
 export const PageSchema = v.optional(v.pipe(
   v.string('Invalid page'),
   v.regex(/^[1-9]\d{0,9}$/, 'Invalid page'),
+  wholeNumberParam(),
   v.transform(Number),
 ), '1')
 
@@ -16,6 +23,8 @@ export function limitSchema(defaultLimit: number, max: number) {
   return v.optional(v.pipe(
     v.string('Invalid limit'),
     v.regex(/^[1-9]\d{0,15}$/, 'Invalid limit'),
+    wholeNumberParam(),
+    v.description(`Page size; a larger value is treated as ${max}`),
     v.transform(Number),
     v.transform(limit => Math.min(limit, max)),
   ), String(defaultLimit))

@@ -38,6 +38,9 @@ export const TagSearchQuerySchema = v.object({
   limit: v.optional(v.pipe(
     v.string('Invalid limit'),
     v.regex(/^[1-9]\d{0,15}$/, 'Invalid limit'),
+    // OpenAPI: a whole number of at least 1 (as wholeNumberParam in ./lists, which imports this file).
+    v.metadata({ type: 'integer', minimum: 1 }),
+    v.description('Number of tags; a larger value is treated as 100'),
     v.transform(Number),
     v.transform(limit => Math.min(limit, 100)),
   ), '20'),

@@ -70,22 +70,44 @@ export const ApiUploadFieldsSchema = v.variant('upload_type', [ImageFields, Link
 
 export type UploadFields = v.InferOutput<typeof UploadFieldsSchema>
 
-/** The multipart body as documented in OpenAPI (the handlers stream it; see UploadFieldsSchema). */
-export const UploadFormSchema = v.object({
-  upload_type: v.pipe(v.picklist(['image', 'image_url', 'link']), v.description('`image` (with `file`), `image_url` (with `image_url`) or `link` (with `external_url`)')),
-  description: v.pipe(v.string(), v.maxLength(MAX_DESCRIPTION_LENGTH), v.description('1 to 500 characters')),
-  file: v.optional(v.pipe(v.string(), v.description('The image (binary): JPEG, PNG, GIF or WebP, at most 10 MB, at most 50 megapixels. Required for `image`.'))),
-  image_url: v.optional(v.pipe(v.string(), v.maxLength(MAX_URL_LENGTH), v.description('http(s) address of an image the service downloads. Required for `image_url`.'))),
-  external_url: v.optional(v.pipe(v.string(), v.maxLength(MAX_URL_LENGTH), v.description('http(s) address to link to. Required for `link`.'))),
+// The multipart body as documented in OpenAPI (the handlers stream it and validate the
+// fields with UploadFieldsSchema): one object per upload_type, a discriminated union.
+const FormCommon = {
+  description: v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_DESCRIPTION_LENGTH), v.description('1 to 500 characters, at least one of them visible')),
   tags: v.optional(v.pipe(v.string(), v.description('Comma-separated tag names, at most 10'))),
   is_private: v.optional(v.pipe(v.picklist(['true', 'false']), v.description('Default `false`'))),
+}
+
+/** upload_type `image`: the image itself in the `file` part. */
+export const ImageUploadFormSchema = v.object({
+  upload_type: v.literal('image'),
+  file: v.pipe(
+    v.string(),
+    v.metadata({ format: 'binary', contentMediaType: 'application/octet-stream' }),
+    v.description('The image file: JPEG, PNG, GIF or WebP, at most 10 MB and 50 megapixels (the type is read from the bytes)'),
+  ),
+  ...FormCommon,
 })
 
-/** The same body for POST /api/v1/upload (no `image_url`). */
-export const ApiUploadFormSchema = v.object({
-  ...v.omit(UploadFormSchema, ['image_url', 'upload_type']).entries,
-  upload_type: v.pipe(v.picklist(['image', 'link']), v.description('`image` (with `file`) or `link` (with `external_url`)')),
+/** upload_type `image_url`: the service downloads the image. */
+export const ImageUrlUploadFormSchema = v.object({
+  upload_type: v.literal('image_url'),
+  image_url: v.pipe(v.string(), v.maxLength(MAX_URL_LENGTH), v.description('http(s) address of an image the service downloads')),
+  ...FormCommon,
 })
+
+/** upload_type `link`: a link, no image. */
+export const LinkUploadFormSchema = v.object({
+  upload_type: v.literal('link'),
+  external_url: v.pipe(v.string(), v.maxLength(MAX_URL_LENGTH), v.description('http(s) address to link to')),
+  ...FormCommon,
+})
+
+/** POST /api/upload: `file` for image, `image_url` for image_url, `external_url` for link. */
+export const UploadFormSchema = v.variant('upload_type', [ImageUploadFormSchema, ImageUrlUploadFormSchema, LinkUploadFormSchema])
+
+/** The same body for POST /api/v1/upload (no `image_url`). */
+export const ApiUploadFormSchema = v.variant('upload_type', [ImageUploadFormSchema, LinkUploadFormSchema])
 
 export const UploadCreatedSchema = v.object({
   upload: v.object({

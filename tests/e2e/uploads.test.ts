@@ -471,9 +471,21 @@ describe('OpenAPI', () => {
   it('describes every upload endpoint, with multipart bodies', async () => {
     const { body } = await api('/api/openapi.json')
     expect(Object.keys(body.paths)).toEqual(expect.arrayContaining(['/api/upload', '/api/v1/upload', '/api/upload/{id}', '/api/upload/{id}/privacy', '/api/image/{id}']))
+    // One form per upload_type (file / image_url / external_url), told apart by upload_type.
     const multipart = body.paths['/api/upload'].post.requestBody.content['multipart/form-data'].schema
-    expect(Object.keys(multipart.properties)).toEqual(['upload_type', 'description', 'file', 'image_url', 'external_url', 'tags', 'is_private'])
-    expect(body.paths['/api/v1/upload'].post.requestBody.content['multipart/form-data'].schema.properties.upload_type.enum).toEqual(['image', 'link'])
+    const forms = body.components.schemas
+    expect(multipart.discriminator).toEqual({
+      propertyName: 'upload_type',
+      mapping: { image: '#/components/schemas/ImageUploadForm', image_url: '#/components/schemas/ImageUrlUploadForm', link: '#/components/schemas/LinkUploadForm' },
+    })
+    expect(multipart.oneOf.map((form: { $ref: string }) => form.$ref)).toEqual(Object.values(multipart.discriminator.mapping))
+    expect(Object.keys(forms.ImageUploadForm.properties)).toEqual(['upload_type', 'file', 'description', 'tags', 'is_private'])
+    expect(forms.ImageUploadForm.required).toEqual(['upload_type', 'file', 'description'])
+    expect(forms.ImageUploadForm.properties.file).toMatchObject({ type: 'string', format: 'binary', contentMediaType: 'application/octet-stream' })
+    expect(forms.ImageUrlUploadForm.required).toEqual(['upload_type', 'image_url', 'description'])
+    expect(forms.LinkUploadForm.required).toEqual(['upload_type', 'external_url', 'description'])
+    const v1 = body.paths['/api/v1/upload'].post.requestBody.content['multipart/form-data'].schema
+    expect(Object.keys(v1.discriminator.mapping)).toEqual(['image', 'link'])
     expect(body.paths['/api/upload/{id}'].delete.security).toEqual([{ cookie: [] }])
     expect(body.paths['/api/v1/upload'].post.security).toEqual([{ apiToken: [] }])
   })
@@ -483,7 +495,8 @@ describe('OpenAPI', () => {
     const created = await uploadImage(owner)
     const upload = (await api(`/api/upload/${created.id}`)).body
     const schema = body.paths['/api/upload/{id}'].get.responses['200'].content['application/json'].schema
-    expect(Object.keys(upload).sort()).toEqual(Object.keys(schema.properties).sort())
+    expect(schema).toEqual({ $ref: '#/components/schemas/Upload' })
+    expect(Object.keys(upload).sort()).toEqual(Object.keys(body.components.schemas.Upload.properties).sort())
   })
 })
 

@@ -3,10 +3,11 @@ import accounts from './accounts'
 import admin from './admin'
 import lists from './lists'
 import meta from './meta'
+import myUploads from './my-uploads'
 import oauth from './oauth'
 import tags from './tags'
 import uploads from './uploads'
 import votes from './votes'
 
 /** Every resource's OpenAPI paths; a new resource file is added here. */
-export const apiPaths: ApiPaths[] = [meta, accounts, oauth, uploads, lists, tags, votes, admin]
+export const apiPaths: ApiPaths[] = [meta, accounts, oauth, uploads, lists, myUploads, tags, votes, admin]

@@ -1,6 +1,6 @@
 import { MAX_TAGS_PER_UPLOAD, parseTagName, TAG_NAME_MESSAGE } from '#shared/utils/tags'
 import type * as v from 'valibot'
-import type { UserListEntrySchema } from '#shared/schemas/lists'
+import type { MyUploadsResponseSchema, UserListEntrySchema } from '#shared/schemas/lists'
 import type { TagSchema } from '#shared/schemas/tags'
 import { MAX_DESCRIPTION_LENGTH, MAX_IMAGE_BYTES as MAX_BYTES, type UploadSchema } from '#shared/schemas/uploads'
 
@@ -34,6 +34,9 @@ export interface UserUploadPage {
 }
 
 export type UserSort = 'date' | 'votes' | 'name'
+
+/** GET /api/profile/uploads: the caller's own uploads, private ones included. */
+export type MyUploadPage = v.InferOutput<typeof MyUploadsResponseSchema>
 
 export interface CreatedUpload {
   id: string
@@ -81,6 +84,9 @@ export function useUploads() {
     return api<UserUploadPage>(`/api/user/${encodeURIComponent(username)}/uploads`, { query })
   }
 
+  const mine = (options: { page?: number, sort?: UserSort } = {}) =>
+    api<MyUploadPage>('/api/profile/uploads', { query: { page: options.page ?? 1, limit: 12, sort: options.sort ?? 'date' } })
+
   const tags = (q = '', limit = 20) => api<{ tags: TagWithCount[] }>('/api/tags', { query: { ...(q ? { q } : {}), limit } })
 
   const togglePrivacy = (id: string) =>
@@ -120,7 +126,7 @@ export function useUploads() {
     })
   }
 
-  return { list, recent, topVoted, get, byUser, tags, togglePrivacy, remove, addTags, create }
+  return { list, recent, topVoted, get, byUser, mine, tags, togglePrivacy, remove, addTags, create }
 }
 
 /** Address of an upload's image (`thumb` = WebP at most 480×480). */

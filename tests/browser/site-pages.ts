@@ -62,6 +62,7 @@ export const PAGES: PageCase[] = [
     await page.fill('#link-url', 'https://example.com/a-link')
     await page.locator('[data-testid=link-preview]').waitFor()
   } },
+  { name: 'my uploads', path: () => '/my-uploads', as: 'owner' },
   { name: 'settings', path: () => '/settings', as: 'owner' },
   { name: 'settings: MFA set-up', path: () => '/settings', as: 'owner', then: async (page) => {
     await page.click('[data-testid=mfa-start]')
@@ -78,6 +79,7 @@ export async function siteFixtures(): Promise<Fixtures> {
   const tag = `site-${owner.id.slice(0, 6)}`
   const imageId = await createUpload(owner, { image: await noisePng(480, 320), description: 'A picture', tags: `${tag},colour` })
   const linkId = await seedLink(owner, { url: 'https://example.com/a-page', description: 'A link', tags: [tag] })
+  await seedLink(owner, { url: 'https://example.com/a-private-page', description: 'A private link', isPrivate: true })
   return { owner, admin, imageId, linkId, tag }
 }
 

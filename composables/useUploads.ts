@@ -33,7 +33,14 @@ export interface UserUploadPage {
   limit: number
 }
 
-export type UserSort = 'date' | 'votes' | 'name'
+/** The sorts of a user's uploads (GET /api/user/{username}/uploads and /api/profile/uploads), default first. */
+export const USER_SORTS = ['date', 'votes', 'name'] as const
+export type UserSort = typeof USER_SORTS[number]
+
+/** The sort a `?sort=` value names; anything else is the default. */
+export function userSortFrom(value: unknown): UserSort {
+  return USER_SORTS.find(sort => sort === value) ?? 'date'
+}
 
 /** GET /api/profile/uploads: the caller's own uploads, private ones included. */
 export type MyUploadPage = v.InferOutput<typeof MyUploadsResponseSchema>

@@ -62,6 +62,19 @@ describe('My uploads', () => {
     await expect(page.locator('.upload-grid > li').count()).resolves.toBe(1)
     // The oldest is the private one.
     await expect(page.locator('.upload-grid .badge').innerText()).resolves.toBe('Private')
+
+    // Sorting by name (a link's name is its URL) starts again at page 1 and puts mine-0 first.
+    await page.selectOption('#my-sort', 'name')
+    await page.waitForURL(url => url.searchParams.get('sort') === 'name' && !url.searchParams.has('page'))
+    await page.waitForFunction(() => document.querySelectorAll('.upload-grid > li').length === 12)
+    await expect(page.locator('.upload-grid .description').first().innerText()).resolves.toBe('Link number 0')
+    await expect(page.locator('.upload-grid > li').first().locator('.badge').innerText()).resolves.toBe('Private')
+    // The public per-user page sorts the same way, without the private upload.
+    await goto(page, `/user/${owner.username}`)
+    await page.selectOption('#sort', 'name')
+    await page.waitForURL(url => url.searchParams.get('sort') === 'name')
+    await page.waitForFunction(() => document.querySelector('.upload-grid .description')?.textContent?.trim() === 'Link number 1')
+    await expect(page.locator('.upload-grid .badge').count()).resolves.toBe(0)
     await context.close()
 
     const newcomer = await registerUser()

@@ -43,6 +43,22 @@ describe('My uploads', () => {
     await context.close()
   })
 
+  it('is in the folded header menu on a phone', async () => {
+    const owner = await registerUser()
+    const privateId = await seedLink(owner, { description: 'Phone secret', isPrivate: true })
+    const context = await signedInContext(browser, owner, { mobile: true })
+    const page = await context.newPage()
+    await goto(page, '/')
+    await expect(page.isVisible('[data-testid=header-my-uploads]')).resolves.toBe(false)
+    await page.click('button[aria-controls=site-nav]')
+    await page.click('[data-testid=header-my-uploads]')
+    const secret = page.locator(`[data-testid=upload-card][data-upload-id="${privateId}"]`)
+    await secret.waitFor()
+    await expect(secret.locator('.badge').innerText()).resolves.toBe('Private')
+    await expect(page.isVisible('[data-testid=header-my-uploads]')).resolves.toBe(false)
+    await context.close()
+  })
+
   it('pages through the uploads and shows an empty state only when there are none', async () => {
     const owner = await registerUser()
     for (let i = 0; i < 13; i++) {

@@ -94,6 +94,11 @@ export function useAuth() {
     return api<{ message: string }>('/api/auth/forgot-password', { method: 'POST', body: { email } })
   }
 
+  /** Whether a reset token is live and needs an MFA code too; reads only (the token stays usable). */
+  function checkResetToken(token: string) {
+    return api<{ valid: boolean, mfaRequired: boolean }>('/api/auth/reset-password/check', { method: 'POST', body: { token } })
+  }
+
   function resetPassword(input: { token: string, password: string, mfaCode?: string }) {
     return api<{ message: string }>('/api/auth/reset-password', { method: 'POST', body: input })
   }
@@ -113,5 +118,5 @@ export function useAuth() {
     })
   }
 
-  return { profile, user, signedIn, isAdmin, loaded, loadFailure, unavailableError, refresh, ensureLoaded, login, register, logout, changePassword, forgotPassword, resetPassword }
+  return { profile, user, signedIn, isAdmin, loaded, loadFailure, unavailableError, refresh, ensureLoaded, login, register, logout, changePassword, forgotPassword, checkResetToken, resetPassword }
 }

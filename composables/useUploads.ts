@@ -1,6 +1,6 @@
 import { MAX_TAGS_PER_UPLOAD, parseTagName, TAG_NAME_MESSAGE } from '#shared/utils/tags'
 import type * as v from 'valibot'
-import type { UserListEntrySchema } from '#shared/schemas/lists'
+import type { MyUploadsResponseSchema, UserListEntrySchema } from '#shared/schemas/lists'
 import type { TagSchema } from '#shared/schemas/tags'
 import { MAX_DESCRIPTION_LENGTH, MAX_IMAGE_BYTES as MAX_BYTES, type UploadSchema } from '#shared/schemas/uploads'
 
@@ -33,7 +33,17 @@ export interface UserUploadPage {
   limit: number
 }
 
-export type UserSort = 'date' | 'votes' | 'name'
+/** The sorts of a user's uploads (GET /api/user/{username}/uploads and /api/profile/uploads), default first. */
+export const USER_SORTS = ['date', 'votes', 'name'] as const
+export type UserSort = typeof USER_SORTS[number]
+
+/** The sort a `?sort=` value names; anything else is the default. */
+export function userSortFrom(value: unknown): UserSort {
+  return USER_SORTS.find(sort => sort === value) ?? 'date'
+}
+
+/** GET /api/profile/uploads: the caller's own uploads, private ones included. */
+export type MyUploadPage = v.InferOutput<typeof MyUploadsResponseSchema>
 
 export interface CreatedUpload {
   id: string
@@ -81,6 +91,9 @@ export function useUploads() {
     return api<UserUploadPage>(`/api/user/${encodeURIComponent(username)}/uploads`, { query })
   }
 
+  const mine = (options: { page?: number, sort?: UserSort } = {}) =>
+    api<MyUploadPage>('/api/profile/uploads', { query: { page: options.page ?? 1, limit: 12, sort: options.sort ?? 'date' } })
+
   const tags = (q = '', limit = 20) => api<{ tags: TagWithCount[] }>('/api/tags', { query: { ...(q ? { q } : {}), limit } })
 
   const togglePrivacy = (id: string) =>
@@ -120,7 +133,7 @@ export function useUploads() {
     })
   }
 
-  return { list, recent, topVoted, get, byUser, tags, togglePrivacy, remove, addTags, create }
+  return { list, recent, topVoted, get, byUser, mine, tags, togglePrivacy, remove, addTags, create }
 }
 
 /** Address of an upload's image (`thumb` = WebP at most 480×480). */

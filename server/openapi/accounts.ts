@@ -2,7 +2,7 @@ import * as v from 'valibot'
 import {
   AuthResponseSchema, AuthSchema, ChangePasswordSchema, ForgotPasswordSchema, GeneratedTokenSchema, GenerateTokenSchema,
   MessageSchema, MfaCodeBodySchema, MfaDisableSchema, MfaSetupSchema, MfaStateSchema, ProfileSchema, ResetPasswordSchema,
-  SuccessMessageSchema, TokenListSchema,
+  ResetTokenCheckSchema, ResetTokenStatusSchema, SuccessMessageSchema, TokenListSchema,
 } from '#shared/schemas/auth'
 import { IdParamsSchema, SuccessSchema } from '#shared/schemas/common'
 
@@ -158,6 +158,19 @@ export default defineApiPaths({
       responses: {
         200: { description: '`Password has been reset`', schema: v.object({ message: v.literal('Password has been reset') }) },
         400: { description: '`Invalid or expired token`, password policy, `MFA code required`, `Invalid MFA code`' },
+        ...rateLimited,
+      },
+    },
+  },
+  '/api/auth/reset-password/check': {
+    post: {
+      summary: 'Whether a reset token is live and its account needs an MFA code',
+      description: 'Reads only: the token stays usable. A POST, so the token stays out of URLs and access logs; counted as AUTH, since it tells live tokens apart.',
+      tags,
+      body: { json: ResetTokenCheckSchema },
+      responses: {
+        200: { description: '`valid: false` (and `mfaRequired: false`) for an unknown, expired or used token', schema: ResetTokenStatusSchema },
+        400: { description: '`Token is required`, or a value that cannot be a token (`Invalid or expired token`)' },
         ...rateLimited,
       },
     },

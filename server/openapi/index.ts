@@ -3,6 +3,7 @@ import accounts from './accounts'
 import admin from './admin'
 import lists from './lists'
 import meta from './meta'
+import myUploads from './my-uploads'
 import oauth from './oauth'
 import tags from './tags'
 import uploads from './uploads'
@@ -11,4 +12,4 @@ import votes from './votes'
 export { apiComponents } from './components'
 
 /** Every resource's OpenAPI paths; a new resource file is added here. */
-export const apiPaths: ApiPaths[] = [meta, accounts, oauth, uploads, lists, tags, votes, admin]
+export const apiPaths: ApiPaths[] = [meta, accounts, oauth, uploads, lists, myUploads, tags, votes, admin]

@@ -3,7 +3,7 @@ import type { Executor } from '../database/port'
 import { sql } from '../database/sql'
 import { apiError } from './errors'
 import { hashPassword, verifyPassword } from './accounts'
-import { requireMfaCode } from './mfa'
+import { isMfaEnabled, requireMfaCode } from './mfa'
 import { revokeUserSessions } from './sessions'
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000
@@ -58,15 +58,30 @@ export async function createPasswordResetToken(db: Executor, email: string, now 
   return { to: user.email, token }
 }
 
+/** The reset token row a live, unused `token` names, or undefined. */
+function liveResetToken(db: Executor, token: string, nowIso: string) {
+  return db.get<{ id: string, user_id: string }>(sql`SELECT id, user_id FROM password_reset_tokens
+    WHERE token_hash = ${hashResetToken(token)} AND used_at IS NULL AND expires_at > ${nowIso}`)
+}
+
+/**
+ * POST /api/auth/reset-password/check: whether the token would be accepted
+ * and whether its account must also send an MFA code, so the page can ask for
+ * the code before the first submit. Reads only: the token stays usable.
+ */
+export async function resetTokenStatus(db: Executor, token: string, now = Date.now()) {
+  const row = await liveResetToken(db, token, new Date(now).toISOString())
+  if (!row) return { valid: false, mfaRequired: false }
+  return { valid: true, mfaRequired: await isMfaEnabled(db, row.user_id) }
+}
+
 /**
  * POST /api/auth/reset-password: a live, unused token (and the MFA code when
  * MFA is on) sets the new password, uses the token up and revokes every session.
  */
 export async function resetPassword(db: Executor, input: { token: string, password: string, mfaCode?: string }, now = Date.now()) {
   const nowIso = new Date(now).toISOString()
-  const tokenHash = hashResetToken(input.token)
-  const row = await db.get<{ id: string, user_id: string }>(sql`SELECT id, user_id FROM password_reset_tokens
-    WHERE token_hash = ${tokenHash} AND used_at IS NULL AND expires_at > ${nowIso}`)
+  const row = await liveResetToken(db, input.token, nowIso)
   if (!row) throw apiError(400, 'Invalid or expired token')
   await requireMfaCode(db, row.user_id, input.mfaCode, now)
   const passwordHash = await hashPassword(input.password)

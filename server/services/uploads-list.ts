@@ -66,7 +66,7 @@ const taggedUploads = (slugs: string[], match: 'all' | 'any') => sql`SELECT ut.u
     WHERE ut.tag_id IN (SELECT id FROM tags WHERE slug ${inList(slugs)})
     GROUP BY ut.upload_id HAVING count(*) >= ${match === 'all' ? slugs.length : 1}`
 
-interface Paging { page: number, limit: number }
+export interface Paging { page: number, limit: number }
 const offset = ({ page, limit }: Paging) => (page - 1) * limit
 
 /** GET /api/uploads: public uploads, newest first (no total). */
@@ -86,7 +86,7 @@ export function listUploads(db: Database, paging: Paging) {
  * yields the uploads as `u` from its own bound parameters. A tag-filtered
  * source is matched once (materialised) and then counted and paged.
  */
-async function pageWithTotal(db: Executor, source: Query, order: Query, paging: Paging, options: { username: boolean, materialise: boolean }) {
+export async function pageWithTotal(db: Executor, source: Query, order: Query, paging: Paging, options: { username: boolean, materialise: boolean }) {
   const columns = sql`c.total, ${ENTRY_COLUMNS}${sql.raw(options.username ? ', us.username' : '')}`
   const page = options.materialise
     ? sql`WITH matched AS MATERIALIZED (SELECT u.${ROW_KEY} AS rid, u.id, u.created_at, u.upvotes, u.original_name FROM ${source})
@@ -121,7 +121,7 @@ async function listFiltered(db: Executor, slugs: string[], query: Paging & { mat
   return { uploads, total, page: query.page, limit: query.limit }
 }
 
-const USER_SORTS = {
+export const USER_SORTS = {
   date: NEWEST,
   votes: sql`u.upvotes DESC, u.created_at DESC, u.id DESC`,
   // Byte order of the lowered name on both engines (PostgreSQL would otherwise use the database's collation).

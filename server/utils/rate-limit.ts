@@ -8,6 +8,7 @@ const AUTH_PATHS = new Set([
   '/api/auth',
   '/api/auth/forgot-password',
   '/api/auth/reset-password',
+  '/api/auth/reset-password/check',
   '/api/auth/change-password',
   '/api/auth/mfa/verify',
   '/api/auth/mfa/disable',

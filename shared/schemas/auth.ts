@@ -144,3 +144,8 @@ export const MfaStateSchema = v.object({ success: v.literal(true), mfaEnabled: v
 export const MessageSchema = v.object({ message: v.string() })
 
 export const SuccessMessageSchema = v.object({ success: v.literal(true), message: v.string() })
+
+/** POST /api/auth/reset-password/check: the e-mailed token only, same rule as the reset itself. */
+export const ResetTokenCheckSchema = v.pick(ResetPasswordSchema, ['token'])
+
+export const ResetTokenStatusSchema = v.object({ valid: v.boolean(), mfaRequired: v.boolean() })

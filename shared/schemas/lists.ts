@@ -86,3 +86,17 @@ export const FeatureListResponseSchema = (type: 'recent' | 'top-voted') => v.obj
   items: v.array(ListEntrySchema),
   type: v.literal(type),
 })
+
+/** GET /api/profile/uploads: the caller's own uploads, private ones included. */
+export const MyUploadsQuerySchema = v.object({
+  page: PageSchema,
+  limit: limitSchema(12, 50),
+  sort: v.optional(v.picklist(['date', 'votes', 'name'], 'Invalid sort'), 'date'),
+})
+
+export const MyUploadsResponseSchema = v.object({
+  uploads: v.array(UserListEntrySchema),
+  total: v.pipe(v.number(), v.integer()),
+  page: v.pipe(v.number(), v.integer()),
+  limit: v.pipe(v.number(), v.integer()),
+})

@@ -150,20 +150,25 @@ describe('account flows in the browser', () => {
 
       const mail = decodeQuotedPrintable((await waitForOutboxMail(dataDir, user.email, before)).raw)
       const link = new URL(mail.match(/https?:\/\/\S+\/reset-password\?token=[0-9a-f]{64}/)![0])
+      const checked = page.waitForResponse(response => response.url().endsWith('/api/auth/reset-password/check'))
       await goto(page, `${link.pathname}${link.search}`)
       await expect(page.innerText('h1')).resolves.toBe('Choose a new password')
+      expect((await (await checked).json())).toEqual({ valid: true, mfaRequired: Boolean(mfa) })
 
+      // The page reads from the token whether the account needs a code, and asks for it before any submit.
+      if (mfa) {
+        await page.locator('#mfa-code').waitFor()
+        await expect(page.innerText('[data-testid=reset-mfa-note]')).resolves.toBe('This account uses two-step verification: enter a code as well.')
+      }
+      else {
+        await expect(page.locator('#mfa-code').count()).resolves.toBe(0)
+      }
+      await page.locator('button:has-text("two-step verification")').waitFor({ state: 'detached' })
+      expect((await api('/api/profile', { token: other })).status).toBe(200)
       await page.fill('#password', 'reset to this one')
       await page.fill('#confirm', 'reset to this one')
+      if (mfa) await page.fill('#mfa-code', totpCode(mfa.secret, mfa.verifiedAt + 30_000))
       await page.click('button[type=submit]')
-      if (mfa) {
-        // The server asks for the code; the field appears with the reason, and nothing changed yet.
-        await page.locator('#mfa-code').waitFor()
-        await expect(page.innerText('#mfa-error')).resolves.toBe('This account uses two-step verification: enter your code.')
-        expect((await api('/api/profile', { token: other })).status).toBe(200)
-        await page.fill('#mfa-code', totpCode(mfa.secret, mfa.verifiedAt + 30_000))
-        await page.click('button[type=submit]')
-      }
       await page.locator('[role=status]').waitFor()
       await expect(page.innerText('[role=status]')).resolves.toContain('Password has been reset')
 
@@ -187,15 +192,15 @@ describe('account flows in the browser', () => {
     })
   }
 
-  it('refuses an unknown reset token on the page', async () => {
+  it('refuses an unknown reset token on the page before anything is typed', async () => {
     const context = await newContext(browser, inject('baseURL'))
     const page = await context.newPage()
     await goto(page, `/reset-password?token=${'0'.repeat(64)}`)
-    await page.fill('#password', 'reset to this one')
-    await page.fill('#confirm', 'reset to this one')
-    await page.click('button[type=submit]')
-    await page.locator('[role=alert]').waitFor()
-    await expect(page.innerText('[role=alert]')).resolves.toBe('Invalid or expired token')
+    await page.locator('[data-testid=reset-token-invalid]').waitFor()
+    await expect(page.innerText('[role=alert]')).resolves.toBe('This reset link is invalid, expired or already used. Request a new one.')
+    await expect(page.locator('#password').count()).resolves.toBe(0)
+    await page.click('[role=alert] a[href="/forgot-password"]')
+    await page.waitForURL(url => url.pathname === '/forgot-password')
     await goto(page, '/reset-password')
     await expect(page.innerText('[role=alert]')).resolves.toContain('This page needs the link from your reset e-mail.')
     await context.close()

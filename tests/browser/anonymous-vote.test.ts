@@ -40,4 +40,76 @@ describe('anonymous voting', () => {
     expect(errors).toEqual([])
     await context.close()
   })
+
+  it('asks for a second key press before casting, and shows the vote again after a reload', async () => {
+    const owner = await registerUser()
+    const id = await seedLink(owner, { description: 'Keyboard anonymous target' })
+    const context = await newContext(browser, inject('baseURL'))
+    const page = await context.newPage()
+    const errors = watchErrors(page)
+    const votesSent: string[] = []
+    page.on('request', (request) => {
+      if (request.url().includes('/api/vote/anonymous')) votesSent.push(request.postData() ?? '')
+    })
+    const status = () => page.innerText('[data-testid=vote-status]')
+    const statusIs = (text: string) => page.waitForFunction(expected =>
+      document.querySelector('[data-testid=vote-status]')?.textContent?.trim() === expected, text)
+
+    await goto(page, `/upload/${id}`)
+    await page.keyboard.press('f')
+    await statusIs('Press F again to vote “Fucks”: an anonymous vote cannot be changed. Esc cancels.')
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('vote-fucks')
+    await expect(page.getAttribute('#vote-fucks', 'aria-pressed')).resolves.toBe('false')
+    await page.keyboard.press('Escape')
+    await statusIs('No vote was cast.')
+    // Another key moves the question to that choice; still nothing is cast.
+    await page.keyboard.press('d')
+    await statusIs('Press D again to vote “Does not fuck”: an anonymous vote cannot be changed. Esc cancels.')
+    await page.keyboard.press('f')
+    await statusIs('Press F again to vote “Fucks”: an anonymous vote cannot be changed. Esc cancels.')
+    expect(votesSent).toEqual([])
+    expect((await fetchUpload(id)).body.stats).toEqual({ voteCount: 0, upvotes: 0, downvotes: 0, averageRating: null })
+
+    await page.keyboard.press('f')
+    await statusIs('Thanks! You voted “Fucks”.')
+    expect(votesSent).toHaveLength(1)
+    expect(JSON.parse(votesSent[0]!)).toMatchObject({ uploadId: id, vote: 'upvote' })
+    expect((await fetchUpload(id)).body.stats).toEqual({ voteCount: 1, upvotes: 1, downvotes: 0, averageRating: 10 })
+
+    // After a reload the vote is shown, read from this device, announced in the live region.
+    await page.reload()
+    await statusIs('You voted “Fucks”.')
+    await expect(page.getAttribute('[data-testid=vote-status]', 'aria-live')).resolves.toBe('polite')
+    await expect(page.getAttribute('#vote-fucks', 'aria-pressed')).resolves.toBe('true')
+    await expect(page.evaluate(() => localStorage.getItem('dif:anonymous-votes'))).resolves.toBe(JSON.stringify({ [id]: 'fucks' }))
+    expect(votesSent).toHaveLength(1)
+    await expect(status()).resolves.toBe('You voted “Fucks”.')
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
+  it('remembers the vote the server reports (409) when this device had forgotten it', async () => {
+    const owner = await registerUser()
+    const id = await seedLink(owner, { description: 'Forgotten anonymous vote' })
+    const first = await newContext(browser, inject('baseURL'))
+    const voter = await first.newPage()
+    await goto(voter, `/upload/${id}`)
+    await voter.click('#vote-does-not-fuck')
+    await voter.waitForFunction(() => document.querySelector('[data-testid=vote-status]')?.textContent?.includes('Thanks'))
+    await first.close()
+
+    // A fresh context: no local memory, same IP (and the same fingerprint signals).
+    const context = await newContext(browser, inject('baseURL'))
+    const page = await context.newPage()
+    await goto(page, `/upload/${id}`)
+    await expect(page.getAttribute('#vote-does-not-fuck', 'aria-pressed')).resolves.toBe('false')
+    await page.click('#vote-fucks')
+    await page.waitForFunction(() => document.querySelector('[data-testid=vote-status]')?.textContent?.includes('already voted'))
+    await expect(page.getAttribute('#vote-does-not-fuck', 'aria-pressed')).resolves.toBe('true')
+    await page.reload()
+    await page.waitForFunction(() => document.querySelector('[data-testid=vote-status]')?.textContent?.trim() === 'You voted “Does not fuck”.')
+    await expect(page.getAttribute('#vote-does-not-fuck', 'aria-pressed')).resolves.toBe('true')
+    expect((await fetchUpload(id)).body.stats).toMatchObject({ voteCount: 1, upvotes: 0, downvotes: 1 })
+    await context.close()
+  })
 })

@@ -2,11 +2,20 @@ import { afterAll, beforeAll, inject } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import type { TestUser } from '../support/api'
 import { launchBrowser, newContext } from '../support/browser'
+import { enableMfa, requestResetToken } from '../support/accounts'
 import { makeAdmin } from '../support/seed'
 import { createUpload, noisePng, registerUser, seedLink, signedInContext } from './helpers'
 
 export type Who = 'guest' | 'owner' | 'admin'
-export interface Fixtures { owner: TestUser, admin: TestUser, imageId: string, linkId: string, tag: string }
+export interface Fixtures {
+  owner: TestUser
+  admin: TestUser
+  imageId: string
+  linkId: string
+  tag: string
+  /** A live password-reset token of an account with MFA on (never used: the reset page is only shown). */
+  resetToken: string
+}
 export interface PageCase {
   name: string
   path: (f: Fixtures) => string
@@ -33,10 +42,13 @@ export const PAGES: PageCase[] = [
     await page.click('button[type=submit]')
     await page.locator('#email-error').waitFor()
   } },
-  { name: 'reset password', path: () => `/reset-password?token=${'a'.repeat(64)}`, as: 'guest', then: async (page) => {
-    await page.click('button:has-text("two-step verification")')
+  { name: 'reset password', path: f => `/reset-password?token=${f.resetToken}`, as: 'guest', then: async (page) => {
+    await page.locator('#mfa-code').waitFor()
     await page.click('button[type=submit]')
     await page.locator('#password-error').waitFor()
+  } },
+  { name: 'reset password, link no longer valid', path: () => `/reset-password?token=${'a'.repeat(64)}`, as: 'guest', then: async (page) => {
+    await page.locator('[data-testid=reset-token-invalid]').waitFor()
   } },
   { name: 'reset password without token', path: () => '/reset-password', as: 'guest' },
   { name: 'OAuth MFA step', path: () => '/auth/mfa', as: 'guest' },
@@ -62,6 +74,7 @@ export const PAGES: PageCase[] = [
     await page.fill('#link-url', 'https://example.com/a-link')
     await page.locator('[data-testid=link-preview]').waitFor()
   } },
+  { name: 'my uploads', path: () => '/my-uploads', as: 'owner' },
   { name: 'settings', path: () => '/settings', as: 'owner' },
   { name: 'settings: MFA set-up', path: () => '/settings', as: 'owner', then: async (page) => {
     await page.click('[data-testid=mfa-start]')
@@ -78,7 +91,10 @@ export async function siteFixtures(): Promise<Fixtures> {
   const tag = `site-${owner.id.slice(0, 6)}`
   const imageId = await createUpload(owner, { image: await noisePng(480, 320), description: 'A picture', tags: `${tag},colour` })
   const linkId = await seedLink(owner, { url: 'https://example.com/a-page', description: 'A link', tags: [tag] })
-  return { owner, admin, imageId, linkId, tag }
+  await seedLink(owner, { url: 'https://example.com/a-private-page', description: 'A private link', isPrivate: true })
+  const mfaUser = await enableMfa(await registerUser())
+  const resetToken = await requestResetToken(inject('dataDir'), mfaUser.email)
+  return { owner, admin, imageId, linkId, tag, resetToken }
 }
 
 /**

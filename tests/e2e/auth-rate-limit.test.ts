@@ -7,6 +7,7 @@ const AUTH_ENDPOINTS: [string, Record<string, unknown>][] = [
   ['/api/auth', { action: 'login', email: 'nobody@e2e.test', password: 'whatever1' }],
   ['/api/auth/forgot-password', { email: 'nobody@e2e.test' }],
   ['/api/auth/reset-password', { token: 'f'.repeat(64), password: 'whatever1' }],
+  ['/api/auth/reset-password/check', { token: 'f'.repeat(64) }],
   ['/api/auth/change-password', {}],
   ['/api/auth/mfa/verify', {}],
   ['/api/auth/mfa/disable', {}],

@@ -1,6 +1,7 @@
 import { describe, expect, inject, it } from 'vitest'
 import { api, registerUser, type TestUser } from '../support/api'
 import { decodeQuotedPrintable, enableMfa, outboxFiles, requestResetToken, waitForOutboxMail } from '../support/accounts'
+import { expectMatchesOpenApi } from '../support/openapi'
 
 const login = (email: string, password: string) => api('/api/auth', { method: 'POST', body: { action: 'login', email, password } })
 const loginToken = async (user: TestUser) => (await login(user.email, user.password)).body.token as string
@@ -155,5 +156,57 @@ describe('POST /api/auth/reset-password', () => {
     const ok = await reset({ token, password: 'reset to this one', mfaCode: user.backupCodes[0] })
     expect(ok.status).toBe(200)
     expect((await api('/api/profile', { token: user.token })).status).toBe(401)
+  })
+})
+
+describe('POST /api/auth/reset-password/check', () => {
+  const check = (body: unknown) => api('/api/auth/reset-password/check', { method: 'POST', body })
+  const reset = (body: Record<string, unknown>) => api('/api/auth/reset-password', { method: 'POST', body })
+
+  it('says a live token is valid, without MFA, and leaves it usable', async () => {
+    const user = await registerUser()
+    const token = await requestResetToken(inject('dataDir'), user.email)
+    for (let i = 0; i < 2; i++) {
+      const response = await check({ token })
+      expect(response.status).toBe(200)
+      expect(response.body).toEqual({ valid: true, mfaRequired: false })
+      await expectMatchesOpenApi('POST', '/api/auth/reset-password/check', response)
+    }
+    // The check neither used the token up nor revoked anything.
+    expect((await api('/api/profile', { token: user.token })).status).toBe(200)
+    expect((await reset({ token, password: 'reset to this one' })).status).toBe(200)
+    expect((await check({ token })).body).toEqual({ valid: false, mfaRequired: false })
+  })
+
+  it('says an MFA account\'s token needs a code (read from the token, nothing else sent)', async () => {
+    const user = await enableMfa(await registerUser())
+    const token = await requestResetToken(inject('dataDir'), user.email)
+    const response = await check({ token })
+    expect(response.status).toBe(200)
+    expect(response.body).toEqual({ valid: true, mfaRequired: true })
+    expect((await reset({ token, password: 'reset to this one', mfaCode: user.backupCodes[0] })).status).toBe(200)
+  })
+
+  it('answers valid: false for an unknown or voided token, never revealing MFA', async () => {
+    const user = await enableMfa(await registerUser())
+    const older = await requestResetToken(inject('dataDir'), user.email)
+    await requestResetToken(inject('dataDir'), user.email)
+    for (const token of [older, 'f'.repeat(64)]) {
+      const response = await check({ token })
+      expect(response.status).toBe(200)
+      expect(response.body).toEqual({ valid: false, mfaRequired: false })
+    }
+  })
+
+  it.each([
+    [{}, 'Token is required'],
+    [{ token: '' }, 'Invalid or expired token'],
+    [{ token: 42 }, 'Invalid or expired token'],
+    [{ token: 'f'.repeat(257) }, 'Invalid or expired token'],
+  ])('answers 400 for %j', async (body, message) => {
+    const response = await check(body)
+    expect(response.status).toBe(400)
+    expect(response.body).toMatchObject({ statusCode: 400, statusMessage: 'Bad Request', message })
+    await expectMatchesOpenApi('POST', '/api/auth/reset-password/check', response)
   })
 })

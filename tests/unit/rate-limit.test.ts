@@ -6,6 +6,7 @@ describe('rate-limit categories', () => {
     ['POST', '/api/auth', 'auth'],
     ['POST', '/api/auth/forgot-password', 'auth'],
     ['POST', '/api/auth/reset-password', 'auth'],
+    ['POST', '/api/auth/reset-password/check', 'auth'],
     ['POST', '/api/auth/change-password', 'auth'],
     ['POST', '/api/auth/mfa/verify', 'auth'],
     ['POST', '/api/auth/mfa/disable', 'auth'],

@@ -1,0 +1,16 @@
+import type { Executor } from '../database/port'
+import { sql } from '../database/sql'
+import type { Actor } from './sessions'
+import { pageWithTotal, USER_SORTS, type Paging } from './uploads-list'
+
+/**
+ * GET /api/profile/uploads: every upload of the caller, private ones included
+ * (the one list where an owner finds them again). Entries are the per-user
+ * list's (no `username`), mapped by uploads-list.ts; ownership is in the WHERE.
+ * Not cached: the answer is the caller's own.
+ */
+export async function listMyUploads(db: Executor, actor: Pick<Actor, 'id'>, query: Paging & { sort: keyof typeof USER_SORTS }) {
+  const { uploads, total } = await pageWithTotal(db, sql`uploads u WHERE u.user_id = ${actor.id}`, USER_SORTS[query.sort], query,
+    { username: false, materialise: false })
+  return { uploads, total, page: query.page, limit: query.limit }
+}

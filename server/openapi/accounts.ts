@@ -164,6 +164,7 @@ export default defineApiPaths({
   },
   '/api/auth/reset-password/check': {
     post: {
+      operationId: 'checkResetToken',
       summary: 'Whether a reset token is live and its account needs an MFA code',
       description: 'Reads only: the token stays usable. A POST, so the token stays out of URLs and access logs; counted as AUTH, since it tells live tokens apart.',
       tags,

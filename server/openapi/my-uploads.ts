@@ -3,6 +3,7 @@ import { MyUploadsQuerySchema, MyUploadsResponseSchema } from '#shared/schemas/l
 export default defineApiPaths({
   '/api/profile/uploads': {
     get: {
+      operationId: 'listMyUploads',
       summary: 'The caller\'s own uploads, private ones included',
       description: 'Entries as in the per-user list, with `is_private` 1 for a private upload. sort: date (newest first), votes (upvotes, then newest), name (original name, case-insensitive). limit default 12, max 50. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. Cache-Control: private, no-store.',
       tags: ['Lists'],

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { api, registerUser, type TestUser } from '../support/api'
 import { expectMatchesOpenApi } from '../support/openapi'
@@ -13,6 +14,8 @@ let stranger: TestUser
 /** owner's uploads, oldest first: 0 public, 1 private, 2 public, 3 private, 4 public. */
 const ids: string[] = []
 let othersId: string
+// A tag row is shared by the whole run, and its first name wins: a name of this file's own.
+const tagSuffix = randomUUID().slice(0, 8)
 
 beforeAll(async () => {
   ;[owner, other, stranger] = await Promise.all([registerUser(), registerUser(), registerUser()])
@@ -20,7 +23,7 @@ beforeAll(async () => {
   const votes = [3, 9, 0, 1, 5]
   for (let i = 0; i < 5; i++) {
     ids.push(await seedUpload(owner, {
-      createdAt: at(i), isPrivate: i % 2 === 1, originalName: names[i], upvotes: votes[i], tags: i === 1 ? ['Secret'] : [],
+      createdAt: at(i), isPrivate: i % 2 === 1, originalName: names[i], upvotes: votes[i], tags: i === 1 ? [`Secret ${tagSuffix}`] : [],
     }))
   }
   othersId = await seedUpload(other, { createdAt: at(10), isPrivate: true })
@@ -49,7 +52,7 @@ describe('GET /api/profile/uploads', () => {
     const secret = response.body.uploads[3]
     expect(Object.keys(secret).sort()).toEqual(ENTRY_KEYS)
     expect(secret).toMatchObject({ id: ids[1], user_id: owner.id, is_private: 1, upvotes: 9, created_at: at(1) })
-    expect(secret.tags.map((tag: { name: string, slug: string }) => [tag.name, tag.slug])).toEqual([['Secret', 'secret']])
+    expect(secret.tags.map((tag: { name: string, slug: string }) => [tag.name, tag.slug])).toEqual([[`Secret ${tagSuffix}`, `secret-${tagSuffix}`]])
     expect(secret.stats).toEqual({ voteCount: 9, upvotes: 9, downvotes: 0, averageRating: 10 })
     await expectMatchesOpenApi('GET', '/api/profile/uploads', response)
   })

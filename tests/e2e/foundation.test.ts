@@ -153,7 +153,11 @@ describe('data dir, migrations and secrets across restarts', () => {
       expect(first.output()).toMatch(/\[db\] applied [1-9]\d* migration\(s\) \((sqlite|postgres)\)/)
       const secretsFile = join(dataDir, 'secrets.json')
       if (first.databaseUrl) expect(existsSync(secretsFile)).toBe(false) // kept in the database, for every instance
-      else expect(statSync(secretsFile).mode & 0o777).toBe(0o600)
+      else {
+        expect(statSync(secretsFile).mode & 0o777).toBe(0o600)
+        // The database holds hashes and (encrypted) TOTP secrets: it and its WAL are its owner's only.
+        for (const file of ['app.sqlite', 'app.sqlite-wal']) expect(statSync(join(dataDir, file)).mode & 0o777, file).toBe(0o600)
+      }
       const secrets = await storedSecrets(first)
       const user = await registerUser({}, first.url)
       await first.stop({ keepData: true })

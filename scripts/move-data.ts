@@ -7,13 +7,13 @@
  * target that already holds rows, and copies in one transaction, so a failed
  * move leaves the target empty.
  */
-import { createHash } from 'node:crypto'
-import { createReadStream, existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { Database, Executor } from '../server/database/port'
 import { sql } from '../server/database/sql'
 import { readSecretsFile, SECRET_NAMES } from '../server/services/app-secrets'
+import { sha256OfFile } from '../server/services/media'
 import { openMigrated } from './lib/database'
 
 /** Parents before children, so every foreign key finds its row. */
@@ -43,13 +43,6 @@ async function copyTable(source: Database, target: Executor, table: string): Pro
     await target.run(sql`INSERT INTO ${sql.raw(table)} (${sql.raw(columns.map(c => `"${c}"`).join(', '))}) VALUES ${sql.join(values)}`)
     if (rows.length < BATCH) return
   }
-}
-
-function sha256OfFile(path: string): Promise<string> {
-  return new Promise((resolvePromise, reject) => {
-    const hash = createHash('sha256')
-    createReadStream(path).on('error', reject).on('data', chunk => hash.update(chunk)).on('end', () => resolvePromise(hash.digest('hex')))
-  })
 }
 
 export interface MoveReport {

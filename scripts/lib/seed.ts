@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Executor } from '../../server/database/port'
 import { sql } from '../../server/database/sql'
+import { upsertTag } from '../../server/services/upload-tags'
 import { parseTagName } from '../../shared/utils/tags'
 
 /** An upload row to write; everything but the owner has a default. */
@@ -32,8 +33,7 @@ export function createSeeder(db: Executor) {
     if (!parsed) throw new Error(`invalid tag name: ${name}`)
     let id = tagIds.get(parsed.slug)
     if (!id) {
-      id = (await db.get<{ id: string }>(sql`INSERT INTO tags (id, name, slug) VALUES (${randomUUID()}, ${parsed.name}, ${parsed.slug})
-        ON CONFLICT (slug) DO UPDATE SET slug = excluded.slug RETURNING id`))!.id
+      id = await upsertTag(db, parsed)
       tagIds.set(parsed.slug, id)
     }
     return id

@@ -278,22 +278,24 @@ export const thumbFile = (mediaDir: string, uploadId: string) => join(mediaDir, 
 /** `<media>/pending/<upload id>`: names the files of an upload whose row has not committed yet. */
 export const pendingFile = (mediaDir: string, uploadId: string) => join(mediaDir, 'pending', uploadId)
 
-/** Thumbnails being made again, by upload id, so concurrent requests share one job. */
-const restoring = new Map<string, Promise<void>>()
+/** Derivatives being made, by file path, so concurrent requests share one job. */
+const making = new Map<string, Promise<void>>()
 
 /**
- * Makes a missing thumbnail again from the stored image, in the image
- * slot (503 when the queue is full), written atomically. Rejects when the
- * stored image itself cannot be read.
+ * Makes a missing derivative (thumbnail or display size) from the stored
+ * image, in the image slot (503 when the queue is full), written
+ * atomically. Rejects when the stored image itself cannot be read.
  */
-export function restoreThumbnail(mediaDir: string, uploadId: string, filename: string): Promise<void> {
-  let job = restoring.get(uploadId)
+export function makeDerivative(mediaDir: string, uploadId: string, filename: string, size: 'thumb' | 'display'): Promise<void> {
+  const target = size === 'thumb' ? thumbFile(mediaDir, uploadId) : displayFile(mediaDir, uploadId)
+  let job = making.get(target)
   if (!job) {
     job = withImageSlot(async () => {
-      const thumbnail = await thumbnailOf(await readFile(mediaFile(mediaDir, filename)))
-      await writeFileAtomic(thumbFile(mediaDir, uploadId), thumbnail)
-    }).finally(() => restoring.delete(uploadId))
-    restoring.set(uploadId, job)
+      const original = mediaFile(mediaDir, filename)
+      const data = size === 'thumb' ? await thumbnailOf(await readFile(original)) : await displayImageOf(original)
+      await writeFileAtomic(target, data)
+    }).finally(() => making.delete(target))
+    making.set(target, job)
   }
   return job
 }
@@ -306,15 +308,11 @@ function isApiError(error: unknown): boolean {
 export const DISPLAY_SIZE = 1600
 export const displayFile = (mediaDir: string, uploadId: string) => join(mediaDir, 'display', `${uploadId}.webp`)
 
-/**
- * The picture at display size: WebP of at most 1600 px a side, animation kept,
- * never enlarged. Made from the stored original on first request, in the
- * image slot like any other decoding, so it cannot crowd out uploads.
- */
-export function displayImageOf(originalPath: string): Promise<Buffer> {
-  return withImageSlot(() => sharp(originalPath, { animated: true, limitInputPixels: MAX_IMAGE_PIXELS })
+/** The picture at display size: WebP of at most 1600 px a side, animation kept, never enlarged. */
+function displayImageOf(originalPath: string): Promise<Buffer> {
+  return sharp(originalPath, { animated: true, limitInputPixels: MAX_IMAGE_PIXELS })
     .resize(DISPLAY_SIZE, DISPLAY_SIZE, { fit: 'inside', withoutEnlargement: true })
     .webp({ quality: 82 })
     .timeout({ seconds: IMAGE_JOB_SECONDS })
-    .toBuffer())
+    .toBuffer()
 }

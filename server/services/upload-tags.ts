@@ -15,6 +15,12 @@ export function tagsOf(db: Executor, uploadId: string): Promise<TagRow[]> {
     WHERE ut.upload_id = ${uploadId} ORDER BY ut.position`)
 }
 
+/** The id of the one tag row of a slug, created with this name when there is none yet. */
+export async function upsertTag(db: Executor, tag: { name: string, slug: string }): Promise<string> {
+  return (await db.get<{ id: string }>(sql`INSERT INTO tags (id, name, slug) VALUES (${randomUUID()}, ${tag.name}, ${tag.slug})
+    ON CONFLICT (slug) DO UPDATE SET slug = excluded.slug RETURNING id`))!.id
+}
+
 /**
  * Links tags (by name) to an upload, creating one shared tag row per slug
  * (the one tag upsert). Tags already on the upload, and repeats within
@@ -39,8 +45,7 @@ export async function attachTags(db: Executor, uploadId: string, names: string[]
     if (existing.size + fresh.length > MAX_TAGS_PER_UPLOAD) throw apiError(400, `An upload can have at most ${MAX_TAGS_PER_UPLOAD} tags`)
     let position = existing.size
     for (const [slug, name] of fresh) {
-      const { id } = (await tx.get<{ id: string }>(sql`INSERT INTO tags (id, name, slug) VALUES (${randomUUID()}, ${name}, ${slug})
-        ON CONFLICT (slug) DO UPDATE SET slug = excluded.slug RETURNING id`))!
+      const id = await upsertTag(tx, { name, slug })
       await tx.run(sql`INSERT INTO upload_tags (upload_id, tag_id, position) VALUES (${uploadId}, ${id}, ${position++})`)
     }
     return fresh.length

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { access, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { UploadFields } from '../../shared/schemas/uploads'
 import { MAX_IMAGE_BYTES } from '../../shared/schemas/uploads'
@@ -10,7 +10,7 @@ import { dialects, inList, sql } from '../database/sql'
 import { badRequest, conflict, notFound } from './errors'
 import type { Actor } from './sessions'
 import { fetchImageToFile, ImageFetchError } from './image-fetch'
-import { displayFile, mediaFile, pendingFile, PHASH_MAX_DISTANCE, processImage, restoreThumbnail, thumbFile, writeFileAtomic, type ProcessedImage } from './media'
+import { displayFile, mediaFile, pendingFile, PHASH_MAX_DISTANCE, processImage, makeDerivative, thumbFile, writeFileAtomic, type ProcessedImage } from './media'
 import { attachTags, tagsOf } from './upload-tags'
 import { visibleTo } from './upload-queries'
 
@@ -258,24 +258,19 @@ export async function deleteUpload(db: Executor, id: string, actor: Actor, media
 }
 
 /** The stored file behind GET /api/image/{id} (any visibility: the address is the secret), or 404. */
-export async function imageFileOf(db: Executor, id: string, mediaDir: string, size: 'full' | 'thumb' | 'display'): Promise<{ path: string, contentType: string, etag: string, original?: string }> {
+export async function imageFileOf(db: Executor, id: string, mediaDir: string, size: 'full' | 'thumb' | 'display'): Promise<{ path: string, contentType: string, etag: string, remake?: () => Promise<void> }> {
   const row = await db.get<{ filename: string, mime_type: string, sha256: string }>(sql`SELECT filename, mime_type, sha256 FROM uploads
     WHERE id = ${id} AND upload_type = 'image' AND filename IS NOT NULL`)
   if (!row) throw notFound('Image not found')
   if (size === 'full') return { path: mediaFile(mediaDir, row.filename), contentType: row.mime_type, etag: `"${row.sha256}"` }
-  if (size === 'display') {
-    // Made on first request from the original (see displayImageOf), then served like the others.
-    return { path: displayFile(mediaDir, id), contentType: 'image/webp', etag: `"${row.sha256}-display"`, original: mediaFile(mediaDir, row.filename) }
+  // A derivative is made from the original when it is missing: the display size on its
+  // first request, a thumbnail lost in a crash window.
+  return {
+    path: size === 'thumb' ? thumbFile(mediaDir, id) : displayFile(mediaDir, id),
+    contentType: 'image/webp',
+    etag: `"${row.sha256}-${size}"`,
+    remake: () => makeDerivative(mediaDir, id, row.filename, size),
   }
-  const path = thumbFile(mediaDir, id)
-  // A thumbnail lost (say, an upload stored before thumbnails were written with the row) is made again.
-  if (!await access(path).then(() => true, () => false)) {
-    await restoreThumbnail(mediaDir, id, row.filename).catch((error: unknown) => {
-      // Queue full: 503. Stored image unreadable: the caller's stat answers 404.
-      if (typeof (error as { statusCode?: unknown })?.statusCode === 'number') throw error
-    })
-  }
-  return { path, contentType: 'image/webp', etag: `"${row.sha256}-thumb"` }
 }
 
 /** The client's file name, without any folder part, at most 255 characters. */

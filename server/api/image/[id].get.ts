@@ -2,7 +2,6 @@ import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { sendStream, setResponseHeaders } from 'h3'
 import { ImageQuerySchema, UploadIdParamsSchema } from '#shared/schemas/uploads'
-import { displayImageOf, writeFileAtomic } from '../../services/media'
 import { imageFileOf } from '../../services/uploads'
 
 /**
@@ -22,8 +21,11 @@ export default defineEventHandler(async (event) => {
   })
   if (isNotModified(event, image.etag)) return null
   let info = await stat(image.path).catch(() => null)
-  if (!info && image.original && await stat(image.original).catch(() => null)) {
-    await writeFileAtomic(image.path, await displayImageOf(image.original))
+  if (!info && image.remake) {
+    // Queue full: its 503 goes out. Original unreadable: 404 below.
+    await image.remake().catch((error: unknown) => {
+      if (typeof (error as { statusCode?: unknown })?.statusCode === 'number') throw error
+    })
     info = await stat(image.path).catch(() => null)
   }
   if (!info) throw notFound('Image not found')

@@ -7,6 +7,17 @@ interface Cache { version: string, entries: Map<string, unknown> }
 const caches = new WeakMap<Database, Cache>()
 let enabled = true
 
+/**
+ * Every answer the cache has kept: served as the same object to every reader
+ * and never changed, so what is derived from it (its JSON and ETag, see
+ * server/utils/http-cache.ts) may be kept beside it.
+ */
+const keptAnswers = new WeakSet<object>()
+
+export function isKeptAnswer(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && keptAnswers.has(value)
+}
+
 /** Off makes every list run its SQL (the benchmark's baseline server does this). */
 export function setListCacheEnabled(on: boolean): void {
   enabled = on
@@ -40,6 +51,7 @@ export async function cachedList<T>(db: Database, key: string, compute: () => Pr
   if (cache.version === version) {
     if (cache.entries.size >= MAX_ENTRIES) cache.entries.delete(cache.entries.keys().next().value!)
     cache.entries.set(key, value)
+    if (typeof value === 'object' && value !== null) keptAnswers.add(value)
   }
   return value
 }

@@ -2,6 +2,7 @@ import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 import type { H3Event } from 'h3'
 import { getRequestHeader, getResponseHeader, getResponseStatus, removeResponseHeader, setResponseHeader } from 'h3'
+import type { SerialisedAnswer } from './http-cache'
 import { isInProcessRequest } from './rate-limit'
 
 export type ContentEncoding = 'br' | 'gzip'
@@ -101,7 +102,9 @@ export async function compressResponse(event: H3Event, response: { body?: unknow
   if (getResponseStatus(event) !== 200 || getResponseHeader(event, 'content-encoding')) return
   const encoding = negotiateEncoding(getRequestHeader(event, 'accept-encoding'))
   if (!encoding) return
-  response.body = await compressBody(body, encoding)
+  const kept = event.context.keptAnswer as SerialisedAnswer | undefined
+  if (kept?.compressed && kept.json === body) response.body = kept.compressed[encoding] ??= await compressBody(body, encoding)
+  else response.body = await compressBody(body, encoding)
   setResponseHeader(event, 'Content-Encoding', encoding)
   removeResponseHeader(event, 'Content-Length')
   const etag = getResponseHeader(event, 'etag')

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { H3Event } from 'h3'
-import { etagMatches } from './compression'
+import { isKeptAnswer } from '../services/list-cache'
+import { etagMatches, type ContentEncoding } from './compression'
 import { getRequestHeader, getResponseHeader, getResponseStatus, setResponseHeader, setResponseStatus } from 'h3'
 
 /** Every Cache-Control value the API uses (decisions.md "Caching"), in one place. */
@@ -79,9 +80,36 @@ export function applyHttpCache(event: H3Event, response: { body?: unknown }): vo
   const body = response.body
   if (body === null || body === undefined || typeof body !== 'object' || Buffer.isBuffer(body) || isStream(body)) return
   if (!getResponseHeader(event, 'cache-control')) setResponseHeader(event, 'Cache-Control', CACHE_POLICIES[cachePolicyFor(event)])
-  const json = JSON.stringify(body)
+  const answer = serialised(body)
+  const { json, etag } = answer
+  if (answer.compressed) event.context.keptAnswer = answer
   setResponseHeader(event, 'Content-Type', 'application/json')
-  response.body = isNotModified(event, etagOf(json)) ? '' : json
+  response.body = isNotModified(event, etag) ? '' : json
+}
+
+/**
+ * An answer as sent: its JSON, ETag and, for an answer the list cache keeps,
+ * its compressed variants as they are made (server/utils/compression.ts).
+ */
+export interface SerialisedAnswer {
+  json: string
+  etag: string
+  compressed?: Partial<Record<ContentEncoding, Buffer>>
+}
+
+/** The answers the list cache keeps, serialised once each. */
+const serialisedAnswers = new WeakMap<object, SerialisedAnswer>()
+
+function serialised(body: object): SerialisedAnswer {
+  const kept = serialisedAnswers.get(body)
+  if (kept) return kept
+  const json = JSON.stringify(body)
+  const answer: SerialisedAnswer = { json, etag: etagOf(json) }
+  if (isKeptAnswer(body)) {
+    answer.compressed = {}
+    serialisedAnswers.set(body, answer)
+  }
+  return answer
 }
 
 function isStream(body: object): boolean {

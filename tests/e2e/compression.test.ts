@@ -156,6 +156,22 @@ describe('compressed JSON', () => {
     expect((await get(path, { 'accept-encoding': BROWSER, 'if-none-match': '"other-br"' })).status).toBe(200)
   })
 
+  it('serves a cached list in br as the current list, before and after a write', async () => {
+    const path = '/api/uploads?limit=13'
+    const first = await get(path, { 'accept-encoding': BROWSER })
+    const again = await get(path, { 'accept-encoding': BROWSER })
+    expect(again.headers.etag).toBe(first.headers.etag)
+    expect(decode(again).equals(decode(first))).toBe(true)
+
+    const addedId = await seedUpload(owner, { description: 'compression after a write '.repeat(3) })
+    const after = await get(path, { 'accept-encoding': BROWSER })
+    expect(after.headers['content-encoding']).toBe('br')
+    expect(after.headers.etag).not.toBe(first.headers.etag)
+    const uploads = (JSON.parse(decode(after).toString('utf8')) as { uploads: { id: string }[] }).uploads
+    expect(uploads[0]!.id).toBe(addedId)
+    expect(decode(after).equals((await get(path, { 'accept-encoding': 'identity' })).body)).toBe(true)
+  })
+
   it('leaves small answers and writes uncompressed', async () => {
     const small = await get('/api/profile', { 'accept-encoding': BROWSER, 'cookie': `auth-token=${owner.token}` })
     expect(small.status).toBe(200)

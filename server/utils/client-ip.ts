@@ -38,6 +38,20 @@ export function clientAddressKey(input: { socketAddress?: string, forwardedFor?:
  * `::ffff:5.6.7.8`, `::ffff:506:708` and a zone suffix (`fe80::1%eth0`).
  */
 export function canonicalAddress(spelling: string): string | null {
+  const known = canonicalSpellings.get(spelling)
+  if (known !== undefined) return known
+  // Few distinct spellings reach one instance at a time; forget them all when there are many.
+  if (canonicalSpellings.size >= CANONICAL_SPELLINGS_MAX) canonicalSpellings.clear()
+  const key = parseAddress(spelling)
+  canonicalSpellings.set(spelling, key)
+  return key
+}
+
+/** Parsing with ipaddr.js costs more than the rest of a cached list request: each spelling is parsed once. */
+const canonicalSpellings = new Map<string, string | null>()
+const CANONICAL_SPELLINGS_MAX = 10_000
+
+function parseAddress(spelling: string): string | null {
   const text = withoutPort(spelling.trim())
   if (text.includes(':')) {
     if (!ipaddr.IPv6.isValid(text)) return null

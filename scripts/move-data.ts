@@ -33,8 +33,11 @@ async function generatedColumns(target: Executor, table: string): Promise<Set<st
   return new Set(rows.map(row => row.column_name))
 }
 
+/** Columns the target's triggers keep as the rows arrive (copying them would count twice). */
+const KEPT_BY_TRIGGERS: Record<string, string[]> = { tags: ['public_uploads'] }
+
 async function copyTable(source: Database, target: Executor, table: string): Promise<void> {
-  const computed = await generatedColumns(target, table)
+  const computed = new Set([...await generatedColumns(target, table), ...KEPT_BY_TRIGGERS[table] ?? []])
   for (let offset = 0; ; offset += BATCH) {
     const rows = await source.all<Record<string, unknown>>(sql`SELECT * FROM ${sql.raw(table)} ORDER BY rowid LIMIT ${BATCH} OFFSET ${offset}`)
     if (rows.length === 0) return

@@ -136,8 +136,17 @@ export const tags = pgTable('tags', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
   slug: text('slug').notNull(),
+  /**
+   * Public uploads carrying the tag, kept by triggers on upload_tags and uploads
+   * (the tag_public_upload_triggers migration), so tag discovery reads it instead of
+   * counting the whole upload_tags table.
+   */
+  publicUploads: integer('public_uploads').notNull().default(0),
   createdAt: createdAt(),
-}, t => [uniqueIndex('tags_slug_unique').on(t.slug)])
+}, t => [
+  uniqueIndex('tags_slug_unique').on(t.slug),
+  index('tags_public_uploads_idx').on(t.publicUploads),
+])
 
 export const uploadTags = pgTable('upload_tags', {
   uploadId: text('upload_id').notNull().references(() => uploads.id, { onDelete: 'cascade' }),

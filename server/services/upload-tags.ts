@@ -76,9 +76,8 @@ export async function addUploadTags(db: Executor, actor: Actor, uploadId: string
 /** GET /api/tags: tags on public uploads whose slug starts with `q`, most used first. */
 export async function searchTags(db: Executor, query: { q: string, limit: number }) {
   const prefix = query.q.toLowerCase().replace(/ +/g, '-').replace(/[\\%_]/g, '\\$&')
-  const tags = await db.all<TagRow & { count: number }>(sql`SELECT t.id, t.name, t.slug, count(*) AS count
-    FROM tags t JOIN upload_tags ut ON ut.tag_id = t.id JOIN uploads u ON u.id = ut.upload_id AND u.is_private = 0
-    WHERE t.slug LIKE ${`${prefix}%`} ESCAPE '\\'
-    GROUP BY t.id ORDER BY count DESC, ${dialects({ sqlite: 't.slug', postgres: 't.slug COLLATE "C"' })} LIMIT ${query.limit}`)
+  const tags = await db.all<TagRow & { count: number }>(sql`SELECT id, name, slug, public_uploads AS count FROM tags
+    WHERE public_uploads > 0 AND slug LIKE ${`${prefix}%`} ESCAPE '\\'
+    ORDER BY public_uploads DESC, ${dialects({ sqlite: 'slug', postgres: 'slug COLLATE "C"' })} LIMIT ${query.limit}`)
   return { tags }
 }

@@ -172,6 +172,33 @@ describe('GET /api/tags', () => {
     expect(limited.body.tags).toHaveLength(1)
   })
 
+  it('keeps each count exact through tagging, privacy changes and deletions, also in parallel', async () => {
+    const prefix = `kept${randomUUID().slice(0, 6)}`
+    const countOf = async () => Object.fromEntries((await api(`/api/tags?q=${prefix}`)).body.tags.map((t: { slug: string, count: number }) => [t.slug.slice(prefix.length + 1), t.count]))
+    const [a, b, c] = [await seedUpload(owner, { tags: [`${prefix} x`] }), await seedUpload(owner, {}), await seedUpload(other, {})]
+    expect(await countOf()).toEqual({ x: 1 })
+
+    // Tags added through the API, in parallel from two users to three uploads.
+    const added = await Promise.all([addTags(a, [`${prefix} y`], owner.token), addTags(b, [`${prefix} x`, `${prefix} y`], owner.token), addTags(c, [`${prefix} y`, `${prefix} x`], other.token)])
+    expect(added.map(r => r.status)).toEqual([200, 200, 200])
+    expect(await countOf()).toEqual({ x: 3, y: 3 })
+
+    const privacy = (id: string, token: string) => api(`/api/upload/${id}/privacy`, { method: 'PATCH', token })
+    expect((await privacy(b, owner.token)).body.upload.is_private).toBe(1)
+    expect(await countOf()).toEqual({ x: 2, y: 2 })
+    expect((await privacy(b, owner.token)).body.upload.is_private).toBe(0)
+    expect(await countOf()).toEqual({ x: 3, y: 3 })
+
+    // A private upload's tags never counted, and deleting it takes nothing away.
+    expect((await privacy(c, other.token)).status).toBe(200)
+    expect((await api(`/api/upload/${c}`, { method: 'DELETE', token: other.token })).status).toBe(200)
+    expect(await countOf()).toEqual({ x: 2, y: 2 })
+    expect((await api(`/api/upload/${a}`, { method: 'DELETE', token: admin.token })).status).toBe(200)
+    expect(await countOf()).toEqual({ x: 1, y: 1 })
+    expect((await api(`/api/upload/${b}`, { method: 'DELETE', token: owner.token })).status).toBe(200)
+    expect(await countOf()).toEqual({})
+  })
+
   it('treats LIKE wildcards in q literally and validates limit', async () => {
     expect((await api('/api/tags?q=%25')).body.tags).toEqual([])
     expect((await api('/api/tags?limit=0')).status).toBe(400)

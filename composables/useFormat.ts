@@ -1,9 +1,12 @@
+/** One formatter for every date: toLocaleDateString builds a new one per call, a cost a page of cards pays dozens of times. */
+const DATE_FORMAT = new Intl.DateTimeFormat('en-GB', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' })
+
 /** Display helpers shared by the pages. */
 export function formatDate(iso: string | null | undefined): string {
   if (!iso) return ''
   const date = new Date(iso)
   if (Number.isNaN(date.getTime())) return ''
-  return date.toLocaleDateString('en-GB', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' })
+  return DATE_FORMAT.format(date)
 }
 
 export function formatRating(rating: number | null | undefined): string {

@@ -3,17 +3,21 @@
  * (`npm run build` first; run with `npx tsx scripts/bench-uploads.ts`).
  *
  * 1. POST /api/upload throughput with distinct ~2 MB JPEGs (autocannon).
- * 2. GET /api/image/{id} throughput and latency (autocannon).
+ * 2. GET /api/image/{id} (full and thumbnail) throughput and latency (autocannon),
+ *    next to node:http streaming the same bytes from a file with the same headers.
  * 3. Peak RSS (VmHWM) of a fresh server while 4 uploads of ~10 MB run at once;
  *    must stay under 300 MB.
  *
  * Bounded in count and time; talks only to the server it starts.
  */
 import { randomBytes } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import autocannon from 'autocannon'
 import sharp from 'sharp'
 import { startServer, type RunningServer } from '../tests/support/server'
+import { BENCH_SERVER_ENV, captureAnswer, startReference, type FixedAnswers } from './lib/bench-reference'
 
 const MB = 1024 * 1024
 const RSS_LIMIT_MB = 300
@@ -60,7 +64,7 @@ function vmRssMb(pid: number): number {
 }
 
 async function uploadThroughput(count: number) {
-  const server = await startServer(process.env.BENCH_MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.BENCH_MALLOC_ARENA_MAX } : {})
+  const server = await startServer({ ...BENCH_SERVER_ENV, ...(process.env.BENCH_MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.BENCH_MALLOC_ARENA_MAX } : {}) })
   try {
     const token = await register(server)
     const images = await Promise.all(Array.from({ length: count }, () => noiseJpeg(2 * MB)))
@@ -87,11 +91,34 @@ async function uploadThroughput(count: number) {
     const upload = await fetch(`${server.url}/api/upload`, { method: 'POST', headers: { 'cookie': `auth-token=${token}`, 'content-type': served.contentType }, body: served.body })
     const id = ((await upload.json()) as { upload?: { id: string } }).upload?.id
     if (!id) throw new Error('could not create the image to serve')
-    for (const path of [`/api/image/${id}`, `/api/image/${id}?size=thumb`]) {
-      const get = await autocannon({ url: `${server.url}${path}`, connections: 10, duration: 8 })
-      console.log(`GET ${path.replace(id, '{id}')}: ${get.requests.average.toFixed(0)} req/s, latency p50 ${get.latency.p50} ms p99 ${get.latency.p99} ms, `
-        + `${(get.throughput.average / MB).toFixed(1)} MB/s, errors ${get.errors + get.non2xx}`)
+    // The reference: node:http streaming the same bytes from a file, with the same headers.
+    const files = mkdtempSync(join(tmpdir(), 'dif-bench-fs-'))
+    const paths = { [`/api/image/${id}`]: 'full', [`/api/image/${id}?size=thumb`]: 'thumb' }
+    const answers: FixedAnswers = {}
+    for (const [path, name] of Object.entries(paths)) {
+      const answer = await captureAnswer(server.url, path)
+      writeFileSync(join(files, name), Buffer.from(answer.body!, 'base64'))
+      answers[path] = { status: answer.status, headers: answer.headers, file: join(files, name) }
     }
+    const reference = await startReference('fs', answers)
+    const rows: string[] = []
+    try {
+      for (const path of Object.keys(paths)) {
+        const ours = await autocannon({ url: `${server.url}${path}`, connections: 10, duration: 8 })
+        const fs = await autocannon({ url: `${reference.url}${path}`, connections: 10, duration: 8 })
+        const ratio = ours.requests.average / fs.requests.average
+        const met = ratio >= 0.8 && ours.latency.p99 < 20 ? 'met' : 'MISSED'
+        rows.push(`| GET ${path.replace(id, '{id}')} | ${(Number(answers[path]!.headers['content-length']) / 1024).toFixed(0)} KB | ${ours.requests.average.toFixed(0)} | ${ours.latency.p99} | ${fs.requests.average.toFixed(0)} | ${ratio.toFixed(2)} | ${met}${ours.errors + ours.non2xx ? ` (${ours.errors + ours.non2xx} failed)` : ''} |`)
+      }
+    }
+    finally {
+      await reference.stop()
+      rmSync(files, { recursive: true, force: true })
+    }
+    console.log('\nImages, 10 connections, 8 s each; held to >= 0.80 of node:http streaming the same file, p99 < 20 ms:\n')
+    console.log('| path | size | req/s | p99 ms | node:http + fs stream req/s | ratio | goal |')
+    console.log('|---|---:|---:|---:|---:|---:|---|')
+    for (const row of rows) console.log(row)
   }
   finally {
     await server.stop()
@@ -99,7 +126,7 @@ async function uploadThroughput(count: number) {
 }
 
 async function peakRss() {
-  const server = await startServer(process.env.BENCH_MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.BENCH_MALLOC_ARENA_MAX } : {})
+  const server = await startServer({ ...BENCH_SERVER_ENV, ...(process.env.BENCH_MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.BENCH_MALLOC_ARENA_MAX } : {}) })
   try {
     const token = await register(server)
     const images = await Promise.all(Array.from({ length: Number(process.env.BENCH_PARALLEL ?? 4) }, () => noiseJpeg(10 * MB - 64 * 1024)))

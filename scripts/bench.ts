@@ -27,7 +27,7 @@ import type { Actor } from '../server/services/sessions'
 import { freePort, startServer } from '../tests/support/server'
 import { bulkTagName, bulkUsername } from './lib/seed'
 import { openMigrated } from './lib/database'
-import { captureAnswer, startReference, type FixedAnswers } from './lib/bench-reference'
+import { BENCH_SERVER_ENV, captureAnswer, startReference, type FixedAnswers } from './lib/bench-reference'
 import { seedDatabase } from './seed'
 
 /** What a scenario may use: the seeded data and a signed-in user. */
@@ -148,9 +148,6 @@ async function measure(url: string, scenario: Scenario, ctx: BenchContext, durat
   return { rps: result.requests.average, p99: result.latency.p99, bad: result.non2xx + result.errors + result.timeouts }
 }
 
-/** Every category's limit raised past what a run sends: the limiter runs and its cost counts, nothing is refused. */
-const RAISED_LIMITS = Object.fromEntries(['AUTH', 'UPLOAD', 'VOTE', 'ANON_VOTE', 'GENERAL'].map(name => [`NUXT_RATE_LIMIT_${name}_MAX`, '1000000000']))
-
 interface Row {
   scenario: string
   rps: number
@@ -179,7 +176,7 @@ async function main() {
   }
   const machine = `${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${availableParallelism()} cores, Node ${process.versions.node}, load average ${loadavg()[0]!.toFixed(1)} at start`
 
-  const app = await startServer({ NUXT_RATE_LIMIT_ENABLED: 'true', ...RAISED_LIMITS, ...(databaseUrl ? { NUXT_DATABASE_URL: databaseUrl } : {}) }, { dataDir })
+  const app = await startServer({ ...BENCH_SERVER_ENV, ...(databaseUrl ? { NUXT_DATABASE_URL: databaseUrl } : {}) }, { dataDir })
   const rows: Row[] = []
   let sqlRows: { scenario: string, median: number, p99: number }[]
   let pages: string[] = []

@@ -29,7 +29,7 @@ export interface CeremonyOverrides {
  * authenticator with user verification would.
  */
 export class SoftAuthenticator {
-  readonly credentialId: Buffer = randomBytes(16)
+  readonly credentialId: Uint8Array = randomBytes(16)
   /** Signature counter; each sign-in adds `counterStep` before signing. */
   counter = 0
   userHandle: string | undefined
@@ -59,7 +59,7 @@ export class SoftAuthenticator {
   private authenticatorData(rpId: string, flags: number, counter: number, attested?: Uint8Array): Buffer {
     const count = Buffer.alloc(4)
     count.writeUInt32BE(counter)
-    const parts = [sha256(rpId), Buffer.from([flags]), count]
+    const parts: Uint8Array[] = [sha256(rpId), Buffer.from([flags]), count]
     if (attested) {
       const length = Buffer.alloc(2)
       length.writeUInt16BE(this.credentialId.length)
@@ -77,8 +77,8 @@ export class SoftAuthenticator {
     this.userHandle = options.user.id
     const flags = UP | AT | (overrides.userVerified === false ? 0 : UV)
     const authData = this.authenticatorData(overrides.rpId ?? this.rpId, flags, this.counter, this.coseKey())
-    const attestationObject = isoCBOR.encode(new Map<string, Uint8Array | string | Map<string, never>>([
-      ['fmt', 'none'], ['attStmt', new Map()], ['authData', new Uint8Array(authData)],
+    const attestationObject = isoCBOR.encode(new Map<string, Uint8Array | string | Map<string, string>>([
+      ['fmt', 'none'], ['attStmt', new Map<string, string>()], ['authData', new Uint8Array(authData)],
     ]))
     return {
       id: this.id,

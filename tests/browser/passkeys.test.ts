@@ -61,6 +61,7 @@ describe('passkeys in the browser', () => {
     await page.fill('#passkey-name', name)
     await page.click('[data-testid=passkey-add]')
     await page.waitForFunction(() => document.querySelector('[data-testid=passkey-message]')?.textContent?.includes('added'))
+    await page.locator('[data-testid=passkey-list] tbody tr', { hasText: name }).waitFor()
     await expect(page.locator('[data-testid=passkey-list] tbody tr').allTextContents()).resolves.toEqual([expect.stringContaining(name)])
     await page.click('[data-testid=settings-sign-out]')
     await page.waitForURL(url => url.pathname === '/')

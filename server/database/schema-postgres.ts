@@ -38,6 +38,10 @@ export const sessions = pgTable('sessions', {
   createdAt: createdAt(),
   expiresAt: text('expires_at').notNull(),
   revokedAt: text('revoked_at'),
+  /** The client's User-Agent at sign-in, cut to 256 characters. */
+  userAgent: text('user_agent'),
+  /** Last request seen with this session, written at most once a minute. */
+  lastSeenAt: text('last_seen_at'),
 }, t => [index('sessions_user_idx').on(t.userId)])
 
 export const apiTokens = pgTable('api_tokens', {
@@ -73,6 +77,42 @@ export const passwordResetTokens = pgTable('password_reset_tokens', {
   uniqueIndex('password_reset_tokens_hash_unique').on(t.tokenHash),
   index('password_reset_tokens_user_idx').on(t.userId),
 ])
+
+/** WebAuthn credentials (passkeys): sign-in without a password. */
+export const passkeys = pgTable('passkeys', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  /** The credential id as the authenticator reports it (base64url). */
+  credentialId: text('credential_id').notNull(),
+  /** COSE public key (base64url). */
+  publicKey: text('public_key').notNull(),
+  /** Signature counter last seen; a response must raise it (unless the authenticator keeps none: 0). */
+  counter: integer('counter').notNull().default(0),
+  /** JSON array of transports (internal, usb, hybrid, …) as reported at registration. */
+  transports: text('transports'),
+  deviceType: text('device_type', { enum: ['singleDevice', 'multiDevice'] }).notNull(),
+  backedUp: integer('backed_up').notNull().default(0),
+  createdAt: createdAt(),
+  lastUsedAt: text('last_used_at'),
+}, t => [
+  uniqueIndex('passkeys_credential_unique').on(t.credentialId),
+  index('passkeys_user_idx').on(t.userId),
+])
+
+/**
+ * Outstanding WebAuthn challenges, kept in the database so that any instance can
+ * check an answer; each is consumed once (DELETE … RETURNING) and expires.
+ */
+export const webauthnChallenges = pgTable('webauthn_challenges', {
+  /** The challenge itself (base64url), as the client echoes it in clientDataJSON. */
+  challenge: text('challenge').primaryKey(),
+  purpose: text('purpose', { enum: ['register', 'login'] }).notNull(),
+  /** The account registering a passkey; null for a sign-in. */
+  userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+  expiresAt: text('expires_at').notNull(),
+  createdAt: createdAt(),
+}, t => [index('webauthn_challenges_expires_idx').on(t.expiresAt)])
 
 export const oauthAccounts = pgTable('oauth_accounts', {
   id: text('id').primaryKey(),

@@ -5,6 +5,8 @@ import lists from './lists'
 import meta from './meta'
 import myUploads from './my-uploads'
 import oauth from './oauth'
+import passkeys from './passkeys'
+import sessions from './sessions'
 import tags from './tags'
 import uploads from './uploads'
 import votes from './votes'
@@ -12,4 +14,4 @@ import votes from './votes'
 export { apiComponents } from './components'
 
 /** Every resource's OpenAPI paths; a new resource file is added here. */
-export const apiPaths: ApiPaths[] = [meta, accounts, oauth, uploads, lists, myUploads, tags, votes, admin]
+export const apiPaths: ApiPaths[] = [meta, accounts, sessions, passkeys, oauth, uploads, lists, myUploads, tags, votes, admin]

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { SignJWT, jwtVerify } from 'jose'
 import type { Executor, Row } from '../database/port'
-import type { users } from '../database/schema-postgres'
+import type { sessions, users } from '../database/schema-postgres'
 import { sql } from '../database/sql'
+import { apiError } from './errors'
 
 export const SESSION_COOKIE = 'auth-token'
 export const SESSION_TTL_SECONDS = 24 * 60 * 60
@@ -70,13 +71,23 @@ async function verifySessionJwt(secret: string, token: string): Promise<SessionC
   }
 }
 
+/** Longest User-Agent kept with a session. */
+export const USER_AGENT_MAX = 256
+
+/** A session's `last_seen_at` is written at most this often. */
+export const LAST_SEEN_INTERVAL_MS = 60_000
+
 /** Stores a session row and returns its signed JWT (HS256, sub, sid, iat, exp = +24 h). */
-export async function createSession(db: Executor, secret: string, userId: string, nowMs = Date.now()): Promise<{ token: string, sessionId: string, expiresAt: string }> {
+export async function createSession(db: Executor, secret: string, userId: string, options: { userAgent?: string | null, nowMs?: number } = {}): Promise<{ token: string, sessionId: string, expiresAt: string }> {
+  const nowMs = options.nowMs ?? Date.now()
   const sessionId = randomUUID()
   const iat = Math.floor(nowMs / 1000)
   const exp = iat + SESSION_TTL_SECONDS
   const expiresAt = new Date(exp * 1000).toISOString()
-  await db.run(sql`INSERT INTO sessions (id, user_id, expires_at) VALUES (${sessionId}, ${userId}, ${expiresAt})`)
+  const now = new Date(nowMs).toISOString()
+  const userAgent = options.userAgent ? [...options.userAgent].slice(0, USER_AGENT_MAX).join('') : null
+  await db.run(sql`INSERT INTO sessions (id, user_id, created_at, expires_at, user_agent, last_seen_at)
+    VALUES (${sessionId}, ${userId}, ${now}, ${expiresAt}, ${userAgent}, ${now})`)
   const token = await new SignJWT({ sid: sessionId })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(userId)
@@ -90,13 +101,54 @@ export async function createSession(db: Executor, secret: string, userId: string
  * The actor behind a session JWT, or null when the JWT is malformed, signed
  * with another key or algorithm, expired, or its session was revoked.
  */
-export async function actorFromSessionToken(db: Executor, secret: string, token: string, adminEmails: string[]): Promise<Actor | null> {
+export async function actorFromSessionToken(db: Executor, secret: string, token: string, adminEmails: string[], nowMs = Date.now()): Promise<Actor | null> {
   const claims = await verifySessionJwt(secret, token)
   if (!claims) return null
-  const row = await db.get<ActorRow>(sql`SELECT u.id, u.username, u.email, u.is_admin, u.shadow_banned
+  const now = new Date(nowMs).toISOString()
+  const row = await db.get<ActorRow & { last_seen_at: string | null }>(sql`SELECT u.id, u.username, u.email, u.is_admin, u.shadow_banned, s.last_seen_at
     FROM sessions s JOIN users u ON u.id = s.user_id
-    WHERE s.id = ${claims.sid} AND s.user_id = ${claims.sub} AND s.revoked_at IS NULL AND s.expires_at > ${new Date().toISOString()}`)
-  return row ? toActor(row, adminEmails, claims.sid) : null
+    WHERE s.id = ${claims.sid} AND s.user_id = ${claims.sub} AND s.revoked_at IS NULL AND s.expires_at > ${now}`)
+  if (!row) return null
+  await touchSession(db, claims.sid, row.last_seen_at, nowMs)
+  return toActor(row, adminEmails, claims.sid)
+}
+
+/**
+ * Records that a session was used, at most once a minute: nothing is written
+ * while the stored time is recent, and the UPDATE itself is conditional, so
+ * requests racing on several instances still write it once.
+ */
+async function touchSession(db: Executor, sessionId: string, lastSeenAt: string | null, nowMs: number): Promise<void> {
+  const cutoff = new Date(nowMs - LAST_SEEN_INTERVAL_MS).toISOString()
+  if (lastSeenAt !== null && lastSeenAt >= cutoff) return
+  await db.run(sql`UPDATE sessions SET last_seen_at = ${new Date(nowMs).toISOString()}
+    WHERE id = ${sessionId} AND (last_seen_at IS NULL OR last_seen_at < ${cutoff})`)
+}
+
+/** The caller's live sessions (not revoked, not expired), most recently used first. */
+export async function listSessions(db: Executor, userId: string, currentSessionId: string | undefined, nowMs = Date.now()) {
+  const rows = await db.all<Pick<Row<typeof sessions>, 'id' | 'created_at' | 'user_agent'> & { last_seen_at: string }>(sql`
+    SELECT id, created_at, COALESCE(last_seen_at, created_at) AS last_seen_at, user_agent FROM sessions
+    WHERE user_id = ${userId} AND revoked_at IS NULL AND expires_at > ${new Date(nowMs).toISOString()}
+    ORDER BY COALESCE(last_seen_at, created_at) DESC, id DESC`)
+  return {
+    sessions: rows.map(row => ({
+      id: row.id,
+      createdAt: row.created_at,
+      lastSeenAt: row.last_seen_at,
+      userAgent: row.user_agent,
+      current: row.id === currentSessionId,
+    })),
+  }
+}
+
+/** Revokes one of the caller's live sessions; another user's, an unknown or an already ended one is a 404. */
+export async function revokeUserSession(db: Executor, userId: string, sessionId: string, nowMs = Date.now()) {
+  const now = new Date(nowMs).toISOString()
+  const result = await db.run(sql`UPDATE sessions SET revoked_at = ${now}
+    WHERE id = ${sessionId} AND user_id = ${userId} AND revoked_at IS NULL AND expires_at > ${now}`)
+  if (result.changes === 0) throw apiError(404, 'Session not found')
+  return { success: true as const }
 }
 
 export async function revokeSession(db: Executor, sessionId: string): Promise<void> {

@@ -69,9 +69,13 @@ export async function requireApiToken(event: H3Event): Promise<Actor & { tokenId
   return actor
 }
 
-/** Starts a session for `userId` and sets the auth-token cookie; returns the JWT. */
+/**
+ * Starts a session for `userId` and sets the auth-token cookie; returns the JWT.
+ * Every sign-in (password, registration, external provider, its MFA step,
+ * passkey) goes through here, so each session records the client's User-Agent.
+ */
 export async function startSession(event: H3Event, userId: string): Promise<string> {
-  const { token } = await createSession(useDB(), useSecrets().sessionSecret, userId)
+  const { token } = await createSession(useDB(), useSecrets().sessionSecret, userId, { userAgent: getRequestHeader(event, 'user-agent') })
   setCookie(event, SESSION_COOKIE, token, {
     httpOnly: true,
     sameSite: 'lax',

@@ -13,6 +13,8 @@ const AUTH_PATHS = new Set([
   '/api/auth/mfa/verify',
   '/api/auth/mfa/disable',
   '/api/auth/oauth/mfa',
+  '/api/auth/passkeys/login/options',
+  '/api/auth/passkeys/login/verify',
 ])
 
 /**

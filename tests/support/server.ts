@@ -78,7 +78,8 @@ export async function startServer(env: Record<string, string> = {}, options: Sta
 }
 
 async function launch(env: Record<string, string>, givenDataDir: string | undefined, databaseUrl: string): Promise<RunningServer> {
-  const port = await freePort()
+  // A PORT in `env` is kept (a site URL that names it, e.g. http://localhost:<port>, needs it up front).
+  const port = env.PORT ? Number(env.PORT) : await freePort()
   const dataDir = givenDataDir ?? mkdtempSync(join(tmpdir(), 'dif-e2e-'))
   const url = `http://127.0.0.1:${port}`
   let log = ''

@@ -64,6 +64,7 @@ describe('media in an S3 bucket', () => {
     const row = await databaseOf(server).db.get<{ sha256: string, size_bytes: number }>(sql`SELECT sha256, size_bytes FROM uploads WHERE id = ${id}`)
     expect(row).toEqual({ sha256: sha256(original.data), size_bytes: original.data.length })
     expect(existsSync(join(server.dataDir, 'media'))).toBe(false)
+    expect(server.output()).toContain(`media: bucket "${bucket}" (NUXT_MEDIA_STORAGE=s3)`)
   })
 
   it('serves an image with the same bytes, headers, ETag and 304 as a site keeping it on disk', async () => {
@@ -206,9 +207,13 @@ describe('a bucket that is missing or goes away', () => {
   it('stops the start with one line naming the bucket', async () => {
     await expect(startServer(s3.env('dif-no-such-bucket'))).rejects.toThrow(new RegExp(
       `Server exited with 1:[\\s\\S]*\\[start\\] cannot start: media storage: the bucket "dif-no-such-bucket" at ${s3.endpoint} does not exist`))
+  })
+
+  it('stops the start with one line naming a missing or wrong setting', async () => {
+    // Refused before the database is opened: the same on either engine.
     const { NUXT_S3_BUCKET: _, ...noBucket } = s3.env('')
-    await expect(startServer(noBucket)).rejects.toThrow(/\[start\] cannot start: Media in S3 need NUXT_S3_BUCKET/)
-    await expect(startServer({ NUXT_MEDIA_STORAGE: 'ftp' })).rejects.toThrow(/\[start\] cannot start: NUXT_MEDIA_STORAGE must be fs or s3, not "ftp"/)
+    await expect(startServer(noBucket, { engine: 'sqlite' })).rejects.toThrow(/\[start\] cannot start: Media in S3 need NUXT_S3_BUCKET/)
+    await expect(startServer({ NUXT_MEDIA_STORAGE: 'ftp' }, { engine: 'sqlite' })).rejects.toThrow(/\[start\] cannot start: NUXT_MEDIA_STORAGE must be fs or s3, not "ftp"/)
   })
 
   it('says storage "ok" in /api/health, then "error" (503) once the S3 server stops, and refuses uploads cleanly meanwhile', async () => {

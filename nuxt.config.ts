@@ -38,6 +38,16 @@ export default defineNuxtConfig({
     mailFrom: 'Does It Fuck? <no-reply@localhost>',
     trustProxy: false,
     imageFetchAllowPrivate: false,
+    // `fs`: <data>/media; `s3`: the bucket below (decisions.md "Scaling out").
+    mediaStorage: 'fs',
+    s3: {
+      endpoint: '',
+      region: 'us-east-1',
+      bucket: '',
+      accessKeyId: '',
+      secretAccessKey: '',
+      forcePathStyle: true,
+    },
     rateLimit: {
       enabled: true,
       auth: rateLimit(10, 15 * 60),

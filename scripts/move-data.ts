@@ -1,19 +1,27 @@
 /**
- * `npm run move-data -- --to <postgres-url> [--data-dir DIR]`: copies an
- * embedded site (the SQLite file and generated secrets of its data dir) into
- * an empty PostgreSQL database, then verifies row counts and the checksums of
- * the media files and prints them. Media stay where they are (the instances
- * keep NUXT_DATA_DIR, or the folder is copied beside them). It refuses a
- * target that already holds rows, and copies in one transaction, so a failed
- * move leaves the target empty.
+ * `npm run move-data -- --to <postgres-url> [--data-dir DIR] [--media s3]`:
+ * copies an embedded site (the SQLite file and generated secrets of its data
+ * dir) into an empty PostgreSQL database, then verifies row counts and the
+ * checksums of the media files and prints them. Media stay where they are
+ * (the instances keep NUXT_DATA_DIR, or the folder is copied beside them),
+ * or with `--media s3` are copied into the bucket of the NUXT_S3_* settings
+ * (images, thumbnails, display sizes), each read back and compared. It
+ * refuses a target database that already holds rows and a bucket that already
+ * holds media keys, and copies rows in one transaction that commits only once
+ * the media are in the bucket (which are removed again on failure), so a
+ * failed move leaves both targets empty.
  */
+import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { Database, Executor } from '../server/database/port'
 import { sql } from '../server/database/sql'
 import { readSecretsFile, SECRET_NAMES } from '../server/services/app-secrets'
 import { sha256OfFile } from '../server/services/media'
+import { MEDIA_KEY, mediaKeys, type MediaStore } from '../server/services/media-store'
+import { s3MediaStore, s3SettingsFromEnv, type S3Settings } from '../server/services/media-store-s3'
 import { openMigrated } from './lib/database'
 
 /** Parents before children, so every foreign key finds its row. */
@@ -50,15 +58,79 @@ async function copyTable(source: Database, target: Executor, table: string): Pro
 
 export interface MoveReport {
   rows: { table: string, source: number, target: number }[]
-  media: { checked: number, missing: string[], mismatched: string[] }
+  /** `checked`: images whose SHA-256 matches their row, where they now live; `copied`: objects put into the bucket. */
+  media: { checked: number, missing: string[], mismatched: string[], copied: number, where: string }
   secrets: number
 }
 
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex')
+
+/** Runs `work` on every item, `width` at a time. */
+async function inParallel<T>(items: T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]!)
+  }))
+}
+
+/** Refuses, before anything is written, a bucket that already holds keys this site writes. */
+async function refuseNonEmptyBucket(bucket: MediaStore): Promise<void> {
+  const ours = (await bucket.list('')).filter(object => MEDIA_KEY.test(object.key))
+  if (ours.length) throw new Error(`The ${bucket.name} already holds media (${ours.length} object(s), e.g. ${ours[0]!.key}): move into a new, empty bucket`)
+}
+
+/**
+ * Puts every image of `images` and its derivatives found in `<dataDir>/media`
+ * into the bucket, reads each back and compares its SHA-256 (an image's with
+ * its row's). Answers the keys written; on any failure removes them again.
+ */
+async function copyMediaToBucket(bucket: MediaStore, mediaDir: string, images: { id: string, filename: string, mime_type: string, sha256: string }[], report: MoveReport['media'], log: (line: string) => void): Promise<void> {
+  const written: string[] = []
+  try {
+    await inParallel(images, 8, async (image) => {
+      const files = [
+        { key: mediaKeys.original(image.filename), type: image.mime_type, expected: image.sha256 },
+        { key: mediaKeys.thumb(image.id), type: 'image/webp', expected: null },
+        { key: mediaKeys.display(image.id), type: 'image/webp', expected: null },
+      ]
+      for (const file of files) {
+        const data = await readFile(join(mediaDir, file.key)).catch(() => null)
+        if (!data) {
+          // A missing derivative is made again on its first request; a missing image is reported.
+          if (file.expected) report.missing.push(image.filename)
+          continue
+        }
+        const expected = file.expected ?? sha256(data)
+        if (sha256(data) !== expected) {
+          report.mismatched.push(image.filename)
+          continue
+        }
+        written.push(file.key)
+        await bucket.put(file.key, data, file.type)
+        const stored = await bucket.read(file.key)
+        if (!stored || sha256(stored) !== expected) throw new Error(`${file.key} reads back from the ${bucket.name} with another SHA-256`)
+        report.copied++
+        if (file.expected) report.checked++
+      }
+    })
+    log(`copied ${report.copied} media object(s) into the ${bucket.name}`)
+  }
+  catch (error) {
+    await bucket.remove(written).catch(() => {})
+    throw error
+  }
+}
+
 /** The move itself; throws with a one-line reason (non-empty target, mismatch). */
-export async function moveData(options: { dataDir: string, to: string, log?: (line: string) => void }): Promise<MoveReport> {
+export async function moveData(options: { dataDir: string, to: string, s3?: S3Settings, log?: (line: string) => void }): Promise<MoveReport> {
   const log = options.log ?? (() => {})
   if (!/^postgres(ql)?:\/\//.test(options.to)) throw new Error('--to must be a postgres:// URL')
   if (!existsSync(join(options.dataDir, 'app.sqlite'))) throw new Error(`No embedded site in ${options.dataDir} (app.sqlite is missing)`)
+  const bucket = options.s3 ? s3MediaStore(options.s3) : undefined
+  await bucket?.check().catch((error: unknown) => {
+    throw new Error(`media storage: ${(error as Error).message}`)
+  })
+  const mediaDir = join(options.dataDir, 'media')
   const source = await openMigrated({ dataDir: options.dataDir })
   const target = await openMigrated({ dataDir: options.dataDir, url: options.to, log })
   try {
@@ -67,6 +139,8 @@ export async function moveData(options: { dataDir: string, to: string, log?: (li
     }
     const secretsFile = join(options.dataDir, 'secrets.json')
     const secrets = existsSync(secretsFile) ? readSecretsFile(readFileSync(secretsFile, 'utf8'), secretsFile) : {}
+    if (bucket) await refuseNonEmptyBucket(bucket)
+    const media: MoveReport['media'] = { checked: 0, missing: [], mismatched: [], copied: 0, where: bucket?.name ?? mediaDir }
     await target.transaction(async (tx) => {
       for (const table of TABLES) {
         await copyTable(source, tx, table)
@@ -77,19 +151,26 @@ export async function moveData(options: { dataDir: string, to: string, log?: (li
         const value = secrets[name]
         if (value) await tx.run(sql`INSERT INTO app_secrets (name, value) VALUES (${name}, ${value})`)
       }
+      // The rows commit only once their media are in the bucket.
+      if (bucket) {
+        const images = await tx.all<{ id: string, filename: string, mime_type: string, sha256: string }>(sql`SELECT id, filename, mime_type, sha256
+          FROM uploads WHERE upload_type = 'image' AND filename IS NOT NULL ORDER BY id`)
+        await copyMediaToBucket(bucket, mediaDir, images, media, log)
+      }
     })
     const rows = []
     for (const table of TABLES) rows.push({ table, source: await countRows(source, table), target: await countRows(target, table) })
     const wrong = rows.filter(row => row.source !== row.target)
     if (wrong.length) throw new Error(`Row counts differ after the copy: ${wrong.map(row => `${row.table} ${row.source} → ${row.target}`).join(', ')}`)
 
-    const images = await target.all<{ filename: string, sha256: string }>(sql`SELECT filename, sha256 FROM uploads WHERE upload_type = 'image' AND filename IS NOT NULL`)
-    const media = { checked: 0, missing: [] as string[], mismatched: [] as string[] }
-    for (const image of images) {
-      const path = join(options.dataDir, 'media', image.filename)
-      if (!existsSync(path)) media.missing.push(image.filename)
-      else if (await sha256OfFile(path) !== image.sha256) media.mismatched.push(image.filename)
-      else media.checked++
+    if (!bucket) {
+      const images = await target.all<{ filename: string, sha256: string }>(sql`SELECT filename, sha256 FROM uploads WHERE upload_type = 'image' AND filename IS NOT NULL`)
+      for (const image of images) {
+        const path = join(mediaDir, image.filename)
+        if (!existsSync(path)) media.missing.push(image.filename)
+        else if (await sha256OfFile(path) !== image.sha256) media.mismatched.push(image.filename)
+        else media.checked++
+      }
     }
     return { rows, media, secrets: SECRET_NAMES.filter(name => secrets[name]).length }
   }
@@ -102,23 +183,27 @@ export async function moveData(options: { dataDir: string, to: string, log?: (li
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { 'to': { type: 'string' }, 'data-dir': { type: 'string' }, 'media': { type: 'string' } } })
   if (!values.to) {
-    console.error('Usage: npm run move-data -- --to <postgres-url> [--data-dir DIR]')
+    console.error('Usage: npm run move-data -- --to <postgres-url> [--data-dir DIR] [--media s3]')
     return 2
   }
-  if (values.media && values.media !== 'fs') {
-    console.error(`--media ${values.media}: only local media (fs) can be moved so far; media stay in the data dir`)
+  if (values.media && values.media !== 'fs' && values.media !== 's3') {
+    console.error(`--media ${values.media}: fs (media stay in the data dir) or s3 (copied into the bucket of NUXT_S3_*)`)
     return 2
   }
   const dataDir = resolve(values['data-dir'] ?? process.env.NUXT_DATA_DIR ?? './data')
-  const report = await moveData({ dataDir, to: values.to, log: line => console.info(`  ${line}`) })
+  const s3 = values.media === 's3' ? s3SettingsFromEnv() : undefined
+  const report = await moveData({ dataDir, to: values.to, s3, log: line => console.info(`  ${line}`) })
   console.info('| table | source rows | target rows |')
   console.info('|---|---:|---:|')
   for (const row of report.rows) console.info(`| ${row.table} | ${row.source} | ${row.target} |`)
-  console.info(`media: ${report.media.checked} file(s) match their SHA-256 in ${join(dataDir, 'media')}`)
+  console.info(`media: ${report.media.checked} file(s) match their SHA-256 in ${report.media.where}`)
+  if (s3) console.info(`media: ${report.media.copied} object(s) (images, thumbnails, display sizes) copied into the bucket and read back unchanged`)
   for (const file of report.media.missing) console.warn(`media: missing ${file}`)
   for (const file of report.media.mismatched) console.warn(`media: checksum differs for ${file}`)
   console.info(`secrets: ${report.secrets} moved into the database (sessions stay valid); remove secrets.json once every instance runs on PostgreSQL`)
-  console.info(`Start the site with NUXT_DATABASE_URL set to the target and NUXT_DATA_DIR=${dataDir} (media stay there).`)
+  console.info(s3
+    ? `Start every instance with NUXT_DATABASE_URL set to the target, NUXT_MEDIA_STORAGE=s3 and these NUXT_S3_* settings; ${join(dataDir, 'media')} is no longer read.`
+    : `Start the site with NUXT_DATABASE_URL set to the target and NUXT_DATA_DIR=${dataDir} (media stay there).`)
   return report.media.missing.length || report.media.mismatched.length ? 1 : 0
 }
 

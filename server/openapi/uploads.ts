@@ -11,7 +11,7 @@ const createResponses = {
   409: { description: 'The image was already uploaded (public, or one of the caller\'s own)', schema: DuplicateUploadSchema },
   413: { description: 'File over 10 MB' },
   429: rateLimited,
-  503: { description: 'Image processing is busy (its queue is full): try again later', headers: { 'Retry-After': 'Seconds after which the queue has likely drained' } },
+  503: { description: 'Image processing is busy (its queue is full), or the media storage (an S3 bucket) does not answer: try again later', headers: { 'Retry-After': 'Seconds after which to try again' } },
 }
 const imageBinary = v.pipe(v.string(), v.metadata({ format: 'binary', contentMediaType: 'application/octet-stream' }), v.description('The image bytes'))
 /** The file part's own type: one of the accepted image types (read from the bytes anyway). */
@@ -93,6 +93,7 @@ export default defineApiPaths({
         304: { description: 'Not modified' },
         400: { description: 'Invalid `size`' },
         404: { description: 'No such upload, or the upload is a link' },
+        503: { description: 'A missing thumbnail or display size waits for image processing (queue full), or the media storage (an S3 bucket) does not answer: try again later', headers: { 'Retry-After': 'Seconds after which to try again' } },
       },
     },
   },

@@ -19,6 +19,7 @@ export default defineNitroPlugin(() => {
     siteUrl: String(config.public.siteUrl),
     firstStart: !existsSync(postgres ? dataPath() : dataPath('app.sqlite')),
     database: postgres ? 'postgresql' : 'sqlite',
+    bucket: String(config.mediaStorage).trim().toLowerCase() === 's3' ? String(config.s3.bucket) : undefined,
   })
   console.info(lines.join('\n'))
 })

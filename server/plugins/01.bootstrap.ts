@@ -3,9 +3,10 @@ import { sealPlainTotpSecrets, useTotpKey } from '../services/totp-secrets'
 import { reclaimUnfinishedUploads } from '../services/uploads'
 
 /**
- * First thing at start: data dir, database schema, secrets (and TOTP
- * secrets still stored in plain encrypted), then the files of uploads a
- * crash interrupted before their row committed. Migrations are
+ * First thing at start: data dir, media store (a bucket must exist and
+ * answer), database schema, secrets (and TOTP secrets still stored in plain
+ * encrypted), then the files of uploads a crash interrupted before their row
+ * committed. Migrations are
  * bundled as server assets (`drizzle/<dialect>/`), so the built server needs
  * no source tree. Requests wait for this (middleware/00.ready.ts); when it
  * fails the process exits non-zero with one line saying why, rather than
@@ -22,8 +23,18 @@ export default defineNitroPlugin((nitroApp) => {
   })
 })
 
+/** A `pending/` marker in a shared bucket older than this is left by a crash, not an upload in flight. */
+const RECLAIM_AFTER_MS = 15 * 60_000
+
 async function start(): Promise<void> {
   ensureDataDirs()
+  const media = mediaStore()
+  // A bucket must exist and answer before the first request; the media folder was just made.
+  if (media.shared) {
+    await media.check().catch((error: unknown) => {
+      throw new Error(`media storage: ${(error as Error).message}`)
+    })
+  }
   // Not a condition to start (the site answers without Redis, per instance),
   // but the first requests should count where every later one does.
   await redisReady(2000)
@@ -46,6 +57,7 @@ async function start(): Promise<void> {
   useTotpKey(secrets.totpKey)
   const sealed = await sealPlainTotpSecrets(db)
   if (sealed > 0) console.info(`[start] encrypted ${sealed} TOTP secret(s) stored before encryption at rest`)
-  const reclaimed = await reclaimUnfinishedUploads(db, mediaOptions().mediaDir)
+  // A bucket is shared: another instance's upload may be in flight, so only markers older than any upload are its.
+  const reclaimed = await reclaimUnfinishedUploads(db, media, media.shared ? RECLAIM_AFTER_MS : 0)
   if (reclaimed > 0) console.info(`[start] removed the files of ${reclaimed} upload(s) a crash interrupted`)
 }

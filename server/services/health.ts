@@ -1,6 +1,5 @@
-import { constants } from 'node:fs'
-import { access } from 'node:fs/promises'
 import type { Database } from '../database/port'
+import type { MediaStore } from './media-store'
 
 export type PartHealth = 'ok' | 'error'
 
@@ -30,13 +29,14 @@ async function passes(check: () => Promise<unknown>, ms = 2000): Promise<boolean
 
 /**
  * GET /api/health: each configured part answers within 2 s, or is `error`
- * (and the whole answer then too). Media on local disk: the folder is writable.
+ * (and the whole answer then too). Media: the folder is writable, or the
+ * bucket answers a HEAD.
  * Redis is `off` when none is configured (`redis` null), else it must answer PING.
  */
-export async function checkHealth(db: Database, mediaDir: string, redis: { ping(): Promise<unknown> } | null = null): Promise<Health> {
+export async function checkHealth(db: Database, media: Pick<MediaStore, 'check'>, redis: { ping(): Promise<unknown> } | null = null): Promise<Health> {
   const [database, storage, shared] = await Promise.all([
     passes(() => db.ping()),
-    passes(() => access(mediaDir, constants.W_OK)),
+    passes(() => media.check()),
     redis ? passes(() => redis.ping()) : null,
   ])
   const parts = {

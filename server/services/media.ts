@@ -1,11 +1,11 @@
-import { createHash, randomUUID } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
-import { open, readFile, rename, rm, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { open } from 'node:fs/promises'
 import { fileTypeFromBuffer } from 'file-type'
 import sharp from 'sharp'
 import type { OutputInfo, Sharp } from 'sharp'
 import { apiError, badRequest } from './errors'
+import { mediaKeys, type MediaStore } from './media-store'
 
 // Decoded images are never kept in libvips' operation cache: memory stays flat under load.
 sharp.cache(false)
@@ -255,46 +255,30 @@ export function hammingDistance(a: string, b: string): number {
   return count
 }
 
-/** Writes a file so that readers never see a partial one (temp file + rename in the same folder). */
-export async function writeFileAtomic(path: string, data: Buffer): Promise<void> {
-  const temp = `${path}.${randomUUID()}.tmp`
-  try {
-    await writeFile(temp, data, { flag: 'wx' })
-    await rename(temp, path)
-  }
-  catch (error) {
-    await rm(temp, { force: true })
-    throw error
-  }
-}
-
 /** A WebP of at most 480×480 (first frame). */
 export function thumbnailOf(image: Buffer, limit: { seconds: number } = { seconds: IMAGE_JOB_SECONDS }): Promise<Buffer> {
   return sharp(image).resize(THUMB_SIZE, THUMB_SIZE, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 80 }).timeout(limit).toBuffer()
 }
 
-export const mediaFile = (mediaDir: string, filename: string) => join(mediaDir, filename)
-export const thumbFile = (mediaDir: string, uploadId: string) => join(mediaDir, 'thumbs', `${uploadId}.webp`)
-/** `<media>/pending/<upload id>`: names the files of an upload whose row has not committed yet. */
-export const pendingFile = (mediaDir: string, uploadId: string) => join(mediaDir, 'pending', uploadId)
-
-/** Derivatives being made, by file path, so concurrent requests share one job. */
+/** Derivatives being made, by key, so concurrent requests share one job. */
 const making = new Map<string, Promise<void>>()
 
 /**
  * Makes a missing derivative (thumbnail or display size) from the stored
- * image, in the image slot (503 when the queue is full), written
- * atomically. Rejects when the stored image itself cannot be read.
+ * image, in the image slot (503 when the queue is full), and stores it.
+ * Rejects when the stored image itself cannot be read.
  */
-export function makeDerivative(mediaDir: string, uploadId: string, filename: string, size: 'thumb' | 'display'): Promise<void> {
-  const target = size === 'thumb' ? thumbFile(mediaDir, uploadId) : displayFile(mediaDir, uploadId)
+export function makeDerivative(store: MediaStore, uploadId: string, filename: string, size: 'thumb' | 'display'): Promise<void> {
+  const target = size === 'thumb' ? mediaKeys.thumb(uploadId) : mediaKeys.display(uploadId)
   let job = making.get(target)
   if (!job) {
-    job = withImageSlot(async () => {
-      const original = mediaFile(mediaDir, filename)
-      const data = size === 'thumb' ? await thumbnailOf(await readFile(original)) : await displayImageOf(original)
-      await writeFileAtomic(target, data)
-    }).finally(() => making.delete(target))
+    job = (async () => {
+      // Only the decoding holds the image slot, not the reads and writes around it.
+      const original = await store.read(mediaKeys.original(filename))
+      if (!original) throw new Error(`The stored image ${filename} is missing`)
+      const data = await withImageSlot(() => size === 'thumb' ? thumbnailOf(original) : displayImageOf(original))
+      await store.put(target, data, 'image/webp')
+    })().finally(() => making.delete(target))
     making.set(target, job)
   }
   return job
@@ -306,11 +290,10 @@ function isApiError(error: unknown): boolean {
 
 /** Longest side of the picture an upload page shows (the original stays one click away). */
 export const DISPLAY_SIZE = 1600
-export const displayFile = (mediaDir: string, uploadId: string) => join(mediaDir, 'display', `${uploadId}.webp`)
 
 /** The picture at display size: WebP of at most 1600 px a side, animation kept, never enlarged. */
-function displayImageOf(originalPath: string): Promise<Buffer> {
-  return sharp(originalPath, { animated: true, limitInputPixels: MAX_IMAGE_PIXELS })
+function displayImageOf(original: Buffer): Promise<Buffer> {
+  return sharp(original, { animated: true, limitInputPixels: MAX_IMAGE_PIXELS })
     .resize(DISPLAY_SIZE, DISPLAY_SIZE, { fit: 'inside', withoutEnlargement: true })
     .webp({ quality: 82 })
     .timeout({ seconds: IMAGE_JOB_SECONDS })

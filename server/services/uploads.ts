@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { UploadFields } from '../../shared/schemas/uploads'
 import { MAX_IMAGE_BYTES } from '../../shared/schemas/uploads'
@@ -10,13 +10,14 @@ import { dialects, inList, sql } from '../database/sql'
 import { badRequest, conflict, notFound } from './errors'
 import type { Actor } from './sessions'
 import { fetchImageToFile, ImageFetchError } from './image-fetch'
-import { displayFile, mediaFile, pendingFile, PHASH_MAX_DISTANCE, processImage, makeDerivative, thumbFile, writeFileAtomic, type ProcessedImage } from './media'
+import { PHASH_MAX_DISTANCE, processImage, makeDerivative, type ProcessedImage } from './media'
+import { mediaKeys, uploadMediaKeys, type MediaStore } from './media-store'
 import { attachTags, tagsOf } from './upload-tags'
 import { visibleTo } from './upload-queries'
 
 export interface MediaOptions {
-  /** <data>/media: images as <id>.<ext>, thumbnails as thumbs/<id>.webp, unfinished uploads in pending/ */
-  mediaDir: string
+  /** Images as <id>.<ext>, thumbnails as thumbs/<id>.webp, unfinished uploads in pending/ (`<data>/media` or a bucket) */
+  store: MediaStore
   /** <data>/tmp: request bodies and downloads while they are checked */
   tmpDir: string
   /** NUXT_IMAGE_FETCH_ALLOW_PRIVATE */
@@ -98,14 +99,15 @@ async function createLink(db: Executor, actor: Actor, input: Extract<UploadField
  */
 async function storeImage(db: Executor, actor: Actor, input: { description: string, tags: string[], is_private: boolean }, image: ProcessedImage, originalName: string, options: MediaOptions) {
   await refuseDuplicate(db, actor.id, image)
+  const { store } = options
   const id = randomUUID()
   const filename = `${id}.${image.ext}`
-  const files = [mediaFile(options.mediaDir, filename), thumbFile(options.mediaDir, id)] as const
-  const pending = pendingFile(options.mediaDir, id)
-  await writeFile(pending, filename, { flag: 'wx' })
+  const keys = [mediaKeys.original(filename), mediaKeys.thumb(id)] as const
+  const pending = mediaKeys.pending(id)
+  await store.put(pending, Buffer.from(filename), 'text/plain')
   try {
-    await writeFileAtomic(files[0], image.data)
-    await writeFileAtomic(files[1], image.thumbnail)
+    await store.put(keys[0], image.data, image.mime)
+    await store.put(keys[1], image.thumbnail, 'image/webp')
     await db.transaction(async (tx) => {
       // Image inserts take turns (across instances too), and a concurrent upload
       // of the same image may have won meanwhile: check again holding the turn.
@@ -119,11 +121,14 @@ async function storeImage(db: Executor, actor: Actor, input: { description: stri
     })
   }
   catch (error) {
-    await Promise.all(files.map(file => rm(file, { force: true })))
-    await rm(pending, { force: true })
+    // The marker goes last, and stays when the files could not be removed: the next start removes them.
+    await store.remove([...keys]).then(() => store.remove([pending]), (cleanup: unknown) => {
+      console.warn(`[upload] could not remove the files of failed upload ${id}: ${(cleanup as Error).message}`)
+    })
     throw error
   }
-  await rm(pending, { force: true })
+  // Committed: a marker left behind now only costs the next start a look-up.
+  await store.remove([pending]).catch(() => {})
   return createdUpload({ id, userId: actor.id, filename, originalName, description: input.description, uploadType: 'image', externalUrl: null, isPrivate: input.is_private })
 }
 
@@ -133,32 +138,26 @@ const STORED_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 /**
  * At start, before any request: the uploads a crash interrupted between
  * writing their files and committing their row (`pending/<id>`). Files whose
- * row never committed are removed; a committed one keeps them. Answers how
- * many uploads' files were removed.
+ * row never committed are removed; a committed one keeps them. Markers
+ * younger than `olderThanMs` are left alone: on a store that several
+ * instances share, they may belong to an upload still in flight elsewhere.
+ * Answers how many uploads' files were removed.
  */
-export async function reclaimUnfinishedUploads(db: Executor, mediaDir: string): Promise<number> {
-  const folder = join(mediaDir, 'pending')
-  let ids: string[]
-  try {
-    ids = await readdir(folder)
-  }
-  catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0
-    throw error
-  }
+export async function reclaimUnfinishedUploads(db: Executor, store: MediaStore, olderThanMs = 0): Promise<number> {
+  const markers = await store.list('pending/')
   let removed = 0
-  for (const id of ids) {
-    const marker = pendingFile(mediaDir, id)
+  for (const { key, modified } of markers) {
+    if (Date.now() - modified.getTime() < olderThanMs) continue
+    const id = key.slice('pending/'.length)
     if (UUID.test(id)) {
-      const filename = (await readFile(marker, 'utf8').catch(() => '')).trim()
+      const filename = (await store.read(key).catch(() => null))?.toString('utf8').trim() ?? ''
       const row = await db.get(sql`SELECT id FROM uploads WHERE id = ${id}`)
       if (!row) {
-        const files = [thumbFile(mediaDir, id), ...(STORED_NAME.test(filename) && filename.startsWith(id) ? [mediaFile(mediaDir, filename)] : [])]
-        await Promise.all(files.map(file => rm(file, { force: true })))
+        await store.remove([mediaKeys.thumb(id), ...(STORED_NAME.test(filename) && filename.startsWith(id) ? [mediaKeys.original(filename)] : [])])
         removed++
       }
     }
-    await rm(marker, { recursive: true, force: true })
+    await store.remove([key])
   }
   return removed
 }
@@ -246,30 +245,38 @@ export async function toggleUploadPrivacy(db: Executor, id: string, actor: Actor
 }
 
 /** DELETE /api/upload/{id}: owner or admin; the row (votes and tag links cascade) and its files. */
-export async function deleteUpload(db: Executor, id: string, actor: Actor, mediaDir: string) {
+export async function deleteUpload(db: Executor, id: string, actor: Actor, store: MediaStore) {
   const deleted = await db.get<{ filename: string | null }>(sql`DELETE FROM uploads
     WHERE id = ${id} AND (user_id = ${actor.id} OR ${actor.isAdmin ? 1 : 0} = 1) RETURNING filename`)
   if (deleted === undefined) throw notFound('Upload not found')
-  const { filename } = deleted
-  if (filename) {
-    await Promise.all([mediaFile(mediaDir, filename), thumbFile(mediaDir, id), displayFile(mediaDir, id)].map(file => rm(file, { force: true })))
-  }
+  if (deleted.filename) await removeUploadMedia(store, id, deleted.filename)
   return { success: true as const }
 }
 
+/**
+ * Removes the media of an upload whose row is gone (its image, thumbnail and
+ * display size). The row is what the site answers from, so a store that fails
+ * now leaves unreachable files, logged, rather than failing the deletion.
+ */
+export async function removeUploadMedia(store: MediaStore, id: string, filename: string): Promise<void> {
+  await store.remove(uploadMediaKeys(id, filename)).catch((error: unknown) => {
+    console.warn(`[upload] could not remove the files of deleted upload ${id}: ${(error as Error).message}`)
+  })
+}
+
 /** The stored file behind GET /api/image/{id} (any visibility: the address is the secret), or 404. */
-export async function imageFileOf(db: Executor, id: string, mediaDir: string, size: 'full' | 'thumb' | 'display'): Promise<{ path: string, contentType: string, etag: string, remake?: () => Promise<void> }> {
+export async function imageFileOf(db: Executor, id: string, store: MediaStore, size: 'full' | 'thumb' | 'display'): Promise<{ key: string, contentType: string, etag: string, remake?: () => Promise<void> }> {
   const row = await db.get<{ filename: string, mime_type: string, sha256: string }>(sql`SELECT filename, mime_type, sha256 FROM uploads
     WHERE id = ${id} AND upload_type = 'image' AND filename IS NOT NULL`)
   if (!row) throw notFound('Image not found')
-  if (size === 'full') return { path: mediaFile(mediaDir, row.filename), contentType: row.mime_type, etag: `"${row.sha256}"` }
+  if (size === 'full') return { key: mediaKeys.original(row.filename), contentType: row.mime_type, etag: `"${row.sha256}"` }
   // A derivative is made from the original when it is missing: the display size on its
   // first request, a thumbnail lost in a crash window.
   return {
-    path: size === 'thumb' ? thumbFile(mediaDir, id) : displayFile(mediaDir, id),
+    key: size === 'thumb' ? mediaKeys.thumb(id) : mediaKeys.display(id),
     contentType: 'image/webp',
     etag: `"${row.sha256}-${size}"`,
-    remake: () => makeDerivative(mediaDir, id, row.filename, size),
+    remake: () => makeDerivative(store, id, row.filename, size),
   }
 }
 

@@ -45,7 +45,8 @@ export function useSecrets(): Secrets {
   return secrets
 }
 
-/** Creates the data dir and its sub-folders. */
+/** Creates the data dir and its sub-folders (`media/` only when media are kept on disk). */
 export function ensureDataDirs(): void {
-  for (const dir of ['', 'media', 'outbox', 'tmp']) mkdirSync(join(dataPath(), dir), { recursive: true })
+  const media = String(useRuntimeConfig().mediaStorage || 'fs').trim().toLowerCase() === 's3' ? [] : ['media']
+  for (const dir of ['', ...media, 'outbox', 'tmp']) mkdirSync(join(dataPath(), dir), { recursive: true })
 }

@@ -1,16 +1,29 @@
 import { mkdirSync } from 'node:fs'
+import { fsMediaStore, type MediaStore } from '../services/media-store'
+import { s3MediaStore, s3Settings } from '../services/media-store-s3'
 import type { MediaOptions } from '../services/uploads'
 
-let folders: Omit<MediaOptions, 'allowPrivateFetch'> | undefined
+let store: MediaStore | undefined
+let tmpDir: string | undefined
+
+/** `NUXT_MEDIA_STORAGE`: `fs` (the default) or `s3`; anything else stops the start. */
+export function mediaStorageKind(): 'fs' | 's3' {
+  const kind = String(useRuntimeConfig().mediaStorage || 'fs').trim().toLowerCase()
+  if (kind !== 'fs' && kind !== 's3') throw new Error(`NUXT_MEDIA_STORAGE must be fs or s3, not "${kind}"`)
+  return kind
+}
+
+/** Where media live: `<data>/media`, or the bucket of NUXT_S3_* when NUXT_MEDIA_STORAGE=s3. */
+export function mediaStore(): MediaStore {
+  store ??= mediaStorageKind() === 's3' ? s3MediaStore(s3Settings(useRuntimeConfig().s3)) : fsMediaStore(dataPath('media'))
+  return store
+}
 
 /** Where media and temporary uploads live, and whether image_url may reach private addresses. */
 export function mediaOptions(): MediaOptions {
-  if (!folders) {
-    folders = { mediaDir: dataPath('media'), tmpDir: dataPath('tmp') }
-    mkdirSync(`${folders.mediaDir}/thumbs`, { recursive: true })
-    mkdirSync(`${folders.mediaDir}/display`, { recursive: true })
-    mkdirSync(`${folders.mediaDir}/pending`, { recursive: true })
-    mkdirSync(folders.tmpDir, { recursive: true })
+  if (!tmpDir) {
+    tmpDir = dataPath('tmp')
+    mkdirSync(tmpDir, { recursive: true })
   }
-  return { ...folders, allowPrivateFetch: String(useRuntimeConfig().imageFetchAllowPrivate) === 'true' }
+  return { store: mediaStore(), tmpDir, allowPrivateFetch: String(useRuntimeConfig().imageFetchAllowPrivate) === 'true' }
 }

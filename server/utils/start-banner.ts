@@ -16,14 +16,18 @@ export interface StartInfo {
   siteUrl: string
   firstStart: boolean
   database: 'sqlite' | 'postgresql'
+  /** The bucket when media are kept in S3 (NUXT_MEDIA_STORAGE=s3); else media/ in the data dir. */
+  bucket?: string
 }
 
 /** What the server prints at start: where the data lives, what to open, and (first start) how to become admin. */
 export function startBanner(info: StartInfo): string[] {
   const site = info.siteUrl.replace(/\/$/, '') === info.url ? [] : [`  Site URL: ${info.siteUrl} (NUXT_PUBLIC_SITE_URL: links in e-mails, OAuth)`]
-  const where = info.database === 'postgresql'
-    ? `${info.dataDir} (media/, outbox/); database and secrets: PostgreSQL (NUXT_DATABASE_URL)`
-    : `${info.dataDir} (database app.sqlite, media/, outbox/, secrets.json)`
+  const media = info.bucket ? '' : 'media/, '
+  let where = info.database === 'postgresql'
+    ? `${info.dataDir} (${media}outbox/); database and secrets: PostgreSQL (NUXT_DATABASE_URL)`
+    : `${info.dataDir} (database app.sqlite, ${media}outbox/, secrets.json)`
+  if (info.bucket) where += `; media: bucket "${info.bucket}" (NUXT_MEDIA_STORAGE=s3)`
   if (!info.firstStart) return [`Does It Fuck? · data: ${where} · open ${info.url}`]
   return [
     'Does It Fuck? · first start',

@@ -1,14 +1,23 @@
 import { execFile } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
+import { sql } from '../../server/database/sql'
 import { api, registerUser } from '../support/api'
 import { createTestDatabase, dropTestDatabase } from '../support/postgres'
+import { startS3 } from '../support/s3'
+import { databaseOf } from '../support/seed'
 import { ROOT, startServer, testEngine, type RunningServer } from '../support/server'
 import { uploadImage, postUpload } from '../support/uploads'
 
 const run = promisify(execFile)
-const moveData = (...args: string[]) => run(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/move-data.ts'), ...args], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME } })
+const moveData = (...args: string[]) => moveDataWith({}, ...args)
+const moveDataWith = (env: Record<string, string>, ...args: string[]) =>
+  run(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/move-data.ts'), ...args], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } })
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex')
 
 /**
  * An embedded site (SQLite + media in its data dir) moved to PostgreSQL with
@@ -60,5 +69,58 @@ describe.skipIf(testEngine() !== 'postgres')('npm run move-data', () => {
     // The anonymous visitor is still known by the same keyed hashes.
     const again = await api('/api/vote/anonymous', { method: 'POST', body: { uploadId: image.id, vote: 'upvote', clientFingerprint: 'moved-visitor' }, baseURL: onTarget.url })
     expect(again.status).toBe(409)
+  })
+
+  it('with --media s3 copies images and derivatives into the bucket, checks them, and refuses a bucket holding media', async () => {
+    const embedded = await startServer({}, { engine: 'sqlite' })
+    cleanup.push(() => embedded.stop())
+    const alice = await registerUser({}, embedded.url)
+    const images = [await uploadImage(alice, { tags: 'to the bucket', baseURL: embedded.url }), await uploadImage(alice, { format: 'jpeg', baseURL: embedded.url })]
+    expect((await fetch(`${embedded.url}/api/image/${images[0]!.id}?size=display`)).status).toBe(200)
+    const served = async (baseURL: string) => Promise.all(images.flatMap(image => ['', '?size=thumb'].map(async (size) => {
+      const response = await fetch(`${baseURL}/api/image/${image.id}${size}`)
+      return { status: response.status, etag: response.headers.get('etag'), type: response.headers.get('content-type'), sha256: sha256(Buffer.from(await response.arrayBuffer())) }
+    })))
+    const before = await served(embedded.url)
+    await embedded.stop({ keepData: true })
+
+    const s3 = await startS3()
+    cleanup.push(() => s3.stop())
+    const bucket = await s3.createBucket()
+    const env = s3.env(bucket)
+    const target = await createTestDatabase()
+    cleanup.push(() => dropTestDatabase(target))
+    const moved = await moveDataWith(env, '--to', target, '--data-dir', embedded.dataDir, '--media', 's3')
+    expect(moved.stdout).toContain('| uploads | 2 | 2 |')
+    expect(moved.stdout).toContain(`media: 2 file(s) match their SHA-256 in bucket "${bucket}" at ${s3.endpoint}`)
+    expect(moved.stdout).toContain('media: 5 object(s) (images, thumbnails, display sizes) copied into the bucket and read back unchanged')
+    expect(await s3.keys(bucket)).toEqual([
+      `display/${images[0]!.id}.webp`,
+      ...images.map(image => image.filename).sort(),
+      ...images.map(image => `thumbs/${image.id}.webp`).sort(),
+    ].sort())
+
+    // A second move into another empty database finds the bucket holding media: refused, nothing written.
+    const second = await createTestDatabase()
+    cleanup.push(() => dropTestDatabase(second))
+    await expect(moveDataWith(env, '--to', second, '--data-dir', embedded.dataDir, '--media', 's3')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(`move-data: The bucket "${bucket}" at ${s3.endpoint} already holds media (5 object(s)`),
+    })
+    const rows = await databaseOf({ dataDir: embedded.dataDir, databaseUrl: second }).db.get<{ n: number }>(sql`SELECT count(*) AS n FROM uploads`)
+    expect(Number(rows!.n)).toBe(0)
+    // No bucket settings: refused before anything is read.
+    await expect(moveDataWith({}, '--to', second, '--data-dir', embedded.dataDir, '--media', 's3')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('move-data: Media in S3 need NUXT_S3_BUCKET'),
+    })
+
+    // The moved site, on a fresh data dir: every image from the bucket, the same bytes and ETags.
+    const dataDir = mkdtempSync(join(tmpdir(), 'dif-moved-'))
+    cleanup.push(async () => rmSync(dataDir, { recursive: true, force: true }))
+    const onTarget = await startServer({ NUXT_DATABASE_URL: target, ...env }, { dataDir })
+    cleanup.push(() => onTarget.stop({ keepData: true }))
+    expect(await served(onTarget.url)).toEqual(before)
+    expect(existsSync(join(dataDir, 'media'))).toBe(false)
   })
 })

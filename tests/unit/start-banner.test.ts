@@ -21,4 +21,11 @@ describe('the address to open', () => {
     expect(startBanner({ ...info, siteUrl: 'http://localhost:3000/' }).join('\n')).not.toContain('Site URL')
     expect(startBanner({ ...info, siteUrl: 'https://dif.example' }).join('\n')).toContain('Site URL: https://dif.example')
   })
+
+  it('names the bucket, and no media/ folder, when media are kept in S3', () => {
+    const info = { dataDir: '/srv/data', url: 'http://localhost:3000', siteUrl: 'http://localhost:3000', firstStart: false, database: 'postgresql' as const }
+    expect(startBanner({ ...info, bucket: 'dif-media' })).toEqual(['Does It Fuck? · data: /srv/data (outbox/); database and secrets: PostgreSQL (NUXT_DATABASE_URL); '
+      + 'media: bucket "dif-media" (NUXT_MEDIA_STORAGE=s3) · open http://localhost:3000'])
+    expect(startBanner(info)[0]).toContain('/srv/data (media/, outbox/); database')
+  })
 })

@@ -5,5 +5,5 @@ import { deleteUpload } from '../../services/uploads'
 export default defineEventHandler(async (event) => {
   const actor = await requireUser(event)
   const { id } = paramsValidated(event, UploadIdParamsSchema)
-  return deleteUpload(useDB(), id, actor, mediaOptions().mediaDir)
+  return deleteUpload(useDB(), id, actor, mediaStore())
 })

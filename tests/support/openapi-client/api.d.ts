@@ -3536,6 +3536,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A missing thumbnail or display size waits for image processing (queue full), or the media storage (an S3 bucket) does not answer: try again later */
+            503: {
+                headers: {
+                    /** @description Seconds after which to try again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listRecentUploads: {
@@ -3922,10 +3933,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Image processing is busy (its queue is full): try again later */
+            /** @description Image processing is busy (its queue is full), or the media storage (an S3 bucket) does not answer: try again later */
             503: {
                 headers: {
-                    /** @description Seconds after which the queue has likely drained */
+                    /** @description Seconds after which to try again */
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };
@@ -4565,10 +4576,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Image processing is busy (its queue is full): try again later */
+            /** @description Image processing is busy (its queue is full), or the media storage (an S3 bucket) does not answer: try again later */
             503: {
                 headers: {
-                    /** @description Seconds after which the queue has likely drained */
+                    /** @description Seconds after which to try again */
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };

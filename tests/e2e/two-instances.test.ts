@@ -1,0 +1,239 @@
+import { randomBytes } from 'node:crypto'
+import { existsSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from '../../server/database/sql'
+import { api, registerUser, type TestUser } from '../support/api'
+import { randomImage } from '../support/images'
+import { createTestDatabase, dropTestDatabase } from '../support/postgres'
+import { startS3, type TestS3 } from '../support/s3'
+import { countedVotes, databaseOf, storedCounts } from '../support/seed'
+import { startServer, testEngine, type RunningServer } from '../support/server'
+import { postUpload } from '../support/uploads'
+
+/**
+ * decisions.md "Scaling out", all switches on: instances A and B share one
+ * PostgreSQL database, one Redis and one bucket, each with a data dir of its
+ * own, and answer as one site. Only the PostgreSQL pass can run it: SQLite is
+ * a file inside one data dir, which two instances with their own data dirs
+ * cannot share (tests/e2e/redis.test.ts covers two processes on one SQLite
+ * file).
+ */
+const postgres = testEngine() === 'postgres'
+const SHARED_REDIS = process.env.TEST_REDIS_URL
+if (postgres && !SHARED_REDIS) {
+  throw new Error('tests/e2e/two-instances.test.ts needs TEST_REDIS_URL (a throwaway redis-server): run it through '
+    + 'scripts/engines.sh, e.g. `scripts/engines.sh npx vitest run --project e2e-pg tests/e2e/two-instances.test.ts`')
+}
+
+const image = (data: Buffer) => ({ data, name: 'picture.png', type: 'image/png' })
+
+async function fetchBytes(url: string) {
+  const response = await fetch(url)
+  return { status: response.status, etag: response.headers.get('etag'), type: response.headers.get('content-type'), data: Buffer.from(await response.arrayBuffer()) }
+}
+
+/** `stats` of `uploadId` in the newest-first list as `baseURL` answers it. */
+async function statsIn(baseURL: string, uploadId: string) {
+  const response = await api('/api/uploads?limit=50', { baseURL })
+  expect(response.status).toBe(200)
+  return response.body.uploads.find((entry: { id: string }) => entry.id === uploadId)?.stats
+}
+
+async function linkUpload(user: TestUser, baseURL: string): Promise<string> {
+  const response = await postUpload(user, { upload_type: 'link', external_url: `https://example.com/${randomBytes(6).toString('hex')}`, description: 'shared by two instances' }, undefined, baseURL)
+  expect(response.status).toBe(201)
+  return response.body.upload.id
+}
+
+const login = (baseURL: string, email = 'nobody@e2e.test', password = 'whatever1') =>
+  api('/api/auth', { method: 'POST', body: { action: 'login', email, password }, baseURL })
+
+describe.skipIf(!postgres)('two instances on one PostgreSQL database, one Redis and one bucket', () => {
+  let databaseUrl: string
+  let s3: TestS3
+  let bucket: string
+  let a: RunningServer
+  let b: RunningServer
+  let alice: TestUser
+  let bob: TestUser
+  /** POST /api/auth requests counted so far (the AUTH limit is 10 per IP, for both instances). */
+  let authRequests = 0
+
+  beforeAll(async () => {
+    databaseUrl = await createTestDatabase()
+    s3 = await startS3()
+    bucket = await s3.createBucket()
+    const env = {
+      ...s3.env(bucket),
+      NUXT_REDIS_URL: SHARED_REDIS!,
+      NUXT_REDIS_PREFIX: `dif-test-${randomBytes(6).toString('hex')}:`,
+      NUXT_RATE_LIMIT_ENABLED: 'true',
+      NUXT_RATE_LIMIT_AUTH_MAX: '10',
+      NUXT_RATE_LIMIT_GENERAL_MAX: '10000',
+      NUXT_RATE_LIMIT_UPLOAD_MAX: '10000',
+      NUXT_RATE_LIMIT_VOTE_MAX: '10000',
+      NUXT_RATE_LIMIT_ANON_VOTE_MAX: '10000',
+    }
+    // A first, so that B finds the schema migrated; each gets a data dir of its own.
+    a = await startServer(env, { databaseUrl })
+    b = await startServer(env, { databaseUrl })
+    alice = await registerUser({}, a.url)
+    bob = await registerUser({}, b.url)
+    authRequests = 2
+  })
+
+  afterAll(async () => {
+    // A killed by the last test is already gone; its data dir still goes.
+    if (a?.process.signalCode === 'SIGKILL') rmSync(a.dataDir, { recursive: true, force: true })
+    else await a?.stop()
+    await b?.stop()
+    await s3?.stop()
+    if (databaseUrl) await dropTestDatabase(databaseUrl)
+  })
+
+  it('answer /api/health with every part "ok"', async () => {
+    for (const server of [a, b]) {
+      const health = await api('/api/health', { baseURL: server.url })
+      expect(health.status).toBe(200)
+      expect(health.body).toEqual({ status: 'ok', database: 'ok', redis: 'ok', storage: 'ok' })
+    }
+  })
+
+  it('keep a visitor signed in on A signed in on B, and the other way round', async () => {
+    const onB = await api('/api/profile', { token: alice.token, baseURL: b.url })
+    expect(onB.status).toBe(200)
+    expect(onB.body.user).toMatchObject({ id: alice.id, username: alice.username })
+    const signedInOnB = await login(b.url, bob.email, bob.password)
+    authRequests++
+    expect(signedInOnB.status).toBe(200)
+    const onA = await api('/api/profile', { token: signedInOnB.body.token, baseURL: a.url })
+    expect(onA.status).toBe(200)
+    expect(onA.body.user.id).toBe(bob.id)
+  })
+
+  it('count an AUTH limit of 10 once: spent after 10 requests split across A and B', async () => {
+    for (let n = authRequests + 1; n <= 10; n++) {
+      const response = await login(n % 2 ? a.url : b.url)
+      expect(response.status, `request ${n}`).toBe(401)
+      expect(response.headers.get('ratelimit-limit')).toBe('10')
+      expect(response.headers.get('ratelimit-remaining'), `request ${n}`).toBe(String(10 - n))
+    }
+    for (const server of [a, b]) {
+      const limited = await login(server.url, alice.email, alice.password)
+      expect(limited.status).toBe(429)
+      expect(limited.headers.get('ratelimit-remaining')).toBe('0')
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0)
+    }
+  })
+
+  it('show a vote taken on A in B\'s list at once', async () => {
+    const uploadId = await linkUpload(alice, a.url)
+    // Read twice on B: the second answer may come from B's list cache.
+    expect(await statsIn(b.url, uploadId)).toEqual({ voteCount: 0, upvotes: 0, downvotes: 0, averageRating: null })
+    expect(await statsIn(b.url, uploadId)).toEqual({ voteCount: 0, upvotes: 0, downvotes: 0, averageRating: null })
+    const vote = await api('/api/vote', { method: 'POST', token: bob.token, body: { uploadId, vote: 'fucks' }, baseURL: a.url })
+    expect(vote.status).toBe(200)
+    expect(await statsIn(b.url, uploadId)).toEqual({ voteCount: 1, upvotes: 1, downvotes: 0, averageRating: 10 })
+  })
+
+  it('serve an image uploaded on A from B, the same bytes, and write no media under either data dir', async () => {
+    const created = await postUpload(alice, { upload_type: 'image', description: 'uploaded on A' }, image(await randomImage('png')), a.url)
+    expect(created.status).toBe(201)
+    const { id, filename } = created.body.upload
+    const stored = (await s3.object(bucket, filename))!.data
+    for (const size of ['', '?size=thumb', '?size=display']) {
+      const fromA = await fetchBytes(`${a.url}/api/image/${id}${size}`)
+      const fromB = await fetchBytes(`${b.url}/api/image/${id}${size}`)
+      expect(fromB.status, size).toBe(200)
+      expect(fromB.data.equals(fromA.data), size).toBe(true)
+      expect([fromB.etag, fromB.type], size).toEqual([fromA.etag, fromA.type])
+    }
+    expect((await fetchBytes(`${b.url}/api/image/${id}`)).data.equals(stored)).toBe(true)
+    for (const server of [a, b]) expect(existsSync(join(server.dataDir, 'media')), server.dataDir).toBe(false)
+  })
+
+  it('count 20 parallel anonymous votes with one fingerprint, split across A and B, once', async () => {
+    const uploadId = await linkUpload(alice, a.url)
+    const clientFingerprint = `two-instances-${randomBytes(6).toString('hex')}`
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => api('/api/vote/anonymous', {
+      method: 'POST',
+      body: { uploadId, vote: i % 4 < 2 ? 'upvote' : 'downvote', clientFingerprint },
+      baseURL: i % 2 ? a.url : b.url,
+    })))
+    const codes = answers.map(answer => answer.status).sort()
+    expect(codes.filter(code => code === 200)).toHaveLength(1)
+    expect(codes.filter(code => code === 409)).toHaveLength(19)
+    const winner = answers.find(answer => answer.status === 200)!.body.vote as 'upvote' | 'downvote'
+    for (const loser of answers.filter(answer => answer.status === 409)) {
+      expect(loser.body).toMatchObject({ success: false, alreadyVoted: true, existingVote: winner })
+    }
+    const shared = { dataDir: a.dataDir, databaseUrl }
+    expect(await storedCounts(uploadId, shared)).toEqual(winner === 'upvote' ? { upvotes: 1, downvote_count: 0 } : { upvotes: 0, downvote_count: 1 })
+    expect(await storedCounts(uploadId, shared)).toEqual(await countedVotes(uploadId, shared))
+  })
+
+  it('answer one 201 and one 409 when the same image is uploaded to A and B at once', async () => {
+    for (let round = 0; round < 3; round++) {
+      const data = await randomImage('png')
+      const before = await s3.keys(bucket)
+      const answers = await Promise.all([a, b].map(server => postUpload(alice, { upload_type: 'image', description: `raced, round ${round}` }, image(data), server.url)))
+      expect(answers.map(answer => answer.status).sort(), `round ${round}`).toEqual([201, 409])
+      const { id, filename } = answers.find(answer => answer.status === 201)!.body.upload
+      expect(answers.find(answer => answer.status === 409)!.body).toMatchObject({ duplicate: true, existingUploadId: id })
+      // The loser's objects, if it wrote any, are gone again: only the winner's two are new.
+      expect(await s3.keys(bucket)).toEqual([...before, filename, `thumbs/${id}.webp`].sort())
+    }
+  })
+
+  it('keep B answering, with no half-written rows, when A is killed in the middle of requests', async () => {
+    const uploadId = await linkUpload(alice, b.url)
+    const acknowledged: string[] = []
+    let cutOff = 0
+    let answered!: () => void
+    const firstAnswer = new Promise<void>((resolve) => {
+      answered = resolve
+    })
+    const inFlight = [
+      ...await Promise.all(Array.from({ length: 4 }, async () => randomImage('png'))).then(images => images.map(data =>
+        postUpload(alice, { upload_type: 'image', description: 'cut off by a kill', tags: 'killed, mid request' }, image(data), a.url))),
+      ...Array.from({ length: 30 }, (_, i) => api('/api/vote', { method: 'POST', token: i % 2 ? alice.token : bob.token, body: { uploadId, vote: i % 3 ? 'fucks' : 'does_not_fuck' }, baseURL: a.url })),
+      ...Array.from({ length: 10 }, (_, i) => api('/api/vote/anonymous', { method: 'POST', body: { uploadId, vote: 'upvote', clientFingerprint: `killed-visitor-${i}` }, baseURL: a.url })),
+    ].map(request => request.then((response) => {
+      if (response.status === 201) acknowledged.push(response.body.upload.id)
+      answered()
+    }, () => {
+      cutOff++
+    }))
+    await Promise.race([firstAnswer, new Promise(r => setTimeout(r, 10_000))])
+    const exited = new Promise(resolve => a.process.once('exit', resolve))
+    a.process.kill('SIGKILL')
+    await exited
+    await Promise.all(inFlight)
+    expect(cutOff, 'requests cut off by the kill').toBeGreaterThan(0)
+
+    // B answers as if nothing happened.
+    const health = await api('/api/health', { baseURL: b.url })
+    expect(health.status).toBe(200)
+    expect(health.body).toEqual({ status: 'ok', database: 'ok', redis: 'ok', storage: 'ok' })
+    const vote = await api('/api/vote', { method: 'POST', token: bob.token, body: { uploadId, vote: 'does_not_fuck' }, baseURL: b.url })
+    expect(vote.status).toBe(200)
+
+    // Every row is whole: counts equal the vote rows, every image row has both objects, every acknowledged upload is listed.
+    const shared = { dataDir: b.dataDir, databaseUrl }
+    expect(await storedCounts(uploadId, shared)).toEqual(await countedVotes(uploadId, shared))
+    const { db } = databaseOf(shared)
+    const images = await db.all<{ id: string, filename: string }>(sql`SELECT id, filename FROM uploads WHERE upload_type = 'image'`)
+    const keys = new Set(await s3.keys(bucket))
+    for (const row of images) {
+      expect(keys.has(row.filename), row.filename).toBe(true)
+      expect(keys.has(`thumbs/${row.id}.webp`), row.id).toBe(true)
+      expect((await fetchBytes(`${b.url}/api/image/${row.id}?size=thumb`)).status).toBe(200)
+    }
+    const tagless = await db.all<{ id: string }>(sql`SELECT u.id FROM uploads u WHERE u.description = 'cut off by a kill'
+      AND (SELECT count(*) FROM upload_tags t WHERE t.upload_id = u.id) <> 2`)
+    expect(tagless).toEqual([])
+    const listed = (await api('/api/uploads?limit=100', { baseURL: b.url })).body.uploads.map((entry: { id: string }) => entry.id)
+    expect(listed).toEqual(expect.arrayContaining(acknowledged))
+  })
+})

@@ -6,9 +6,6 @@ const rateLimit = (max: number, windowSeconds: number) => ({ max, windowSeconds 
 
 export default defineNuxtConfig({
   modules: ['@nuxt/eslint', 'nuxt-auth-utils'],
-  // nuxt-auth-utils carries the OAuth handshake only (our sign-in is the auth-token cookie):
-  // without this, every server render fetched an empty session and sealed a new one (two PBKDF2 runs).
-  auth: { loadStrategy: 'none' },
   devtools: { enabled: false },
   app: {
     head: {
@@ -108,6 +105,9 @@ export default defineNuxtConfig({
       ]
     },
   },
+  // nuxt-auth-utils carries the OAuth handshake only (our sign-in is the auth-token cookie):
+  // without this, every server render fetched an empty session and sealed a new one (two PBKDF2 runs).
+  auth: { loadStrategy: 'none' },
   eslint: {
     config: { stylistic: true },
   },

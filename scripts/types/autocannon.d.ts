@@ -7,6 +7,7 @@ declare module 'autocannon' {
     connections?: number
     duration?: number
     amount?: number
+    headers?: Record<string, string>
     pipelining?: number
     requests?: (Request & { setupRequest?: (request: Request) => Request })[]
   }

@@ -5,6 +5,7 @@ import lists from './lists'
 import meta from './meta'
 import myUploads from './my-uploads'
 import oauth from './oauth'
+import reports from './reports'
 import tags from './tags'
 import uploads from './uploads'
 import votes from './votes'
@@ -12,4 +13,4 @@ import votes from './votes'
 export { apiComponents } from './components'
 
 /** Every resource's OpenAPI paths; a new resource file is added here. */
-export const apiPaths: ApiPaths[] = [meta, accounts, oauth, uploads, lists, myUploads, tags, votes, admin]
+export const apiPaths: ApiPaths[] = [meta, accounts, oauth, uploads, lists, myUploads, tags, votes, reports, admin]

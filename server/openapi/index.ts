@@ -5,6 +5,7 @@ import lists from './lists'
 import meta from './meta'
 import myUploads from './my-uploads'
 import oauth from './oauth'
+import ownData from './own-data'
 import reports from './reports'
 import tags from './tags'
 import uploads from './uploads'
@@ -13,4 +14,4 @@ import votes from './votes'
 export { apiComponents } from './components'
 
 /** Every resource's OpenAPI paths; a new resource file is added here. */
-export const apiPaths: ApiPaths[] = [meta, accounts, oauth, uploads, lists, myUploads, tags, votes, reports, admin]
+export const apiPaths: ApiPaths[] = [meta, accounts, oauth, uploads, lists, myUploads, tags, votes, reports, admin, ownData]

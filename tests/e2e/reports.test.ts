@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { sql } from '../../server/database/sql'
 import { api, registerUser, type TestUser } from '../support/api'
+import { expectMatchesOpenApi } from '../support/openapi'
 import { makeAdmin, seedUpload, serverDatabase } from '../support/seed'
 
 let admin: TestUser
@@ -30,6 +31,7 @@ describe('POST /api/upload/{id}/report', () => {
     const response = await report(uploadId, { reason: 'spam', details: '  Buy cheap stuff  ' }, member.token)
     expect(response.status).toBe(201)
     expect(response.body).toEqual({ report: { id: expect.any(String), uploadId, reason: 'spam', status: 'open', createdAt: expect.any(String) } })
+    await expectMatchesOpenApi('post', '/api/upload/{id}/report', response)
     expect(Date.parse(response.body.report.createdAt)).toBeLessThanOrEqual(Date.now())
     const stored = await serverDatabase().db.get<{ reporter_id: string, details: string, ip_hash: string | null }>(sql`SELECT reporter_id, details, ip_hash FROM reports WHERE id = ${response.body.report.id}`)
     expect(stored).toEqual({ reporter_id: member.id, details: 'Buy cheap stuff', ip_hash: null })
@@ -114,6 +116,7 @@ describe('GET /api/admin/reports', () => {
     const response = await queue('?limit=100', admin.token)
     expect(response.status).toBe(200)
     expect(response.headers.get('cache-control')).toBe('private, no-store')
+    await expectMatchesOpenApi('get', '/api/admin/reports', response)
     expect(response.body).toMatchObject({ page: 1, limit: 100, total: expect.any(Number) })
     const entry = response.body.reports.find((group: { upload: { id: string } }) => group.upload.id === uploadId)
     expect(entry).toEqual({
@@ -159,6 +162,7 @@ describe('POST /api/admin/reports/{id}/claim', () => {
     const response = await claim(filed.body.report.id, admin.token)
     expect(response.status).toBe(200)
     expect(response.body).toEqual({ success: true, uploadId, status: 'claimed', claimedBy: { id: admin.id, username: admin.username }, reportCount: 2 })
+    await expectMatchesOpenApi('post', '/api/admin/reports/{id}/claim', response)
     expect(await reportRows(uploadId)).toEqual([
       { status: 'claimed', claimed_by: admin.id, resolution: null },
       { status: 'claimed', claimed_by: admin.id, resolution: null },
@@ -210,6 +214,7 @@ describe('POST /api/admin/reports/{id}/resolve', () => {
     const response = await resolve(filed.body.report.id, { action: 'dismiss', note: 'Fine by the rules' }, admin.token)
     expect(response.status).toBe(200)
     expect(response.body).toEqual({ success: true, uploadId, action: 'dismiss', reportCount: 2 })
+    await expectMatchesOpenApi('post', '/api/admin/reports/{id}/resolve', response)
     expect(await reportRows(uploadId)).toEqual([
       { status: 'resolved', claimed_by: admin.id, resolution: 'dismiss' },
       { status: 'resolved', claimed_by: admin.id, resolution: 'dismiss' },

@@ -2,10 +2,13 @@
  * Admin CLI: `npm run admin -- grant <email>` / `npm run admin -- revoke <email>`.
  * Opens the site's database (NUXT_DATABASE_URL, else <NUXT_DATA_DIR or
  * ./data>/app.sqlite), migrating it first if needed, and sets the account's
- * admin flag. An address in NUXT_ADMIN_EMAILS stays admin whatever the flag says.
+ * admin flag, logging the change in the moderation log (no actor: the command
+ * line) in the same transaction. An address in NUXT_ADMIN_EMAILS stays admin
+ * whatever the flag says.
  */
 import { resolve } from 'node:path'
 import { sql } from '../server/database/sql'
+import { logModeration } from '../server/services/modlog'
 import { openMigrated } from './lib/database'
 
 const USAGE = 'Usage: npm run admin -- grant <email> | revoke <email>'
@@ -19,12 +22,17 @@ async function main(argv: string[]): Promise<number> {
   const email = rawEmail.trim().toLowerCase()
   const db = await openMigrated({ url: process.env.NUXT_DATABASE_URL, dataDir: resolve(process.env.NUXT_DATA_DIR || './data'), log: console.info })
   try {
-    const result = await db.run(sql`UPDATE users SET is_admin = ${command === 'grant'} WHERE email = ${email}`)
-    if (result.changes === 0) {
+    const granted = command === 'grant'
+    const changed = await db.transaction(async (tx) => {
+      const user = await tx.get<{ id: string }>(sql`UPDATE users SET is_admin = ${granted} WHERE email = ${email} RETURNING id`)
+      if (user) await logModeration(tx, { actorId: null, action: granted ? 'admin_granted' : 'admin_revoked', targetType: 'user', targetId: user.id, note: 'command line' })
+      return user !== undefined
+    })
+    if (!changed) {
       console.error(`No account with the e-mail ${email}`)
       return 1
     }
-    console.info(command === 'grant' ? `${email} is now an admin` : `${email} is no longer an admin`)
+    console.info(granted ? `${email} is now an admin` : `${email} is no longer an admin`)
     const listed = (process.env.NUXT_ADMIN_EMAILS ?? '').split(',').map(e => e.trim().toLowerCase())
     if (command === 'revoke' && listed.includes(email)) console.warn(`Note: ${email} is in NUXT_ADMIN_EMAILS and stays an admin while it is listed there`)
     return 0

@@ -220,6 +220,49 @@ export const anonymousVotes = sqliteTable('anonymous_votes', {
   uniqueIndex('anonymous_votes_upload_fingerprint_unique').on(t.uploadId, t.fingerprint),
 ])
 
+/**
+ * A visitor's report of an upload. The reporter is an account (`reporter_id`)
+ * or an anonymous visitor (keyed IP hash and fingerprint, as anonymous votes).
+ * One unresolved report per reporter and upload, held by the partial unique
+ * indexes under concurrency. Removed with its upload (the moderation log keeps the record).
+ */
+export const reports = sqliteTable('reports', {
+  id: text('id').primaryKey(),
+  uploadId: text('upload_id').notNull().references(() => uploads.id, { onDelete: 'cascade' }),
+  reporterId: text('reporter_id').references(() => users.id, { onDelete: 'cascade' }),
+  /** HMAC-SHA-256 of an anonymous reporter's IP with a server secret; null for accounts. */
+  ipHash: text('ip_hash'),
+  fingerprint: text('fingerprint'),
+  reason: text('reason', { enum: ['spam', 'illegal', 'minor_safety', 'harassment', 'copyright', 'other'] }).notNull(),
+  details: text('details'),
+  status: text('status', { enum: ['open', 'claimed', 'resolved'] }).notNull().default('open'),
+  claimedBy: text('claimed_by').references(() => users.id, { onDelete: 'set null' }),
+  resolution: text('resolution', { enum: ['dismiss', 'remove_upload', 'shadow_ban_uploader'] }),
+  resolvedAt: text('resolved_at'),
+  createdAt: createdAt(),
+}, t => [
+  uniqueIndex('reports_open_reporter_unique').on(t.uploadId, t.reporterId).where(sql`${t.status} <> 'resolved'`),
+  uniqueIndex('reports_open_ip_unique').on(t.uploadId, t.ipHash).where(sql`${t.status} <> 'resolved'`),
+  uniqueIndex('reports_open_fingerprint_unique').on(t.uploadId, t.fingerprint).where(sql`${t.status} <> 'resolved'`),
+  index('reports_status_upload_idx').on(t.status, t.uploadId),
+  index('reports_reporter_idx').on(t.reporterId),
+])
+
+/**
+ * The moderation log: one row per admin action, written in the action's own
+ * transaction and never edited. `actor_id` is null for the command line, and
+ * becomes null when the acting account is deleted (the row stays).
+ */
+export const moderationLog = sqliteTable('moderation_log', {
+  id: text('id').primaryKey(),
+  actorId: text('actor_id').references(() => users.id, { onDelete: 'set null' }),
+  action: text('action', { enum: ['shadow_ban_on', 'shadow_ban_off', 'upload_removed', 'tag_added', 'report_claimed', 'report_resolved', 'admin_granted', 'admin_revoked'] }).notNull(),
+  targetType: text('target_type', { enum: ['user', 'upload', 'report'] }).notNull(),
+  targetId: text('target_id').notNull(),
+  note: text('note'),
+  createdAt: createdAt(),
+}, t => [index('moderation_log_newest_idx').on(t.createdAt, t.id)])
+
 /** Generated secrets shared by every instance (used on PostgreSQL; SQLite keeps them in the data dir). */
 export const appSecrets = sqliteTable('app_secrets', {
   name: text('name').primaryKey(),

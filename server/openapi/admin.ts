@@ -1,5 +1,6 @@
 import { AdminUsersQuerySchema, AdminUsersResponseSchema, ShadowBanResponseSchema, ShadowBanSchema } from '#shared/schemas/admin'
 import { IdParamsSchema } from '#shared/schemas/common'
+import { ModlogQuerySchema, ModlogResponseSchema } from '#shared/schemas/modlog'
 
 export default defineApiPaths({
   '/api/admin/users': {
@@ -33,6 +34,24 @@ export default defineApiPaths({
         401: { description: 'Not authenticated' },
         403: { description: 'Not an admin' },
         404: { description: 'User not found' },
+      },
+    },
+  },
+  '/api/admin/modlog': {
+    get: {
+      operationId: 'listModerationLog',
+      summary: 'The moderation log (admin)',
+      description: 'Every admin action, newest first, appended in the action\'s own transaction and never edited. `action`: `shadow_ban_on`, '
+        + '`shadow_ban_off`, `upload_removed`, `tag_added`, `report_claimed`, `report_resolved` (note: the resolution, then the admin\'s note), '
+        + '`admin_granted`, `admin_revoked` (command line: `actor` null). `actor` is also null once the acting account is deleted. limit default 50, max 100.',
+      tags: ['Admin'],
+      security: ['cookie'],
+      params: { query: ModlogQuerySchema },
+      responses: {
+        200: { description: 'A page of log entries', schema: ModlogResponseSchema },
+        400: { description: '`Invalid page`, `Invalid limit`' },
+        401: { description: 'Not authenticated' },
+        403: { description: 'Not an admin' },
       },
     },
   },

@@ -5,7 +5,9 @@ import lists from './lists'
 import meta from './meta'
 import myUploads from './my-uploads'
 import oauth from './oauth'
+import ownData from './own-data'
 import passkeys from './passkeys'
+import reports from './reports'
 import sessions from './sessions'
 import tags from './tags'
 import uploads from './uploads'
@@ -14,4 +16,4 @@ import votes from './votes'
 export { apiComponents } from './components'
 
 /** Every resource's OpenAPI paths; a new resource file is added here. */
-export const apiPaths: ApiPaths[] = [meta, accounts, sessions, passkeys, oauth, uploads, lists, myUploads, tags, votes, admin]
+export const apiPaths: ApiPaths[] = [meta, accounts, sessions, passkeys, oauth, uploads, lists, myUploads, tags, votes, reports, admin, ownData]

@@ -1,7 +1,11 @@
 import type { Executor, Row } from '../database/port'
 import type { users } from '../database/schema-postgres'
-import { sql } from '../database/sql'
+import { FOR_UPDATE, sql } from '../database/sql'
 import { apiError } from './errors'
+import { logModeration } from './modlog'
+import type { MediaStore } from './media-store'
+import type { Actor } from './sessions'
+import { deleteUpload } from './uploads'
 import { recountUploads } from './votes'
 
 type UserRow = Pick<Row<typeof users>, 'id' | 'username' | 'email' | 'is_admin' | 'shadow_banned' | 'created_at'>
@@ -31,9 +35,10 @@ export async function listUsers(db: Executor, query: { page: number, limit: numb
 
 /**
  * POST /api/admin/users/{id}/shadow-ban: sets the flag and, in the same
- * transaction, recomputes the counts of every upload the user voted on.
+ * transaction, recomputes the counts of every upload the user voted on and
+ * logs the action (`note` from a report's resolution).
  */
-export function setShadowBan(db: Executor, actor: { id: string }, userId: string, shadowBanned: boolean) {
+export function setShadowBan(db: Executor, actor: { id: string }, userId: string, shadowBanned: boolean, note?: string) {
   // An admin who banned themself could not see their own votes count, and would not know why.
   if (userId === actor.id) throw apiError(400, 'You cannot shadow-ban yourself')
   return db.transaction(async (tx) => {
@@ -42,6 +47,20 @@ export function setShadowBan(db: Executor, actor: { id: string }, userId: string
       RETURNING id, username, shadow_banned`)
     if (!user) throw apiError(404, 'User not found')
     await recountUploads(tx, sql`SELECT upload_id AS id FROM votes WHERE user_id = ${userId}`)
+    await logModeration(tx, { actorId: actor.id, action: shadowBanned ? 'shadow_ban_on' : 'shadow_ban_off', targetType: 'user', targetId: user.id, note })
     return { success: true as const, user: { id: user.id, username: user.username, shadowBanned: user.shadow_banned === 1 } }
+  })
+}
+
+/**
+ * DELETE /api/upload/{id} by an admin: the upload goes as for its owner; when
+ * it is someone else's, the removal is logged in the same transaction.
+ */
+export function removeUploadAsAdmin(db: Executor, actor: Actor, uploadId: string, store: MediaStore, note?: string) {
+  return db.transaction(async (tx) => {
+    const upload = await tx.get<{ user_id: string }>(sql`SELECT user_id FROM uploads WHERE id = ${uploadId}${FOR_UPDATE}`)
+    if (!upload) throw apiError(404, 'Upload not found')
+    if (upload.user_id !== actor.id) await logModeration(tx, { actorId: actor.id, action: 'upload_removed', targetType: 'upload', targetId: uploadId, note })
+    return deleteUpload(tx, uploadId, actor, store)
   })
 }

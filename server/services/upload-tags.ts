@@ -4,6 +4,7 @@ import type { Executor, Row } from '../database/port'
 import type { tags } from '../database/schema-postgres'
 import { dialects, FOR_UPDATE, sql } from '../database/sql'
 import { apiError } from './errors'
+import { logModeration } from './modlog'
 import type { Actor } from './sessions'
 import { visibleTo } from './upload-queries'
 
@@ -65,11 +66,17 @@ export async function listUploadTags(db: Executor, actor: Actor | null, uploadId
   return { tags: await tagsOf(db, uploadId) }
 }
 
-/** POST /api/uploads/{id}/tags: owner or admin only. */
+/** POST /api/uploads/{id}/tags: owner or admin only; an admin's tags on someone else's upload are logged with them. */
 export async function addUploadTags(db: Executor, actor: Actor, uploadId: string, names: string[]) {
   const upload = await visibleUpload(db, actor, uploadId)
   if (upload.user_id !== actor.id && !actor.isAdmin) throw apiError(403, 'Only the owner or an admin can add tags')
-  const added = await attachTags(db, uploadId, names)
+  const added = upload.user_id === actor.id
+    ? await attachTags(db, uploadId, names)
+    : await db.transaction(async (tx) => {
+        const count = await attachTags(tx, uploadId, names)
+        if (count > 0) await logModeration(tx, { actorId: actor.id, action: 'tag_added', targetType: 'upload', targetId: uploadId, note: names.join(', ') })
+        return count
+      })
   return { success: true as const, tags: await tagsOf(db, uploadId), added }
 }
 

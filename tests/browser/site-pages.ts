@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, inject } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import type { TestUser } from '../support/api'
+import { api, type TestUser } from '../support/api'
 import { launchBrowser, newContext } from '../support/browser'
 import { enableMfa, requestResetToken } from '../support/accounts'
 import { makeAdmin } from '../support/seed'
@@ -61,6 +61,10 @@ export const PAGES: PageCase[] = [
   { name: 'link upload', path: f => `/upload/${f.linkId}`, as: 'guest' },
   { name: 'image upload (owner)', path: f => `/upload/${f.imageId}`, as: 'owner' },
   { name: 'link upload (admin)', path: f => `/upload/${f.linkId}`, as: 'admin' },
+  { name: 'upload: report dialog', path: f => `/upload/${f.linkId}`, as: 'guest', then: async (page) => {
+    await page.click('[data-testid=report-open]')
+    await page.locator('[data-testid=report-dialog]').waitFor()
+  } },
   { name: 'new upload: file', path: () => '/upload/new', as: 'owner', then: async (page) => {
     await page.click('button[type=submit]')
     await page.locator('.field-error').first().waitFor()
@@ -81,6 +85,11 @@ export const PAGES: PageCase[] = [
     await page.locator('[data-testid=mfa-qr]').waitFor()
   } },
   { name: 'admin', path: () => '/admin', as: 'admin' },
+  { name: 'admin: reports', path: () => '/admin?tab=reports', as: 'admin', then: async (page) => {
+    await page.locator('[data-testid=report-resolve]').first().click()
+    await page.locator('[data-testid=report-resolve-form]').waitFor()
+  } },
+  { name: 'admin: log', path: () => '/admin?tab=log', as: 'admin' },
   { name: 'not found', path: () => '/no/such/page', as: 'guest', status: 404 },
 ]
 
@@ -92,6 +101,10 @@ export async function siteFixtures(): Promise<Fixtures> {
   const imageId = await createUpload(owner, { image: await noisePng(480, 320), description: 'A picture', tags: `${tag},colour` })
   const linkId = await seedLink(owner, { url: 'https://example.com/a-page', description: 'A link', tags: [tag] })
   await seedLink(owner, { url: 'https://example.com/a-private-page', description: 'A private link', isPrivate: true })
+  // A report in the admin queue, and a moderation log entry.
+  await api(`/api/upload/${linkId}/report`, { method: 'POST', body: { reason: 'spam', details: 'A sample report' }, token: admin.token })
+  const banned = await registerUser()
+  await api(`/api/admin/users/${banned.id}/shadow-ban`, { method: 'POST', body: { shadowBanned: true }, token: admin.token })
   const mfaUser = await enableMfa(await registerUser())
   const resetToken = await requestResetToken(inject('dataDir'), mfaUser.email)
   return { owner, admin, imageId, linkId, tag, resetToken }

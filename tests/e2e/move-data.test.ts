@@ -9,7 +9,7 @@ import { sql } from '../../server/database/sql'
 import { api, registerUser } from '../support/api'
 import { createTestDatabase, dropTestDatabase } from '../support/postgres'
 import { startS3 } from '../support/s3'
-import { databaseOf } from '../support/seed'
+import { databaseOf, makeAdmin } from '../support/seed'
 import { ROOT, startServer, testEngine, type RunningServer } from '../support/server'
 import { uploadImage, postUpload } from '../support/uploads'
 
@@ -39,6 +39,10 @@ describe.skipIf(testEngine() !== 'postgres')('npm run move-data', () => {
     expect(link.status).toBe(201)
     await api('/api/vote', { method: 'POST', token: bob.token, body: { uploadId: image.id, vote: 'fucks' }, baseURL: embedded.url })
     await api('/api/vote/anonymous', { method: 'POST', body: { uploadId: image.id, vote: 'downvote', clientFingerprint: 'moved-visitor' }, baseURL: embedded.url })
+    // A report, and an admin action in the moderation log.
+    expect((await api(`/api/upload/${link.body.upload.id}/report`, { method: 'POST', token: bob.token, body: { reason: 'spam' }, baseURL: embedded.url })).status).toBe(201)
+    const moderator = await makeAdmin(await registerUser({}, embedded.url), embedded)
+    expect((await api(`/api/admin/users/${bob.id}/shadow-ban`, { method: 'POST', token: moderator.token, body: { shadowBanned: false }, baseURL: embedded.url })).status).toBe(200)
     const paths = ['/api/uploads', `/api/uploads/filtered?tags=cats`, '/api/items-top-voted', `/api/user/${alice.username}/uploads?sort=name`, `/api/upload/${image.id}`, '/api/tags?q=']
     const before = await Promise.all(paths.map(async path => (await api(path, { baseURL: embedded.url })).body))
     const imageBefore = Buffer.from(await (await fetch(`${embedded.url}/api/image/${image.id}`)).arrayBuffer())
@@ -47,10 +51,12 @@ describe.skipIf(testEngine() !== 'postgres')('npm run move-data', () => {
     const target = await createTestDatabase()
     cleanup.push(() => dropTestDatabase(target))
     const moved = await moveData('--to', target, '--data-dir', embedded.dataDir)
-    expect(moved.stdout).toContain('| users | 2 | 2 |')
+    expect(moved.stdout).toContain('| users | 3 | 3 |')
     expect(moved.stdout).toContain('| uploads | 2 | 2 |')
     expect(moved.stdout).toContain('| votes | 1 | 1 |')
     expect(moved.stdout).toContain('| anonymous_votes | 1 | 1 |')
+    expect(moved.stdout).toContain('| reports | 1 | 1 |')
+    expect(moved.stdout).toContain('| moderation_log | 1 | 1 |')
     expect(moved.stdout).toContain('media: 1 file(s) match their SHA-256')
     expect(moved.stdout).toContain('secrets: 4 moved into the database')
 

@@ -24,6 +24,8 @@ describe('rate-limit categories', () => {
     ['GET', '/api/vote?uploadId=x', 'general'],
     ['POST', '/api/vote/anonymous', 'anonVote'],
     ['GET', '/api/uploads', 'general'],
+    ['POST', '/api/upload/0b6f3c1e-5d2a-4f7e-9a61-2c8d4e5f6a7b/report', 'general'],
+    ['DELETE', '/api/profile', 'general'],
     ['GET', '/api/image/abc', null],
     ['GET', '/api/health', null],
     ['GET', '/', null],

@@ -1,0 +1,37 @@
+import { SuccessSchema } from '#shared/schemas/common'
+import { AccountExportSchema, DeleteAccountSchema } from '#shared/schemas/own-data'
+
+export default defineApiPaths({
+  '/api/profile/export': {
+    get: {
+      operationId: 'exportProfile',
+      summary: 'Download the caller\'s own data',
+      description: 'Profile, uploads (with media URLs), votes, API token, session, linked-account and report metadata, as an attachment. '
+        + 'Never a secret (password, token or code hashes, TOTP secret, IP hashes). Cache-Control: private, no-store.',
+      tags: ['Accounts'],
+      security: ['cookie'],
+      responses: {
+        200: { description: 'The account\'s data', schema: AccountExportSchema, headers: { 'Content-Disposition': 'attachment; filename="does-it-fuck-<username>.json"' } },
+        401: { description: 'Not authenticated' },
+      },
+    },
+  },
+  '/api/profile': {
+    delete: {
+      operationId: 'deleteProfile',
+      summary: 'Delete the caller\'s account',
+      description: 'Removes the account, its uploads and media, votes (the counts of every upload it voted on are recomputed), sessions, API '
+        + 'tokens, linked accounts, MFA and reset codes and the reports it filed; moderation log entries stay with no actor. Confirmed by '
+        + '`password` (and `mfaCode` when MFA is on). An account without a password gives `mfaCode`, or must have signed in within the last 10 minutes. Clears the cookie.',
+      tags: ['Accounts'],
+      security: ['cookie'],
+      body: { json: DeleteAccountSchema },
+      responses: {
+        200: { description: 'Deleted', schema: SuccessSchema, headers: { 'Set-Cookie': 'auth-token=; Max-Age=0; Path=/' } },
+        400: { description: '`Password is required`, `Password is incorrect`, `MFA code required`, `Invalid MFA code`' },
+        401: { description: 'Not authenticated' },
+        403: { description: '`Sign in again to delete your account` (no password, no MFA, and the sign-in is older than 10 minutes)' },
+      },
+    },
+  },
+})

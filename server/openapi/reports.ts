@@ -1,0 +1,82 @@
+import { IdParamsSchema } from '#shared/schemas/common'
+import {
+  AdminReportsQuerySchema, AdminReportsResponseSchema, ReportClaimedSchema, ReportCreatedSchema, ReportResolvedSchema, ReportSchema, ResolveReportSchema,
+} from '#shared/schemas/reports'
+import { UploadIdParamsSchema } from '#shared/schemas/uploads'
+
+const admin = { 401: { description: 'Not authenticated' }, 403: { description: 'Not an admin' } }
+
+export default defineApiPaths({
+  '/api/upload/{id}/report': {
+    post: {
+      operationId: 'reportUpload',
+      summary: 'Report an upload',
+      description: 'Signed in (cookie), or anonymous with `clientFingerprint`: an anonymous reporter is known, like an anonymous voter, by the '
+        + 'fingerprint and the keyed SHA-256 of the IP, either of which matches. One unresolved report per reporter and upload. Counts in GENERAL.',
+      tags: ['Reports'],
+      security: ['cookie', 'none'],
+      params: { path: UploadIdParamsSchema },
+      body: { json: ReportSchema },
+      responses: {
+        201: { description: 'Reported', schema: ReportCreatedSchema },
+        400: { description: '`Invalid reason`, `Details must be at most 1000 characters`, `Invalid client fingerprint` (anonymous without one)' },
+        404: { description: '`Upload not found` (unknown, or private and not visible to the caller)' },
+        409: { description: '`Already reported` (this reporter has an unresolved report of this upload)' },
+        429: { description: 'Rate limited (GENERAL)', headers: { 'Retry-After': 'Seconds until the window resets' } },
+      },
+    },
+  },
+  '/api/admin/reports': {
+    get: {
+      operationId: 'listReports',
+      summary: 'The report queue (admin)',
+      description: 'One entry per upload and status: every report of that upload in the requested status (default `open`), counted in '
+        + '`reportCount`. The entry\'s `id`, `reason`, `details` and `createdAt` are those of its first report; any report id of the group names '
+        + 'the group in claim and resolve. `claimedBy` is the admin who claimed (or resolved) it. Most reported first, then oldest. limit default 20, max 100.',
+      tags: ['Admin'],
+      security: ['cookie'],
+      params: { query: AdminReportsQuerySchema },
+      responses: {
+        200: { description: 'A page of report groups', schema: AdminReportsResponseSchema },
+        400: { description: '`Invalid status`, `Invalid page`, `Invalid limit`' },
+        ...admin,
+      },
+    },
+  },
+  '/api/admin/reports/{id}/claim': {
+    post: {
+      operationId: 'claimReport',
+      summary: 'Claim an upload\'s reports (admin)',
+      description: 'The caller takes every unresolved report of the report\'s upload; claiming again changes nothing. Logged as `report_claimed`.',
+      tags: ['Admin'],
+      security: ['cookie'],
+      params: { path: IdParamsSchema },
+      responses: {
+        200: { description: 'Claimed', schema: ReportClaimedSchema },
+        400: { description: '`Invalid ID`' },
+        ...admin,
+        404: { description: '`Report not found`' },
+        409: { description: '`Report already resolved`, `Report claimed by another admin`' },
+      },
+    },
+  },
+  '/api/admin/reports/{id}/resolve': {
+    post: {
+      operationId: 'resolveReport',
+      summary: 'Resolve an upload\'s reports (admin)',
+      description: 'Resolves every unresolved report of the report\'s upload with one action: `dismiss`, `remove_upload` (the upload, its files and '
+        + 'its reports go) or `shadow_ban_uploader`. The action and its moderation log entries commit together.',
+      tags: ['Admin'],
+      security: ['cookie'],
+      params: { path: IdParamsSchema },
+      body: { json: ResolveReportSchema },
+      responses: {
+        200: { description: 'Resolved', schema: ReportResolvedSchema },
+        400: { description: '`Invalid action`, `Note must be at most 1000 characters`, `Invalid ID`, `You cannot shadow-ban yourself`' },
+        ...admin,
+        404: { description: '`Report not found`' },
+        409: { description: '`Report already resolved`, `Report claimed by another admin`' },
+      },
+    },
+  },
+})

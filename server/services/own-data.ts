@@ -1,0 +1,135 @@
+import type { Executor, Row } from '../database/port'
+import type { apiTokens, oauthAccounts, reports, sessions, uploads, users, votes } from '../database/schema-postgres'
+import { FOR_UPDATE, sql } from '../database/sql'
+import { verifyPassword } from './accounts'
+import { apiError } from './errors'
+import { isMfaEnabled, verifyMfaCode } from './mfa'
+import type { MediaStore } from './media-store'
+import type { Actor } from './sessions'
+import { deleteUpload } from './uploads'
+import { recountUploads } from './votes'
+
+/** How recent a sign-in must be for an account without a password (and without MFA) to be deleted. */
+export const FRESH_SIGN_IN_MS = 10 * 60 * 1000
+
+/**
+ * GET /api/profile/export: everything the service keeps about the account,
+ * with media as absolute URLs. Secrets (password and token hashes, the TOTP
+ * secret, backup codes, IP hashes) are never part of it.
+ */
+export async function exportAccount(db: Executor, actor: Actor, siteUrl: string, now = Date.now()) {
+  const site = siteUrl.replace(/\/+$/, '')
+  const user = (await db.get<Pick<Row<typeof users>, 'id' | 'username' | 'email' | 'created_at' | 'mfa_enabled' | 'shadow_banned'> & { has_password: number }>(sql`
+    SELECT id, username, email, created_at, mfa_enabled, shadow_banned, CASE WHEN password_hash IS NOT NULL THEN 1 ELSE 0 END AS has_password
+    FROM users WHERE id = ${actor.id}`))!
+  const [uploadRows, tagRows, voteRows, tokenRows, sessionRows, oauthRows, reportRows] = await Promise.all([
+    db.all<Pick<Row<typeof uploads>, 'id' | 'upload_type' | 'filename' | 'original_name' | 'description' | 'external_url' | 'mime_type'
+    | 'width' | 'height' | 'size_bytes' | 'is_private' | 'upvotes' | 'downvote_count' | 'created_at'>>(sql`
+      SELECT id, upload_type, filename, original_name, description, external_url, mime_type, width, height, size_bytes, is_private,
+        upvotes, downvote_count, created_at FROM uploads WHERE user_id = ${actor.id} ORDER BY created_at, id`),
+    db.all<{ upload_id: string, name: string }>(sql`SELECT ut.upload_id, t.name FROM upload_tags ut JOIN tags t ON t.id = ut.tag_id
+      JOIN uploads u ON u.id = ut.upload_id WHERE u.user_id = ${actor.id} ORDER BY ut.upload_id, ut.position`),
+    db.all<Pick<Row<typeof votes>, 'upload_id' | 'vote' | 'created_at' | 'updated_at'>>(sql`
+      SELECT upload_id, vote, created_at, updated_at FROM votes WHERE user_id = ${actor.id} ORDER BY created_at, id`),
+    db.all<Pick<Row<typeof apiTokens>, 'id' | 'name' | 'created_at' | 'expires_at' | 'last_used_at'>>(sql`
+      SELECT id, name, created_at, expires_at, last_used_at FROM api_tokens WHERE user_id = ${actor.id} ORDER BY created_at, id`),
+    db.all<Pick<Row<typeof sessions>, 'id' | 'created_at' | 'expires_at' | 'revoked_at'>>(sql`
+      SELECT id, created_at, expires_at, revoked_at FROM sessions WHERE user_id = ${actor.id} ORDER BY created_at, id`),
+    db.all<Pick<Row<typeof oauthAccounts>, 'provider' | 'email' | 'created_at'>>(sql`
+      SELECT provider, email, created_at FROM oauth_accounts WHERE user_id = ${actor.id} ORDER BY provider`),
+    db.all<Pick<Row<typeof reports>, 'id' | 'upload_id' | 'reason' | 'details' | 'status' | 'created_at'>>(sql`
+      SELECT id, upload_id, reason, details, status, created_at FROM reports WHERE reporter_id = ${actor.id} ORDER BY created_at, id`),
+  ])
+  const tagsByUpload = new Map<string, string[]>()
+  for (const row of tagRows) tagsByUpload.set(row.upload_id, [...tagsByUpload.get(row.upload_id) ?? [], row.name])
+  return {
+    exportedAt: new Date(now).toISOString(),
+    profile: {
+      id: user.id,
+      username: user.username,
+      email: user.email,
+      createdAt: user.created_at,
+      isAdmin: actor.isAdmin,
+      mfaEnabled: user.mfa_enabled === 1,
+      hasPassword: user.has_password === 1,
+    },
+    uploads: uploadRows.map(row => ({
+      id: row.id,
+      uploadType: row.upload_type,
+      originalName: row.original_name,
+      description: row.description,
+      externalUrl: row.external_url,
+      isPrivate: row.is_private === 1,
+      tags: tagsByUpload.get(row.id) ?? [],
+      upvotes: row.upvotes,
+      downvotes: row.downvote_count,
+      createdAt: row.created_at,
+      page: `${site}/upload/${row.id}`,
+      media: row.upload_type === 'image' && row.filename
+        ? { url: `${site}/api/image/${row.id}`, thumbnailUrl: `${site}/api/image/${row.id}?size=thumb`, mimeType: row.mime_type, width: row.width, height: row.height, sizeBytes: row.size_bytes }
+        : null,
+    })),
+    votes: voteRows.map(row => ({ uploadId: row.upload_id, vote: row.vote, createdAt: row.created_at, updatedAt: row.updated_at })),
+    apiTokens: tokenRows.map(row => ({ id: row.id, name: row.name, createdAt: row.created_at, expiresAt: row.expires_at, lastUsedAt: row.last_used_at })),
+    sessions: sessionRows.map(row => ({ id: row.id, createdAt: row.created_at, expiresAt: row.expires_at, revokedAt: row.revoked_at })),
+    linkedAccounts: oauthRows.map(row => ({ provider: row.provider, email: row.email, createdAt: row.created_at })),
+    reports: reportRows.map(row => ({ id: row.id, uploadId: row.upload_id, reason: row.reason, details: row.details, status: row.status, createdAt: row.created_at })),
+  }
+}
+
+/**
+ * The confirmation DELETE /api/profile asks for: the password (and the MFA
+ * code when MFA is on); an account without a password gives its MFA code, or
+ * signed in within the last 10 minutes. 400 as change-password answers, 403
+ * for a sign-in that is too old (an account with neither password nor MFA).
+ */
+async function confirmDeletion(db: Executor, actor: Actor, input: { password?: string, mfaCode?: string }, now: number): Promise<void> {
+  const row = (await db.get<{ password_hash: string | null, session_created_at: string | null }>(sql`
+    SELECT u.password_hash, s.created_at AS session_created_at FROM users u LEFT JOIN sessions s ON s.id = ${actor.sessionId ?? ''}
+    WHERE u.id = ${actor.id}`))!
+  const mfaOn = await isMfaEnabled(db, actor.id)
+  if (row.password_hash !== null) {
+    if (!input.password) throw apiError(400, 'Password is required')
+    if (!await verifyPassword(row.password_hash, input.password)) throw apiError(400, 'Password is incorrect')
+    if (!mfaOn) return
+    if (!input.mfaCode) throw apiError(400, 'MFA code required')
+    if (!await verifyMfaCode(db, actor.id, input.mfaCode, now)) throw apiError(400, 'Invalid MFA code')
+    return
+  }
+  if (mfaOn && input.mfaCode) {
+    if (!await verifyMfaCode(db, actor.id, input.mfaCode, now)) throw apiError(400, 'Invalid MFA code')
+    return
+  }
+  const signedIn = row.session_created_at ? Date.parse(row.session_created_at) : 0
+  if (now - signedIn <= FRESH_SIGN_IN_MS) return
+  throw mfaOn ? apiError(400, 'MFA code required') : apiError(403, 'Sign in again to delete your account')
+}
+
+/**
+ * DELETE /api/profile: removes the account and everything it owns. Its
+ * uploads go first, each with its files, through the one upload removal.
+ * Then, in one transaction: the account is shadow-banned and the uploads it
+ * voted on recounted (so its votes stop counting), and the user row goes,
+ * taking with it (ON DELETE CASCADE) votes, sessions, API tokens, OAuth
+ * links, MFA backup codes, reset tokens and reports it filed. Moderation log
+ * entries it wrote stay, their actor set to null.
+ */
+export async function deleteAccount(db: Executor, actor: Actor, input: { password?: string, mfaCode?: string }, store: MediaStore, now = Date.now()) {
+  await confirmDeletion(db, actor, input, now)
+  const owner = { ...actor, isAdmin: false }
+  for (;;) {
+    const batch = await db.all<{ id: string }>(sql`SELECT id FROM uploads WHERE user_id = ${actor.id} ORDER BY id LIMIT 100`)
+    if (batch.length === 0) break
+    for (const { id } of batch) await deleteUpload(db, id, owner, store)
+  }
+  await db.transaction(async (tx) => {
+    const user = await tx.get(sql`UPDATE users SET shadow_banned = 1 WHERE id = ${actor.id} RETURNING id`)
+    if (!user) throw apiError(401, 'Invalid or expired token')
+    await recountUploads(tx, sql`SELECT upload_id AS id FROM votes WHERE user_id = ${actor.id}`)
+    // An upload that arrived while the others were removed: its row goes with the account, its files here.
+    const late = await tx.all<{ id: string }>(sql`SELECT id FROM uploads WHERE user_id = ${actor.id}${FOR_UPDATE}`)
+    for (const { id } of late) await deleteUpload(tx, id, owner, store)
+    await tx.run(sql`DELETE FROM users WHERE id = ${actor.id}`)
+  })
+  return { success: true as const }
+}

@@ -1,0 +1,35 @@
+import * as v from 'valibot'
+import { limitSchema, PageSchema } from './lists'
+
+export const MAX_MODERATION_NOTE = 1000
+
+/** An account as the moderation views name it. */
+export const AccountRefSchema = v.object({ id: v.pipe(v.string(), v.uuid()), username: v.string() })
+
+export const MODERATION_ACTIONS = ['shadow_ban_on', 'shadow_ban_off', 'upload_removed', 'tag_added', 'report_claimed', 'report_resolved', 'admin_granted', 'admin_revoked'] as const
+export type ModerationAction = (typeof MODERATION_ACTIONS)[number]
+export const MODERATION_TARGETS = ['user', 'upload', 'report'] as const
+export type ModerationTarget = (typeof MODERATION_TARGETS)[number]
+
+/** GET /api/admin/modlog */
+export const ModlogQuerySchema = v.object({
+  page: PageSchema,
+  limit: limitSchema(50, 100),
+})
+
+export const ModlogEntrySchema = v.object({
+  id: v.pipe(v.string(), v.uuid()),
+  actor: v.nullable(AccountRefSchema),
+  action: v.picklist(MODERATION_ACTIONS),
+  targetType: v.picklist(MODERATION_TARGETS),
+  targetId: v.string(),
+  note: v.nullable(v.string()),
+  createdAt: v.string(),
+})
+
+export const ModlogResponseSchema = v.object({
+  entries: v.array(ModlogEntrySchema),
+  total: v.pipe(v.number(), v.integer()),
+  page: v.pipe(v.number(), v.integer()),
+  limit: v.pipe(v.number(), v.integer()),
+})

@@ -1,0 +1,94 @@
+import * as v from 'valibot'
+import { ListEntrySchema, limitSchema, PageSchema } from './lists'
+import { AccountRefSchema, MAX_MODERATION_NOTE } from './modlog'
+
+export const REPORT_REASONS = ['spam', 'illegal', 'minor_safety', 'harassment', 'copyright', 'other'] as const
+export const REPORT_STATUSES = ['open', 'claimed', 'resolved'] as const
+export const REPORT_ACTIONS = ['dismiss', 'remove_upload', 'shadow_ban_uploader'] as const
+export const MAX_REPORT_DETAILS = 1000
+
+export type ReportReason = (typeof REPORT_REASONS)[number]
+export type ReportStatus = (typeof REPORT_STATUSES)[number]
+export type ReportAction = (typeof REPORT_ACTIONS)[number]
+
+/** POST /api/upload/{id}/report. `clientFingerprint` is required when no account is signed in. */
+export const ReportSchema = v.object({
+  reason: v.picklist(REPORT_REASONS, 'Invalid reason'),
+  details: v.optional(v.pipe(
+    v.string('Invalid details'),
+    v.trim(),
+    v.maxLength(MAX_REPORT_DETAILS, `Details must be at most ${MAX_REPORT_DETAILS} characters`),
+    v.transform(details => details || undefined),
+  )),
+  clientFingerprint: v.optional(v.pipe(
+    v.string('Invalid client fingerprint'),
+    v.minLength(8, 'Invalid client fingerprint'),
+    v.maxLength(256, 'Invalid client fingerprint'),
+  )),
+}, 'Invalid reason')
+
+export const ReportCreatedSchema = v.object({
+  report: v.object({
+    id: v.pipe(v.string(), v.uuid()),
+    uploadId: v.pipe(v.string(), v.uuid()),
+    reason: v.picklist(REPORT_REASONS),
+    status: v.literal('open'),
+    createdAt: v.string(),
+  }),
+})
+
+/** GET /api/admin/reports */
+export const AdminReportsQuerySchema = v.object({
+  status: v.optional(v.picklist(REPORT_STATUSES, 'Invalid status'), 'open'),
+  page: PageSchema,
+  limit: limitSchema(20, 100),
+})
+
+/**
+ * One queue entry: every report of one upload in one status, grouped. `id`,
+ * `reason`, `details` and `createdAt` are the group's first report's; any id of
+ * the group names the group in claim and resolve.
+ */
+export const ReportGroupSchema = v.object({
+  id: v.pipe(v.string(), v.uuid()),
+  upload: ListEntrySchema,
+  reason: v.picklist(REPORT_REASONS),
+  details: v.nullable(v.string()),
+  status: v.picklist(REPORT_STATUSES),
+  reportCount: v.pipe(v.number(), v.integer()),
+  claimedBy: v.nullable(AccountRefSchema),
+  createdAt: v.string(),
+})
+
+export const AdminReportsResponseSchema = v.object({
+  reports: v.array(ReportGroupSchema),
+  total: v.pipe(v.number(), v.integer()),
+  page: v.pipe(v.number(), v.integer()),
+  limit: v.pipe(v.number(), v.integer()),
+})
+
+export const ReportClaimedSchema = v.object({
+  success: v.literal(true),
+  uploadId: v.pipe(v.string(), v.uuid()),
+  status: v.literal('claimed'),
+  claimedBy: AccountRefSchema,
+  reportCount: v.pipe(v.number(), v.integer()),
+})
+
+/** POST /api/admin/reports/{id}/resolve */
+export const ResolveReportSchema = v.object({
+  action: v.picklist(REPORT_ACTIONS, 'Invalid action'),
+  note: v.optional(v.pipe(
+    v.string('Invalid note'),
+    v.trim(),
+    v.maxLength(MAX_MODERATION_NOTE, `Note must be at most ${MAX_MODERATION_NOTE} characters`),
+    v.transform(note => note || undefined),
+  )),
+}, 'Invalid action')
+
+export const ReportResolvedSchema = v.object({
+  success: v.literal(true),
+  uploadId: v.pipe(v.string(), v.uuid()),
+  action: v.picklist(REPORT_ACTIONS),
+  reportCount: v.pipe(v.number(), v.integer()),
+})

@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import type { Browser } from 'playwright-core'
+import { api } from '../support/api'
+import { launchBrowser, newContext } from '../support/browser'
+import { makeAdmin } from '../support/seed'
+import { createUpload, goto, registerUser, screenshot, seedLink, signedInContext, watchErrors } from './helpers'
+
+describe('moderation and own data', () => {
+  let browser: Browser
+  beforeAll(async () => {
+    browser = await launchBrowser()
+  })
+  afterAll(() => browser?.close())
+
+  it('a visitor reports an upload; an admin claims it, removes the upload, and finds it in the log', async () => {
+    const owner = await registerUser()
+    const admin = await makeAdmin(await registerUser())
+    const id = await seedLink(owner, { url: 'https://example.com/reported-in-browser', description: 'Reported in the browser' })
+
+    // A visitor without an account reports it through the dialog.
+    const visitor = await newContext(browser, inject('baseURL'))
+    const page = await visitor.newPage()
+    const errors = watchErrors(page)
+    await goto(page, `/upload/${id}`)
+    await page.click('[data-testid=report-open]')
+    const dialog = page.locator('[data-testid=report-dialog]')
+    await dialog.waitFor({ state: 'visible' })
+    // Escape closes it and gives the focus back to the button.
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'hidden' })
+    await expect(page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).resolves.toBe('report-open')
+    // Sending without a reason asks for one.
+    await page.keyboard.press('Enter')
+    await dialog.waitFor({ state: 'visible' })
+    await page.click('[data-testid=report-submit]')
+    await expect(dialog.locator('[role=alert]').innerText()).resolves.toContain('Choose a reason')
+    await page.check('[data-testid=report-reason-spam]')
+    await page.fill('[data-testid=report-details]', 'Selling things in every comment')
+    await screenshot(page, 'report-dialog')
+    await page.click('[data-testid=report-submit]')
+    await page.waitForFunction(() => document.querySelector('[data-testid=report-status]')?.textContent?.includes('Thank you'))
+    await dialog.waitFor({ state: 'hidden' })
+    expect(errors).toEqual([])
+    await visitor.close()
+
+    const queued = await api('/api/admin/reports?limit=100', { token: admin.token })
+    expect(queued.body.reports.find((group: { upload: { id: string } }) => group.upload.id === id))
+      .toMatchObject({ reason: 'spam', details: 'Selling things in every comment', status: 'open', reportCount: 1 })
+
+    // The admin claims it on the Reports tab, then resolves it by removing the upload.
+    const context = await signedInContext(browser, admin)
+    const adminPage = await context.newPage()
+    const adminErrors = watchErrors(adminPage)
+    await goto(adminPage, '/admin')
+    await adminPage.click('[data-testid=admin-tab-reports]')
+    await adminPage.waitForURL(url => url.searchParams.get('tab') === 'reports')
+    const open = adminPage.locator(`li[data-upload-id="${id}"]`)
+    await open.waitFor()
+    await expect(open.locator('[data-testid=report-count]').innerText()).resolves.toBe('1 report')
+    await screenshot(adminPage, 'admin-reports')
+    await open.locator('[data-testid=report-claim]').click()
+    await adminPage.waitForFunction(() => document.querySelector('[data-testid=reports-status]')?.textContent?.includes('Claimed 1 report'))
+    await open.waitFor({ state: 'detached' })
+    await adminPage.click('[data-testid=reports-status-claimed]')
+    await adminPage.waitForURL(url => url.searchParams.get('status') === 'claimed')
+    const claimed = adminPage.locator(`li[data-upload-id="${id}"]`)
+    await claimed.waitFor()
+    await expect(claimed.innerText()).resolves.toContain('claimed by you')
+    await claimed.locator('[data-testid=report-resolve]').click()
+    await claimed.locator('[data-testid=report-action]').selectOption('remove_upload')
+    await claimed.locator('[data-testid=report-note]').fill('Spam, removed')
+    await claimed.locator('[data-testid=report-resolve-submit]').click()
+    await adminPage.waitForFunction(() => document.querySelector('[data-testid=reports-status]')?.textContent?.includes('remove upload'))
+    await claimed.waitFor({ state: 'detached' })
+    expect((await api(`/api/upload/${id}`)).status).toBe(404)
+
+    // The Log tab shows the removal, the claim and the resolution, by this admin.
+    await adminPage.click('[data-testid=admin-tab-log]')
+    await adminPage.waitForURL(url => url.searchParams.get('tab') === 'log')
+    const removal = adminPage.locator(`tr[data-action="upload_removed"][data-target-id="${id}"]`)
+    await removal.waitFor()
+    await expect(removal.innerText()).resolves.toContain(admin.username)
+    await expect(removal.innerText()).resolves.toContain('Spam, removed')
+    await adminPage.locator('tr[data-action="report_resolved"]', { hasText: 'remove_upload: Spam, removed' }).first().waitFor()
+    await screenshot(adminPage, 'admin-log')
+    // The tabs answer the arrow keys.
+    await adminPage.focus('[data-testid=admin-tab-log]')
+    await adminPage.keyboard.press('ArrowLeft')
+    await adminPage.waitForURL(url => url.searchParams.get('tab') === 'reports')
+    expect(adminErrors).toEqual([])
+    await context.close()
+  })
+
+  it('deletes an account from the settings page', async () => {
+    const user = await registerUser()
+    const uploadId = await createUpload(user, { description: 'Goes with its account' })
+    const context = await signedInContext(browser, user)
+    const page = await context.newPage()
+    const errors = watchErrors(page)
+    await goto(page, '/settings')
+    await expect(page.getAttribute('[data-testid=own-data-download]', 'href')).resolves.toBe('/api/profile/export')
+
+    // A wrong password is refused and keeps the account.
+    await page.fill('#delete-password', 'not my password')
+    await page.check('[data-testid=delete-account-confirm]')
+    await page.click('[data-testid=delete-account-submit]')
+    await expect(page.locator('[data-testid=delete-account-error]').innerText()).resolves.toBe('Password is incorrect')
+    await page.locator('#own-data').scrollIntoViewIfNeeded()
+    await screenshot(page, 'settings-own-data')
+    expect((await api('/api/profile', { token: user.token })).status).toBe(200)
+
+    await page.fill('#delete-password', user.password)
+    await page.click('[data-testid=delete-account-submit]')
+    await page.waitForURL(url => url.pathname === '/')
+    expect((await context.cookies()).find(cookie => cookie.name === 'auth-token')).toBeUndefined()
+    expect((await api('/api/profile', { token: user.token })).status).toBe(401)
+    expect((await api(`/api/upload/${uploadId}`)).status).toBe(404)
+    expect(errors).toEqual([])
+    await context.close()
+  })
+})

@@ -1,6 +1,7 @@
 import type { ApiPaths } from '../utils/openapi'
 import accounts from './accounts'
 import admin from './admin'
+import feeds from './feeds'
 import filters from './filters'
 import lists from './lists'
 import meta from './meta'
@@ -13,4 +14,4 @@ import votes from './votes'
 export { apiComponents } from './components'
 
 /** Every resource's OpenAPI paths; a new resource file is added here. */
-export const apiPaths: ApiPaths[] = [meta, accounts, oauth, uploads, lists, myUploads, filters, tags, votes, admin]
+export const apiPaths: ApiPaths[] = [meta, accounts, oauth, uploads, lists, myUploads, filters, tags, votes, admin, feeds]

@@ -39,7 +39,7 @@ export function toListEntry(row: ListRow, tags: TagRow[]) {
 export type ListEntry = ReturnType<typeof toListEntry>
 
 /** The tags of a page of uploads in one query (never one per upload). */
-async function withTags(db: Executor, rows: ListRow[]): Promise<ListEntry[]> {
+export async function withTags(db: Executor, rows: ListRow[]): Promise<ListEntry[]> {
   if (rows.length === 0) return []
   const tags = await db.all<TagRow & { upload_id: string }>(sql`SELECT ut.upload_id, t.id, t.name, t.slug
     FROM upload_tags ut JOIN tags t ON t.id = ut.tag_id

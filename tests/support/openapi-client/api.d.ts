@@ -391,7 +391,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The 6 newest public uploads */
+        /**
+         * The 6 newest public uploads
+         * @description With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out, and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
+         */
         get: operations["listRecentUploads"];
         put?: never;
         post?: never;
@@ -410,7 +413,7 @@ export interface paths {
         };
         /**
          * The 6 top-voted public uploads
-         * @description Ordered by upvotes, then total votes, then newest.
+         * @description Ordered by upvotes, then total votes, then newest. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out, and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
          */
         get: operations["listTopVotedUploads"];
         put?: never;
@@ -451,6 +454,30 @@ export interface paths {
          */
         get: operations["getProfile"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profile/filters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's hidden tags
+         * @description Uploads carrying any of these tags are left out of every list, the recent and top lists and GET /api/vote/next for this account (feeds excepted). Cache-Control: private, no-store.
+         */
+        get: operations["getProfileFilters"];
+        /**
+         * Replace the caller's hidden tags
+         * @description At most 100 tag slugs (lowercase, as tags carry them); a slug need not name an existing tag. Duplicates count once.
+         */
+        put: operations["setProfileFilters"];
         post?: never;
         delete?: never;
         options?: never;
@@ -565,7 +592,7 @@ export interface paths {
         };
         /**
          * Public uploads, newest first
-         * @description limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty.
+         * @description limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. sort: new (default), top (upvotes, then total votes), hot (sign(u−d)·log10(max(|u−d|,1)) + (created_at in Unix seconds − 1700000000)/45000), best (Wilson lower bound of u/(u+d) at z = 1.96), divisive ((u+d)^(min(u,d)/max(u,d)), 0 when either is 0); ties newest first; other values 400 `Invalid sort`. period (top, best, divisive): day, week, month (30 days), year or all (default); other values 400 `Invalid period`. unvoted=true (session cookie; 401 `Authentication required` without): only uploads the caller has not voted on. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out, and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
          */
         get: operations["listUploads"];
         put?: never;
@@ -609,7 +636,7 @@ export interface paths {
         };
         /**
          * Public uploads carrying the given tags, newest first
-         * @description tags: comma-separated names, compared by slug; an upload must carry all of them (match=any: any). No tags: every public upload. limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty.
+         * @description tags: comma-separated names, compared by slug; an upload must carry all of them (match=any: any). No tags: every public upload. limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. sort: new (default), top (upvotes, then total votes), hot (sign(u−d)·log10(max(|u−d|,1)) + (created_at in Unix seconds − 1700000000)/45000), best (Wilson lower bound of u/(u+d) at z = 1.96), divisive ((u+d)^(min(u,d)/max(u,d)), 0 when either is 0); ties newest first; other values 400 `Invalid sort`. period (top, best, divisive): day, week, month (30 days), year or all (default); other values 400 `Invalid period`. unvoted=true (session cookie; 401 `Authentication required` without): only uploads the caller has not voted on. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out, and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
          */
         get: operations["listFilteredUploads"];
         put?: never;
@@ -696,6 +723,186 @@ export interface paths {
          * @description One vote per visitor and upload: the keyed SHA-256 of the IP is checked first, the client fingerprint independently; either match is a 409. IPs are never stored in plain text.
          */
         post: operations["castAnonymousVote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vote/next": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The newest public upload the caller has not voted on
+         * @description Signed in: by the account's votes, its hidden tags left out. Without a session: `clientFingerprint` is required, and an upload counts as voted when either the fingerprint or the keyed hash of the caller's IP has voted on it. `upload` is null when nothing is left. Cache-Control: private, no-store.
+         */
+        get: operations["getNextUnvotedUpload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/recent.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Newest public uploads (Atom)
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         */
+        get: operations["getRecentFeedAtom"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/recent.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Newest public uploads (JSON Feed)
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         */
+        get: operations["getRecentFeedJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/tag/{slug}.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Newest public uploads carrying a tag (Atom)
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         */
+        get: operations["getTagFeedAtom"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/tag/{slug}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Newest public uploads carrying a tag (JSON Feed)
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         */
+        get: operations["getTagFeedJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/top.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Top-voted public uploads (Atom)
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         */
+        get: operations["getTopFeedAtom"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/top.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Top-voted public uploads (JSON Feed)
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         */
+        get: operations["getTopFeedJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/user/{username}.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's newest public uploads (Atom)
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         */
+        get: operations["getUserFeedAtom"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/user/{username}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's newest public uploads (JSON Feed)
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         */
+        get: operations["getUserFeedJson"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2924,6 +3131,140 @@ export interface operations {
             };
         };
     };
+    getProfileFilters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The hidden tags, in slug order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        hiddenTags: string[];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setProfileFilters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Tag slugs; uploads carrying any of them are left out of every list for this account (feeds excepted) */
+                    hiddenTags: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The hidden tags now stored, in slug order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        hiddenTags: string[];
+                    };
+                };
+            };
+            /** @description `Invalid hidden tags` (not an array of valid slugs) or `At most 100 hidden tags` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Cross-site request blocked: Origin present and not the site's own */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listMyUploads: {
         parameters: {
             query?: {
@@ -3347,6 +3688,12 @@ export interface operations {
                 page?: number;
                 /** @description Page size; a larger value is treated as 100 */
                 limit?: number;
+                /** @description new (default): newest first; top: upvotes, then total votes; hot: net votes against age; best: Wilson lower bound of the upvote share; divisive: (u+d)^(min/max). Ties newest first */
+                sort?: "new" | "top" | "hot" | "best" | "divisive";
+                /** @description Only uploads created within the last day, week, month (30 days) or year; applies to top, best and divisive */
+                period?: "day" | "week" | "month" | "year" | "all";
+                /** @description true: only uploads the signed-in caller has not voted on (needs the session cookie; 401 otherwise) */
+                unvoted?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -3378,8 +3725,17 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid page or limit */
+            /** @description Invalid page, limit, sort, period or unvoted */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unvoted=true without a session */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3566,6 +3922,12 @@ export interface operations {
                 page?: number;
                 /** @description Page size; a larger value is treated as 100 */
                 limit?: number;
+                /** @description new (default): newest first; top: upvotes, then total votes; hot: net votes against age; best: Wilson lower bound of the upvote share; divisive: (u+d)^(min/max). Ties newest first */
+                sort?: "new" | "top" | "hot" | "best" | "divisive";
+                /** @description Only uploads created within the last day, week, month (30 days) or year; applies to top, best and divisive */
+                period?: "day" | "week" | "month" | "year" | "all";
+                /** @description true: only uploads the signed-in caller has not voted on (needs the session cookie; 401 otherwise) */
+                unvoted?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -3598,8 +3960,17 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid page, limit or match */
+            /** @description Invalid page, limit, match, sort, period or unvoted */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unvoted=true without a session */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4090,6 +4461,400 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the window resets */
                     "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getNextUnvotedUpload: {
+        parameters: {
+            query?: {
+                /** @description Required without a session: the fingerprint sent with anonymous votes */
+                clientFingerprint?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The next upload to vote on, or null */
+            200: {
+                headers: {
+                    /** @description private, no-store */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        upload: components["schemas"]["UploadListEntry"] | null;
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Invalid client fingerprint` (missing without a session, or not 8–256 characters) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRecentFeedAtom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An Atom feed (RFC 4287) */
+            200: {
+                headers: {
+                    /** @description public, max-age=300 */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator; send it as If-None-Match for a 304 */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getRecentFeedJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A JSON Feed 1.1 document */
+            200: {
+                headers: {
+                    /** @description public, max-age=300 */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator; send it as If-None-Match for a 304 */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/feed+json": {
+                        /** @constant */
+                        version: "https://jsonfeed.org/version/1.1";
+                        title: string;
+                        home_page_url: string;
+                        feed_url: string;
+                        items: {
+                            id: string;
+                            url: string;
+                            title: string;
+                            date_published: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getTagFeedAtom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An Atom feed (RFC 4287) */
+            200: {
+                headers: {
+                    /** @description public, max-age=300 */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator; send it as If-None-Match for a 304 */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Tag not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTagFeedJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A JSON Feed 1.1 document */
+            200: {
+                headers: {
+                    /** @description public, max-age=300 */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator; send it as If-None-Match for a 304 */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/feed+json": {
+                        /** @constant */
+                        version: "https://jsonfeed.org/version/1.1";
+                        title: string;
+                        home_page_url: string;
+                        feed_url: string;
+                        items: {
+                            id: string;
+                            url: string;
+                            title: string;
+                            date_published: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Tag not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTopFeedAtom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An Atom feed (RFC 4287) */
+            200: {
+                headers: {
+                    /** @description public, max-age=300 */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator; send it as If-None-Match for a 304 */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getTopFeedJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A JSON Feed 1.1 document */
+            200: {
+                headers: {
+                    /** @description public, max-age=300 */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator; send it as If-None-Match for a 304 */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/feed+json": {
+                        /** @constant */
+                        version: "https://jsonfeed.org/version/1.1";
+                        title: string;
+                        home_page_url: string;
+                        feed_url: string;
+                        items: {
+                            id: string;
+                            url: string;
+                            title: string;
+                            date_published: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getUserFeedAtom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An Atom feed (RFC 4287) */
+            200: {
+                headers: {
+                    /** @description public, max-age=300 */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator; send it as If-None-Match for a 304 */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `User not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUserFeedJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A JSON Feed 1.1 document */
+            200: {
+                headers: {
+                    /** @description public, max-age=300 */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator; send it as If-None-Match for a 304 */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/feed+json": {
+                        /** @constant */
+                        version: "https://jsonfeed.org/version/1.1";
+                        title: string;
+                        home_page_url: string;
+                        feed_url: string;
+                        items: {
+                            id: string;
+                            url: string;
+                            title: string;
+                            date_published: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `User not found` */
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import type { ApiOperation } from '../utils/openapi'
 import { UsernameParamsSchema } from '#shared/schemas/lists'
 
 const TagSlugParamsSchema = v.object({ slug: v.string() })
@@ -15,7 +16,8 @@ const feedHeaders = { 'Cache-Control': 'public, max-age=300', 'ETag': 'Strong va
 const description = 'The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.'
 
 /** Atom (RFC 4287) and JSON Feed 1.1 documents of one list. */
-function feed(operationId: string, summary: string, format: 'atom' | 'json', missing?: string) {
+function feed(operationId: string, summary: string, format: 'atom' | 'json', missing?: string): { get: ApiOperation } {
+  const notFound: ApiOperation['responses'] = missing ? { 404: { description: missing } } : {}
   return {
     get: {
       operationId,
@@ -30,7 +32,7 @@ function feed(operationId: string, summary: string, format: 'atom' | 'json', mis
           headers: feedHeaders,
         },
         304: { description: 'Not modified' },
-        ...(missing ? { 404: { description: missing } } : {}),
+        ...notFound,
       },
     },
   }

@@ -85,20 +85,21 @@ describe('GET /feeds/…json (JSON Feed 1.1)', () => {
     expect(response.headers.get('etag')).toMatch(/^"/)
     const text = JSON.stringify(response.body)
     const feed = parseJsonFeed(text)
+    const items = feed.items!
     expect(response.body.version).toBe('https://jsonfeed.org/version/1.1')
     expect(feed.title).toBe(`Does It Fuck?: uploads tagged ${tag}`)
     expect(feed.feed_url).toBe(`${site}/feeds/tag/${tag}.json`)
-    expect(feed.items.map(item => item.id)).toEqual([...ids].reverse())
-    expect(feed.items[0]).toMatchObject({
+    expect(items.map(item => item.id)).toEqual([...ids].reverse())
+    expect(items[0]).toMatchObject({
       url: `${site}/upload/${ids[2]}`,
       title: 'Feed entry 2 <b>&</b>',
       image: `${site}/api/image/${ids[2]}?size=thumb`,
       authors: [{ name: author.username, url: `${site}/user/${author.username}` }],
       tags: [tag, 'Feeds Shared'],
     })
-    expect(feed.items[0]!.date_published).toBe(feed.items[0]!.date_modified)
-    expect(feed.items[1]!.image).toBeUndefined()
-    expect(feed.items[1]!.external_url).toMatch(/^https:\/\/example\.com\//)
+    expect(items[0]!.date_published).toBe(items[0]!.date_modified)
+    expect(items[1]!.image).toBeUndefined()
+    expect(items[1]!.external_url).toMatch(/^https:\/\/example\.com\//)
   })
 })
 
@@ -127,7 +128,7 @@ describe('GET /feeds/recent and /feeds/top', () => {
     expect(dates).toEqual([...dates].sort().reverse())
     const top = await api('/feeds/top.json')
     expect(top.status).toBe(200)
-    const items = parseJsonFeed(JSON.stringify(top.body)).items
+    const items = parseJsonFeed(JSON.stringify(top.body)).items!
     expect(items.length).toBeGreaterThan(0)
     expect(items.length).toBeLessThanOrEqual(50)
     expectValidAtom((await api('/feeds/top.atom')).body)

@@ -80,7 +80,7 @@ describe('the kept score columns', () => {
     const userId = await seeder.user({ username: 'ranker' })
     const cases: [number, number, string][] = [[0, 0, '2023-11-14T22:13:20.000Z'], [10, 0, '2026-01-01T00:00:00.250Z'],
       [3, 7, '2024-05-05T05:05:05.555Z'], [5, 5, '2025-12-31T23:59:59.999Z'], [1, 0, '2026-02-01T00:00:00.000Z'], [0, 4, '2026-02-01T00:00:00.000Z']]
-    const ids = []
+    const ids: string[] = []
     for (const [upvotes, downvotes, createdAt] of cases) ids.push(await seeder.upload({ userId, upvotes, downvotes, createdAt }))
     const check = async () => {
       for (const [i, id] of ids.entries()) {

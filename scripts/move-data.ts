@@ -18,7 +18,7 @@ import { openMigrated } from './lib/database'
 
 /** Parents before children, so every foreign key finds its row. */
 export const TABLES = ['users', 'sessions', 'api_tokens', 'mfa_backup_codes', 'password_reset_tokens', 'oauth_accounts',
-  'tags', 'uploads', 'upload_tags', 'votes', 'anonymous_votes'] as const
+  'tags', 'uploads', 'upload_tags', 'votes', 'anonymous_votes', 'user_hidden_tags'] as const
 
 const BATCH = 500
 

@@ -30,7 +30,8 @@ describe.skipIf(testEngine() !== 'postgres')('npm run move-data', () => {
     expect(link.status).toBe(201)
     await api('/api/vote', { method: 'POST', token: bob.token, body: { uploadId: image.id, vote: 'fucks' }, baseURL: embedded.url })
     await api('/api/vote/anonymous', { method: 'POST', body: { uploadId: image.id, vote: 'downvote', clientFingerprint: 'moved-visitor' }, baseURL: embedded.url })
-    const paths = ['/api/uploads', `/api/uploads/filtered?tags=cats`, '/api/items-top-voted', `/api/user/${alice.username}/uploads?sort=name`, `/api/upload/${image.id}`, '/api/tags?q=']
+    expect((await api('/api/profile/filters', { method: 'PUT', token: bob.token, body: { hiddenTags: ['links'] }, baseURL: embedded.url })).status).toBe(200)
+    const paths = ['/api/uploads', '/api/uploads?sort=hot', '/api/uploads/filtered?sort=best', `/api/uploads/filtered?tags=cats`, '/api/items-top-voted', `/api/user/${alice.username}/uploads?sort=name`, `/api/upload/${image.id}`, '/api/tags?q=']
     const before = await Promise.all(paths.map(async path => (await api(path, { baseURL: embedded.url })).body))
     const imageBefore = Buffer.from(await (await fetch(`${embedded.url}/api/image/${image.id}`)).arrayBuffer())
     await embedded.stop({ keepData: true })
@@ -42,6 +43,7 @@ describe.skipIf(testEngine() !== 'postgres')('npm run move-data', () => {
     expect(moved.stdout).toContain('| uploads | 2 | 2 |')
     expect(moved.stdout).toContain('| votes | 1 | 1 |')
     expect(moved.stdout).toContain('| anonymous_votes | 1 | 1 |')
+    expect(moved.stdout).toContain('| user_hidden_tags | 1 | 1 |')
     expect(moved.stdout).toContain('media: 1 file(s) match their SHA-256')
     expect(moved.stdout).toContain('secrets: 4 moved into the database')
 
@@ -56,6 +58,7 @@ describe.skipIf(testEngine() !== 'postgres')('npm run move-data', () => {
     expect(after).toEqual(before)
     // The sessions made on the embedded site are still valid, and the media are served.
     expect((await api('/api/profile', { token: alice.token, baseURL: onTarget.url })).body.user.id).toBe(alice.id)
+    expect((await api('/api/profile/filters', { token: bob.token, baseURL: onTarget.url })).body).toEqual({ hiddenTags: ['links'] })
     expect(Buffer.from(await (await fetch(`${onTarget.url}/api/image/${image.id}`)).arrayBuffer()).equals(imageBefore)).toBe(true)
     // The anonymous visitor is still known by the same keyed hashes.
     const again = await api('/api/vote/anonymous', { method: 'POST', body: { uploadId: image.id, vote: 'upvote', clientFingerprint: 'moved-visitor' }, baseURL: onTarget.url })

@@ -44,8 +44,9 @@ export default defineApiPaths({
   '/api/user/{username}/uploads': {
     get: {
       operationId: 'listUserUploads',
+      security: ['none', 'cookie'],
       summary: 'A user\'s public uploads',
-      description: `Private uploads are never listed, even for their owner. sort: date (newest first), votes (upvotes, then newest), name (original name, case-insensitive). tags: slugs, all must match. limit default 12, max 50. ${paging}`,
+      description: `Private uploads are never listed, even for their owner. sort: date (newest first), votes (upvotes, then newest), name (original name, case-insensitive). tags: slugs, all must match. limit default 12, max 50. ${paging} ${personal}`,
       tags: ['Lists'],
       params: { path: UsernameParamsSchema, query: UserListQuerySchema },
       responses: {

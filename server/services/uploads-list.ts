@@ -181,23 +181,23 @@ export const USER_SORTS = {
 } as const
 
 /** GET /api/user/{username}/uploads: the user's public uploads only, even for the owner. */
-export function listUserUploads(db: Database, username: string, query: Paging & { sort: keyof typeof USER_SORTS, tags?: string }) {
+export function listUserUploads(db: Database, username: string, query: Paging & { sort: keyof typeof USER_SORTS, tags?: string }, hiddenTags: string[] = []) {
   const slugs = tagSlugs(query.tags)
-  const key = `user ${username.toLowerCase()} ${query.sort} ${query.page} ${query.limit} ${slugs.join(',')}`
-  return cachedList(db, key, () => listOfUser(db, username, slugs, query))
+  const key = `user ${username.toLowerCase()} ${query.sort} ${query.page} ${query.limit} ${slugs.join(',')} ${hiddenTags.join(',')}`
+  return cachedList(db, key, () => listOfUser(db, username, slugs, query, hiddenTags))
 }
 
 /** Every account's name is made of these (the registration rule and OAuth's usernameBase). */
 const POSSIBLE_USERNAME = /^[\w-]{1,100}$/
 
-async function listOfUser(db: Executor, username: string, slugs: string[], query: Paging & { sort: keyof typeof USER_SORTS }) {
+async function listOfUser(db: Executor, username: string, slugs: string[], query: Paging & { sort: keyof typeof USER_SORTS }, hiddenTags: string[]) {
   if (!POSSIBLE_USERNAME.test(username)) throw apiError(404, 'User not found')
   const user = await db.get<{ id: string, username: string, created_at: string }>(sql`SELECT id, username, created_at FROM users
     WHERE lower(username) = lower(${username})`)
   if (!user) throw apiError(404, 'User not found')
   const { uploads, total } = slugs.length === 0
-    ? await pageWithTotal(db, sql`uploads u WHERE u.user_id = ${user.id} AND u.is_private = 0`, USER_SORTS[query.sort], query, { username: false, materialise: false })
-    : await pageWithTotal(db, sql`(${taggedUploads(slugs, 'all')}) m ${THEN_JOIN} uploads u ON u.id = m.upload_id WHERE u.user_id = ${user.id} AND u.is_private = 0`,
+    ? await pageWithTotal(db, sql`uploads u WHERE u.user_id = ${user.id} AND u.is_private = 0${hidingTags(hiddenTags)}`, USER_SORTS[query.sort], query, { username: false, materialise: false })
+    : await pageWithTotal(db, sql`(${taggedUploads(slugs, 'all')}) m ${THEN_JOIN} uploads u ON u.id = m.upload_id WHERE u.user_id = ${user.id} AND u.is_private = 0${hidingTags(hiddenTags)}`,
         USER_SORTS[query.sort], query, { username: false, materialise: true })
   return {
     user: { username: user.username, created_at: user.created_at },

@@ -44,7 +44,7 @@ describe('the OpenAPI document is complete', () => {
       ['post', '/api/upload', ['cookie']], ['post', '/api/v1/upload', ['apiToken']],
       ['get', '/api/upload/{id}', ['none', 'cookie']], ['patch', '/api/upload/{id}/privacy', ['cookie']],
       ['get', '/api/uploads', ['none', 'cookie']], ['get', '/api/uploads/filtered', ['none', 'cookie']], ['get', '/api/items-recent', ['none', 'cookie']], ['get', '/api/items-top-voted', ['none', 'cookie']],
-      ['get', '/api/user/{username}/uploads', []], ['get', '/api/uploads/{id}/tags', ['none', 'cookie']], ['post', '/api/uploads/{id}/tags', ['cookie']],
+      ['get', '/api/user/{username}/uploads', ['none', 'cookie']], ['get', '/api/uploads/{id}/tags', ['none', 'cookie']], ['post', '/api/uploads/{id}/tags', ['cookie']],
       ['post', '/api/vote', ['cookie']], ['get', '/api/vote', ['cookie']], ['post', '/api/vote/anonymous', []], ['get', '/api/profile', ['cookie']],
     ]
     for (const [method, path, schemes] of expected) expect(security(method, path), `${method} ${path}`).toEqual(schemes)

@@ -228,6 +228,10 @@ describe('GET and PUT /api/profile/filters', () => {
     expect((await get('/api/uploads/filtered')).headers.get('cache-control')).toBe('public, max-age=120')
     expect(names((await get('/api/uploads?sort=top', { token: user.token })).body.uploads).sort()).toEqual(['A', 'B', 'E', 'G'])
     expect((await get('/api/uploads/filtered?tags=rk-dogs', { token: user.token })).body.total).toBe(1)
+    const perUser = await get(`/api/user/${alice.username}/uploads`, { token: user.token })
+    expect(perUser.body.total).toBe(4)
+    expect(perUser.headers.get('cache-control')).toBe('private, no-store')
+    expect((await get(`/api/user/${alice.username}/uploads`)).body.total).toBe(7)
     for (const path of ['/api/items-recent', '/api/items-top-voted']) {
       const response = await get(path, { token: user.token })
       expect(response.status).toBe(200)

@@ -656,7 +656,7 @@ export interface paths {
         };
         /**
          * A user's public uploads
-         * @description Private uploads are never listed, even for their owner. sort: date (newest first), votes (upvotes, then newest), name (original name, case-insensitive). tags: slugs, all must match. limit default 12, max 50. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty.
+         * @description Private uploads are never listed, even for their owner. sort: date (newest first), votes (upvotes, then newest), name (original name, case-insensitive). tags: slugs, all must match. limit default 12, max 50. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out, and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
          */
         get: operations["listUserUploads"];
         put?: never;

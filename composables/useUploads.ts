@@ -1,4 +1,5 @@
 import { MAX_TAGS_PER_UPLOAD, parseTagName, TAG_NAME_MESSAGE } from '#shared/utils/tags'
+import { PERIOD_SORTS, PERIODS, SORTS, type Period, type Sort } from '#shared/utils/ranking'
 import type * as v from 'valibot'
 import type { MyUploadsResponseSchema, UserListEntrySchema } from '#shared/schemas/lists'
 import type { TagSchema } from '#shared/schemas/tags'
@@ -42,6 +43,14 @@ export function userSortFrom(value: unknown): UserSort {
   return USER_SORTS.find(sort => sort === value) ?? 'date'
 }
 
+/** The ranking a `?sort=` value names, and the period of `?period=`; anything else is the default. */
+export function sortFrom(value: unknown): Sort {
+  return SORTS.find(sort => sort === value) ?? 'new'
+}
+export function periodFrom(value: unknown): Period {
+  return PERIODS.find(period => period === value) ?? 'all'
+}
+
 /** GET /api/profile/uploads: the caller's own uploads, private ones included. */
 export type MyUploadPage = v.InferOutput<typeof MyUploadsResponseSchema>
 
@@ -75,8 +84,11 @@ export function tagNameProblem(name: string): string | null {
 export function useUploads() {
   const api = useApi()
 
-  function list(options: { page?: number, limit?: number, tags?: string[] } = {}) {
-    const query = { page: options.page ?? 1, limit: options.limit ?? 12 }
+  function list(options: { page?: number, limit?: number, tags?: string[], sort?: Sort, period?: Period, unvoted?: boolean } = {}) {
+    const query: Record<string, string | number> = { page: options.page ?? 1, limit: options.limit ?? 12 }
+    if (options.sort && options.sort !== 'new') query.sort = options.sort
+    if (options.sort && PERIOD_SORTS.includes(options.sort) && options.period && options.period !== 'all') query.period = options.period
+    if (options.unvoted) query.unvoted = 'true'
     if (options.tags?.length) return api<UploadPage>('/api/uploads/filtered', { query: { ...query, tags: options.tags.join(',') } })
     return api<UploadPage>('/api/uploads', { query })
   }
@@ -84,6 +96,12 @@ export function useUploads() {
   const recent = () => api<{ items: UploadListItem[], type: 'recent' }>('/api/items-recent')
   const topVoted = () => api<{ items: UploadListItem[], type: 'top-voted' }>('/api/items-top-voted')
   const get = (id: string) => api<Upload>(`/api/upload/${encodeURIComponent(id)}`)
+
+  /** GET /api/vote/next: the newest public upload this visitor (account, or fingerprint and IP) has not voted on. */
+  async function nextToVote(signedIn: boolean) {
+    const query = signedIn ? {} : { clientFingerprint: await fingerprint() }
+    return api<{ upload: UploadListItem & { username: string } | null }>('/api/vote/next', { query })
+  }
 
   function byUser(username: string, options: { page?: number, sort?: UserSort, tags?: string[] } = {}) {
     const query: Record<string, string | number> = { page: options.page ?? 1, limit: 12, sort: options.sort ?? 'date' }
@@ -133,7 +151,7 @@ export function useUploads() {
     })
   }
 
-  return { list, recent, topVoted, get, byUser, mine, tags, togglePrivacy, remove, addTags, create }
+  return { list, recent, topVoted, get, nextToVote, byUser, mine, tags, togglePrivacy, remove, addTags, create }
 }
 
 /** Address of an upload's image (`thumb` = WebP at most 480×480). */

@@ -21,7 +21,8 @@ import { openDatabase } from '../server/database/connection'
 import type { Database } from '../server/database/port'
 import { sql } from '../server/database/sql'
 import { setListCacheEnabled } from '../server/services/list-cache'
-import { featureList, listFilteredUploads, listUploads, listUserUploads } from '../server/services/uploads-list'
+import { featureList, listFilteredUploads, listUploads, listUserUploads, PUBLIC_VIEW, type ListView } from '../server/services/uploads-list'
+import { periodStart, type Period, type Sort } from '../shared/utils/ranking'
 import { castVote } from '../server/services/votes'
 import type { Actor } from '../server/services/sessions'
 import { freePort, startServer } from '../tests/support/server'
@@ -52,10 +53,25 @@ export interface Scenario {
 }
 
 const paging = (url: URL, limit = 10) => ({ page: Number(url.searchParams.get('page') ?? 1), limit: Number(url.searchParams.get('limit') ?? limit) })
+/** The ranking of `?sort=&period=` (the baseline server finds a scenario by its path alone). */
+const viewOf = (url: URL): ListView => ({
+  ...PUBLIC_VIEW,
+  sort: (url.searchParams.get('sort') ?? 'new') as Sort,
+  since: periodStart((url.searchParams.get('period') ?? 'all') as Period),
+})
+/** Page 1 of each ranking, held to the same goal as newest-first. */
+const rankings = (['top', 'hot', 'best', 'divisive'] as const).map((sort): Scenario => ({
+  name: `GET /api/uploads?sort=${sort}${sort === 'hot' ? '' : '&period=year'}`,
+  method: 'GET',
+  path: `/api/uploads?sort=${sort}${sort === 'hot' ? '' : '&period=year'}`,
+  read: true,
+  baseline: (db, url) => listUploads(db, paging(url), viewOf(url)),
+}))
 
 export const scenarios: Scenario[] = [
-  { name: 'GET /api/uploads (page 1)', method: 'GET', path: '/api/uploads', read: true, baseline: (db, url) => listUploads(db, paging(url)) },
-  { name: 'GET /api/uploads (page 500)', method: 'GET', path: '/api/uploads?page=500', read: true, baseline: (db, url) => listUploads(db, paging(url)) },
+  { name: 'GET /api/uploads (page 1)', method: 'GET', path: '/api/uploads', read: true, baseline: (db, url) => listUploads(db, paging(url), viewOf(url)) },
+  { name: 'GET /api/uploads (page 500)', method: 'GET', path: '/api/uploads?page=500', read: true, baseline: (db, url) => listUploads(db, paging(url), viewOf(url)) },
+  ...rankings,
   {
     name: 'GET /api/uploads/filtered (2 tags)',
     method: 'GET',

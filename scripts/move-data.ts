@@ -26,7 +26,7 @@ import { openMigrated } from './lib/database'
 
 /** Parents before children, so every foreign key finds its row. */
 export const TABLES = ['users', 'sessions', 'api_tokens', 'mfa_backup_codes', 'password_reset_tokens', 'oauth_accounts', 'passkeys',
-  'tags', 'uploads', 'upload_tags', 'votes', 'anonymous_votes', 'reports', 'moderation_log'] as const
+  'tags', 'uploads', 'upload_tags', 'votes', 'anonymous_votes', 'reports', 'moderation_log', 'user_hidden_tags'] as const
 
 const BATCH = 500
 

@@ -1,4 +1,4 @@
 import { featureList } from '../services/uploads-list'
 
-/** GET /api/items-top-voted: the 6 public uploads with the most upvotes. */
-export default defineEventHandler(() => featureList(useDB(), 'top-voted'))
+/** GET /api/items-top-voted: the 6 public uploads with the most upvotes (the caller's hidden tags left out). */
+export default defineEventHandler(async event => featureList(useDB(), 'top-voted', await hiddenTagsOfCaller(event)))

@@ -6,7 +6,8 @@
  * lookups go through lower() on both.
  */
 import { sql } from 'drizzle-orm'
-import { index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core'
+import { doublePrecision, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core'
+import { bestScoreSql, divisiveScoreSql, hotScoreSql, POSTGRES_EPOCH } from './ranking-columns'
 
 /** ISO 8601 UTC timestamp with milliseconds, as text like on SQLite; sorts lexicographically. */
 const now = sql`to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
@@ -158,9 +159,20 @@ export const uploads = pgTable('uploads', {
   downvoteCount: integer('downvote_count').notNull().default(0),
   isPrivate: integer('is_private').notNull().default(0),
   createdAt: createdAt(),
+  /**
+   * The rankings of shared/utils/ranking.ts, kept by the database itself from
+   * the counts and created_at (so every write of the counts, a vote, a recount
+   * or a seeded row, keeps them), and indexed for the public lists.
+   */
+  hotScore: doublePrecision('hot_score').generatedAlwaysAs(sql.raw(hotScoreSql(POSTGRES_EPOCH))),
+  bestScore: doublePrecision('best_score').generatedAlwaysAs(sql.raw(bestScoreSql)),
+  divisiveScore: doublePrecision('divisive_score').generatedAlwaysAs(sql.raw(divisiveScoreSql)),
 }, t => [
   index('uploads_public_newest_idx').on(t.createdAt, t.id).where(sql`${t.isPrivate} = 0`),
   index('uploads_public_top_idx').on(sql`${t.upvotes} desc`, sql`${t.downvoteCount} desc`, sql`${t.createdAt} desc`).where(sql`${t.isPrivate} = 0`),
+  index('uploads_public_hot_idx').on(sql`${t.hotScore} desc`, sql`${t.createdAt} desc`).where(sql`${t.isPrivate} = 0`),
+  index('uploads_public_best_idx').on(sql`${t.bestScore} desc`, sql`${t.createdAt} desc`).where(sql`${t.isPrivate} = 0`),
+  index('uploads_public_divisive_idx').on(sql`${t.divisiveScore} desc`, sql`${t.createdAt} desc`).where(sql`${t.isPrivate} = 0`),
   index('uploads_user_date_idx').on(t.userId, t.isPrivate, t.createdAt),
   index('uploads_user_votes_idx').on(t.userId, t.isPrivate, t.upvotes, t.createdAt),
   index('uploads_user_name_lower_idx').on(t.userId, t.isPrivate, sql`lower(${t.originalName})`),
@@ -268,6 +280,14 @@ export const moderationLog = pgTable('moderation_log', {
   note: text('note'),
   createdAt: createdAt(),
 }, t => [index('moderation_log_newest_idx').on(t.createdAt, t.id)])
+
+/** Tags whose uploads a user does not want to see in any list (GET/PUT /api/profile/filters). */
+export const userHiddenTags = pgTable('user_hidden_tags', {
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  /** A tag slug; it need not name an existing tag yet. */
+  slug: text('slug').notNull(),
+  createdAt: createdAt(),
+}, t => [primaryKey({ columns: [t.userId, t.slug] })])
 
 /** Generated secrets shared by every instance (used on PostgreSQL; SQLite keeps them in the data dir). */
 export const appSecrets = pgTable('app_secrets', {

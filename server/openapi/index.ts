@@ -1,6 +1,8 @@
 import type { ApiPaths } from '../utils/openapi'
 import accounts from './accounts'
 import admin from './admin'
+import feeds from './feeds'
+import filters from './filters'
 import lists from './lists'
 import meta from './meta'
 import myUploads from './my-uploads'
@@ -16,4 +18,4 @@ import votes from './votes'
 export { apiComponents } from './components'
 
 /** Every resource's OpenAPI paths; a new resource file is added here. */
-export const apiPaths: ApiPaths[] = [meta, accounts, sessions, passkeys, oauth, uploads, lists, myUploads, tags, votes, reports, admin, ownData]
+export const apiPaths: ApiPaths[] = [meta, accounts, sessions, passkeys, oauth, uploads, lists, myUploads, filters, tags, votes, reports, admin, ownData, feeds]

@@ -1,3 +1,4 @@
+import { NextUnvotedQuerySchema, NextUnvotedResponseSchema } from '#shared/schemas/lists'
 import {
   AnonymousVoteConflictSchema, AnonymousVoteResponseSchema, AnonymousVoteSchema, VoteDeleteResponseSchema,
   VoteQuerySchema, VoteResponseSchema, VoteSchema, VoteStatusResponseSchema,
@@ -44,6 +45,20 @@ export default defineApiPaths({
         400: { description: '`Upload ID required`' },
         401: { description: 'Not authenticated' },
         429: limited,
+      },
+    },
+  },
+  '/api/vote/next': {
+    get: {
+      operationId: 'getNextUnvotedUpload',
+      summary: 'The newest public upload the caller has not voted on',
+      description: 'Signed in: by the account\'s votes, its hidden tags left out. Without a session: `clientFingerprint` is required, and an upload counts as voted when either the fingerprint or the keyed hash of the caller\'s IP has voted on it. `upload` is null when nothing is left. Cache-Control: private, no-store.',
+      tags: ['Votes'],
+      security: ['none', 'cookie'],
+      params: { query: NextUnvotedQuerySchema },
+      responses: {
+        200: { description: 'The next upload to vote on, or null', schema: NextUnvotedResponseSchema, headers: { 'Cache-Control': 'private, no-store' } },
+        400: { description: '`Invalid client fingerprint` (missing without a session, or not 8–256 characters)' },
       },
     },
   },

@@ -1,3 +1,4 @@
+import { PERIOD_SORTS, type Sort } from '../../shared/utils/ranking'
 import { uploadStats } from '../../shared/utils/rating'
 import { slugify } from '../../shared/utils/tags'
 import type { Database, Executor, Row } from '../database/port'
@@ -69,13 +70,64 @@ const taggedUploads = (slugs: string[], match: 'all' | 'any') => sql`SELECT ut.u
 export interface Paging { page: number, limit: number }
 const offset = ({ page, limit }: Paging) => (page - 1) * limit
 
-/** GET /api/uploads: public uploads, newest first (no total). */
-export function listUploads(db: Database, paging: Paging) {
-  return cachedList(db, `uploads ${paging.page} ${paging.limit}`, async () => {
+const NEWEST = sql`u.created_at DESC, u.id DESC`
+
+/**
+ * The orders of the public lists (decisions.md "Voting flow, rankings and
+ * feeds"), ties newest first. hot, best and divisive read the kept score
+ * columns (generated from the counts, see server/database/ranking-columns.ts),
+ * each with its own partial index; top reads uploads_public_top_idx.
+ */
+export const LIST_SORTS: Record<Sort, Query> = {
+  new: NEWEST,
+  top: sql`u.upvotes DESC, u.downvote_count DESC, u.created_at DESC, u.id DESC`,
+  hot: sql`u.hot_score DESC, u.created_at DESC, u.id DESC`,
+  best: sql`u.best_score DESC, u.created_at DESC, u.id DESC`,
+  divisive: sql`u.divisive_score DESC, u.created_at DESC, u.id DESC`,
+}
+
+/** What narrows a public list beyond visibility: its order, period, and the caller's own filters. */
+export interface ListView {
+  sort: Sort
+  /** Lower bound of created_at (ISO), from the period; ignored by new and hot. */
+  since: string | null
+  /** Only uploads this account has not voted on (unvoted=true). */
+  unvotedBy: string | null
+  /** Slugs of the caller's hidden tags: uploads carrying any of them are left out. */
+  hiddenTags: string[]
+}
+
+export const PUBLIC_VIEW: ListView = { sort: 'new', since: null, unvotedBy: null, hiddenTags: [] }
+
+/** The view's conditions on `uploads u`, each starting with AND (empty when none apply). */
+function viewConditions(view: ListView): Query {
+  const since = PERIOD_SORTS.includes(view.sort) ? view.since : null
+  return sql`${since === null ? sql.raw('') : sql` AND u.created_at >= ${since}`}${
+    view.unvotedBy === null ? sql.raw('') : sql` AND NOT EXISTS (SELECT 1 FROM votes v WHERE v.user_id = ${view.unvotedBy} AND v.upload_id = u.id)`}${
+    hidingTags(view.hiddenTags)}`
+}
+
+/** ` AND` the upload carries none of the slugs (empty for none). */
+function hidingTags(slugs: string[]): Query {
+  if (slugs.length === 0) return sql`${sql.raw('')}`
+  return sql` AND NOT EXISTS (SELECT 1 FROM upload_tags ht JOIN tags t ON t.id = ht.tag_id
+    WHERE ht.upload_id = u.id AND t.slug ${inList(slugs)})`
+}
+
+/** The part of a cache key that tells views apart. */
+function viewKey(view: ListView): string {
+  const since = PERIOD_SORTS.includes(view.sort) ? view.since ?? '' : ''
+  return `${view.sort} ${since} ${view.unvotedBy ?? ''} ${view.hiddenTags.join(',')}`
+}
+
+/** GET /api/uploads: public uploads in the view's order (no total). */
+export function listUploads(db: Database, paging: Paging, view: ListView = PUBLIC_VIEW) {
+  return cachedList(db, `uploads ${paging.page} ${paging.limit} ${viewKey(view)}`, async () => {
+    const order = LIST_SORTS[view.sort]
     const rows = await db.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username
-    FROM (SELECT ${ROW_KEY} AS rid FROM uploads WHERE is_private = 0 ORDER BY created_at DESC, id DESC LIMIT ${paging.limit} OFFSET ${offset(paging)}) p
+    FROM (SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE u.is_private = 0${viewConditions(view)} ORDER BY ${order} LIMIT ${paging.limit} OFFSET ${offset(paging)}) p
     ${THEN_JOIN} uploads u ON u.${ROW_KEY} = p.rid JOIN users us ON us.id = u.user_id
-    ORDER BY u.created_at DESC, u.id DESC`)
+    ORDER BY ${order}`)
     return { uploads: await withTags(db, rows), page: paging.page, limit: paging.limit }
   })
 }
@@ -89,7 +141,8 @@ export function listUploads(db: Database, paging: Paging) {
 export async function pageWithTotal(db: Executor, source: Query, order: Query, paging: Paging, options: { username: boolean, materialise: boolean }) {
   const columns = sql`c.total, ${ENTRY_COLUMNS}${sql.raw(options.username ? ', us.username' : '')}`
   const page = options.materialise
-    ? sql`WITH matched AS MATERIALIZED (SELECT u.${ROW_KEY} AS rid, u.id, u.created_at, u.upvotes, u.original_name FROM ${source})
+    ? sql`WITH matched AS MATERIALIZED (SELECT u.${ROW_KEY} AS rid, u.id, u.created_at, u.upvotes, u.downvote_count, u.original_name,
+        u.hot_score, u.best_score, u.divisive_score FROM ${source})
       SELECT ${columns}
       FROM (SELECT count(*) AS total FROM matched) c
       LEFT JOIN (SELECT u.rid FROM matched u ORDER BY ${order} LIMIT ${paging.limit} OFFSET ${offset(paging)}) p ON true`
@@ -105,19 +158,18 @@ export async function pageWithTotal(db: Executor, source: Query, order: Query, p
   return { uploads: await withTags(db, found), total }
 }
 
-const NEWEST = sql`u.created_at DESC, u.id DESC`
-
-/** GET /api/uploads/filtered: public uploads with all (or any) of the tags, newest first. */
-export function listFilteredUploads(db: Database, query: Paging & { tags?: string, match: 'all' | 'any' }) {
+/** GET /api/uploads/filtered: public uploads with all (or any) of the tags, in the view's order. */
+export function listFilteredUploads(db: Database, query: Paging & { tags?: string, match: 'all' | 'any' }, view: ListView = PUBLIC_VIEW) {
   const slugs = tagSlugs(query.tags)
-  return cachedList(db, `filtered ${query.match} ${query.page} ${query.limit} ${slugs.join(',')}`, () => listFiltered(db, slugs, query))
+  return cachedList(db, `filtered ${query.match} ${query.page} ${query.limit} ${slugs.join(',')} ${viewKey(view)}`, () => listFiltered(db, slugs, query, view))
 }
 
-async function listFiltered(db: Executor, slugs: string[], query: Paging & { match: 'all' | 'any' }) {
+async function listFiltered(db: Executor, slugs: string[], query: Paging & { match: 'all' | 'any' }, view: ListView) {
+  const order = LIST_SORTS[view.sort]
   const { uploads, total } = slugs.length === 0
-    ? await pageWithTotal(db, sql`uploads u WHERE u.is_private = 0`, NEWEST, query, { username: true, materialise: false })
-    : await pageWithTotal(db, sql`(${taggedUploads(slugs, query.match)}) m ${THEN_JOIN} uploads u ON u.id = m.upload_id WHERE u.is_private = 0`,
-        NEWEST, query, { username: true, materialise: true })
+    ? await pageWithTotal(db, sql`uploads u WHERE u.is_private = 0${viewConditions(view)}`, order, query, { username: true, materialise: false })
+    : await pageWithTotal(db, sql`(${taggedUploads(slugs, query.match)}) m ${THEN_JOIN} uploads u ON u.id = m.upload_id WHERE u.is_private = 0${viewConditions(view)}`,
+        order, query, { username: true, materialise: true })
   return { uploads, total, page: query.page, limit: query.limit }
 }
 
@@ -129,23 +181,23 @@ export const USER_SORTS = {
 } as const
 
 /** GET /api/user/{username}/uploads: the user's public uploads only, even for the owner. */
-export function listUserUploads(db: Database, username: string, query: Paging & { sort: keyof typeof USER_SORTS, tags?: string }) {
+export function listUserUploads(db: Database, username: string, query: Paging & { sort: keyof typeof USER_SORTS, tags?: string }, hiddenTags: string[] = []) {
   const slugs = tagSlugs(query.tags)
-  const key = `user ${username.toLowerCase()} ${query.sort} ${query.page} ${query.limit} ${slugs.join(',')}`
-  return cachedList(db, key, () => listOfUser(db, username, slugs, query))
+  const key = `user ${username.toLowerCase()} ${query.sort} ${query.page} ${query.limit} ${slugs.join(',')} ${hiddenTags.join(',')}`
+  return cachedList(db, key, () => listOfUser(db, username, slugs, query, hiddenTags))
 }
 
 /** Every account's name is made of these (the registration rule and OAuth's usernameBase). */
 const POSSIBLE_USERNAME = /^[\w-]{1,100}$/
 
-async function listOfUser(db: Executor, username: string, slugs: string[], query: Paging & { sort: keyof typeof USER_SORTS }) {
+async function listOfUser(db: Executor, username: string, slugs: string[], query: Paging & { sort: keyof typeof USER_SORTS }, hiddenTags: string[]) {
   if (!POSSIBLE_USERNAME.test(username)) throw apiError(404, 'User not found')
   const user = await db.get<{ id: string, username: string, created_at: string }>(sql`SELECT id, username, created_at FROM users
     WHERE lower(username) = lower(${username})`)
   if (!user) throw apiError(404, 'User not found')
   const { uploads, total } = slugs.length === 0
-    ? await pageWithTotal(db, sql`uploads u WHERE u.user_id = ${user.id} AND u.is_private = 0`, USER_SORTS[query.sort], query, { username: false, materialise: false })
-    : await pageWithTotal(db, sql`(${taggedUploads(slugs, 'all')}) m ${THEN_JOIN} uploads u ON u.id = m.upload_id WHERE u.user_id = ${user.id} AND u.is_private = 0`,
+    ? await pageWithTotal(db, sql`uploads u WHERE u.user_id = ${user.id} AND u.is_private = 0${hidingTags(hiddenTags)}`, USER_SORTS[query.sort], query, { username: false, materialise: false })
+    : await pageWithTotal(db, sql`(${taggedUploads(slugs, 'all')}) m ${THEN_JOIN} uploads u ON u.id = m.upload_id WHERE u.user_id = ${user.id} AND u.is_private = 0${hidingTags(hiddenTags)}`,
         USER_SORTS[query.sort], query, { username: false, materialise: true })
   return {
     user: { username: user.username, created_at: user.created_at },
@@ -163,13 +215,33 @@ const FEATURE_ORDERS = {
   'top-voted': sql`u.upvotes DESC, u.downvote_count DESC, u.created_at DESC`,
 } as const
 
-/** GET /api/items-recent and /api/items-top-voted: exactly the first 6 public uploads. */
-export function featureList(db: Database, type: keyof typeof FEATURE_ORDERS) {
-  return cachedList(db, type, async () => {
+/** GET /api/items-recent and /api/items-top-voted: exactly the first 6 public uploads (without the caller's hidden tags). */
+export function featureList(db: Database, type: keyof typeof FEATURE_ORDERS, hiddenTags: string[] = []) {
+  return cachedList(db, `${type} ${hiddenTags.join(',')}`, async () => {
     const rows = await db.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username
-    FROM (SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE u.is_private = 0 ORDER BY ${FEATURE_ORDERS[type]} LIMIT 6) p
+    FROM (SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE u.is_private = 0${hidingTags(hiddenTags)} ORDER BY ${FEATURE_ORDERS[type]} LIMIT 6) p
     ${THEN_JOIN} uploads u ON u.${ROW_KEY} = p.rid JOIN users us ON us.id = u.user_id
     ORDER BY ${FEATURE_ORDERS[type]}`)
     return { items: await withTags(db, rows), type }
   })
+}
+
+/** A visitor without an account: the keyed hash of their IP and their fingerprint, as anonymous votes store them. */
+export interface AnonymousVisitor { ipHash: string, fingerprint: string }
+
+/**
+ * GET /api/vote/next: the newest public upload the caller has not voted on
+ * (an account: by its votes, its hidden tags left out; a visitor: neither
+ * the IP hash nor the fingerprint has voted on it), or null. Never cached.
+ */
+export async function nextUnvoted(db: Executor, caller: { userId: string, hiddenTags: string[] } | AnonymousVisitor) {
+  const notVoted = 'userId' in caller
+    ? sql`NOT EXISTS (SELECT 1 FROM votes v WHERE v.user_id = ${caller.userId} AND v.upload_id = u.id)${hidingTags(caller.hiddenTags)}`
+    : sql`NOT EXISTS (SELECT 1 FROM anonymous_votes a WHERE a.upload_id = u.id AND a.ip_hash = ${caller.ipHash})
+      AND NOT EXISTS (SELECT 1 FROM anonymous_votes a WHERE a.upload_id = u.id AND a.fingerprint = ${caller.fingerprint})`
+  const row = await db.get<ListRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username
+    FROM uploads u JOIN users us ON us.id = u.user_id
+    WHERE u.is_private = 0 AND ${notVoted}
+    ORDER BY ${NEWEST} LIMIT 1`)
+  return { upload: row ? (await withTags(db, [row]))[0]! : null }
 }

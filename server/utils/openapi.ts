@@ -127,8 +127,8 @@ function commonResponses(path: string, method: string, op: ApiOperation): ApiOpe
   if (method !== 'get') responses[403] = { description: 'Cross-site request blocked: Origin present and not the site\'s own' }
   // Only JSON bodies reach a JSON endpoint (decisions.md "Errors"), so no cross-site form does.
   if (method !== 'get' && !op.body?.multipart) responses[415] = { description: 'A body that is not application/json' }
-  // Every /api request but an image counts against a rate limit (decisions.md "Rate limits").
-  if (!path.startsWith('/api/image/')) responses[429] = { description: 'Rate limited', headers: { 'Retry-After': 'Seconds to wait' } }
+  // Every /api request but an image counts against a rate limit (decisions.md "Rate limits"); feeds are not under /api.
+  if (path.startsWith('/api/') && !path.startsWith('/api/image/')) responses[429] = { description: 'Rate limited', headers: { 'Retry-After': 'Seconds to wait' } }
   return responses
 }
 

@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { PERIODS, SORTS } from '../utils/ranking'
 import { UploadSchema } from './uploads'
 
 /**
@@ -33,9 +34,27 @@ export function limitSchema(defaultLimit: number, max: number) {
 /** Comma-separated tag names or slugs, compared by slug. */
 const TagsParamSchema = v.optional(v.pipe(v.string('Invalid tags'), v.maxLength(1000, 'Invalid tags')))
 
+/** The ranking and period of the public lists (decisions.md "Voting flow, rankings and feeds"). */
+const rankingParams = {
+  sort: v.optional(v.pipe(
+    v.picklist(SORTS, 'Invalid sort'),
+    v.description('new (default): newest first; top: upvotes, then total votes; hot: net votes against age; best: Wilson lower bound of the upvote share; divisive: (u+d)^(min/max). Ties newest first'),
+  ), 'new'),
+  period: v.optional(v.pipe(
+    v.picklist(PERIODS, 'Invalid period'),
+    v.description('Only uploads created within the last day, week, month (30 days) or year; applies to top, best and divisive'),
+  ), 'all'),
+  unvoted: v.optional(v.pipe(
+    v.picklist(['true', 'false'], 'Invalid unvoted'),
+    v.description('true: only uploads the signed-in caller has not voted on (needs the session cookie; 401 otherwise)'),
+    v.transform(value => value === 'true'),
+  ), 'false'),
+}
+
 export const UploadListQuerySchema = v.object({
   page: PageSchema,
   limit: limitSchema(10, 100),
+  ...rankingParams,
 })
 
 export const FilteredListQuerySchema = v.object({
@@ -43,6 +62,17 @@ export const FilteredListQuerySchema = v.object({
   match: v.optional(v.picklist(['all', 'any'], 'Invalid match'), 'all'),
   page: PageSchema,
   limit: limitSchema(10, 100),
+  ...rankingParams,
+})
+
+/** GET /api/vote/next: anonymous callers name their fingerprint (as for anonymous votes). */
+export const NextUnvotedQuerySchema = v.object({
+  clientFingerprint: v.optional(v.pipe(
+    v.string('Invalid client fingerprint'),
+    v.minLength(8, 'Invalid client fingerprint'),
+    v.maxLength(256, 'Invalid client fingerprint'),
+    v.description('Required without a session: the fingerprint sent with anonymous votes'),
+  )),
 })
 
 export const UserListQuerySchema = v.object({
@@ -59,6 +89,8 @@ export const UsernameParamsSchema = v.object({ username: v.string() })
 export const ListEntrySchema = v.omit(UploadSchema, ['original_name'])
 /** An entry of the per-user list (the user is given once at top level). */
 export const UserListEntrySchema = v.omit(UploadSchema, ['original_name', 'username'])
+
+export const NextUnvotedResponseSchema = v.object({ upload: v.nullable(ListEntrySchema) })
 
 export const UploadListResponseSchema = v.object({
   uploads: v.array(ListEntrySchema),

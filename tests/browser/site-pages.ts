@@ -78,6 +78,13 @@ export const PAGES: PageCase[] = [
     await page.fill('#link-url', 'https://example.com/a-link')
     await page.locator('[data-testid=link-preview]').waitFor()
   } },
+  { name: 'vote mode', path: () => '/vote', as: 'guest', then: async (page) => {
+    await page.locator('[data-testid=vote-mode-upload], [data-testid=vote-mode-done]').first().waitFor()
+  } },
+  { name: 'vote mode (signed in)', path: () => '/vote', as: 'owner', then: async (page) => {
+    await page.locator('[data-testid=vote-mode-upload], [data-testid=vote-mode-done]').first().waitFor()
+  } },
+  { name: 'home ranked by best this week', path: () => '/?sort=best&period=week', as: 'guest' },
   { name: 'my uploads', path: () => '/my-uploads', as: 'owner' },
   { name: 'settings', path: () => '/settings', as: 'owner' },
   { name: 'settings: MFA set-up', path: () => '/settings', as: 'owner', then: async (page) => {

@@ -43,7 +43,8 @@ describe.skipIf(testEngine() !== 'postgres')('npm run move-data', () => {
     expect((await api(`/api/upload/${link.body.upload.id}/report`, { method: 'POST', token: bob.token, body: { reason: 'spam' }, baseURL: embedded.url })).status).toBe(201)
     const moderator = await makeAdmin(await registerUser({}, embedded.url), embedded)
     expect((await api(`/api/admin/users/${bob.id}/shadow-ban`, { method: 'POST', token: moderator.token, body: { shadowBanned: false }, baseURL: embedded.url })).status).toBe(200)
-    const paths = ['/api/uploads', `/api/uploads/filtered?tags=cats`, '/api/items-top-voted', `/api/user/${alice.username}/uploads?sort=name`, `/api/upload/${image.id}`, '/api/tags?q=']
+    expect((await api('/api/profile/filters', { method: 'PUT', token: bob.token, body: { hiddenTags: ['links'] }, baseURL: embedded.url })).status).toBe(200)
+    const paths = ['/api/uploads', '/api/uploads?sort=hot', '/api/uploads/filtered?sort=best', `/api/uploads/filtered?tags=cats`, '/api/items-top-voted', `/api/user/${alice.username}/uploads?sort=name`, `/api/upload/${image.id}`, '/api/tags?q=']
     const before = await Promise.all(paths.map(async path => (await api(path, { baseURL: embedded.url })).body))
     const imageBefore = Buffer.from(await (await fetch(`${embedded.url}/api/image/${image.id}`)).arrayBuffer())
     await embedded.stop({ keepData: true })
@@ -57,6 +58,7 @@ describe.skipIf(testEngine() !== 'postgres')('npm run move-data', () => {
     expect(moved.stdout).toContain('| anonymous_votes | 1 | 1 |')
     expect(moved.stdout).toContain('| reports | 1 | 1 |')
     expect(moved.stdout).toContain('| moderation_log | 1 | 1 |')
+    expect(moved.stdout).toContain('| user_hidden_tags | 1 | 1 |')
     expect(moved.stdout).toContain('media: 1 file(s) match their SHA-256')
     expect(moved.stdout).toContain('secrets: 4 moved into the database')
 
@@ -71,6 +73,7 @@ describe.skipIf(testEngine() !== 'postgres')('npm run move-data', () => {
     expect(after).toEqual(before)
     // The sessions made on the embedded site are still valid, and the media are served.
     expect((await api('/api/profile', { token: alice.token, baseURL: onTarget.url })).body.user.id).toBe(alice.id)
+    expect((await api('/api/profile/filters', { token: bob.token, baseURL: onTarget.url })).body).toEqual({ hiddenTags: ['links'] })
     expect(Buffer.from(await (await fetch(`${onTarget.url}/api/image/${image.id}`)).arrayBuffer()).equals(imageBefore)).toBe(true)
     // The anonymous visitor is still known by the same keyed hashes.
     const again = await api('/api/vote/anonymous', { method: 'POST', body: { uploadId: image.id, vote: 'upvote', clientFingerprint: 'moved-visitor' }, baseURL: onTarget.url })

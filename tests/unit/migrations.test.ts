@@ -19,7 +19,7 @@ describe('migrations', () => {
     expect(await runMigrations(db, journal, load)).toBe(journal.entries.length)
     expect(await runMigrations(db, journal, load)).toBe(0)
     const tables = (await db.all<{ name: string }>(sql`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)).map(r => r.name)
-    expect(tables).toEqual(['__drizzle_migrations', 'anonymous_votes', 'api_tokens', 'app_secrets', 'mfa_backup_codes', 'moderation_log', 'oauth_accounts', 'passkeys', 'password_reset_tokens', 'reports', 'sessions', 'tags', 'upload_tags', 'uploads', 'users', 'votes', 'webauthn_challenges'])
+    expect(tables).toEqual(['__drizzle_migrations', 'anonymous_votes', 'api_tokens', 'app_secrets', 'mfa_backup_codes', 'moderation_log', 'oauth_accounts', 'passkeys', 'password_reset_tokens', 'reports', 'sessions', 'tags', 'upload_tags', 'uploads', 'user_hidden_tags', 'users', 'votes', 'webauthn_challenges'])
     expect(db.sqlite.pragma('journal_mode', { simple: true })).toBe('wal')
     expect(db.sqlite.pragma('foreign_keys', { simple: true })).toBe(1)
     expect(db.sqlite.pragma('busy_timeout', { simple: true })).toBe(5000)
@@ -31,6 +31,9 @@ describe('migrations', () => {
     const plan = (query: string) => JSON.stringify(db.sqlite.prepare(`EXPLAIN QUERY PLAN ${query}`).all())
     expect(plan('SELECT id FROM uploads WHERE is_private = 0 ORDER BY created_at DESC LIMIT 10')).toContain('uploads_public_newest_idx')
     expect(plan('SELECT id FROM uploads WHERE is_private = 0 ORDER BY upvotes DESC, downvote_count DESC, created_at DESC LIMIT 6')).toContain('uploads_public_top_idx')
+    for (const score of ['hot', 'best', 'divisive']) {
+      expect(plan(`SELECT id FROM uploads WHERE is_private = 0 ORDER BY ${score}_score DESC, created_at DESC LIMIT 10`)).toContain(`uploads_public_${score}_idx`)
+    }
     expect(plan(`SELECT id FROM uploads WHERE user_id = 'u' AND is_private = 0 ORDER BY created_at DESC`)).toContain('uploads_user_date_idx')
     expect(plan(`SELECT id FROM votes WHERE user_id = 'u' AND upload_id = 'x'`)).toContain('votes_user_upload_unique')
     expect(plan(`SELECT id FROM anonymous_votes WHERE upload_id = 'x' AND ip_hash = 'h'`)).toContain('anonymous_votes_upload_ip_unique')

@@ -5,12 +5,15 @@ import * as pgSchema from '../../server/database/schema-postgres'
 import * as sqliteSchema from '../../server/database/schema'
 
 /** Each table's columns (name, SQL type, nullability, key) and indexes (name, unique, columns), comparable across dialects. */
+/** SQLite's `real` is an 8-byte float, PostgreSQL's `double precision`. */
+const sqliteType = (type: string) => type === 'real' ? 'double precision' : type
+
 function describeSqlite() {
   return (Object.values(sqliteSchema) as unknown[]).filter((t): t is SQLiteTable => t instanceof SQLiteTable).map((table) => {
     const config = sqliteTableConfig(table)
     return {
       name: config.name,
-      columns: config.columns.map(c => ({ name: c.name, type: c.getSQLType(), notNull: c.notNull, primary: c.primary })).sort((a, b) => a.name.localeCompare(b.name)),
+      columns: config.columns.map(c => ({ name: c.name, type: sqliteType(c.getSQLType()), notNull: c.notNull, primary: c.primary })).sort((a, b) => a.name.localeCompare(b.name)),
       indexes: config.indexes.map(i => ({ name: i.config.name, unique: i.config.unique, on: i.config.columns.length })).sort((a, b) => a.name.localeCompare(b.name)),
       primaryKeys: config.primaryKeys.map(k => k.columns.map(c => c.name)),
       foreignKeys: config.foreignKeys.map(k => k.reference().columns.map(c => c.name).join(',')).sort(),
@@ -36,7 +39,7 @@ describe('the SQLite schema and its PostgreSQL twin', () => {
     const sqlite = describeSqlite()
     const postgres = describePostgres()
     expect(sqlite.map(t => t.name)).toEqual(postgres.map(t => t.name))
-    expect(sqlite.length).toBe(16)
+    expect(sqlite.length).toBe(17)
     for (const [i, table] of sqlite.entries()) {
       expect(postgres[i]).toEqual(table)
     }

@@ -1,8 +1,9 @@
 import { FilteredListQuerySchema } from '#shared/schemas/lists'
 import { listFilteredUploads } from '../../services/uploads-list'
 
-/** GET /api/uploads/filtered?tags=a,b[&match=any]: public uploads carrying all (or any) of the tags. */
-export default defineEventHandler((event) => {
+/** GET /api/uploads/filtered?tags=a,b[&match=any]: public uploads carrying all (or any) of the tags, in the chosen order. */
+export default defineEventHandler(async (event) => {
   const query = queryValidated(event, FilteredListQuerySchema)
-  return listFilteredUploads(useDB(), query)
+  const view = await listViewOf(event, query)
+  return listFilteredUploads(useDB(), query, view)
 })

@@ -1,8 +1,9 @@
 import { UploadListQuerySchema } from '#shared/schemas/lists'
 import { listUploads } from '../../services/uploads-list'
 
-/** GET /api/uploads: public uploads, newest first. */
-export default defineEventHandler((event) => {
+/** GET /api/uploads: public uploads, newest first or by a ranking; the caller's hidden tags left out. */
+export default defineEventHandler(async (event) => {
   const query = queryValidated(event, UploadListQuerySchema)
-  return listUploads(useDB(), query)
+  const view = await listViewOf(event, query)
+  return listUploads(useDB(), query, view)
 })

@@ -5,86 +5,6 @@
  */
 
 export interface paths {
-    "/api/admin/modlog": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The moderation log (admin)
-         * @description Every admin action, newest first, appended in the action's own transaction and never edited. `action`: `shadow_ban_on`, `shadow_ban_off`, `upload_removed`, `tag_added`, `report_claimed`, `report_resolved` (note: the resolution, then the admin's note), `admin_granted`, `admin_revoked` (command line: `actor` null). `actor` is also null once the acting account is deleted. limit default 50, max 100.
-         */
-        get: operations["listModerationLog"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/reports": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The report queue (admin)
-         * @description One entry per upload and status: every report of that upload in the requested status (default `open`), counted in `reportCount`. The entry's `id`, `reason`, `details` and `createdAt` are those of its first report; any report id of the group names the group in claim and resolve. `claimedBy` is the admin who claimed (or resolved) it. Most reported first, then oldest. limit default 20, max 100.
-         */
-        get: operations["listReports"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/reports/{id}/claim": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Claim an upload's reports (admin)
-         * @description The caller takes every unresolved report of the report's upload; claiming again changes nothing. Logged as `report_claimed`.
-         */
-        post: operations["claimReport"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/reports/{id}/resolve": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Resolve an upload's reports (admin)
-         * @description Resolves every unresolved report of the report's upload with one action: `dismiss`, `remove_upload` (the upload, its files and its reports go) or `shadow_ban_uploader`. The action and its moderation log entries commit together.
-         */
-        post: operations["resolveReport"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/admin/users": {
         parameters: {
             query?: never;
@@ -310,123 +230,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/auth/passkeys": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The caller's passkeys
-         * @description Newest first; never key material. Cache-Control: private, no-store.
-         */
-        get: operations["listPasskeys"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/passkeys/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /** Remove one passkey */
-        delete: operations["deletePasskey"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/passkeys/login/options": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Sign-in options for any passkey of this site
-         * @description PublicKeyCredentialRequestOptionsJSON for `startAuthentication` (or `navigator.credentials.get`), with user verification required. Relying-party id: the host name of NUXT_PUBLIC_SITE_URL; the answer must come from its origin. A challenge is single use and expires after 5 minutes.
-         */
-        post: operations["startPasskeySignIn"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/passkeys/login/verify": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Sign in with a passkey (no password)
-         * @description `response` is the AuthenticationResponseJSON for a challenge from /login/options. Answers like POST /api/auth (same body, same `auth-token` cookie); a passkey with user verification satisfies MFA, so there is no code step. Relying-party id: the host name of NUXT_PUBLIC_SITE_URL; the answer must come from its origin. A challenge is single use and expires after 5 minutes.
-         */
-        post: operations["finishPasskeySignIn"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/passkeys/register/options": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Registration options for a new passkey
-         * @description PublicKeyCredentialCreationOptionsJSON for @simplewebauthn/browser's `startRegistration` (or `navigator.credentials.create`): a discoverable credential with user verification; the caller's passkeys are excluded. Relying-party id: the host name of NUXT_PUBLIC_SITE_URL; the answer must come from its origin. A challenge is single use and expires after 5 minutes.
-         */
-        post: operations["startPasskeyRegistration"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/passkeys/register/verify": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Store the passkey the authenticator made
-         * @description `response` is the RegistrationResponseJSON for a challenge from /register/options of the same account. Relying-party id: the host name of NUXT_PUBLIC_SITE_URL; the answer must come from its origin. A challenge is single use and expires after 5 minutes.
-         */
-        post: operations["finishPasskeyRegistration"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/auth/providers": {
         parameters: {
             query?: never;
@@ -479,46 +282,6 @@ export interface paths {
          */
         post: operations["checkResetToken"];
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/sessions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The caller's signed-in sessions
-         * @description Live sessions only (not revoked, not expired), most recently used first. `lastSeenAt` is updated at most once a minute. Cache-Control: private, no-store.
-         */
-        get: operations["listSessions"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/sessions/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Sign one session out
-         * @description Its JWT is refused from then on (401 `Invalid or expired token`). Revoking the current session also clears the auth-token cookie.
-         */
-        delete: operations["revokeSession"];
         options?: never;
         head?: never;
         patch?: never;
@@ -628,7 +391,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The 6 newest public uploads */
+        /**
+         * The 6 newest public uploads
+         * @description With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out, and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
+         */
         get: operations["listRecentUploads"];
         put?: never;
         post?: never;
@@ -647,7 +413,7 @@ export interface paths {
         };
         /**
          * The 6 top-voted public uploads
-         * @description Ordered by upvotes, then total votes, then newest.
+         * @description Ordered by upvotes, then total votes, then newest. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out, and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
          */
         get: operations["listTopVotedUploads"];
         put?: never;
@@ -689,17 +455,13 @@ export interface paths {
         get: operations["getProfile"];
         put?: never;
         post?: never;
-        /**
-         * Delete the caller's account
-         * @description Removes the account, its uploads and media, votes (the counts of every upload it voted on are recomputed), sessions, API tokens, linked accounts, MFA and reset codes and the reports it filed; moderation log entries stay with no actor. Confirmed by `password` (and `mfaCode` when MFA is on). An account without a password gives `mfaCode`, or must have signed in within the last 10 minutes. Clears the cookie.
-         */
-        delete: operations["deleteProfile"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/profile/export": {
+    "/api/profile/filters": {
         parameters: {
             query?: never;
             header?: never;
@@ -707,11 +469,15 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Download the caller's own data
-         * @description Profile, uploads (with media URLs), votes, API token, session, linked-account and report metadata, as an attachment. Never a secret (password, token or code hashes, TOTP secret, IP hashes). Cache-Control: private, no-store.
+         * The caller's hidden tags
+         * @description Uploads carrying any of these tags are left out of every list, the recent and top lists and GET /api/vote/next for this account (feeds excepted). Cache-Control: private, no-store.
          */
-        get: operations["exportProfile"];
-        put?: never;
+        get: operations["getProfileFilters"];
+        /**
+         * Replace the caller's hidden tags
+         * @description At most 100 tag slugs (lowercase, as tags carry them); a slug need not name an existing tag. Duplicates count once.
+         */
+        put: operations["setProfileFilters"];
         post?: never;
         delete?: never;
         options?: never;
@@ -817,26 +583,6 @@ export interface paths {
         patch: operations["toggleUploadPrivacy"];
         trace?: never;
     };
-    "/api/upload/{id}/report": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Report an upload
-         * @description Signed in (cookie), or anonymous with `clientFingerprint`: an anonymous reporter is known, like an anonymous voter, by the fingerprint and the keyed SHA-256 of the IP, either of which matches. One unresolved report per reporter and upload. Counts in GENERAL.
-         */
-        post: operations["reportUpload"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/uploads": {
         parameters: {
             query?: never;
@@ -846,7 +592,7 @@ export interface paths {
         };
         /**
          * Public uploads, newest first
-         * @description limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty.
+         * @description limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. sort: new (default), top (upvotes, then total votes), hot (sign(u−d)·log10(max(|u−d|,1)) + (created_at in Unix seconds − 1700000000)/45000), best (Wilson lower bound of u/(u+d) at z = 1.96), divisive ((u+d)^(min(u,d)/max(u,d)), 0 when either is 0); ties newest first; other values 400 `Invalid sort`. period (top, best, divisive): day, week, month (30 days), year or all (default); other values 400 `Invalid period`. unvoted=true (session cookie; 401 `Authentication required` without): only uploads the caller has not voted on. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out, and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
          */
         get: operations["listUploads"];
         put?: never;
@@ -890,7 +636,7 @@ export interface paths {
         };
         /**
          * Public uploads carrying the given tags, newest first
-         * @description tags: comma-separated names, compared by slug; an upload must carry all of them (match=any: any). No tags: every public upload. limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty.
+         * @description tags: comma-separated names, compared by slug; an upload must carry all of them (match=any: any). No tags: every public upload. limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. sort: new (default), top (upvotes, then total votes), hot (sign(u−d)·log10(max(|u−d|,1)) + (created_at in Unix seconds − 1700000000)/45000), best (Wilson lower bound of u/(u+d) at z = 1.96), divisive ((u+d)^(min(u,d)/max(u,d)), 0 when either is 0); ties newest first; other values 400 `Invalid sort`. period (top, best, divisive): day, week, month (30 days), year or all (default); other values 400 `Invalid period`. unvoted=true (session cookie; 401 `Authentication required` without): only uploads the caller has not voted on. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out, and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
          */
         get: operations["listFilteredUploads"];
         put?: never;
@@ -910,7 +656,7 @@ export interface paths {
         };
         /**
          * A user's public uploads
-         * @description Private uploads are never listed, even for their owner. sort: date (newest first), votes (upvotes, then newest), name (original name, case-insensitive). tags: slugs, all must match. limit default 12, max 50. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty.
+         * @description Private uploads are never listed, even for their owner. sort: date (newest first), votes (upvotes, then newest), name (original name, case-insensitive). tags: slugs, all must match. limit default 12, max 50. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out, and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
          */
         get: operations["listUserUploads"];
         put?: never;
@@ -977,6 +723,186 @@ export interface paths {
          * @description One vote per visitor and upload: the keyed SHA-256 of the IP is checked first, the client fingerprint independently; either match is a 409. IPs are never stored in plain text.
          */
         post: operations["castAnonymousVote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vote/next": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The newest public upload the caller has not voted on
+         * @description Signed in: by the account's votes, its hidden tags left out. Without a session: `clientFingerprint` is required, and an upload counts as voted when either the fingerprint or the keyed hash of the caller's IP has voted on it. `upload` is null when nothing is left. Cache-Control: private, no-store.
+         */
+        get: operations["getNextUnvotedUpload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/recent.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Newest public uploads (Atom)
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         */
+        get: operations["getRecentFeedAtom"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/recent.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Newest public uploads (JSON Feed)
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         */
+        get: operations["getRecentFeedJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/tag/{slug}.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Newest public uploads carrying a tag (Atom)
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         */
+        get: operations["getTagFeedAtom"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/tag/{slug}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Newest public uploads carrying a tag (JSON Feed)
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         */
+        get: operations["getTagFeedJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/top.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Top-voted public uploads (Atom)
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         */
+        get: operations["getTopFeedAtom"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/top.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Top-voted public uploads (JSON Feed)
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         */
+        get: operations["getTopFeedJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/user/{username}.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's newest public uploads (Atom)
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         */
+        get: operations["getUserFeedAtom"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/user/{username}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's newest public uploads (JSON Feed)
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         */
+        get: operations["getUserFeedJson"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1519,398 +1445,6 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    listModerationLog: {
-        parameters: {
-            query?: {
-                page?: number;
-                /** @description Page size; a larger value is treated as 100 */
-                limit?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of log entries */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        entries: {
-                            /** Format: uuid */
-                            id: string;
-                            actor: {
-                                /** Format: uuid */
-                                id: string;
-                                username: string;
-                            } | null;
-                            /** @enum {string} */
-                            action: "shadow_ban_on" | "shadow_ban_off" | "upload_removed" | "tag_added" | "report_claimed" | "report_resolved" | "admin_granted" | "admin_revoked";
-                            /** @enum {string} */
-                            targetType: "user" | "upload" | "report";
-                            targetId: string;
-                            note: string | null;
-                            createdAt: string;
-                        }[];
-                        total: number;
-                        page: number;
-                        limit: number;
-                    };
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag */
-            304: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description `Invalid page`, `Invalid limit` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not authenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not an admin */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited */
-            429: {
-                headers: {
-                    /** @description Seconds to wait */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listReports: {
-        parameters: {
-            query?: {
-                status?: "open" | "claimed" | "resolved";
-                page?: number;
-                /** @description Page size; a larger value is treated as 100 */
-                limit?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of report groups */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        reports: {
-                            /** Format: uuid */
-                            id: string;
-                            upload: components["schemas"]["UploadListEntry"];
-                            /** @enum {string} */
-                            reason: "spam" | "illegal" | "minor_safety" | "harassment" | "copyright" | "other";
-                            details: string | null;
-                            /** @enum {string} */
-                            status: "open" | "claimed" | "resolved";
-                            reportCount: number;
-                            claimedBy: {
-                                /** Format: uuid */
-                                id: string;
-                                username: string;
-                            } | null;
-                            createdAt: string;
-                        }[];
-                        total: number;
-                        page: number;
-                        limit: number;
-                    };
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag */
-            304: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description `Invalid status`, `Invalid page`, `Invalid limit` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not authenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not an admin */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited */
-            429: {
-                headers: {
-                    /** @description Seconds to wait */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    claimReport: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Claimed */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        /** Format: uuid */
-                        uploadId: string;
-                        /** @constant */
-                        status: "claimed";
-                        claimedBy: {
-                            /** Format: uuid */
-                            id: string;
-                            username: string;
-                        };
-                        reportCount: number;
-                    };
-                };
-            };
-            /** @description `Invalid ID` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not authenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not an admin */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `Report not found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `Report already resolved`, `Report claimed by another admin` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited */
-            429: {
-                headers: {
-                    /** @description Seconds to wait */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    resolveReport: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    action: "dismiss" | "remove_upload" | "shadow_ban_uploader";
-                    note?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Resolved */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        /** Format: uuid */
-                        uploadId: string;
-                        /** @enum {string} */
-                        action: "dismiss" | "remove_upload" | "shadow_ban_uploader";
-                        reportCount: number;
-                    };
-                };
-            };
-            /** @description `Invalid action`, `Note must be at most 1000 characters`, `Invalid ID`, `You cannot shadow-ban yourself` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not authenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not an admin */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `Report not found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `Report already resolved`, `Report claimed by another admin` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON body over 1 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited */
-            429: {
-                headers: {
-                    /** @description Seconds to wait */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     listUsers: {
         parameters: {
             query?: {
@@ -2891,502 +2425,6 @@ export interface operations {
             };
         };
     };
-    listPasskeys: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Passkeys */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        passkeys: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            createdAt: string;
-                            lastUsedAt: string | null;
-                        }[];
-                    };
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag */
-            304: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Not signed in, or the token is invalid, expired or revoked (`Invalid or expired token`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited */
-            429: {
-                headers: {
-                    /** @description Seconds to wait */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    deletePasskey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Removed */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                    };
-                };
-            };
-            /** @description Malformed id (`Invalid ID`) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in, or the token is invalid, expired or revoked (`Invalid or expired token`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Cross-site request blocked: Origin present and not the site's own */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown id, or another user's passkey (`Passkey not found`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited */
-            429: {
-                headers: {
-                    /** @description Seconds to wait */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    startPasskeySignIn: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Options */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Single use, valid 5 minutes */
-                        challenge: string;
-                        rpId?: string;
-                        timeout?: number;
-                        allowCredentials?: {
-                            id: string;
-                            /** @constant */
-                            type: "public-key";
-                            transports?: string[];
-                        }[];
-                        userVerification?: string;
-                        extensions?: Record<string, never>;
-                    };
-                };
-            };
-            /** @description Cross-site request blocked: Origin present and not the site's own */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests (AUTH category) */
-            429: {
-                headers: {
-                    /** @description Seconds until the next request is accepted */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    finishPasskeySignIn: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    response: {
-                        id: string;
-                        rawId: string;
-                        /** @constant */
-                        type: "public-key";
-                        response: {
-                            clientDataJSON: string;
-                            authenticatorData: string;
-                            signature: string;
-                            userHandle?: string;
-                        };
-                        /** @default {} */
-                        clientExtensionResults?: Record<string, never>;
-                        /** @enum {string} */
-                        authenticatorAttachment?: "platform" | "cross-platform";
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Signed in */
-            200: {
-                headers: {
-                    /** @description auth-token=<jwt>; HttpOnly; SameSite=Lax; Path=/; Max-Age=86400 */
-                    "Set-Cookie"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AuthResult"];
-                };
-            };
-            /** @description `Invalid or expired challenge` or `Invalid passkey response` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `Unknown passkey` (no such credential here, e.g. deleted) or `Passkey could not be verified` (signature, origin, RP id, user verification, or a signature counter that did not advance) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Cross-site request blocked: Origin present and not the site's own */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON body over 1 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests (AUTH category) */
-            429: {
-                headers: {
-                    /** @description Seconds until the next request is accepted */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    startPasskeyRegistration: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Options */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Single use, valid 5 minutes */
-                        challenge: string;
-                        rp: {
-                            name: string;
-                            id?: string;
-                        };
-                        user: {
-                            id: string;
-                            name: string;
-                            displayName: string;
-                        };
-                        pubKeyCredParams: {
-                            alg: number;
-                            /** @constant */
-                            type: "public-key";
-                        }[];
-                        timeout?: number;
-                        excludeCredentials?: {
-                            id: string;
-                            /** @constant */
-                            type: "public-key";
-                            transports?: string[];
-                        }[];
-                        authenticatorSelection?: Record<string, never>;
-                        attestation?: string;
-                        extensions?: Record<string, never>;
-                    };
-                };
-            };
-            /** @description Not signed in, or the token is invalid, expired or revoked (`Invalid or expired token`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Cross-site request blocked: Origin present and not the site's own */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited */
-            429: {
-                headers: {
-                    /** @description Seconds to wait */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    finishPasskeyRegistration: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    name: string;
-                    response: {
-                        id: string;
-                        rawId: string;
-                        /** @constant */
-                        type: "public-key";
-                        response: {
-                            clientDataJSON: string;
-                            attestationObject: string;
-                            transports?: string[];
-                        };
-                        /** @default {} */
-                        clientExtensionResults?: Record<string, never>;
-                        /** @enum {string} */
-                        authenticatorAttachment?: "platform" | "cross-platform";
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Registered */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        passkey: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            createdAt: string;
-                            lastUsedAt: string | null;
-                        };
-                    };
-                };
-            };
-            /** @description `Invalid or expired challenge` (unknown, spent, expired, or issued to another account), `Passkey could not be verified` (origin, RP id, signature, user verification), `Invalid passkey response`, or an invalid name */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in, or the token is invalid, expired or revoked (`Invalid or expired token`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Cross-site request blocked: Origin present and not the site's own */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `Passkey already registered` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON body over 1 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited */
-            429: {
-                headers: {
-                    /** @description Seconds to wait */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     listAuthProviders: {
         parameters: {
             query?: never;
@@ -3572,146 +2610,6 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds until the next request is accepted */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listSessions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Sessions; `current` marks the one making this request */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        sessions: {
-                            /** Format: uuid */
-                            id: string;
-                            createdAt: string;
-                            /** @description Last request made with this session, updated at most once a minute */
-                            lastSeenAt: string;
-                            /** @description The client's User-Agent at sign-in (at most 256 characters) */
-                            userAgent: string | null;
-                            /** @description True for the session making this request */
-                            current: boolean;
-                        }[];
-                    };
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag */
-            304: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Not signed in, or the token is invalid, expired or revoked (`Invalid or expired token`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited */
-            429: {
-                headers: {
-                    /** @description Seconds to wait */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    revokeSession: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Revoked */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                    };
-                };
-            };
-            /** @description Malformed id (`Invalid ID`) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not signed in, or the token is invalid, expired or revoked (`Invalid or expired token`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Cross-site request blocked: Origin present and not the site's own */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown or ended session, or another user's (`Session not found`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited */
-            429: {
-                headers: {
-                    /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };
@@ -4052,17 +2950,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A missing thumbnail or display size waits for image processing (queue full), or the media storage (an S3 bucket) does not answer: try again later */
-            503: {
-                headers: {
-                    /** @description Seconds after which to try again */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     listRecentUploads: {
@@ -4244,74 +3131,35 @@ export interface operations {
             };
         };
     };
-    deleteProfile: {
+    getProfileFilters: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
-                    password?: string;
-                    mfaCode?: string;
-                };
-            };
-        };
+        requestBody?: never;
         responses: {
-            /** @description Deleted */
+            /** @description The hidden tags, in slug order */
             200: {
                 headers: {
-                    /** @description auth-token=; Max-Age=0; Path=/ */
-                    "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
-                        success: true;
+                        hiddenTags: string[];
                     };
                 };
             };
-            /** @description `Password is required`, `Password is incorrect`, `MFA code required`, `Invalid MFA code` */
-            400: {
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
+                content?: never;
             };
             /** @description Not authenticated */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `Sign in again to delete your account` (no password, no MFA, and the sign-in is older than 10 minutes) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON body over 1 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A body that is not application/json */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4332,111 +3180,71 @@ export interface operations {
             };
         };
     };
-    exportProfile: {
+    setProfileFilters: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Tag slugs; uploads carrying any of them are left out of every list for this account (feeds excepted) */
+                    hiddenTags: string[];
+                };
+            };
+        };
         responses: {
-            /** @description The account's data */
+            /** @description The hidden tags now stored, in slug order */
             200: {
                 headers: {
-                    /** @description attachment; filename="does-it-fuck-<username>.json" */
-                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        exportedAt: string;
-                        profile: {
-                            /** Format: uuid */
-                            id: string;
-                            username: string;
-                            email: string | null;
-                            createdAt: string;
-                            isAdmin: boolean;
-                            mfaEnabled: boolean;
-                            hasPassword: boolean;
-                        };
-                        uploads: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            uploadType: "image" | "link";
-                            originalName: string;
-                            description: string;
-                            externalUrl: string | null;
-                            isPrivate: boolean;
-                            tags: string[];
-                            upvotes: number;
-                            downvotes: number;
-                            createdAt: string;
-                            page: string;
-                            media: {
-                                url: string;
-                                thumbnailUrl: string;
-                                mimeType: string | null;
-                                width: number | null;
-                                height: number | null;
-                                sizeBytes: number | null;
-                            } | null;
-                        }[];
-                        votes: {
-                            /** Format: uuid */
-                            uploadId: string;
-                            /** @enum {string} */
-                            vote: "fucks" | "does_not_fuck";
-                            createdAt: string;
-                            updatedAt: string;
-                        }[];
-                        apiTokens: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            createdAt: string;
-                            expiresAt: string;
-                            lastUsedAt: string | null;
-                        }[];
-                        sessions: {
-                            /** Format: uuid */
-                            id: string;
-                            createdAt: string;
-                            expiresAt: string;
-                            revokedAt: string | null;
-                        }[];
-                        linkedAccounts: {
-                            /** @enum {string} */
-                            provider: "github" | "google" | "discord";
-                            email: string | null;
-                            createdAt: string;
-                        }[];
-                        reports: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            uploadId: string;
-                            /** @enum {string} */
-                            reason: "spam" | "illegal" | "minor_safety" | "harassment" | "copyright" | "other";
-                            details: string | null;
-                            /** @enum {string} */
-                            status: "open" | "claimed" | "resolved";
-                            createdAt: string;
-                        }[];
+                        hiddenTags: string[];
                     };
                 };
             };
-            /** @description Not modified: If-None-Match matched the ETag */
-            304: {
+            /** @description `Invalid hidden tags` (not an array of valid slugs) or `At most 100 hidden tags` */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Cross-site request blocked: Origin present and not the site's own */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4662,10 +3470,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Image processing is busy (its queue is full), or the media storage (an S3 bucket) does not answer: try again later */
+            /** @description Image processing is busy (its queue is full): try again later */
             503: {
                 headers: {
-                    /** @description Seconds after which to try again */
+                    /** @description Seconds after which the queue has likely drained */
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };
@@ -4874,120 +3682,18 @@ export interface operations {
             };
         };
     };
-    reportUpload: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    reason: "spam" | "illegal" | "minor_safety" | "harassment" | "copyright" | "other";
-                    details?: string;
-                    clientFingerprint?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Reported */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        report: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            uploadId: string;
-                            /** @enum {string} */
-                            reason: "spam" | "illegal" | "minor_safety" | "harassment" | "copyright" | "other";
-                            /** @constant */
-                            status: "open";
-                            createdAt: string;
-                        };
-                    };
-                };
-            };
-            /** @description `Invalid reason`, `Details must be at most 1000 characters`, `Invalid client fingerprint` (anonymous without one) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Cross-site request blocked: Origin present and not the site's own */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `Upload not found` (unknown, or private and not visible to the caller) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `Already reported` (this reporter has an unresolved report of this upload) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON body over 1 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited (GENERAL) */
-            429: {
-                headers: {
-                    /** @description Seconds until the window resets */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     listUploads: {
         parameters: {
             query?: {
                 page?: number;
                 /** @description Page size; a larger value is treated as 100 */
                 limit?: number;
+                /** @description new (default): newest first; top: upvotes, then total votes; hot: net votes against age; best: Wilson lower bound of the upvote share; divisive: (u+d)^(min/max). Ties newest first */
+                sort?: "new" | "top" | "hot" | "best" | "divisive";
+                /** @description Only uploads created within the last day, week, month (30 days) or year; applies to top, best and divisive */
+                period?: "day" | "week" | "month" | "year" | "all";
+                /** @description true: only uploads the signed-in caller has not voted on (needs the session cookie; 401 otherwise) */
+                unvoted?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -5019,8 +3725,17 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid page or limit */
+            /** @description Invalid page, limit, sort, period or unvoted */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unvoted=true without a session */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5207,6 +3922,12 @@ export interface operations {
                 page?: number;
                 /** @description Page size; a larger value is treated as 100 */
                 limit?: number;
+                /** @description new (default): newest first; top: upvotes, then total votes; hot: net votes against age; best: Wilson lower bound of the upvote share; divisive: (u+d)^(min/max). Ties newest first */
+                sort?: "new" | "top" | "hot" | "best" | "divisive";
+                /** @description Only uploads created within the last day, week, month (30 days) or year; applies to top, best and divisive */
+                period?: "day" | "week" | "month" | "year" | "all";
+                /** @description true: only uploads the signed-in caller has not voted on (needs the session cookie; 401 otherwise) */
+                unvoted?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -5239,8 +3960,17 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid page, limit or match */
+            /** @description Invalid page, limit, match, sort, period or unvoted */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unvoted=true without a session */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5413,10 +4143,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Image processing is busy (its queue is full), or the media storage (an S3 bucket) does not answer: try again later */
+            /** @description Image processing is busy (its queue is full): try again later */
             503: {
                 headers: {
-                    /** @description Seconds after which to try again */
+                    /** @description Seconds after which the queue has likely drained */
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };
@@ -5731,6 +4461,400 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the window resets */
                     "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getNextUnvotedUpload: {
+        parameters: {
+            query?: {
+                /** @description Required without a session: the fingerprint sent with anonymous votes */
+                clientFingerprint?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The next upload to vote on, or null */
+            200: {
+                headers: {
+                    /** @description private, no-store */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        upload: components["schemas"]["UploadListEntry"] | null;
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Invalid client fingerprint` (missing without a session, or not 8–256 characters) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRecentFeedAtom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An Atom feed (RFC 4287) */
+            200: {
+                headers: {
+                    /** @description public, max-age=300 */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator; send it as If-None-Match for a 304 */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getRecentFeedJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A JSON Feed 1.1 document */
+            200: {
+                headers: {
+                    /** @description public, max-age=300 */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator; send it as If-None-Match for a 304 */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/feed+json": {
+                        /** @constant */
+                        version: "https://jsonfeed.org/version/1.1";
+                        title: string;
+                        home_page_url: string;
+                        feed_url: string;
+                        items: {
+                            id: string;
+                            url: string;
+                            title: string;
+                            date_published: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getTagFeedAtom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An Atom feed (RFC 4287) */
+            200: {
+                headers: {
+                    /** @description public, max-age=300 */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator; send it as If-None-Match for a 304 */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Tag not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTagFeedJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A JSON Feed 1.1 document */
+            200: {
+                headers: {
+                    /** @description public, max-age=300 */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator; send it as If-None-Match for a 304 */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/feed+json": {
+                        /** @constant */
+                        version: "https://jsonfeed.org/version/1.1";
+                        title: string;
+                        home_page_url: string;
+                        feed_url: string;
+                        items: {
+                            id: string;
+                            url: string;
+                            title: string;
+                            date_published: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Tag not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTopFeedAtom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An Atom feed (RFC 4287) */
+            200: {
+                headers: {
+                    /** @description public, max-age=300 */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator; send it as If-None-Match for a 304 */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getTopFeedJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A JSON Feed 1.1 document */
+            200: {
+                headers: {
+                    /** @description public, max-age=300 */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator; send it as If-None-Match for a 304 */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/feed+json": {
+                        /** @constant */
+                        version: "https://jsonfeed.org/version/1.1";
+                        title: string;
+                        home_page_url: string;
+                        feed_url: string;
+                        items: {
+                            id: string;
+                            url: string;
+                            title: string;
+                            date_published: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getUserFeedAtom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An Atom feed (RFC 4287) */
+            200: {
+                headers: {
+                    /** @description public, max-age=300 */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator; send it as If-None-Match for a 304 */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `User not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUserFeedJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A JSON Feed 1.1 document */
+            200: {
+                headers: {
+                    /** @description public, max-age=300 */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator; send it as If-None-Match for a 304 */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/feed+json": {
+                        /** @constant */
+                        version: "https://jsonfeed.org/version/1.1";
+                        title: string;
+                        home_page_url: string;
+                        feed_url: string;
+                        items: {
+                            id: string;
+                            url: string;
+                            title: string;
+                            date_published: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `User not found` */
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

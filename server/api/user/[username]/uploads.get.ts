@@ -1,9 +1,9 @@
 import { UsernameParamsSchema, UserListQuerySchema } from '#shared/schemas/lists'
 import { listUserUploads } from '../../../services/uploads-list'
 
-/** GET /api/user/{username}/uploads: the user's public uploads (never the private ones). */
-export default defineEventHandler((event) => {
+/** GET /api/user/{username}/uploads: the user's public uploads (never the private ones), without the caller's hidden tags. */
+export default defineEventHandler(async (event) => {
   const { username } = paramsValidated(event, UsernameParamsSchema)
   const query = queryValidated(event, UserListQuerySchema)
-  return listUserUploads(useDB(), username, query)
+  return listUserUploads(useDB(), username, query, await hiddenTagsOfCaller(event))
 })

@@ -1,0 +1,50 @@
+import * as v from 'valibot'
+import type { ApiOperation } from '../utils/openapi'
+import { UsernameParamsSchema } from '#shared/schemas/lists'
+
+const TagSlugParamsSchema = v.object({ slug: v.string() })
+const AtomSchema = v.pipe(v.string(), v.description('Atom XML (RFC 4287)'))
+const JsonFeedSchema = v.pipe(v.looseObject({
+  version: v.literal('https://jsonfeed.org/version/1.1'),
+  title: v.string(),
+  home_page_url: v.string(),
+  feed_url: v.string(),
+  items: v.array(v.looseObject({ id: v.string(), url: v.string(), title: v.string(), date_published: v.string() })),
+}), v.description('JSON Feed 1.1 (https://www.jsonfeed.org/version/1.1/)'))
+
+const feedHeaders = { 'Cache-Control': 'public, max-age=300', 'ETag': 'Strong validator; send it as If-None-Match for a 304' }
+const description = 'The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.'
+
+/** Atom (RFC 4287) and JSON Feed 1.1 documents of one list. */
+function feed(operationId: string, summary: string, format: 'atom' | 'json', missing?: string): { get: ApiOperation } {
+  const notFound: ApiOperation['responses'] = missing ? { 404: { description: missing } } : {}
+  return {
+    get: {
+      operationId,
+      summary,
+      description,
+      tags: ['Feeds'],
+      responses: {
+        200: {
+          description: format === 'atom' ? 'An Atom feed (RFC 4287)' : 'A JSON Feed 1.1 document',
+          content: format === 'atom' ? 'application/atom+xml' : 'application/feed+json',
+          schema: format === 'atom' ? AtomSchema : JsonFeedSchema,
+          headers: feedHeaders,
+        },
+        304: { description: 'Not modified' },
+        ...notFound,
+      },
+    },
+  }
+}
+
+export default defineApiPaths({
+  '/feeds/recent.atom': feed('getRecentFeedAtom', 'Newest public uploads (Atom)', 'atom'),
+  '/feeds/recent.json': feed('getRecentFeedJson', 'Newest public uploads (JSON Feed)', 'json'),
+  '/feeds/top.atom': feed('getTopFeedAtom', 'Top-voted public uploads (Atom)', 'atom'),
+  '/feeds/top.json': feed('getTopFeedJson', 'Top-voted public uploads (JSON Feed)', 'json'),
+  '/feeds/tag/{slug}.atom': { get: { ...feed('getTagFeedAtom', 'Newest public uploads carrying a tag (Atom)', 'atom', '`Tag not found`').get, params: { path: TagSlugParamsSchema } } },
+  '/feeds/tag/{slug}.json': { get: { ...feed('getTagFeedJson', 'Newest public uploads carrying a tag (JSON Feed)', 'json', '`Tag not found`').get, params: { path: TagSlugParamsSchema } } },
+  '/feeds/user/{username}.atom': { get: { ...feed('getUserFeedAtom', 'A user\'s newest public uploads (Atom)', 'atom', '`User not found`').get, params: { path: UsernameParamsSchema } } },
+  '/feeds/user/{username}.json': { get: { ...feed('getUserFeedJson', 'A user\'s newest public uploads (JSON Feed)', 'json', '`User not found`').get, params: { path: UsernameParamsSchema } } },
+})

@@ -1,0 +1,150 @@
+import type { Database, Executor } from '../database/port'
+import { sql } from '../database/sql'
+import { cachedList } from './list-cache'
+import { ENTRY_COLUMNS } from './upload-queries'
+import { withTags, type ListEntry, type ListRow } from './uploads-list'
+
+/** Entries per feed. */
+export const FEED_SIZE = 50
+
+export type FeedSource = { kind: 'recent' } | { kind: 'top' } | { kind: 'tag', slug: string } | { kind: 'user', username: string }
+export type FeedFormat = 'atom' | 'json'
+
+const PRODUCT = 'Does It Fuck?'
+/** `updated` of a feed with no entries and nothing else to date it. */
+const NEVER = '1970-01-01T00:00:00.000Z'
+
+interface Feed {
+  title: string
+  /** Path of the page the feed mirrors. */
+  pagePath: string
+  /** Path of the feed without its extension. */
+  feedPath: string
+  /** `updated` while the feed has no entries. */
+  since: string
+  entries: ListEntry[]
+}
+
+const NEWEST = sql`u.created_at DESC, u.id DESC`
+const TOP = sql`u.upvotes DESC, u.downvote_count DESC, u.created_at DESC, u.id DESC`
+
+async function entries(db: Executor, where: ReturnType<typeof sql>, order: ReturnType<typeof sql>): Promise<ListEntry[]> {
+  const rows = await db.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username
+    FROM uploads u JOIN users us ON us.id = u.user_id
+    WHERE u.is_private = 0 AND ${where} ORDER BY ${order} LIMIT ${FEED_SIZE}`)
+  return withTags(db, rows)
+}
+
+/** The feed's content, or null for an unknown tag or user. */
+async function loadFeed(db: Executor, source: FeedSource): Promise<Feed | null> {
+  switch (source.kind) {
+    case 'recent':
+      return { title: `${PRODUCT}: newest uploads`, pagePath: '/', feedPath: '/feeds/recent', since: NEVER, entries: await entries(db, sql`1 = 1`, NEWEST) }
+    case 'top':
+      return { title: `${PRODUCT}: top-voted uploads`, pagePath: '/?sort=top', feedPath: '/feeds/top', since: NEVER, entries: await entries(db, sql`1 = 1`, TOP) }
+    case 'tag': {
+      const tag = await db.get<{ id: string, name: string, slug: string, created_at: string }>(sql`SELECT id, name, slug, created_at FROM tags WHERE slug = ${source.slug.toLowerCase()}`)
+      if (!tag) return null
+      return {
+        title: `${PRODUCT}: uploads tagged ${tag.name}`,
+        pagePath: `/tags/${encodeURIComponent(tag.slug)}`,
+        feedPath: `/feeds/tag/${encodeURIComponent(tag.slug)}`,
+        since: tag.created_at,
+        entries: await entries(db, sql`EXISTS (SELECT 1 FROM upload_tags ut WHERE ut.upload_id = u.id AND ut.tag_id = ${tag.id})`, NEWEST),
+      }
+    }
+    case 'user': {
+      if (!/^[\w-]{1,100}$/.test(source.username)) return null
+      const user = await db.get<{ id: string, username: string, created_at: string }>(sql`SELECT id, username, created_at FROM users
+        WHERE lower(username) = lower(${source.username})`)
+      if (!user) return null
+      return {
+        title: `${PRODUCT}: uploads by ${user.username}`,
+        pagePath: `/user/${encodeURIComponent(user.username)}`,
+        feedPath: `/feeds/user/${encodeURIComponent(user.username)}`,
+        since: user.created_at,
+        entries: await entries(db, sql`u.user_id = ${user.id}`, NEWEST),
+      }
+    }
+  }
+}
+
+/** Characters XML 1.0 cannot carry at all (C0 controls but tab, LF, CR; U+FFFE/FFFF; lone surrogates). */
+// eslint-disable-next-line no-control-regex
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+const xml = (text: string) => text.replace(NOT_XML, '').replace(/[<>&'"]/g, c => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '\'': '&apos;', '"': '&quot;' })[c]!)
+
+/** The newest entry's time; the tag's or user's creation (or 1970) for an empty feed. */
+const updatedOf = (feed: Feed) => feed.entries.reduce<string | null>((latest, entry) => latest === null || entry.created_at > latest ? entry.created_at : latest, null) ?? feed.since
+const thumbnailOf = (site: string, entry: ListEntry) => entry.upload_type === 'image' ? `${site}/api/image/${entry.id}?size=thumb` : null
+
+/** Atom (RFC 4287): feed id, title, updated, author per entry, entry id, title, updated; categories and a Media RSS thumbnail. */
+function renderAtom(feed: Feed, site: string): string {
+  const lines = [
+    '<?xml version="1.0" encoding="utf-8"?>',
+    '<feed xmlns="http://www.w3.org/2005/Atom" xmlns:media="http://search.yahoo.com/mrss/">',
+    `  <id>${xml(`${site}${feed.feedPath}.atom`)}</id>`,
+    `  <title>${xml(feed.title)}</title>`,
+    `  <updated>${updatedOf(feed)}</updated>`,
+    `  <link rel="self" type="application/atom+xml" href="${xml(`${site}${feed.feedPath}.atom`)}"/>`,
+    `  <link rel="alternate" type="text/html" href="${xml(`${site}${feed.pagePath}`)}"/>`,
+    `  <generator>${PRODUCT}</generator>`,
+  ]
+  for (const entry of feed.entries) {
+    const link = `${site}/upload/${entry.id}`
+    const thumbnail = thumbnailOf(site, entry)
+    lines.push(
+      '  <entry>',
+      `    <id>urn:uuid:${entry.id}</id>`,
+      `    <title>${xml(entry.description)}</title>`,
+      `    <link rel="alternate" type="text/html" href="${xml(link)}"/>`,
+      `    <author><name>${xml(entry.username ?? '')}</name><uri>${xml(`${site}/user/${encodeURIComponent(entry.username ?? '')}`)}</uri></author>`,
+      `    <published>${entry.created_at}</published>`,
+      `    <updated>${entry.created_at}</updated>`,
+      ...entry.tags.map(tag => `    <category term="${xml(tag.slug)}" label="${xml(tag.name)}"/>`),
+      ...(thumbnail ? [`    <media:thumbnail url="${xml(thumbnail)}"/>`] : []),
+      `    <summary>${xml(`${entry.stats.upvotes} fucks, ${entry.stats.downvotes} does not fuck`)}</summary>`,
+      '  </entry>',
+    )
+  }
+  lines.push('</feed>', '')
+  return lines.join('\n')
+}
+
+/** JSON Feed 1.1 (https://www.jsonfeed.org/version/1.1/). */
+function renderJson(feed: Feed, site: string): string {
+  return JSON.stringify({
+    version: 'https://jsonfeed.org/version/1.1',
+    title: feed.title,
+    home_page_url: `${site}${feed.pagePath}`,
+    feed_url: `${site}${feed.feedPath}.json`,
+    items: feed.entries.map((entry) => {
+      const thumbnail = thumbnailOf(site, entry)
+      return {
+        id: entry.id,
+        url: `${site}/upload/${entry.id}`,
+        title: entry.description,
+        content_text: `${entry.description}\n\n${entry.stats.upvotes} fucks, ${entry.stats.downvotes} does not fuck`,
+        ...(thumbnail ? { image: thumbnail } : {}),
+        ...(entry.external_url ? { external_url: entry.external_url } : {}),
+        date_published: entry.created_at,
+        date_modified: entry.created_at,
+        authors: [{ name: entry.username ?? '', url: `${site}/user/${encodeURIComponent(entry.username ?? '')}` }],
+        tags: entry.tags.map(tag => tag.name),
+      }
+    }),
+  })
+}
+
+/**
+ * /feeds/…: the feed's text in the format, or null for an unknown tag or
+ * user. Cached like the lists, until the database changes.
+ */
+export function renderFeed(db: Database, source: FeedSource, format: FeedFormat, site: string): Promise<string | null> {
+  const key = `feed ${format} ${source.kind} ${'slug' in source ? source.slug.toLowerCase() : ''} ${'username' in source ? source.username.toLowerCase() : ''} ${site}`
+  return cachedList(db, key, async () => {
+    const feed = await loadFeed(db, source)
+    if (!feed) return null
+    return format === 'atom' ? renderAtom(feed, site) : renderJson(feed, site)
+  })
+}

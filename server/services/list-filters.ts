@@ -1,0 +1,28 @@
+import type { Executor } from '../database/port'
+import { sql } from '../database/sql'
+
+/** The slugs an account hides, in slug order. */
+export async function hiddenTagsOf(db: Executor, userId: string): Promise<string[]> {
+  const rows = await db.all<{ slug: string }>(sql`SELECT slug FROM user_hidden_tags WHERE user_id = ${userId} ORDER BY slug`)
+  return rows.map(row => row.slug)
+}
+
+/** GET /api/profile/filters */
+export async function profileFilters(db: Executor, userId: string) {
+  return { hiddenTags: await hiddenTagsOf(db, userId) }
+}
+
+/** PUT /api/profile/filters: replaces the account's hidden tags (duplicates once) in one transaction. */
+export async function setProfileFilters(db: Executor, userId: string, input: { hiddenTags: string[] }) {
+  const slugs = [...new Set(input.hiddenTags)]
+  return db.transaction(async (tx) => {
+    // Two PUTs of one account at once: one after the other, the last one wins whole.
+    await tx.lock(`hidden-tags:${userId}`)
+    await tx.run(sql`DELETE FROM user_hidden_tags WHERE user_id = ${userId}`)
+    if (slugs.length > 0) {
+      await tx.run(sql`INSERT INTO user_hidden_tags (user_id, slug) VALUES ${sql.join(slugs.map(slug => sql`(${userId}, ${slug})`))}
+        ON CONFLICT DO NOTHING`)
+    }
+    return { hiddenTags: await hiddenTagsOf(tx, userId) }
+  })
+}

@@ -1,0 +1,29 @@
+import type { H3Event } from 'h3'
+import { setResponseHeaders, setResponseStatus } from 'h3'
+import { renderFeed, type FeedFormat, type FeedSource } from '../services/feeds'
+
+const CONTENT_TYPES: Record<FeedFormat, string> = {
+  atom: 'application/atom+xml; charset=utf-8',
+  json: 'application/feed+json; charset=utf-8',
+}
+
+/** `name.atom` / `name.json` → name and format; null for anything else. */
+export function feedFile(file: string | undefined): { name: string, format: FeedFormat } | null {
+  const match = /^(.{1,200})\.(atom|json)$/.exec(file ?? '')
+  return match ? { name: match[1]!, format: match[2] as FeedFormat } : null
+}
+
+/** The error shape of the API, for a feed that does not exist. */
+function notFoundBody(event: H3Event, message: string): string {
+  setResponseStatus(event, 404, 'Not Found')
+  setResponseHeaders(event, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
+  return JSON.stringify({ statusCode: 404, statusMessage: 'Not Found', message })
+}
+
+/** Answers a feed: its text with `public, max-age=300` and an ETag (304 when it matches), or the 404 JSON error. */
+export async function sendFeed(event: H3Event, source: FeedSource | null, format: FeedFormat | undefined, missing: string): Promise<string> {
+  const body = source && format ? await renderFeed(useDB(), source, format, siteOrigin()) : null
+  if (body === null) return notFoundBody(event, missing)
+  setResponseHeaders(event, { 'Content-Type': CONTENT_TYPES[format!], 'Cache-Control': 'public, max-age=300' })
+  return isNotModified(event, etagOf(body)) ? '' : body
+}

@@ -1,0 +1,21 @@
+import * as v from 'valibot'
+import { parseTagName } from '../utils/tags'
+
+/** Most tags one account may hide. */
+export const MAX_HIDDEN_TAGS = 100
+
+/** A slug as tags carry it: the slug of a valid tag name, and that name's own slug. */
+const isTagSlug = (value: string) => parseTagName(value)?.slug === value
+
+/** PUT /api/profile/filters (decisions.md "Voting flow, rankings and feeds"). */
+export const ProfileFiltersSchema = v.object({
+  hiddenTags: v.pipe(
+    v.array(v.pipe(v.string('Invalid hidden tags'), v.check(isTagSlug, 'Invalid hidden tags')), 'Invalid hidden tags'),
+    v.maxLength(MAX_HIDDEN_TAGS, `At most ${MAX_HIDDEN_TAGS} hidden tags`),
+    v.description('Tag slugs; uploads carrying any of them are left out of every list for this account (feeds excepted)'),
+  ),
+}, 'Invalid hidden tags')
+
+export const ProfileFiltersResponseSchema = v.object({
+  hiddenTags: v.array(v.string()),
+})

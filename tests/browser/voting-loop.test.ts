@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { api, registerUser, type TestUser } from '../support/api'
+import { launchBrowser, newContext } from '../support/browser'
+import { seedUpload } from '../support/seed'
+import { startServer, type RunningServer } from '../support/server'
+import { hydrated } from './helpers'
+
+// Own server: vote mode walks through every public upload, so only these three may exist.
+let server: RunningServer
+let browser: Browser
+let owner: TestUser
+/** Newest first. */
+const ids: string[] = []
+const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString()
+
+beforeAll(async () => {
+  ;[server, browser] = await Promise.all([startServer(), launchBrowser()])
+  owner = await registerUser({}, server.url)
+  const seeds = [{ up: 0, tags: ['vl-cats'] }, { up: 2, tags: ['vl-dogs'] }, { up: 5, tags: ['vl-cats', 'vl-birds'] }]
+  for (const [i, seed] of seeds.entries()) {
+    ids.push(await seedUpload(owner, { uploadType: 'link', externalUrl: `https://example.com/voting-loop-${i}`, description: `Loop upload ${i}`, upvotes: seed.up, tags: seed.tags, createdAt: minutesAgo(10 + i) }, server))
+  }
+})
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+})
+
+async function signedIn(user: TestUser): Promise<BrowserContext> {
+  const context = await newContext(browser, server.url)
+  await context.addCookies([{ name: 'auth-token', value: user.token, url: server.url, httpOnly: true, sameSite: 'Lax' }])
+  return context
+}
+
+async function open(page: Page, path: string) {
+  await page.goto(path)
+  await hydrated(page)
+}
+
+const showing = (page: Page, id: string) => page.waitForSelector(`[data-testid=vote-mode-upload][data-upload-id="${id}"]`)
+const voteOf = async (user: TestUser, id: string) => (await api(`/api/vote?uploadId=${id}`, { token: user.token, baseURL: server.url })).body.vote
+const cardIds = (page: Page) => page.$$eval('.feed [data-testid=upload-card]', cards => cards.map(card => card.getAttribute('data-upload-id')))
+
+describe('vote mode', () => {
+  it('votes with F and D through every upload to the end, and undoes the last vote', async () => {
+    const voter = await registerUser({}, server.url)
+    const context = await signedIn(voter)
+    const page = await context.newPage()
+    await open(page, '/')
+    await page.click('nav[aria-label=Main] >> text=Vote')
+    await page.waitForURL('**/vote')
+    await showing(page, ids[0]!)
+    await page.keyboard.press('f')
+    await showing(page, ids[1]!)
+    await page.keyboard.press('d')
+    await showing(page, ids[2]!)
+    await page.keyboard.press('f')
+    await page.waitForSelector('[data-testid=vote-mode-done]')
+    expect(await Promise.all(ids.map(id => voteOf(voter, id)))).toEqual(['fucks', 'does_not_fuck', 'fucks'])
+
+    // Undo brings the last upload back, unvoted; the button votes as the key does.
+    await page.keyboard.press('u')
+    await showing(page, ids[2]!)
+    expect(await voteOf(voter, ids[2]!)).toBeNull()
+    await page.click('[data-testid=vote-mode-does-not-fuck]')
+    await page.waitForSelector('[data-testid=vote-mode-done]')
+    expect(await voteOf(voter, ids[2]!)).toBe('does_not_fuck')
+    await context.close()
+  })
+
+  it('takes an anonymous visitor through the uploads too', async () => {
+    const context = await newContext(browser, server.url)
+    const page = await context.newPage()
+    await open(page, '/vote')
+    for (const id of ids) {
+      await showing(page, id)
+      await page.keyboard.press('d')
+    }
+    await page.waitForSelector('[data-testid=vote-mode-done]')
+    const { body } = await api(`/api/upload/${ids[0]}`, { baseURL: server.url })
+    expect(body.stats.downvotes).toBe(1)
+    await context.close()
+  })
+})
+
+describe('sort tabs', () => {
+  it('switch the ranking and its period, kept in the URL', async () => {
+    const context = await newContext(browser, server.url)
+    const page = await context.newPage()
+    await open(page, '/')
+    expect(await cardIds(page)).toEqual(ids)
+    expect(await page.$('[data-testid=period]')).toBeNull()
+    await page.click('[data-testid=sort-top]')
+    await page.waitForURL(url => url.searchParams.get('sort') === 'top')
+    await page.waitForFunction(first => document.querySelector('.feed [data-testid=upload-card]')?.getAttribute('data-upload-id') === first, ids[2])
+    expect(await cardIds(page)).toEqual([ids[2], ids[1], ids[0]])
+    expect(await page.getAttribute('[data-testid=sort-top]', 'aria-current')).toBe('page')
+    await page.selectOption('[data-testid=period]', 'week')
+    await page.waitForURL(url => url.searchParams.get('period') === 'week' && url.searchParams.get('sort') === 'top')
+    await page.click('[data-testid=sort-hot]')
+    await page.waitForURL(url => url.searchParams.get('sort') === 'hot' && !url.searchParams.has('period'))
+    expect(await page.$('[data-testid=period]')).toBeNull()
+    // A reload keeps the ranking.
+    await open(page, '/?sort=best&period=month')
+    expect(await page.getAttribute('[data-testid=sort-best]', 'aria-current')).toBe('page')
+    expect(await page.inputValue('[data-testid=period]')).toBe('month')
+    await context.close()
+  })
+})
+
+describe('hiding a tag', () => {
+  it('from a chip leaves its uploads out of the lists at once, and settings show it', async () => {
+    const user = await registerUser({}, server.url)
+    const context = await signedIn(user)
+    const page = await context.newPage()
+    await open(page, '/')
+    await page.click(`.feed [data-upload-id="${ids[1]}"] [data-testid=hide-tag]`)
+    await page.waitForFunction(id => !document.querySelector(`.feed [data-upload-id="${id}"]`), ids[1])
+    expect(await cardIds(page)).toEqual([ids[0], ids[2]])
+    expect((await api('/api/profile/filters', { token: user.token, baseURL: server.url })).body).toEqual({ hiddenTags: ['vl-dogs'] })
+    await open(page, '/settings')
+    expect(await page.textContent('[data-testid=hidden-tags]')).toContain('#vl-dogs')
+    await page.click('text=Show again')
+    await page.waitForSelector('[data-testid=no-hidden-tags]')
+    expect((await api('/api/profile/filters', { token: user.token, baseURL: server.url })).body).toEqual({ hiddenTags: [] })
+    await context.close()
+  })
+})
+
+describe('blind voting', () => {
+  it('hides counts on cards until the viewer has voted, and can be switched off', async () => {
+    const user = await registerUser({}, server.url)
+    const context = await signedIn(user)
+    const page = await context.newPage()
+    await open(page, '/settings')
+    await page.check('[data-testid=blind-voting]')
+    await open(page, '/')
+    await page.waitForSelector('.feed [data-testid=blind-rating]')
+    expect(await page.$$eval('.feed [data-testid=upload-card]', cards => cards.map(card => Boolean(card.querySelector('[data-testid=blind-rating]'))))).toEqual([true, true, true])
+
+    await open(page, `/upload/${ids[0]}`)
+    await page.click('#vote-fucks')
+    await page.waitForSelector('#vote-fucks[aria-pressed="true"]')
+    await open(page, '/')
+    await page.waitForSelector('.feed [data-testid=blind-rating]')
+    expect(await page.$$eval('.feed [data-testid=upload-card]', cards => cards.map(card => Boolean(card.querySelector('[data-testid=blind-rating]'))))).toEqual([false, true, true])
+
+    await open(page, '/settings')
+    await page.uncheck('[data-testid=blind-voting]')
+    await open(page, '/')
+    expect(await page.$$('[data-testid=blind-rating]')).toHaveLength(0)
+    expect(await page.$$('.feed [data-testid=rating]')).toHaveLength(3)
+    await context.close()
+  })
+})

@@ -30,7 +30,7 @@ export default defineApiPaths({
     delete: {
       operationId: 'unlinkOAuthAccount',
       summary: 'Unlink a provider',
-      description: 'Refused while it is the account\'s only way to sign in (no password, no other provider).',
+      description: 'Refused while it is the account\'s only way to sign in (no password, no passkey, no other provider).',
       tags: ['Auth'],
       security: ['cookie'],
       params: { path: OAuthProviderParamsSchema },

@@ -56,7 +56,7 @@ export default defineApiPaths({
       params: { path: IdParamsSchema },
       responses: {
         200: { description: 'Removed', schema: SuccessSchema },
-        400: { description: 'Malformed id (`Invalid ID`)' },
+        400: { description: 'Malformed id (`Invalid ID`), or the account\'s only way to sign in (no password, no provider linked, no other passkey)' },
         ...unauthenticated,
         404: { description: 'Unknown id, or another user\'s passkey (`Passkey not found`)' },
       },

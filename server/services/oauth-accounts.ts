@@ -189,14 +189,15 @@ export function unlinkOAuthAccount(db: Executor, userId: string, provider: OAuth
   return db.transaction(async (tx) => {
     // The user row locked: two unlinks at once cannot each leave the other as the last way in.
     await tx.get(sql`SELECT id FROM users WHERE id = ${userId}${FOR_UPDATE}`)
-    const row = await tx.get<{ id: string, has_password: number, links: number }>(sql`
+    const row = await tx.get<{ id: string, has_password: number, links: number, passkeys: number }>(sql`
       SELECT o.id, CASE WHEN u.password_hash IS NOT NULL THEN 1 ELSE 0 END AS has_password,
-        (SELECT count(*) FROM oauth_accounts WHERE user_id = o.user_id) AS links
+        (SELECT count(*) FROM oauth_accounts WHERE user_id = o.user_id) AS links,
+        (SELECT count(*) FROM passkeys WHERE user_id = o.user_id) AS passkeys
       FROM oauth_accounts o JOIN users u ON u.id = o.user_id
       WHERE o.user_id = ${userId} AND o.provider = ${provider}`)
     if (!row) throw apiError(404, `${OAUTH_PROVIDER_LABELS[provider]} is not linked to this account`)
-    if (row.has_password === 0 && row.links <= 1) {
-      throw apiError(400, 'Cannot unlink your only way to sign in: set a password or link another provider first')
+    if (row.has_password === 0 && row.links <= 1 && row.passkeys === 0) {
+      throw apiError(400, 'Cannot unlink your only way to sign in: set a password, add a passkey or link another provider first')
     }
     await tx.run(sql`DELETE FROM oauth_accounts WHERE id = ${row.id}`)
   })

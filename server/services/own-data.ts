@@ -1,5 +1,5 @@
 import type { Executor, Row } from '../database/port'
-import type { apiTokens, oauthAccounts, reports, sessions, uploads, users, votes } from '../database/schema-postgres'
+import type { apiTokens, oauthAccounts, passkeys, reports, sessions, uploads, users, votes } from '../database/schema-postgres'
 import { FOR_UPDATE, sql } from '../database/sql'
 import { verifyPassword } from './accounts'
 import { apiError } from './errors'
@@ -22,7 +22,7 @@ export async function exportAccount(db: Executor, actor: Actor, siteUrl: string,
   const user = (await db.get<Pick<Row<typeof users>, 'id' | 'username' | 'email' | 'created_at' | 'mfa_enabled' | 'shadow_banned'> & { has_password: number }>(sql`
     SELECT id, username, email, created_at, mfa_enabled, shadow_banned, CASE WHEN password_hash IS NOT NULL THEN 1 ELSE 0 END AS has_password
     FROM users WHERE id = ${actor.id}`))!
-  const [uploadRows, tagRows, voteRows, tokenRows, sessionRows, oauthRows, reportRows] = await Promise.all([
+  const [uploadRows, tagRows, voteRows, tokenRows, sessionRows, oauthRows, passkeyRows, reportRows] = await Promise.all([
     db.all<Pick<Row<typeof uploads>, 'id' | 'upload_type' | 'filename' | 'original_name' | 'description' | 'external_url' | 'mime_type'
     | 'width' | 'height' | 'size_bytes' | 'is_private' | 'upvotes' | 'downvote_count' | 'created_at'>>(sql`
       SELECT id, upload_type, filename, original_name, description, external_url, mime_type, width, height, size_bytes, is_private,
@@ -37,6 +37,8 @@ export async function exportAccount(db: Executor, actor: Actor, siteUrl: string,
       SELECT id, created_at, expires_at, revoked_at FROM sessions WHERE user_id = ${actor.id} ORDER BY created_at, id`),
     db.all<Pick<Row<typeof oauthAccounts>, 'provider' | 'email' | 'created_at'>>(sql`
       SELECT provider, email, created_at FROM oauth_accounts WHERE user_id = ${actor.id} ORDER BY provider`),
+    db.all<Pick<Row<typeof passkeys>, 'id' | 'name' | 'created_at' | 'last_used_at'>>(sql`
+      SELECT id, name, created_at, last_used_at FROM passkeys WHERE user_id = ${actor.id} ORDER BY created_at, id`),
     db.all<Pick<Row<typeof reports>, 'id' | 'upload_id' | 'reason' | 'details' | 'status' | 'created_at'>>(sql`
       SELECT id, upload_id, reason, details, status, created_at FROM reports WHERE reporter_id = ${actor.id} ORDER BY created_at, id`),
   ])
@@ -73,6 +75,7 @@ export async function exportAccount(db: Executor, actor: Actor, siteUrl: string,
     apiTokens: tokenRows.map(row => ({ id: row.id, name: row.name, createdAt: row.created_at, expiresAt: row.expires_at, lastUsedAt: row.last_used_at })),
     sessions: sessionRows.map(row => ({ id: row.id, createdAt: row.created_at, expiresAt: row.expires_at, revokedAt: row.revoked_at })),
     linkedAccounts: oauthRows.map(row => ({ provider: row.provider, email: row.email, createdAt: row.created_at })),
+    passkeys: passkeyRows.map(row => ({ id: row.id, name: row.name, createdAt: row.created_at, lastUsedAt: row.last_used_at })),
     reports: reportRows.map(row => ({ id: row.id, uploadId: row.upload_id, reason: row.reason, details: row.details, status: row.status, createdAt: row.created_at })),
   }
 }

@@ -47,6 +47,8 @@ export const AccountExportSchema = v.object({
   apiTokens: v.array(v.object({ id: v.pipe(v.string(), v.uuid()), name: v.string(), createdAt: v.string(), expiresAt: v.string(), lastUsedAt: Nullable(v.string()) })),
   sessions: v.array(v.object({ id: v.pipe(v.string(), v.uuid()), createdAt: v.string(), expiresAt: v.string(), revokedAt: Nullable(v.string()) })),
   linkedAccounts: v.array(v.object({ provider: v.picklist(['github', 'google', 'discord']), email: Nullable(v.string()), createdAt: v.string() })),
+  /** Names and dates only: never the credential or its public key. */
+  passkeys: v.array(v.object({ id: v.pipe(v.string(), v.uuid()), name: v.string(), createdAt: v.string(), lastUsedAt: Nullable(v.string()) })),
   reports: v.array(v.object({
     id: v.pipe(v.string(), v.uuid()),
     uploadId: v.pipe(v.string(), v.uuid()),

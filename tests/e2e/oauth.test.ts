@@ -6,6 +6,7 @@ import { api, registerUser } from '../support/api'
 import { browse, CookieJar, runOAuthFlow, startOAuthMock, type MockProvider, type OAuthMock } from '../support/oauth-mock'
 import { databaseOf } from '../support/seed'
 import { startServer, type RunningServer } from '../support/server'
+import { SoftAuthenticator } from '../support/webauthn'
 
 let mock: OAuthMock
 let server: RunningServer
@@ -281,6 +282,28 @@ describe('identities across providers', () => {
 })
 
 describe('unlinking', () => {
+  it('counts a passkey as a way to sign in, and keeps the last one of a passwordless account', async () => {
+    providerUser('github', { id: String(numericId()), name: `pk_${unique()}`, email: null, verified: false })
+    const { callback } = await runOAuthFlow(server.url, 'github', { jar: new CookieJar() })
+    const token = sessionToken(callback)!
+    const authenticator = new SoftAuthenticator(new URL(server.url).origin)
+    const options = await api('/api/auth/passkeys/register/options', { method: 'POST', token, baseURL: server.url })
+    const added = await api('/api/auth/passkeys/register/verify', { method: 'POST', token, baseURL: server.url, body: { name: 'Key', response: authenticator.register(options.body) } })
+    expect(added.status).toBe(201)
+
+    expect((await api('/api/auth/oauth-accounts/github', { method: 'DELETE', token, baseURL: server.url })).body).toEqual({ success: true })
+    const last = await api(`/api/auth/passkeys/${added.body.passkey.id}`, { method: 'DELETE', token, baseURL: server.url })
+    expect(last.body).toEqual({ statusCode: 400, statusMessage: 'Bad Request', message: 'Cannot delete your only way to sign in: set a password or link a provider first' })
+    expect((await api('/api/auth/passkeys', { token, baseURL: server.url })).body.passkeys).toHaveLength(1)
+
+    // Signing in with it still works, and a second passkey makes the first removable.
+    const signInOptions = await api('/api/auth/passkeys/login/options', { method: 'POST', baseURL: server.url })
+    expect((await api('/api/auth/passkeys/login/verify', { method: 'POST', baseURL: server.url, body: { response: authenticator.authenticate(signInOptions.body) } })).status).toBe(200)
+    const second = await api('/api/auth/passkeys/register/options', { method: 'POST', token, baseURL: server.url })
+    expect((await api('/api/auth/passkeys/register/verify', { method: 'POST', token, baseURL: server.url, body: { name: 'Spare', response: new SoftAuthenticator(new URL(server.url).origin).register(second.body) } })).status).toBe(201)
+    expect((await api(`/api/auth/passkeys/${added.body.passkey.id}`, { method: 'DELETE', token, baseURL: server.url })).body).toEqual({ success: true })
+  })
+
   it('unlinks while another way to sign in is left', async () => {
     providerUser('github', { id: String(numericId()), name: `gh_${unique()}`, email: null, verified: false })
     const jar = new CookieJar()
@@ -290,7 +313,7 @@ describe('unlinking', () => {
 
     const last = await del('github')
     expect(last.status).toBe(400)
-    expect(last.body).toEqual({ statusCode: 400, statusMessage: 'Bad Request', message: 'Cannot unlink your only way to sign in: set a password or link another provider first' })
+    expect(last.body).toEqual({ statusCode: 400, statusMessage: 'Bad Request', message: 'Cannot unlink your only way to sign in: set a password, add a passkey or link another provider first' })
 
     providerUser('google', { id: String(numericId()), name: `gg_${unique()}`, email: null, verified: false })
     expect((await runOAuthFlow(server.url, 'google', { jar })).callback.headers.get('location')).toBe('/settings')

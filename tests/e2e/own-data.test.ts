@@ -7,17 +7,26 @@ import { expectMatchesOpenApi } from '../support/openapi'
 import { enableMfa } from '../support/accounts'
 import { makeAdmin, seedUpload, serverDatabase, storedCounts } from '../support/seed'
 import { createApiToken, uploadImage } from '../support/uploads'
+import { SoftAuthenticator } from '../support/webauthn'
 
 const mediaPath = (...parts: string[]) => join(inject('dataDir'), 'media', ...parts)
 const db = () => serverDatabase().db
 const vote = (uploadId: string, value: string, token: string) => api('/api/vote', { method: 'POST', body: { uploadId, vote: value }, token })
+/** Registers a software passkey for `user` through the API. */
+async function addPasskey(user: Pick<TestUser, 'token'>): Promise<{ id: string }> {
+  const options = await api('/api/auth/passkeys/register/options', { method: 'POST', token: user.token })
+  const added = await api('/api/auth/passkeys/register/verify', { method: 'POST', token: user.token, body: { name: 'Laptop', response: new SoftAuthenticator(new URL(inject('baseURL')).origin).register(options.body) } })
+  expect(added.status).toBe(201)
+  return added.body.passkey
+}
 const deleteAccount = (user: Pick<TestUser, 'token'>, body: unknown) => api('/api/profile', { method: 'DELETE', body, token: user.token })
 
 /** Rows anywhere in the database that still name the user. */
 async function rowsOf(userId: string): Promise<Record<string, number>> {
   const counts: Record<string, number> = {}
   for (const [table, column] of [['users', 'id'], ['sessions', 'user_id'], ['api_tokens', 'user_id'], ['mfa_backup_codes', 'user_id'],
-    ['password_reset_tokens', 'user_id'], ['oauth_accounts', 'user_id'], ['uploads', 'user_id'], ['votes', 'user_id'], ['reports', 'reporter_id']]) {
+    ['password_reset_tokens', 'user_id'], ['oauth_accounts', 'user_id'], ['uploads', 'user_id'], ['votes', 'user_id'], ['reports', 'reporter_id'],
+    ['passkeys', 'user_id'], ['webauthn_challenges', 'user_id'], ['user_hidden_tags', 'user_id']]) {
     const row = await db().get<{ n: number }>(sql`SELECT count(*) AS n FROM ${sql.raw(table!)} WHERE ${sql.raw(column!)} = ${userId}`)
     counts[table!] = row!.n
   }
@@ -32,6 +41,7 @@ describe('GET /api/profile/export', () => {
     await vote(other, 'fucks', user.token)
     await createApiToken(user.id)
     await api(`/api/upload/${other}/report`, { method: 'POST', body: { reason: 'spam', details: 'Mine' }, token: user.token })
+    const passkey = await addPasskey(user)
     const response = await api('/api/profile/export', { token: user.token })
     expect(response.status).toBe(200)
     expect(response.headers.get('content-disposition')).toBe(`attachment; filename="does-it-fuck-${user.username}.json"`)
@@ -48,8 +58,9 @@ describe('GET /api/profile/export', () => {
     expect(data.sessions.length).toBeGreaterThanOrEqual(1)
     expect(data.reports).toEqual([expect.objectContaining({ uploadId: other, reason: 'spam', details: 'Mine', status: 'open' })])
     expect(data.linkedAccounts).toEqual([])
+    expect(data.passkeys).toEqual([{ id: passkey.id, name: 'Laptop', createdAt: expect.any(String), lastUsedAt: null }])
     const text = JSON.stringify(data)
-    for (const secret of ['password', 'hash', 'secret', 'token_hash', 'ip_hash']) expect(text.toLowerCase()).not.toContain(`"${secret}`)
+    for (const secret of ['password', 'hash', 'secret', 'token_hash', 'ip_hash', 'public_key', 'publicKey', 'credential']) expect(text.toLowerCase()).not.toContain(`"${secret}`)
   })
 
   it('answers 401 signed out', async () => {
@@ -71,6 +82,10 @@ describe('DELETE /api/profile', () => {
     await createApiToken(user.id)
     await api('/api/auth/forgot-password', { method: 'POST', body: { email: user.email } })
     await db().run(sql`INSERT INTO oauth_accounts (id, user_id, provider, provider_user_id) VALUES (${crypto.randomUUID()}, ${user.id}, 'github', ${user.id})`)
+    await addPasskey(user)
+    expect((await api('/api/auth/passkeys/register/options', { method: 'POST', token: user.token })).status).toBe(200)
+    expect((await api('/api/profile/filters', { method: 'PUT', token: user.token, body: { hiddenTags: ['gone-with-me'] } })).status).toBe(200)
+    expect(await rowsOf(user.id)).toMatchObject({ passkeys: 1, webauthn_challenges: 1, user_hidden_tags: 1 })
     expect(existsSync(mediaPath(image.filename))).toBe(true)
     expect(await storedCounts(others[1]!)).toEqual({ upvotes: 1, downvote_count: 1 })
 
@@ -80,7 +95,7 @@ describe('DELETE /api/profile', () => {
     await expectMatchesOpenApi('delete', '/api/profile', response)
     expect(response.headers.getSetCookie().some(line => /^auth-token=;/.test(line) && /Max-Age=0/i.test(line))).toBe(true)
 
-    expect(await rowsOf(user.id)).toEqual({ users: 0, sessions: 0, api_tokens: 0, mfa_backup_codes: 0, password_reset_tokens: 0, oauth_accounts: 0, uploads: 0, votes: 0, reports: 0 })
+    expect(await rowsOf(user.id)).toEqual({ users: 0, sessions: 0, api_tokens: 0, mfa_backup_codes: 0, password_reset_tokens: 0, oauth_accounts: 0, uploads: 0, votes: 0, reports: 0, passkeys: 0, webauthn_challenges: 0, user_hidden_tags: 0 })
     for (const id of [image.id, link]) expect((await db().get<{ n: number }>(sql`SELECT count(*) AS n FROM votes WHERE upload_id = ${id}`))!.n).toBe(0)
     expect(existsSync(mediaPath(image.filename))).toBe(false)
     expect(existsSync(mediaPath('thumbs', `${image.id}.webp`))).toBe(false)

@@ -282,7 +282,7 @@ export interface paths {
         post?: never;
         /**
          * Unlink a provider
-         * @description Refused while it is the account's only way to sign in (no password, no other provider).
+         * @description Refused while it is the account's only way to sign in (no password, no passkey, no other provider).
          */
         delete: operations["unlinkOAuthAccount"];
         options?: never;
@@ -3176,7 +3176,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed id (`Invalid ID`) */
+            /** @description Malformed id (`Invalid ID`), or the account's only way to sign in (no password, no provider linked, no other passkey) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4619,6 +4619,13 @@ export interface operations {
                             provider: "github" | "google" | "discord";
                             email: string | null;
                             createdAt: string;
+                        }[];
+                        passkeys: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            createdAt: string;
+                            lastUsedAt: string | null;
                         }[];
                         reports: {
                             /** Format: uuid */

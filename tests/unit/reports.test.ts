@@ -31,6 +31,8 @@ describe('the report queue', () => {
     await createReport(db, { actor: bob }, busy, { reason: 'spam' })
     await createReport(db, visitor('203.0.113.1', 'fingerprint-1'), busy, { reason: 'other' })
     await createReport(db, { actor: alice }, quiet, { reason: 'copyright' })
+    // Reports filed within one millisecond share created_at: make the first one unmistakably first.
+    await db.run(sql`UPDATE reports SET created_at = '2000-01-01T00:00:00.000Z' WHERE id = ${first.report.id}`)
     const open = await listReports(db, { status: 'open', page: 1, limit: 20 })
     expect(open.total).toBe(2)
     expect(open.reports.map(group => [group.upload.id, group.reportCount, group.id, group.reason, group.details])).toEqual([

@@ -1,26 +1,34 @@
 const BLIND_KEY = 'dif:blind-voting'
 const VOTED_KEY = 'dif:voted'
 
+interface ProfileFilters { hiddenTags: string[], blindVoting: boolean }
+
 /**
- * The caller's hidden tags (GET/PUT /api/profile/filters), shared by every
- * component of the page, and the blind-voting setting of this browser.
+ * The account's filters (GET/PUT /api/profile/filters): hidden tags and the
+ * blind-voting setting, shared by every component of the page.
  */
 export function useListFilters() {
   const api = useApi()
   const hiddenTags = useState<string[] | null>('filters:hidden-tags', () => null)
+  const blindVoting = useState<boolean | null>('filters:blind-voting', () => null)
 
-  async function load(): Promise<string[]> {
-    const { hiddenTags: tags } = await api<{ hiddenTags: string[] }>('/api/profile/filters')
-    hiddenTags.value = tags
-    return tags
+  async function loadAll(): Promise<ProfileFilters> {
+    const filters = await api<ProfileFilters>('/api/profile/filters')
+    hiddenTags.value = filters.hiddenTags
+    blindVoting.value = filters.blindVoting
+    return filters
   }
 
-  async function save(tags: string[]): Promise<string[]> {
-    const { hiddenTags: saved } = await api<{ hiddenTags: string[] }>('/api/profile/filters', { method: 'PUT', body: { hiddenTags: tags } })
-    hiddenTags.value = saved
+  const load = async (): Promise<string[]> => (await loadAll()).hiddenTags
+
+  /** Saves the hidden tags (and the blind-voting setting when given). */
+  async function save(tags: string[], blind?: boolean): Promise<string[]> {
+    const saved = await api<ProfileFilters>('/api/profile/filters', { method: 'PUT', body: blind === undefined ? { hiddenTags: tags } : { hiddenTags: tags, blindVoting: blind } })
+    hiddenTags.value = saved.hiddenTags
+    blindVoting.value = saved.blindVoting
     // Every list on the page now leaves these tags out.
-    await refreshNuxtData()
-    return saved
+    if (blind === undefined) await refreshNuxtData()
+    return saved.hiddenTags
   }
 
   async function hide(slug: string) {
@@ -30,21 +38,26 @@ export function useListFilters() {
 
   const unhide = async (slug: string) => save((hiddenTags.value ?? await load()).filter(tag => tag !== slug))
 
-  return { hiddenTags, load, save, hide, unhide }
+  return { hiddenTags, blindVoting, loadAll, load, save, hide, unhide }
 }
 
 /**
- * Blind voting (kept in this browser): a card hides its counts and rating
- * until the viewer has voted on it here.
+ * Blind voting: a card hides its counts and rating until the viewer has voted
+ * on it. The setting is kept on the account when signed in (PUT
+ * /api/profile/filters), in this browser otherwise; the uploads voted on are
+ * those voted on in this browser, and those whose upload page showed the
+ * account's vote.
  */
 export function useBlindVoting() {
+  const { signedIn } = useAuth()
+  const filters = useListFilters()
   const enabled = useState<boolean>('blind-voting', () => false)
   const voted = useState<string[]>('blind-voting:voted', () => [])
   const ready = useState<boolean>('blind-voting:ready', () => false)
 
   // Read after hydration, so the server's HTML (counts shown) and the first client render agree.
   if (import.meta.client && getCurrentInstance()) {
-    onMounted(() => {
+    onMounted(async () => {
       if (ready.value) return
       ready.value = true
       try {
@@ -52,11 +65,25 @@ export function useBlindVoting() {
         voted.value = JSON.parse(localStorage.getItem(VOTED_KEY) ?? '[]') as string[]
       }
       catch { /* storage unavailable: off */ }
+      if (signedIn.value) {
+        enabled.value = filters.blindVoting.value ?? await filters.loadAll().then(saved => saved.blindVoting, () => enabled.value)
+      }
     })
   }
 
-  function setEnabled(on: boolean) {
+  async function setEnabled(on: boolean) {
+    const before = enabled.value
     enabled.value = on
+    if (signedIn.value) {
+      try {
+        await filters.save(filters.hiddenTags.value ?? await filters.load(), on)
+      }
+      catch (error) {
+        enabled.value = before
+        throw error
+      }
+      return
+    }
     try {
       localStorage.setItem(BLIND_KEY, on ? 'on' : 'off')
     }

@@ -22,6 +22,8 @@ export const users = pgTable('users', {
   isAdmin: integer('is_admin').notNull().default(0),
   shadowBanned: integer('shadow_banned').notNull().default(0),
   mfaEnabled: integer('mfa_enabled').notNull().default(0),
+  /** Blind voting (GET/PUT /api/profile/filters): a card's counts stay hidden until this account has voted on it. */
+  blindVoting: integer('blind_voting').notNull().default(0),
   /** Base32 TOTP secret; set (but not enabled) between setup and verify. */
   mfaSecret: text('mfa_secret'),
   /** Last accepted TOTP time step, so a code is never accepted twice. */

@@ -16,6 +16,8 @@ export const users = sqliteTable('users', {
   isAdmin: integer('is_admin', { mode: 'boolean' }).notNull().default(false),
   shadowBanned: integer('shadow_banned', { mode: 'boolean' }).notNull().default(false),
   mfaEnabled: integer('mfa_enabled', { mode: 'boolean' }).notNull().default(false),
+  /** Blind voting (GET/PUT /api/profile/filters): a card's counts stay hidden until this account has voted on it. */
+  blindVoting: integer('blind_voting', { mode: 'boolean' }).notNull().default(false),
   /** Base32 TOTP secret; set (but not enabled) between setup and verify. */
   mfaSecret: text('mfa_secret'),
   /** Last accepted TOTP time step, so a code is never accepted twice. */

@@ -9,11 +9,15 @@ export async function hiddenTagsOf(db: Executor, userId: string): Promise<string
 
 /** GET /api/profile/filters */
 export async function profileFilters(db: Executor, userId: string) {
-  return { hiddenTags: await hiddenTagsOf(db, userId) }
+  const user = await db.get<{ blind_voting: number }>(sql`SELECT blind_voting FROM users WHERE id = ${userId}`)
+  return { hiddenTags: await hiddenTagsOf(db, userId), blindVoting: user?.blind_voting === 1 }
 }
 
-/** PUT /api/profile/filters: replaces the account's hidden tags (duplicates once) in one transaction. */
-export async function setProfileFilters(db: Executor, userId: string, input: { hiddenTags: string[] }) {
+/**
+ * PUT /api/profile/filters: replaces the account's hidden tags (duplicates
+ * once) and, when given, its blind-voting setting, in one transaction.
+ */
+export async function setProfileFilters(db: Executor, userId: string, input: { hiddenTags: string[], blindVoting?: boolean }) {
   const slugs = [...new Set(input.hiddenTags)]
   return db.transaction(async (tx) => {
     // Two PUTs of one account at once: one after the other, the last one wins whole.
@@ -23,6 +27,7 @@ export async function setProfileFilters(db: Executor, userId: string, input: { h
       await tx.run(sql`INSERT INTO user_hidden_tags (user_id, slug) VALUES ${sql.join(slugs.map(slug => sql`(${userId}, ${slug})`))}
         ON CONFLICT DO NOTHING`)
     }
-    return { hiddenTags: await hiddenTagsOf(tx, userId) }
+    if (input.blindVoting !== undefined) await tx.run(sql`UPDATE users SET blind_voting = ${input.blindVoting ? 1 : 0} WHERE id = ${userId}`)
+    return profileFilters(tx, userId)
   })
 }

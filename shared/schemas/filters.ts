@@ -14,8 +14,13 @@ export const ProfileFiltersSchema = v.object({
     v.maxLength(MAX_HIDDEN_TAGS, `At most ${MAX_HIDDEN_TAGS} hidden tags`),
     v.description('Tag slugs; uploads carrying any of them are left out of every list for this account (feeds excepted)'),
   ),
+  blindVoting: v.optional(v.pipe(
+    v.boolean('Invalid blind voting'),
+    v.description('Keep a card\'s counts and rating hidden until this account has voted on it; left as it is when absent'),
+  )),
 }, 'Invalid hidden tags')
 
 export const ProfileFiltersResponseSchema = v.object({
   hiddenTags: v.array(v.string()),
+  blindVoting: v.boolean(),
 })

@@ -73,7 +73,7 @@ describe.skipIf(testEngine() !== 'postgres')('npm run move-data', () => {
     expect(after).toEqual(before)
     // The sessions made on the embedded site are still valid, and the media are served.
     expect((await api('/api/profile', { token: alice.token, baseURL: onTarget.url })).body.user.id).toBe(alice.id)
-    expect((await api('/api/profile/filters', { token: bob.token, baseURL: onTarget.url })).body).toEqual({ hiddenTags: ['links'] })
+    expect((await api('/api/profile/filters', { token: bob.token, baseURL: onTarget.url })).body).toEqual({ hiddenTags: ['links'], blindVoting: false })
     expect(Buffer.from(await (await fetch(`${onTarget.url}/api/image/${image.id}`)).arrayBuffer()).equals(imageBefore)).toBe(true)
     // The anonymous visitor is still known by the same keyed hashes.
     const again = await api('/api/vote/anonymous', { method: 'POST', body: { uploadId: image.id, vote: 'upvote', clientFingerprint: 'moved-visitor' }, baseURL: onTarget.url })

@@ -4688,6 +4688,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         hiddenTags: string[];
+                        blindVoting: boolean;
                     };
                 };
             };
@@ -4732,6 +4733,8 @@ export interface operations {
                 "application/json": {
                     /** @description Tag slugs; uploads carrying any of them are left out of every list for this account (feeds excepted) */
                     hiddenTags: string[];
+                    /** @description Keep a card's counts and rating hidden until this account has voted on it; left as it is when absent */
+                    blindVoting?: boolean;
                 };
             };
         };
@@ -4744,6 +4747,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         hiddenTags: string[];
+                        blindVoting: boolean;
                     };
                 };
             };

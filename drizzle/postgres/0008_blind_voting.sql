@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "blind_voting" integer DEFAULT 0 NOT NULL;

@@ -1,0 +1,1 @@
+ALTER TABLE `users` ADD `blind_voting` integer DEFAULT false NOT NULL;

@@ -254,10 +254,11 @@ describe('pictures sized to their slots', () => {
     })
   }
 
-  it('tag page, user page and an upload page at desktop and phone sizes: the same rules', async () => {
+  it('tag page, user page, my uploads, an upload page and vote mode at desktop and phone sizes: the same rules', async () => {
     for (const size of [VIEWPORTS[0], VIEWPORTS[2]]) {
-      for (const path of [`/tags/${tag}`, `/user/${user.username}`]) {
+      for (const path of [`/tags/${tag}`, `/user/${user.username}`, '/my-uploads']) {
         const { context, page } = await openAt(browser, size)
+        await context.addCookies([{ name: 'auth-token', value: user.token, url: inject('baseURL'), httpOnly: true, sameSite: 'Lax' }])
         const log = networkLog(page)
         expect((await goto(page, path))?.status()).toBe(200)
         await scrollThrough(page)
@@ -286,6 +287,17 @@ describe('pictures sized to their slots', () => {
       expect(picture!.srcset).toBe(`/api/image/${ids[0]}?size=thumb 480w, /api/image/${ids[0]}?size=display 1600w`)
       expect(Math.abs(picture!.sizesWidth! - picture!.width), `${picture!.sizes} vs ${picture!.width}`).toBeLessThanOrEqual(Math.max(20, picture!.width * 0.12))
       expectSized(picture!, [picture!], await log.widths(), size.deviceScaleFactor)
+
+      // Vote mode (signed in, so the owner is offered the newest upload: one of these) sizes its picture to its column too.
+      await context.addCookies([{ name: 'auth-token', value: user.token, url: inject('baseURL'), httpOnly: true, sameSite: 'Lax' }])
+      expect((await goto(page, '/vote'))?.status()).toBe(200)
+      await page.waitForSelector('[data-testid=vote-mode-upload] img')
+      await page.waitForFunction(() => (document.querySelector('[data-testid=vote-mode-upload] img') as HTMLImageElement).complete)
+      const [voting] = await pictures(page, '[data-testid=vote-mode-upload] img')
+      expect(ids).toContain(voting!.id)
+      expect(voting!.srcset).toBe(`/api/image/${voting!.id}?size=thumb 480w, /api/image/${voting!.id}?size=display 1600w`)
+      expect(voting!.sizes).not.toBe('')
+      expect(voting!.naturalWidth).toBeGreaterThan(0)
       await context.close()
     }
   })

@@ -3,7 +3,7 @@ import { PERIOD_SORTS, PERIODS, SORTS, type Period, type Sort } from '#shared/ut
 import type * as v from 'valibot'
 import type { MyUploadsResponseSchema, UserListEntrySchema } from '#shared/schemas/lists'
 import type { TagSchema } from '#shared/schemas/tags'
-import { MAX_DESCRIPTION_LENGTH, MAX_IMAGE_BYTES as MAX_BYTES, type UploadSchema } from '#shared/schemas/uploads'
+import { DISPLAY_SIZE, MAX_DESCRIPTION_LENGTH, MAX_IMAGE_BYTES as MAX_BYTES, THUMB_SIZE, type UploadSchema } from '#shared/schemas/uploads'
 
 /** Response types come from the same schemas as the API's OpenAPI document. */
 export type Tag = v.InferOutput<typeof TagSchema>
@@ -154,7 +154,40 @@ export function useUploads() {
   return { list, recent, topVoted, get, nextToVote, byUser, mine, tags, togglePrivacy, remove, addTags, create }
 }
 
-/** Address of an upload's image (`thumb` = WebP at most 480×480). */
+/** Address of an upload's image (`thumb` = WebP at most 480×480, `display` = at most 1600×1600). */
 export function imageUrl(id: string, size?: 'thumb' | 'display'): string {
   return `/api/image/${id}${size ? `?size=${size}` : ''}`
 }
+
+/**
+ * The `srcset` of an upload's picture: its thumbnail and its display size,
+ * each described by its longest side (a landscape picture's width; never
+ * enlarged, so a small original only looks denser than it is). The browser
+ * takes the smallest that fills the slot `sizes` names at the screen's density.
+ */
+export function imageSrcset(id: string): string {
+  return `${imageUrl(id, 'thumb')} ${THUMB_SIZE}w, ${imageUrl(id, 'display')} ${DISPLAY_SIZE}w`
+}
+
+/** Width and height attributes of a card's picture: the thumbnail in the card's 4:3 slot (UploadPreview). */
+export const CARD_IMAGE = { width: THUMB_SIZE, height: THUMB_SIZE * 3 / 4 } as const
+
+/**
+ * `sizes` of a card in a `.grid` (main.css: columns of at least 260 px, 16 px
+ * apart, in a container of at most 1180 px with 16 px padding): 4 columns of
+ * 275 px on a wide screen, then 3, 2 and 1 as the window narrows.
+ */
+export const CARD_SIZES = '(min-width: 1180px) 275px, (min-width: 1120px) calc((100vw - 80px) / 4), '
+  + '(min-width: 844px) calc((100vw - 64px) / 3), (min-width: 568px) calc((100vw - 48px) / 2), calc(100vw - 32px)'
+
+/**
+ * `sizes` of a compact card (UploadGrid `.compact`: columns of at least 170 px,
+ * at most about 240 px; 6 of 178 px on a wide screen; 62% of the row on a phone).
+ */
+export const COMPACT_CARD_SIZES = '(max-width: 640px) calc(62vw - 20px), (min-width: 1180px) 178px, 240px'
+
+/** `sizes` of the upload page's picture: 1.6 of 2.6 columns of the page (pages/upload/[id].vue), the whole row below 900 px. */
+export const DETAIL_IMAGE_SIZES = '(min-width: 1180px) 692px, (min-width: 901px) calc((100vw - 56px) * 0.615), calc(100vw - 32px)'
+
+/** `sizes` of vote mode's picture (pages/vote.vue: at most 820 px wide). */
+export const VOTE_IMAGE_SIZES = '(min-width: 852px) 820px, calc(100vw - 32px)'

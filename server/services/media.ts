@@ -4,6 +4,7 @@ import { open } from 'node:fs/promises'
 import { fileTypeFromBuffer } from 'file-type'
 import sharp from 'sharp'
 import type { OutputInfo, Sharp } from 'sharp'
+import { DISPLAY_SIZE, THUMB_SIZE } from '../../shared/schemas/uploads'
 import { apiError, badRequest } from './errors'
 import { mediaKeys, type MediaStore } from './media-store'
 
@@ -12,8 +13,8 @@ sharp.cache(false)
 
 /** Largest image accepted, counting every frame of an animation (decisions.md). */
 export const MAX_IMAGE_PIXELS = 50_000_000
-/** Longest side of a thumbnail. */
-export const THUMB_SIZE = 480
+/** Derivative sizes live with the image query (the pages build their `srcset` from them). */
+export { DISPLAY_SIZE, THUMB_SIZE }
 /**
  * Two images whose 64-bit dHashes differ in at most this many bits are the same
  * picture: a resized or re-encoded copy lands at 0–3 bits, unrelated photos
@@ -287,9 +288,6 @@ export function makeDerivative(store: MediaStore, uploadId: string, filename: st
 function isApiError(error: unknown): boolean {
   return typeof (error as { statusCode?: unknown })?.statusCode === 'number'
 }
-
-/** Longest side of the picture an upload page shows (the original stays one click away). */
-export const DISPLAY_SIZE = 1600
 
 /** The picture at display size: WebP of at most 1600 px a side, animation kept, never enlarged. */
 function displayImageOf(original: Buffer): Promise<Buffer> {

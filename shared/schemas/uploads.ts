@@ -7,6 +7,10 @@ export const MAX_DESCRIPTION_LENGTH = 500
 export const MAX_URL_LENGTH = 2048
 /** Largest image file accepted, in bytes (10 MB). */
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024
+/** Longest side of a thumbnail (`GET /api/image/{id}?size=thumb`). */
+export const THUMB_SIZE = 480
+/** Longest side of the display-size picture (`?size=display`); the original stays one click away. */
+export const DISPLAY_SIZE = 1600
 
 const isHttpUrl = (value: string) => {
   try {

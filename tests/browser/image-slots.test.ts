@@ -1,0 +1,304 @@
+import { randomUUID } from 'node:crypto'
+import sharp from 'sharp'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { launchBrowser } from '../support/browser'
+import { randomImage } from '../support/images'
+import { createUpload, goto, registerUser, watchErrors } from './helpers'
+import type { TestUser } from '../support/api'
+
+/**
+ * "What a visitor feels": every picture is fetched in about the size of the
+ * slot it fills. 12 uploads of 2000×1500 px (far above the 480 px thumbnail
+ * and the 1600 px display size, so a wrong pick shows), opened at a desktop
+ * and at phone sizes. Measured: each picture the network delivered (decoded
+ * width) against its <img>'s rendered width × devicePixelRatio, `sizes`
+ * against the rendered width, which pictures load before any scrolling, and
+ * layout shifts inside the cards while the pictures arrive.
+ */
+const ORIGINAL = { width: 2000, height: 1500 }
+/** Widths of the derivatives in every `srcset` (thumbnail, display size) for a landscape original this large. */
+const CANDIDATES = [480, 1600]
+
+const VIEWPORTS = [
+  { name: 'desktop', viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, isMobile: false },
+  { name: 'phone at 2×', viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true },
+  { name: 'phone at 3×', viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true },
+] as const
+
+interface Picture {
+  id: string
+  index: number
+  inGrid: number
+  srcset: string
+  sizes: string
+  sizesWidth: number | null
+  loading: string | null
+  fetchpriority: string | null
+  decoding: string | null
+  widthAttr: string | null
+  heightAttr: string | null
+  currentSrc: string
+  naturalWidth: number
+  width: number
+  height: number
+  top: number
+}
+
+/** Every upload picture of the page, with the width its `sizes` names at this viewport (measured on a probe element). */
+function pictures(page: Page, selector: string): Promise<Picture[]> {
+  return page.evaluate((selector) => {
+    const sizesWidth = (sizes: string): number | null => {
+      for (const entry of sizes.split(',').map(part => part.trim())) {
+        let length = entry
+        if (entry.startsWith('(')) {
+          const end = entry.indexOf(')')
+          if (!matchMedia(entry.slice(0, end + 1)).matches) continue
+          length = entry.slice(end + 1).trim()
+        }
+        const probe = document.createElement('div')
+        probe.style.cssText = `position:absolute;visibility:hidden;width:${length}`
+        document.body.append(probe)
+        const width = probe.getBoundingClientRect().width
+        probe.remove()
+        return width
+      }
+      return null
+    }
+    return [...document.querySelectorAll<HTMLImageElement>(selector)].map((img, index) => {
+      const rect = img.getBoundingClientRect()
+      const grid = img.closest('ul')
+      const inGrid = grid ? [...grid.children].indexOf(img.closest('li')!) : index
+      return {
+        id: /\/api\/image\/([0-9a-f-]{36})/.exec(img.getAttribute('src') ?? '')?.[1] ?? '',
+        index,
+        inGrid,
+        srcset: img.getAttribute('srcset') ?? '',
+        sizes: img.getAttribute('sizes') ?? '',
+        sizesWidth: sizesWidth(img.getAttribute('sizes') ?? ''),
+        loading: img.getAttribute('loading'),
+        fetchpriority: img.getAttribute('fetchpriority'),
+        decoding: img.getAttribute('decoding'),
+        widthAttr: img.getAttribute('width'),
+        heightAttr: img.getAttribute('height'),
+        currentSrc: img.currentSrc,
+        naturalWidth: img.naturalWidth,
+        width: rect.width,
+        height: rect.height,
+        top: rect.top + window.scrollY,
+      }
+    })
+  }, selector)
+}
+
+/** Pictures the server sent, by address, with their decoded width. */
+function networkLog(page: Page) {
+  const delivered = new Map<string, Promise<number>>()
+  page.on('response', (response) => {
+    const url = new URL(response.url())
+    if (!url.pathname.startsWith('/api/image/')) return
+    if (response.status() !== 200) {
+      delivered.set(url.pathname + url.search, Promise.resolve(-response.status()))
+      return
+    }
+    delivered.set(url.pathname + url.search, response.body().then(async body => (await sharp(body).metadata()).width ?? 0))
+  })
+  return {
+    /** Addresses fetched so far. */
+    requested: () => new Set(delivered.keys()),
+    async widths(): Promise<Map<string, number>> {
+      const entries = await Promise.all([...delivered].map(async ([url, width]) => [url, await width] as const))
+      return new Map(entries)
+    },
+  }
+}
+
+/** Layout shifts whose moved nodes sit in an upload card (an image arriving without a reserved box). */
+const WATCH_SHIFTS = `
+  window.__cardShifts = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      for (const source of entry.sources ?? []) {
+        const node = source.node;
+        const element = node && (node.nodeType === 1 ? node : node.parentElement);
+        if (element && element.closest('[data-testid=upload-card], [data-testid=upload-detail]')) window.__cardShifts.push(entry.value);
+      }
+    }
+  }).observe({ type: 'layout-shift', buffered: true });
+`
+
+async function openAt(browser: Browser, size: typeof VIEWPORTS[number]): Promise<{ context: BrowserContext, page: Page }> {
+  const context = await browser.newContext({
+    baseURL: inject('baseURL'),
+    viewport: size.viewport,
+    deviceScaleFactor: size.deviceScaleFactor,
+    isMobile: size.isMobile,
+    hasTouch: size.isMobile,
+  })
+  await context.addInitScript(WATCH_SHIFTS)
+  return { context, page: await context.newPage() }
+}
+
+/** Scrolls down the whole page in screen steps, so every lazy picture comes near and loads. */
+async function scrollThrough(page: Page) {
+  const height = await page.evaluate(() => document.documentElement.scrollHeight)
+  const step = page.viewportSize()!.height
+  for (let y = 0; y <= height; y += step) {
+    await page.evaluate(top => window.scrollTo(0, top), y)
+    await page.waitForTimeout(60)
+  }
+  // Pictures off to the side in a card row that scrolls sideways (phones) stay unloaded until that row scrolls.
+  await page.waitForFunction(() => [...document.querySelectorAll('img')].every(img => img.complete || img.getBoundingClientRect().left >= window.innerWidth))
+  await page.waitForLoadState('networkidle')
+}
+
+/**
+ * The picture the network delivered for `picture` is the smallest candidate
+ * that fills its slot's device pixels (or the largest, when none does). A
+ * picture shown in two slots (a card in "Most recent" and in the feed) is
+ * fetched once, for the larger slot.
+ */
+function expectSized(picture: Picture, all: Picture[], widths: Map<string, number>, dpr: number) {
+  const path = new URL(picture.currentSrc).pathname + new URL(picture.currentSrc).search
+  const width = widths.get(path)
+  expect(width, `${path} was fetched`).toBeDefined()
+  const slot = Math.max(...all.filter(p => p.currentSrc === picture.currentSrc).map(p => p.width)) * dpr
+  const fills = CANDIDATES.find(candidate => candidate >= Math.floor(slot)) ?? CANDIDATES.at(-1)!
+  expect(width, `${path}: ${width} px for a slot of ${Math.round(slot)} device px`).toBe(fills)
+}
+
+describe('pictures sized to their slots', () => {
+  let browser: Browser
+  let user: TestUser
+  const tag = `slots${randomUUID().slice(0, 8)}`
+  const ids: string[] = []
+
+  beforeAll(async () => {
+    browser = await launchBrowser()
+    user = await registerUser()
+    for (let i = 0; i < 12; i++) {
+      ids.push(await createUpload(user, { image: await randomImage('png', ORIGINAL), description: `Picture ${i + 1} of a slot test`, tags: tag }))
+    }
+  }, 120_000)
+  afterAll(() => browser?.close())
+
+  it('home page on a phone before any display size exists: a picture the busy image queue refuses (503) falls back to its thumbnail', async () => {
+    const { context, page } = await openAt(browser, VIEWPORTS[1])
+    const log = networkLog(page)
+    expect((await goto(page, '/'))?.status()).toBe(200)
+    await page.waitForLoadState('networkidle')
+    await scrollThrough(page)
+    const shown = (await pictures(page, '[data-testid=upload-card] img')).filter(p => ids.includes(p.id) && p.currentSrc)
+    expect(shown.length).toBeGreaterThanOrEqual(12)
+    const widths = await log.widths()
+    for (const picture of shown) {
+      // Every picture shows: the display size, or the thumbnail after a refused display size.
+      expect(picture.naturalWidth, picture.currentSrc).toBeGreaterThan(0)
+      const display = `/api/image/${picture.id}?size=display`
+      if (widths.get(display) === -503) expect(picture.currentSrc).toMatch(/\?size=thumb$/)
+    }
+    await context.close()
+  })
+
+  for (const size of VIEWPORTS) {
+    it(`home page, ${size.name}: the size the slot needs, the first row first, the rest when scrolled near, nothing shifts`, async () => {
+      // The display sizes exist (made one at a time), as on a site that has shown them once.
+      for (const id of ids) expect((await fetch(new URL(`/api/image/${id}?size=display`, inject('baseURL')))).status).toBe(200)
+      const { context, page } = await openAt(browser, size)
+      const errors = watchErrors(page)
+      const log = networkLog(page)
+      expect((await goto(page, '/'))?.status()).toBe(200)
+      await page.waitForLoadState('networkidle')
+      const viewportHeight = size.viewport.height
+
+      const before = await pictures(page, '[data-testid=upload-card] img')
+      // The 12 new uploads lead the feed.
+      expect(before.filter(p => ids.includes(p.id)).length).toBeGreaterThanOrEqual(12)
+      for (const picture of before) {
+        expect(picture.srcset.split(',').length, picture.srcset).toBeGreaterThanOrEqual(2)
+        expect(picture.srcset).toContain(`/api/image/${picture.id}?size=thumb 480w`)
+        expect(picture.srcset).toContain(`/api/image/${picture.id}?size=display 1600w`)
+        expect(picture.decoding).toBe('async')
+        // The box is reserved before the picture arrives: 4:3 attributes, and the slot has its height already.
+        expect([picture.widthAttr, picture.heightAttr]).toEqual(['480', '360'])
+        expect(picture.height).toBeGreaterThan(0)
+        // `sizes` names the slot's rendered width (to a few pixels: 100vw counts the scrollbar).
+        expect(Math.abs(picture.sizesWidth! - picture.width), `${picture.sizes} vs ${picture.width}`).toBeLessThanOrEqual(Math.max(20, picture.width * 0.12))
+      }
+      // The page's first picture: before everything else, never lazy.
+      expect(before[0]!.fetchpriority).toBe('high')
+      expect(before[0]!.loading).toBeNull()
+      expect(before.slice(1).every(p => p.fetchpriority === null)).toBe(true)
+      // Beyond each grid's first row (4 cards), every picture waits to be scrolled near.
+      for (const picture of before.filter(p => p.inGrid >= 4)) expect(picture.loading).toBe('lazy')
+      // Far below the fold (more than Chromium's 2500 px lazy-load margin): not fetched before scrolling.
+      const requested = log.requested()
+      const far = before.filter(p => p.loading === 'lazy' && p.top > viewportHeight + 3000)
+      for (const picture of far) {
+        expect([...requested].some(url => url.includes(picture.id)), `${picture.id} at ${picture.top} px`).toBe(false)
+      }
+      if (size.isMobile) expect(far.length).toBeGreaterThan(0)
+
+      await scrollThrough(page)
+      const after = await pictures(page, '[data-testid=upload-card] img')
+      const widths = await log.widths()
+      expect(after.map(p => [p.id, Math.round(p.width), Math.round(p.height)])).toEqual(before.map(p => [p.id, Math.round(p.width), Math.round(p.height)]))
+      const loaded = after.filter(p => ids.includes(p.id) && p.currentSrc)
+      expect(loaded.length).toBeGreaterThanOrEqual(12)
+      for (const picture of loaded) expectSized(picture, after, widths, size.deviceScaleFactor)
+      // Every picture fetched belongs to a card and is one of its candidates (no stray originals).
+      for (const url of widths.keys()) expect(after.some(p => p.srcset.split(', ').some(candidate => candidate.startsWith(`${url} `))), url).toBe(true)
+      await expect(page.evaluate(() => (window as unknown as { __cardShifts: number[] }).__cardShifts)).resolves.toEqual([])
+      expect(errors).toEqual([])
+      await context.close()
+    })
+  }
+
+  it('tag page, user page, my uploads, an upload page and vote mode at desktop and phone sizes: the same rules', async () => {
+    for (const size of [VIEWPORTS[0], VIEWPORTS[2]]) {
+      for (const path of [`/tags/${tag}`, `/user/${user.username}`, '/my-uploads']) {
+        const { context, page } = await openAt(browser, size)
+        await context.addCookies([{ name: 'auth-token', value: user.token, url: inject('baseURL'), httpOnly: true, sameSite: 'Lax' }])
+        const log = networkLog(page)
+        expect((await goto(page, path))?.status()).toBe(200)
+        await scrollThrough(page)
+        const shown = await pictures(page, '[data-testid=upload-card] img')
+        expect(shown.map(p => p.id).sort()).toEqual([...ids].sort())
+        expect(shown[0]!.fetchpriority).toBe('high')
+        expect(shown[0]!.loading).toBeNull()
+        for (const picture of shown.slice(4)) expect(picture.loading).toBe('lazy')
+        const widths = await log.widths()
+        for (const picture of shown) {
+          expect([picture.widthAttr, picture.heightAttr]).toEqual(['480', '360'])
+          expectSized(picture, shown, widths, size.deviceScaleFactor)
+        }
+        await expect(page.evaluate(() => (window as unknown as { __cardShifts: number[] }).__cardShifts)).resolves.toEqual([])
+        await context.close()
+      }
+
+      const { context, page } = await openAt(browser, size)
+      const log = networkLog(page)
+      expect((await goto(page, `/upload/${ids[0]}`))?.status()).toBe(200)
+      await page.waitForLoadState('networkidle')
+      await page.waitForFunction(() => (document.querySelector('[data-testid=upload-image]') as HTMLImageElement | null)?.complete)
+      const [picture] = await pictures(page, '[data-testid=upload-image]')
+      expect(picture!.fetchpriority).toBe('high')
+      expect(picture!.loading).toBeNull()
+      expect(picture!.srcset).toBe(`/api/image/${ids[0]}?size=thumb 480w, /api/image/${ids[0]}?size=display 1600w`)
+      expect(Math.abs(picture!.sizesWidth! - picture!.width), `${picture!.sizes} vs ${picture!.width}`).toBeLessThanOrEqual(Math.max(20, picture!.width * 0.12))
+      expectSized(picture!, [picture!], await log.widths(), size.deviceScaleFactor)
+
+      // Vote mode (signed in, so the owner is offered the newest upload: one of these) sizes its picture to its column too.
+      await context.addCookies([{ name: 'auth-token', value: user.token, url: inject('baseURL'), httpOnly: true, sameSite: 'Lax' }])
+      expect((await goto(page, '/vote'))?.status()).toBe(200)
+      await page.waitForSelector('[data-testid=vote-mode-upload] img')
+      await page.waitForFunction(() => (document.querySelector('[data-testid=vote-mode-upload] img') as HTMLImageElement).complete)
+      const [voting] = await pictures(page, '[data-testid=vote-mode-upload] img')
+      expect(ids).toContain(voting!.id)
+      expect(voting!.srcset).toBe(`/api/image/${voting!.id}?size=thumb 480w, /api/image/${voting!.id}?size=display 1600w`)
+      expect(voting!.sizes).not.toBe('')
+      expect(voting!.naturalWidth).toBeGreaterThan(0)
+      await context.close()
+    }
+  })
+})

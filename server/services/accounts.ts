@@ -3,7 +3,7 @@ import { hash, verify } from '@node-rs/argon2'
 import type { Executor, Row } from '../database/port'
 import { isUniqueViolation } from '../database/port'
 import type { users } from '../database/schema-postgres'
-import { sql } from '../database/sql'
+import { FOR_UPDATE, sql } from '../database/sql'
 import { apiError } from './errors'
 
 /** OWASP's argon2id parameters (19 MiB, 2 passes, 1 lane). */
@@ -76,4 +76,18 @@ export async function profileOf(db: Executor, actor: { id: string, isAdmin: bool
     user: { id: row.id, username: row.username, email: row.email, createdAt: row.created_at, isAdmin: actor.isAdmin, mfaEnabled: row.mfa_enabled === 1 },
     stats: { uploads: row.uploads, votes: row.votes },
   }
+}
+
+/**
+ * The ways an account can sign in, read with its user row locked (inside the
+ * caller's transaction), so two removals at once (an unlink, a passkey
+ * deleted) cannot each leave the other as the last way in.
+ */
+export async function lockedSignInMethods(tx: Executor, userId: string): Promise<{ password: boolean, providers: number, passkeys: number }> {
+  const row = await tx.get<{ has_password: number, providers: number, passkeys: number }>(sql`
+    SELECT CASE WHEN u.password_hash IS NOT NULL THEN 1 ELSE 0 END AS has_password,
+      (SELECT count(*) FROM oauth_accounts WHERE user_id = u.id) AS providers,
+      (SELECT count(*) FROM passkeys WHERE user_id = u.id) AS passkeys
+    FROM users u WHERE u.id = ${userId}${FOR_UPDATE}`)
+  return { password: row?.has_password === 1, providers: row?.providers ?? 0, passkeys: row?.passkeys ?? 0 }
 }

@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { OAUTH_PROVIDER_LABELS, type OAuthProvider } from '#shared/utils/oauth'
 import type { Executor } from '../database/port'
-import { FOR_UPDATE, sql } from '../database/sql'
-import { usernameTaken } from './accounts'
+import { sql } from '../database/sql'
+import { lockedSignInMethods, usernameTaken } from './accounts'
 import { apiError } from './errors'
 import { verifyMfaCode } from './mfa'
 
@@ -187,16 +187,10 @@ export async function listOAuthAccounts(db: Executor, userId: string) {
 /** Unlinks a provider; 404 when not linked, 400 when it is the account's last way to sign in. */
 export function unlinkOAuthAccount(db: Executor, userId: string, provider: OAuthProvider): Promise<void> {
   return db.transaction(async (tx) => {
-    // The user row locked: two unlinks at once cannot each leave the other as the last way in.
-    await tx.get(sql`SELECT id FROM users WHERE id = ${userId}${FOR_UPDATE}`)
-    const row = await tx.get<{ id: string, has_password: number, links: number, passkeys: number }>(sql`
-      SELECT o.id, CASE WHEN u.password_hash IS NOT NULL THEN 1 ELSE 0 END AS has_password,
-        (SELECT count(*) FROM oauth_accounts WHERE user_id = o.user_id) AS links,
-        (SELECT count(*) FROM passkeys WHERE user_id = o.user_id) AS passkeys
-      FROM oauth_accounts o JOIN users u ON u.id = o.user_id
-      WHERE o.user_id = ${userId} AND o.provider = ${provider}`)
+    const ways = await lockedSignInMethods(tx, userId)
+    const row = await tx.get<{ id: string }>(sql`SELECT id FROM oauth_accounts WHERE user_id = ${userId} AND provider = ${provider}`)
     if (!row) throw apiError(404, `${OAUTH_PROVIDER_LABELS[provider]} is not linked to this account`)
-    if (row.has_password === 0 && row.links <= 1 && row.passkeys === 0) {
+    if (!ways.password && ways.providers <= 1 && ways.passkeys === 0) {
       throw apiError(400, 'Cannot unlink your only way to sign in: set a password, add a passkey or link another provider first')
     }
     await tx.run(sql`DELETE FROM oauth_accounts WHERE id = ${row.id}`)

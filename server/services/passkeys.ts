@@ -6,7 +6,8 @@ import {
 import type { Executor, Row } from '../database/port'
 import { isUniqueViolation } from '../database/port'
 import type { passkeys, users } from '../database/schema-postgres'
-import { FOR_UPDATE, sql } from '../database/sql'
+import { sql } from '../database/sql'
+import { lockedSignInMethods } from './accounts'
 import { apiError } from './errors'
 
 /** Who the credentials are for: the site (NUXT_PUBLIC_SITE_URL). */
@@ -217,15 +218,10 @@ export async function listPasskeys(db: Executor, userId: string) {
 /** Deletes one of the caller's passkeys; another user's or an unknown id is a 404. */
 export function deletePasskey(db: Executor, userId: string, passkeyId: string) {
   return db.transaction(async (tx) => {
-    // The user row locked: two deletions (or a deletion and an unlink) cannot each leave the other as the last way in.
-    await tx.get(sql`SELECT id FROM users WHERE id = ${userId}${FOR_UPDATE}`)
-    const row = await tx.get<{ has_password: number, links: number, passkeys: number }>(sql`
-      SELECT CASE WHEN u.password_hash IS NOT NULL THEN 1 ELSE 0 END AS has_password,
-        (SELECT count(*) FROM oauth_accounts WHERE user_id = u.id) AS links,
-        (SELECT count(*) FROM passkeys WHERE user_id = u.id) AS passkeys
-      FROM passkeys p JOIN users u ON u.id = p.user_id WHERE p.id = ${passkeyId} AND p.user_id = ${userId}`)
-    if (!row) throw apiError(404, 'Passkey not found')
-    if (row.has_password === 0 && row.links === 0 && row.passkeys <= 1) {
+    const ways = await lockedSignInMethods(tx, userId)
+    const passkey = await tx.get(sql`SELECT id FROM passkeys WHERE id = ${passkeyId} AND user_id = ${userId}`)
+    if (!passkey) throw apiError(404, 'Passkey not found')
+    if (!ways.password && ways.providers === 0 && ways.passkeys <= 1) {
       throw apiError(400, 'Cannot delete your only way to sign in: set a password or link a provider first')
     }
     await tx.run(sql`DELETE FROM passkeys WHERE id = ${passkeyId} AND user_id = ${userId}`)

@@ -6,7 +6,7 @@ import { api, registerUser } from '../support/api'
 import { browse, CookieJar, runOAuthFlow, startOAuthMock, type MockProvider, type OAuthMock } from '../support/oauth-mock'
 import { databaseOf } from '../support/seed'
 import { startServer, type RunningServer } from '../support/server'
-import { SoftAuthenticator } from '../support/webauthn'
+import { registerPasskey } from '../support/webauthn'
 
 let mock: OAuthMock
 let server: RunningServer
@@ -286,22 +286,18 @@ describe('unlinking', () => {
     providerUser('github', { id: String(numericId()), name: `pk_${unique()}`, email: null, verified: false })
     const { callback } = await runOAuthFlow(server.url, 'github', { jar: new CookieJar() })
     const token = sessionToken(callback)!
-    const authenticator = new SoftAuthenticator(new URL(server.url).origin)
-    const options = await api('/api/auth/passkeys/register/options', { method: 'POST', token, baseURL: server.url })
-    const added = await api('/api/auth/passkeys/register/verify', { method: 'POST', token, baseURL: server.url, body: { name: 'Key', response: authenticator.register(options.body) } })
-    expect(added.status).toBe(201)
+    const { authenticator, passkey } = await registerPasskey({ token }, server.url, 'Key')
 
     expect((await api('/api/auth/oauth-accounts/github', { method: 'DELETE', token, baseURL: server.url })).body).toEqual({ success: true })
-    const last = await api(`/api/auth/passkeys/${added.body.passkey.id}`, { method: 'DELETE', token, baseURL: server.url })
+    const last = await api(`/api/auth/passkeys/${passkey.id}`, { method: 'DELETE', token, baseURL: server.url })
     expect(last.body).toEqual({ statusCode: 400, statusMessage: 'Bad Request', message: 'Cannot delete your only way to sign in: set a password or link a provider first' })
     expect((await api('/api/auth/passkeys', { token, baseURL: server.url })).body.passkeys).toHaveLength(1)
 
     // Signing in with it still works, and a second passkey makes the first removable.
     const signInOptions = await api('/api/auth/passkeys/login/options', { method: 'POST', baseURL: server.url })
     expect((await api('/api/auth/passkeys/login/verify', { method: 'POST', baseURL: server.url, body: { response: authenticator.authenticate(signInOptions.body) } })).status).toBe(200)
-    const second = await api('/api/auth/passkeys/register/options', { method: 'POST', token, baseURL: server.url })
-    expect((await api('/api/auth/passkeys/register/verify', { method: 'POST', token, baseURL: server.url, body: { name: 'Spare', response: new SoftAuthenticator(new URL(server.url).origin).register(second.body) } })).status).toBe(201)
-    expect((await api(`/api/auth/passkeys/${added.body.passkey.id}`, { method: 'DELETE', token, baseURL: server.url })).body).toEqual({ success: true })
+    await registerPasskey({ token }, server.url, 'Spare')
+    expect((await api(`/api/auth/passkeys/${passkey.id}`, { method: 'DELETE', token, baseURL: server.url })).body).toEqual({ success: true })
   })
 
   it('unlinks while another way to sign in is left', async () => {

@@ -7,18 +7,12 @@ import { expectMatchesOpenApi } from '../support/openapi'
 import { enableMfa } from '../support/accounts'
 import { makeAdmin, seedUpload, serverDatabase, storedCounts } from '../support/seed'
 import { createApiToken, uploadImage } from '../support/uploads'
-import { SoftAuthenticator } from '../support/webauthn'
+import { registerPasskey } from '../support/webauthn'
 
 const mediaPath = (...parts: string[]) => join(inject('dataDir'), 'media', ...parts)
 const db = () => serverDatabase().db
 const vote = (uploadId: string, value: string, token: string) => api('/api/vote', { method: 'POST', body: { uploadId, vote: value }, token })
-/** Registers a software passkey for `user` through the API. */
-async function addPasskey(user: Pick<TestUser, 'token'>): Promise<{ id: string }> {
-  const options = await api('/api/auth/passkeys/register/options', { method: 'POST', token: user.token })
-  const added = await api('/api/auth/passkeys/register/verify', { method: 'POST', token: user.token, body: { name: 'Laptop', response: new SoftAuthenticator(new URL(inject('baseURL')).origin).register(options.body) } })
-  expect(added.status).toBe(201)
-  return added.body.passkey
-}
+const addPasskey = async (user: Pick<TestUser, 'token'>) => (await registerPasskey(user, inject('baseURL'))).passkey
 const deleteAccount = (user: Pick<TestUser, 'token'>, body: unknown) => api('/api/profile', { method: 'DELETE', body, token: user.token })
 
 /** Rows anywhere in the database that still name the user. */

@@ -1,5 +1,6 @@
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto'
 import { isoCBOR } from '@simplewebauthn/server/helpers'
+import { api } from './api'
 
 const b64url = (bytes: Uint8Array | Buffer) => Buffer.from(bytes).toString('base64url')
 const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).digest()
@@ -116,4 +117,15 @@ export class SoftAuthenticator {
       authenticatorAttachment: 'platform',
     }
   }
+}
+
+/**
+ * Registers a new software passkey for a signed-in user through the API of
+ * the server at `baseURL` (its site URL is the origin); answers the created passkey.
+ */
+export async function registerPasskey(user: { token: string }, baseURL: string, name = 'Laptop', authenticator = new SoftAuthenticator(new URL(baseURL).origin)) {
+  const options = await api('/api/auth/passkeys/register/options', { method: 'POST', token: user.token, baseURL })
+  const added = await api('/api/auth/passkeys/register/verify', { method: 'POST', token: user.token, baseURL, body: { name, response: authenticator.register(options.body) } })
+  if (added.status !== 201) throw new Error(`passkey registration answered ${added.status}: ${JSON.stringify(added.body)}`)
+  return { authenticator, passkey: added.body.passkey as { id: string, name: string } }
 }

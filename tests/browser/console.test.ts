@@ -24,6 +24,29 @@ function complaints(page: Page, expectedStatus: number): string[] {
   return found
 }
 
+/**
+ * Waits until the page has had no request in flight for 500 ms; if that takes
+ * longer than 20 s, fails naming the requests still open (a timeout alone
+ * would not say which one kept the page busy).
+ */
+async function settled(page: Page, open: Set<string>): Promise<void> {
+  try {
+    await page.waitForLoadState('networkidle', { timeout: 20_000 })
+  }
+  catch (error) {
+    throw new Error(`Requests still open after 20 s: ${[...open].join(', ') || 'none'}`, { cause: error })
+  }
+}
+
+/** The URLs of the page's requests that have not finished yet. */
+function openRequests(page: Page): Set<string> {
+  const open = new Set<string>()
+  page.on('request', request => open.add(request.url()))
+  page.on('requestfinished', request => open.delete(request.url()))
+  page.on('requestfailed', request => open.delete(request.url()))
+  return open
+}
+
 describe('no console errors, hydration mismatches or CSP violations', () => {
   const session = sitePageSession()
 
@@ -44,10 +67,11 @@ describe('no console errors, hydration mismatches or CSP violations', () => {
           const page = await (await contextFor(scheme, spec.as)).newPage()
           await page.emulateMedia({ colorScheme: scheme === 'system dark' ? 'dark' : 'light' })
           const found = complaints(page, spec.status ?? 200)
+          const open = openRequests(page)
           const response = await goto(page, spec.path(session.fixtures))
           expect(response?.status()).toBe(spec.status ?? 200)
           await spec.then?.(page)
-          await page.waitForLoadState('networkidle')
+          await settled(page, open)
           expect(found).toEqual([])
           await page.close()
         })

@@ -119,8 +119,10 @@ export const bulkTagName = (index: number) => `tag ${index}`
 
 /**
  * A large, realistic data set in one transaction: users, uploads spread over
- * a year (5% private), 0–5 tags each from a skewed distribution, and votes
- * from distinct users, with every counter equal to its vote rows.
+ * the three years before now (5% private), 0–5 tags each from a skewed
+ * distribution, and votes from distinct users, fewer on young uploads (as a
+ * live site has them: a new upload scores low on every ranking but `new`),
+ * with every counter equal to its vote rows.
  */
 export async function seedBulk(db: Executor, options: BulkOptions) {
   const rand = random(42)
@@ -129,8 +131,11 @@ export async function seedBulk(db: Executor, options: BulkOptions) {
   const tagCount = options.tags ?? 2000
   const userCount = Math.max(options.users ?? Math.ceil(uploads / 20), 200)
   const log = options.log ?? (() => {})
-  const start = Date.parse('2026-01-01T00:00:00.000Z')
-  const yearMs = 365 * 24 * 3600 * 1000
+  const dayMs = 24 * 3600 * 1000
+  const spanMs = 3 * 365 * dayMs
+  const end = Math.floor(Date.now() / 1000) * 1000 - 60_000
+  const start = end - spanMs
+  const createdAt = (i: number) => start + Math.floor((i / uploads) * spanMs)
 
   await db.transaction(async (tx) => {
     const seeder = createSeeder(tx)
@@ -139,7 +144,7 @@ export async function seedBulk(db: Executor, options: BulkOptions) {
     for (let i = 0; i < userCount; i++) {
       const id = randomUUID()
       users.push(id)
-      userRows.push([id, `${bulkUsername(i)}@seed.test`, bulkUsername(i), new Date(start - yearMs).toISOString()])
+      userRows.push([id, `${bulkUsername(i)}@seed.test`, bulkUsername(i), new Date(start - dayMs).toISOString()])
     }
     await insertRows(tx, 'users', ['id', 'email', 'username', 'created_at'], userRows)
     const tagIds: string[] = []
@@ -158,7 +163,7 @@ export async function seedBulk(db: Executor, options: BulkOptions) {
         originalName: type === 'image' ? `photo-${i}.png` : undefined,
         description: `Seeded upload number ${i}`,
         isPrivate: rand() < 0.05,
-        createdAt: new Date(start + Math.floor((i / uploads) * yearMs)).toISOString(),
+        createdAt: new Date(createdAt(i)).toISOString(),
       })
       const id = row[0] as string
       ids.push(id)
@@ -172,9 +177,11 @@ export async function seedBulk(db: Executor, options: BulkOptions) {
       }
     }
 
-    // Votes: a skewed number per upload (a few popular ones), distinct voters per upload, exactly `totalVotes`.
+    // Votes: a skewed number per upload (a few popular ones), growing with age over the first
+    // weeks, distinct voters per upload, exactly `totalVotes`.
     const average = totalVotes / uploads
-    const shares = ids.map(() => Math.min(userCount, Math.floor(average * 4 * rand() ** 3)))
+    const maturity = (i: number) => 1 - Math.exp(-(end - createdAt(i)) / (14 * dayMs))
+    const shares = ids.map((_, i) => Math.min(userCount, Math.floor(average * 4 * rand() ** 3 * maturity(i))))
     let sum = shares.reduce((a, b) => a + b, 0)
     while (sum !== totalVotes) {
       const i = Math.floor(rand() * uploads)
@@ -187,15 +194,17 @@ export async function seedBulk(db: Executor, options: BulkOptions) {
         sum--
       }
     }
-    const voteRows: unknown[][] = []
+    // Each upload's votes come from a generator of its own, so they can be replayed: once
+    // for the counters written with the upload, once more to write the vote rows in chunks
+    // (a million uploads' ten million votes never sit in memory at once).
+    const votesOf = function* (i: number) {
+      const own = random(i + 1)
+      const first = Math.floor(own() * userCount)
+      for (let k = 0; k < shares[i]!; k++) yield { userId: users[(first + k) % userCount]!, isUp: own() < 0.6 }
+    }
     for (let i = 0; i < uploads; i++) {
-      const first = Math.floor(rand() * userCount)
       let up = 0
-      for (let k = 0; k < shares[i]!; k++) {
-        const isUp = rand() < 0.6
-        voteRows.push([randomUUID(), users[(first + k) % userCount]!, ids[i]!, isUp ? 'fucks' : 'does_not_fuck'])
-        if (isUp) up++
-      }
+      for (const vote of votesOf(i)) if (vote.isUp) up++
       const row = uploadRows[i]!
       row[8] = up
       row[9] = shares[i]! - up
@@ -203,9 +212,16 @@ export async function seedBulk(db: Executor, options: BulkOptions) {
     await insertRows(tx, 'uploads', UPLOAD_COLUMNS, uploadRows)
     log(`uploads ${uploads}`)
     await insertRows(tx, 'upload_tags', ['upload_id', 'tag_id', 'position'], links)
-    for (let i = 0; i < voteRows.length; i += 100_000) {
-      await insertRows(tx, 'votes', ['id', 'user_id', 'upload_id', 'vote'], voteRows.slice(i, i + 100_000))
-      log(`votes ${Math.min(i + 100_000, voteRows.length)}`)
+    let chunk: unknown[][] = []
+    let written = 0
+    for (let i = 0; i < uploads; i++) {
+      for (const vote of votesOf(i)) chunk.push([randomUUID(), vote.userId, ids[i]!, vote.isUp ? 'fucks' : 'does_not_fuck'])
+      if (chunk.length >= 100_000 || i === uploads - 1) {
+        await insertRows(tx, 'votes', ['id', 'user_id', 'upload_id', 'vote'], chunk)
+        written += chunk.length
+        chunk = []
+        log(`votes ${written}`)
+      }
     }
   })
   return { users: userCount, uploads, tags: tagCount, votes: totalVotes }

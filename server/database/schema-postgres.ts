@@ -169,12 +169,22 @@ export const uploads = pgTable('uploads', {
   hotScore: doublePrecision('hot_score').generatedAlwaysAs(sql.raw(hotScoreSql(POSTGRES_EPOCH))),
   bestScore: doublePrecision('best_score').generatedAlwaysAs(sql.raw(bestScoreSql)),
   divisiveScore: doublePrecision('divisive_score').generatedAlwaysAs(sql.raw(divisiveScoreSql)),
+  /**
+   * The UTC day of created_at (YYYY-MM-DD). A period's page (top, best or
+   * divisive over a day, week, month or year) reads each of the period's days
+   * in score order from the day indexes below and merges their heads, so its
+   * cost follows the number of days, not the uploads they hold.
+   */
+  createdDay: text('created_day').generatedAlwaysAs(sql`substr(created_at, 1, 10)`),
 }, t => [
   index('uploads_public_newest_idx').on(t.createdAt, t.id).where(sql`${t.isPrivate} = 0`),
   index('uploads_public_top_idx').on(sql`${t.upvotes} desc`, sql`${t.downvoteCount} desc`, sql`${t.createdAt} desc`).where(sql`${t.isPrivate} = 0`),
   index('uploads_public_hot_idx').on(sql`${t.hotScore} desc`, sql`${t.createdAt} desc`).where(sql`${t.isPrivate} = 0`),
   index('uploads_public_best_idx').on(sql`${t.bestScore} desc`, sql`${t.createdAt} desc`).where(sql`${t.isPrivate} = 0`),
   index('uploads_public_divisive_idx').on(sql`${t.divisiveScore} desc`, sql`${t.createdAt} desc`).where(sql`${t.isPrivate} = 0`),
+  index('uploads_public_day_top_idx').on(t.createdDay, sql`${t.upvotes} desc`, sql`${t.downvoteCount} desc`, sql`${t.createdAt} desc`, sql`${t.id} desc`).where(sql`${t.isPrivate} = 0`),
+  index('uploads_public_day_best_idx').on(t.createdDay, sql`${t.bestScore} desc`, sql`${t.createdAt} desc`, sql`${t.id} desc`).where(sql`${t.isPrivate} = 0`),
+  index('uploads_public_day_divisive_idx').on(t.createdDay, sql`${t.divisiveScore} desc`, sql`${t.createdAt} desc`, sql`${t.id} desc`).where(sql`${t.isPrivate} = 0`),
   index('uploads_user_date_idx').on(t.userId, t.isPrivate, t.createdAt),
   index('uploads_user_votes_idx').on(t.userId, t.isPrivate, t.upvotes, t.createdAt),
   index('uploads_user_name_lower_idx').on(t.userId, t.isPrivate, sql`lower(${t.originalName})`),

@@ -101,9 +101,16 @@ export const PUBLIC_VIEW: ListView = { sort: 'new', since: null, unvotedBy: null
 
 /** The view's conditions on `uploads u`, each starting with AND (empty when none apply). */
 function viewConditions(view: ListView): Query {
-  const since = PERIOD_SORTS.includes(view.sort) ? view.since : null
-  return sql`${since === null ? sql.raw('') : sql` AND u.created_at >= ${since}`}${
-    view.unvotedBy === null ? sql.raw('') : sql` AND NOT EXISTS (SELECT 1 FROM votes v WHERE v.user_id = ${view.unvotedBy} AND v.upload_id = u.id)`}${
+  const since = periodSince(view)
+  return sql`${since === null ? sql.raw('') : sql` AND u.created_at >= ${since}`}${callerConditions(view)}`
+}
+
+/** The lower bound of created_at the view's sort takes, or null. */
+const periodSince = (view: ListView) => PERIOD_SORTS.includes(view.sort) ? view.since : null
+
+/** The caller's own conditions on `uploads u` (unvoted, hidden tags), each starting with AND. */
+function callerConditions(view: ListView): Query {
+  return sql`${view.unvotedBy === null ? sql.raw('') : sql` AND NOT EXISTS (SELECT 1 FROM votes v WHERE v.user_id = ${view.unvotedBy} AND v.upload_id = u.id)`}${
     hidingTags(view.hiddenTags)}`
 }
 
@@ -116,7 +123,7 @@ function hidingTags(slugs: string[]): Query {
 
 /** The part of a cache key that tells views apart. */
 function viewKey(view: ListView): string {
-  const since = PERIOD_SORTS.includes(view.sort) ? view.since ?? '' : ''
+  const since = periodSince(view) ?? ''
   return `${view.sort} ${since} ${view.unvotedBy ?? ''} ${view.hiddenTags.join(',')}`
 }
 
@@ -124,12 +131,106 @@ function viewKey(view: ListView): string {
 export function listUploads(db: Database, paging: Paging, view: ListView = PUBLIC_VIEW) {
   return cachedList(db, `uploads ${paging.page} ${paging.limit} ${viewKey(view)}`, async () => {
     const order = LIST_SORTS[view.sort]
+    const since = periodSince(view)
+    const page = since !== null && offset(paging) + paging.limit <= PERIOD_MERGE_MAX
+      ? await periodPage(db, since, view, paging)
+      : sql`SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE u.is_private = 0${viewConditions(view)} ORDER BY ${order} LIMIT ${paging.limit} OFFSET ${offset(paging)}`
     const rows = await db.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username
-    FROM (SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE u.is_private = 0${viewConditions(view)} ORDER BY ${order} LIMIT ${paging.limit} OFFSET ${offset(paging)}) p
+    FROM (${page}) p
     ${THEN_JOIN} uploads u ON u.${ROW_KEY} = p.rid JOIN users us ON us.id = u.user_id
     ORDER BY ${order}`)
     return { uploads: await withTags(db, rows), page: paging.page, limit: paging.limit }
   })
+}
+
+/** The columns of each sort's order (all descending), as a day's head carries them to the merge. */
+const ORDER_COLUMNS: Record<Sort, readonly string[]> = {
+  new: ['created_at', 'id'],
+  hot: ['hot_score', 'created_at', 'id'],
+  top: ['upvotes', 'downvote_count', 'created_at', 'id'],
+  best: ['best_score', 'created_at', 'id'],
+  divisive: ['divisive_score', 'created_at', 'id'],
+}
+
+/**
+ * Deepest row (offset + limit) a period's page is merged from day heads for;
+ * deeper pages walk the whole period instead (each day would give that many).
+ */
+const PERIOD_MERGE_MAX = 200
+
+const DAY_MS = 24 * 3600 * 1000
+
+/** The UTC days (YYYY-MM-DD) from the one holding `since` to tomorrow (an instance's clock may run ahead). */
+export function periodDays(since: string, now = Date.now()): string[] {
+  const days: string[] = []
+  const last = new Date(now + DAY_MS).toISOString().slice(0, 10)
+  for (let day = Date.parse(`${since.slice(0, 10)}T00:00:00.000Z`); ; day += DAY_MS) {
+    const text = new Date(day).toISOString().slice(0, 10)
+    days.push(text)
+    if (text >= last) return days
+  }
+}
+
+type HeadRow = Record<string, string | number>
+
+/** Rows of a sort's whole index a long period's page first looks among (see periodPage). */
+const PERIOD_WALK_ROWS = 1000
+
+/** Periods of more days than this look among the first rows of the whole ranking first. */
+const PERIOD_WALK_DAYS = 32
+
+/**
+ * The row keys of a page of a period's ranking: the first offset + limit
+ * rows of each of the period's days, read in order from that sort's day index
+ * (uploads_public_day_*_idx), merged and cut to the page. Each day gives as
+ * many rows as the page could need from it, so the merge is exact; the cost
+ * follows the days in the period, never the uploads they hold or how low
+ * the period's uploads rank among all the others.
+ *
+ * A year has 367 days to read; but its uploads are usually many among the
+ * best of all, so it first looks among the first PERIOD_WALK_ROWS rows of
+ * the whole ranking (its index): when offset + limit of them fall within the
+ * period, they are the page's rows exactly, and the days are not read.
+ */
+async function periodPage(db: Executor, since: string, view: ListView, paging: Paging): Promise<Query> {
+  const order = LIST_SORTS[view.sort]
+  const columns = ORDER_COLUMNS[view.sort]
+  const need = offset(paging) + paging.limit
+  const selected = sql.raw(columns.map(column => `u.${column}`).join(', '))
+  const page = (rows: HeadRow[]) => rowKeys(rows.slice(offset(paging), need).map(row => row.rid!))
+  const days = periodDays(since)
+  if (days.length > PERIOD_WALK_DAYS) {
+    const walked = await db.all<HeadRow>(sql`SELECT u.rid FROM (SELECT u.${ROW_KEY} AS rid, ${selected} FROM uploads u
+      WHERE u.is_private = 0${callerConditions(view)} ORDER BY ${order} LIMIT ${sql.raw(String(PERIOD_WALK_ROWS))}) u
+      WHERE u.created_at >= ${since} ORDER BY ${order} LIMIT ${sql.raw(String(need))}`)
+    if (walked.length === need) return page(walked)
+  }
+  const head = (day: Query | string) => sql`SELECT u.${ROW_KEY} AS rid, ${selected} FROM uploads u
+      WHERE u.is_private = 0 AND u.created_day = ${day} AND u.created_at >= ${since}${callerConditions(view)}
+      ORDER BY ${order} LIMIT ${sql.raw(String(need))}`
+  if (db.dialect === 'postgres') {
+    return sql`SELECT u.rid FROM unnest(CAST(${days} AS text[])) AS d(day) CROSS JOIN LATERAL (${head(sql`d.day`)}) u
+      ORDER BY ${order} LIMIT ${paging.limit} OFFSET ${offset(paging)}`
+  }
+  // SQLite has no LATERAL, and a compound of a year's 367 arms costs more than its reads:
+  // one prepared statement reads each day's head, and the heads are merged here. Its
+  // LIMIT is written out (a whole number of ours): SQLite runs a bound LIMIT ten times slower.
+  const heads = (await Promise.all(days.map(day => db.all<HeadRow>(head(day))))).flat()
+  heads.sort((a, b) => {
+    for (const column of columns) {
+      if (a[column] !== b[column]) return a[column]! < b[column]! ? 1 : -1
+    }
+    return 0
+  })
+  return page(heads)
+}
+
+/** Row keys (in order) as a derived table of one column, `rid`. */
+function rowKeys(keys: (string | number)[]): Query {
+  return sql`${dialects({
+    sqlite: sql`SELECT value AS rid FROM json_each(${JSON.stringify(keys)})`,
+    postgres: sql`SELECT unnest(CAST(${keys} AS text[])) AS rid`,
+  })}`
 }
 
 /**

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { sql } from '../../server/database/sql'
 import { bestScore, divisiveScore, hotScore, periodStart } from '../../shared/utils/ranking'
 import { createSeeder } from '../../scripts/lib/seed'
+import { periodDays } from '../../server/services/uploads-list'
 import { testDatabase } from '../support/database'
 
 // Hand-computed: z = 1.96, z² = 3.8416.
@@ -94,5 +95,20 @@ describe('the kept score columns', () => {
     await check()
     await db.run(sql`UPDATE uploads SET upvotes = upvotes + 3, downvote_count = downvote_count + 1`)
     await check()
+  })
+})
+
+describe('periodDays', () => {
+  it('names every UTC day from the one holding the start to tomorrow', () => {
+    const now = Date.parse('2026-11-23T19:10:30.000Z')
+    expect(periodDays(periodStart('day', now)!, now)).toEqual(['2026-11-22', '2026-11-23', '2026-11-24'])
+    expect(periodDays(periodStart('week', now)!, now)).toHaveLength(9)
+    expect(periodDays(periodStart('month', now)!, now)).toHaveLength(32)
+    expect(periodDays(periodStart('year', now)!, now)).toHaveLength(367)
+  })
+
+  it('crosses month and year ends, a leap day included', () => {
+    expect(periodDays('2027-12-31T23:59:00.000Z', Date.parse('2028-01-01T00:00:00.000Z'))).toEqual(['2027-12-31', '2028-01-01', '2028-01-02'])
+    expect(periodDays('2028-02-28T12:00:00.000Z', Date.parse('2028-03-01T00:30:00.000Z'))).toEqual(['2028-02-28', '2028-02-29', '2028-03-01', '2028-03-02'])
   })
 })

@@ -1,0 +1,4 @@
+ALTER TABLE `uploads` ADD `created_day` text GENERATED ALWAYS AS (substr(created_at, 1, 10)) VIRTUAL;--> statement-breakpoint
+CREATE INDEX `uploads_public_day_top_idx` ON `uploads` (`created_day`,"upvotes" desc,"downvote_count" desc,"created_at" desc,"id" desc) WHERE "uploads"."is_private" = 0;--> statement-breakpoint
+CREATE INDEX `uploads_public_day_best_idx` ON `uploads` (`created_day`,"best_score" desc,"created_at" desc,"id" desc) WHERE "uploads"."is_private" = 0;--> statement-breakpoint
+CREATE INDEX `uploads_public_day_divisive_idx` ON `uploads` (`created_day`,"divisive_score" desc,"created_at" desc,"id" desc) WHERE "uploads"."is_private" = 0;

@@ -59,13 +59,18 @@ export function tagSlugs(param: string | undefined): string[] {
 }
 
 /**
- * Ids of uploads carrying the slugs: all of them (min = their number) or any
- * (min = 1). An unknown slug never matches, so with `all` one unknown tag
+ * The ids of uploads carrying the slugs: all of them, or any (`match=any`).
+ * All of them is an INTERSECT of each tag's links, which both engines merge
+ * from upload_tags_tag_idx (ordered by upload id) without a sort or a
+ * grouping. An unknown slug never matches, so with `all` one unknown tag
  * empties the list.
  */
-const taggedUploads = (slugs: string[], match: 'all' | 'any') => sql`SELECT ut.upload_id FROM upload_tags ut
-    WHERE ut.tag_id IN (SELECT id FROM tags WHERE slug ${inList(slugs)})
-    GROUP BY ut.upload_id HAVING count(*) >= ${match === 'all' ? slugs.length : 1}`
+function taggedUploads(slugs: string[], match: 'all' | 'any'): Query {
+  if (match === 'any' || slugs.length === 1) {
+    return sql`SELECT DISTINCT ut.upload_id FROM upload_tags ut WHERE ut.tag_id IN (SELECT id FROM tags WHERE slug ${inList(slugs)})`
+  }
+  return sql.join(slugs.map(slug => sql`SELECT upload_id FROM upload_tags WHERE tag_id = (SELECT id FROM tags WHERE slug = ${slug})`), ' INTERSECT ')
+}
 
 export interface Paging { page: number, limit: number }
 const offset = ({ page, limit }: Paging) => (page - 1) * limit

@@ -9,7 +9,7 @@
  * BENCH_ONLY (substring of scenario names), BENCH_DATA_DIR (reuse a seeded dir),
  * BENCH_DATABASE_URL (run the same table on that PostgreSQL database: seeded
  * when it has no uploads yet, reused otherwise).
- * Add a scenario by appending to `scenarios`.
+ * Add a scenario by appending to `scenarios` in scripts/lib/bench-scenarios.ts.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { spawn } from 'node:child_process'
@@ -21,82 +21,11 @@ import { openDatabase } from '../server/database/connection'
 import type { Database } from '../server/database/port'
 import { sql } from '../server/database/sql'
 import { setListCacheEnabled } from '../server/services/list-cache'
-import { featureList, listFilteredUploads, listUploads, listUserUploads, PUBLIC_VIEW, type ListView } from '../server/services/uploads-list'
-import { periodStart, type Period, type Sort } from '../shared/utils/ranking'
-import { castVote } from '../server/services/votes'
-import type { Actor } from '../server/services/sessions'
 import { freePort, startServer } from '../tests/support/server'
-import { bulkTagName, bulkUsername } from './lib/seed'
 import { openMigrated } from './lib/database'
 import { BENCH_SERVER_ENV, captureAnswer, startReference, type FixedAnswers } from './lib/bench-reference'
+import { periodScenarios, scenarios, type BenchContext, type Scenario } from './lib/bench-scenarios'
 import { seedDatabase } from './seed'
-
-/** What a scenario may use: the seeded data and a signed-in user. */
-export interface BenchContext {
-  token: string
-  actor: Actor
-  uploadIds: string[]
-}
-
-export interface Scenario {
-  name: string
-  method: 'GET' | 'POST'
-  path: string
-  /** Request bodies, cycled per connection (POST). */
-  bodies?: (ctx: BenchContext) => unknown[]
-  /** Needs the session cookie. */
-  auth?: boolean
-  /** The same work without a framework, for the baseline server. */
-  baseline: (db: Database, url: URL, ctx: BenchContext, body: unknown) => Promise<unknown>
-  /** Reads are held to the goal (>= 60% of the baseline, p99 < 50 ms). */
-  read: boolean
-}
-
-const paging = (url: URL, limit = 10) => ({ page: Number(url.searchParams.get('page') ?? 1), limit: Number(url.searchParams.get('limit') ?? limit) })
-/** The ranking of `?sort=&period=` (the baseline server finds a scenario by its path alone). */
-const viewOf = (url: URL): ListView => ({
-  ...PUBLIC_VIEW,
-  sort: (url.searchParams.get('sort') ?? 'new') as Sort,
-  since: periodStart((url.searchParams.get('period') ?? 'all') as Period),
-})
-/** Page 1 of each ranking, held to the same goal as newest-first. */
-const rankings = (['top', 'hot', 'best', 'divisive'] as const).map((sort): Scenario => ({
-  name: `GET /api/uploads?sort=${sort}${sort === 'hot' ? '' : '&period=year'}`,
-  method: 'GET',
-  path: `/api/uploads?sort=${sort}${sort === 'hot' ? '' : '&period=year'}`,
-  read: true,
-  baseline: (db, url) => listUploads(db, paging(url), viewOf(url)),
-}))
-
-export const scenarios: Scenario[] = [
-  { name: 'GET /api/uploads (page 1)', method: 'GET', path: '/api/uploads', read: true, baseline: (db, url) => listUploads(db, paging(url), viewOf(url)) },
-  { name: 'GET /api/uploads (page 500)', method: 'GET', path: '/api/uploads?page=500', read: true, baseline: (db, url) => listUploads(db, paging(url), viewOf(url)) },
-  ...rankings,
-  {
-    name: 'GET /api/uploads/filtered (2 tags)',
-    method: 'GET',
-    path: `/api/uploads/filtered?tags=${encodeURIComponent(`${bulkTagName(1)},${bulkTagName(2)}`)}`,
-    read: true,
-    baseline: (db, url) => listFilteredUploads(db, { ...paging(url), tags: url.searchParams.get('tags') ?? undefined, match: 'all' }),
-  },
-  { name: 'GET /api/items-top-voted', method: 'GET', path: '/api/items-top-voted', read: true, baseline: db => featureList(db, 'top-voted') },
-  {
-    name: 'GET /api/user/{username}/uploads?sort=votes',
-    method: 'GET',
-    path: `/api/user/${bulkUsername(0)}/uploads?sort=votes`,
-    read: true,
-    baseline: (db, url) => listUserUploads(db, bulkUsername(0), { ...paging(url, 12), sort: 'votes' }),
-  },
-  {
-    name: 'POST /api/vote',
-    method: 'POST',
-    path: '/api/vote',
-    auth: true,
-    read: false,
-    bodies: ctx => ctx.uploadIds.slice(0, 50).flatMap(uploadId => [{ uploadId, vote: 'fucks' }, { uploadId, vote: 'does_not_fuck' }]),
-    baseline: (db, _url, ctx, body) => castVote(db, ctx.actor, body as { uploadId: string, vote: 'fucks' | 'does_not_fuck' }),
-  },
-]
 
 /**
  * The baseline: node:http + better-sqlite3 and the same service functions,
@@ -207,7 +136,7 @@ async function main() {
     const uploadIds = (await reader.all<{ id: string }>(sql`SELECT id FROM uploads WHERE is_private = 0 ORDER BY created_at DESC LIMIT 100`)).map(r => r.id)
     const ctx: BenchContext = { token, uploadIds, actor: { ...user, isAdmin: false, shadowBanned: false } }
     const chosen = scenarios.filter(s => !only || s.name.includes(only))
-    sqlRows = await timeUncachedSql(reader, chosen.filter(s => s.read), ctx)
+    sqlRows = await timeUncachedSql(reader, [...chosen.filter(s => s.read), ...periodScenarios.filter(s => !only || s.name.includes(only))], ctx)
     await reader.close()
 
     const answers: FixedAnswers = {}

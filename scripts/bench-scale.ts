@@ -1,0 +1,132 @@
+/**
+ * `npm run bench:scale`: the uncached SQL of every read scenario of the
+ * benchmark (page 1 of each list, sort and period, page 500, the tag filter,
+ * a user's uploads, the top-voted strip) at growing sizes, each size seeded
+ * once into a database of its own, so a cost that grows with the data shows.
+ * Goals: the largest size within 1.5× of the smallest; page 500 within 2× of
+ * page 1. Timed in this process through the data-access port, list cache off.
+ *
+ * Env: BENCH_SCALE (sizes, default 1000,10000,100000,1000000),
+ * BENCH_VOTES_PER_UPLOAD (default 10), BENCH_SCALE_DIR (keep the SQLite
+ * databases there and reuse them; default a temp dir removed at the end),
+ * BENCH_DATABASE_URL (a PostgreSQL superuser URL: one database per size,
+ * `dif_scale_<size>`, created and seeded when missing, kept for reuse).
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pg from 'pg'
+import type { Database } from '../server/database/port'
+import { sql } from '../server/database/sql'
+import { setListCacheEnabled } from '../server/services/list-cache'
+import { openMigrated } from './lib/database'
+import { periodScenarios, scenarios, type BenchContext, type Scenario } from './lib/bench-scenarios'
+import { seedDatabase } from './seed'
+
+const RUNS = 200
+
+/** The database of one size: a PostgreSQL database of its own (created when missing) or a SQLite dir. */
+async function targetFor(size: number, dir: string): Promise<{ url?: string, dataDir: string }> {
+  const adminUrl = process.env.BENCH_DATABASE_URL
+  if (!adminUrl) return { dataDir: join(dir, String(size)) }
+  const name = `dif_scale_${size}`
+  const client = new pg.Client({ connectionString: adminUrl })
+  await client.connect()
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE "${name}" TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`)
+  }
+  finally {
+    await client.end()
+  }
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  return { url: url.toString(), dataDir: dir }
+}
+
+/** True when the size's database has no uploads yet. */
+async function isEmpty(target: { url?: string, dataDir: string }): Promise<boolean> {
+  const db = await openMigrated(target)
+  try {
+    return (await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM uploads`))!.n === 0
+  }
+  finally {
+    await db.close()
+  }
+}
+
+/** The entries of a list answer (`uploads` or `items`). */
+const entriesOf = (answer: unknown) => ((answer as { uploads?: unknown[], items?: unknown[] }).uploads ?? (answer as { items?: unknown[] }).items ?? []).length
+
+/** Median of RUNS calls of the scenario's service call, after 20 to warm up, in ms, and the entries it answers. */
+async function measureScenario(db: Database, scenario: Scenario, ctx: BenchContext): Promise<{ ms: number, entries: number }> {
+  const url = new URL(scenario.path, 'http://127.0.0.1')
+  for (let i = 0; i < 20; i++) await scenario.baseline(db, url, ctx, undefined)
+  const times: number[] = []
+  let entries = 0
+  for (let i = 0; i < RUNS; i++) {
+    const start = performance.now()
+    entries = entriesOf(await scenario.baseline(db, url, ctx, undefined))
+    times.push(performance.now() - start)
+  }
+  return { ms: times.sort((a, b) => a - b)[RUNS / 2]!, entries }
+}
+
+async function main() {
+  const sizes = (process.env.BENCH_SCALE ?? '1000,10000,100000,1000000').split(',').map(Number)
+  if (sizes.some(size => !Number.isInteger(size) || size < 1)) throw new Error('BENCH_SCALE must be sizes like 1000,10000')
+  const votesPerUpload = Number(process.env.BENCH_VOTES_PER_UPLOAD ?? 10)
+  const dir = process.env.BENCH_SCALE_DIR ?? mkdtempSync(join(tmpdir(), 'dif-scale-'))
+  const chosen = [...scenarios.filter(s => s.read), ...periodScenarios]
+  // A read needs no signed-in user; the context only satisfies the scenario type.
+  const ctx: BenchContext = { token: '', uploadIds: [], actor: { id: '', username: '', email: '', isAdmin: false, shadowBanned: false } }
+  const machine = `${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${availableParallelism()} cores, Node ${process.versions.node}, load average ${loadavg()[0]!.toFixed(1)} at start`
+  const results = new Map<string, { ms: number, entries: number }[]>()
+  setListCacheEnabled(false)
+  try {
+    for (const size of sizes) {
+      const target = await targetFor(size, dir)
+      if (await isEmpty(target)) {
+        console.info(`Seeding ${size} uploads, ${size * votesPerUpload} votes ...`)
+        const seeded = await seedDatabase(target, { uploads: size, votes: size * votesPerUpload })
+        console.info(`  done in ${seeded.seconds.toFixed(1)} s`)
+      }
+      const db = await openMigrated(target)
+      try {
+        for (const scenario of chosen) {
+          const times = results.get(scenario.name) ?? []
+          times.push(await measureScenario(db, scenario, ctx))
+          results.set(scenario.name, times)
+        }
+        console.info(`  ${size} uploads measured`)
+      }
+      finally {
+        await db.close()
+      }
+    }
+  }
+  finally {
+    if (!process.env.BENCH_SCALE_DIR) rmSync(dir, { recursive: true, force: true })
+  }
+
+  console.info(`\n${process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'SQLite'}, uncached SQL, median of ${RUNS} calls in ms, ${votesPerUpload} votes per upload; ${machine}\n`)
+  console.info('A size whose page is shorter than the largest size\'s (a period with few uploads yet, page 500 of 1,000) is')
+  console.info('not a fair start: growth is measured from the smallest size answering as many entries as the largest.\n')
+  console.info(`| scenario | ${sizes.map(size => `${size.toLocaleString('en')} uploads`).join(' | ')} | growth | goal (≤ 1.5) |`)
+  console.info(`|---|${sizes.map(() => '---:').join('|')}|---:|---|`)
+  for (const [name, times] of results) {
+    const last = times.at(-1)!
+    const start = times.find(time => time.entries === last.entries)!
+    const growth = last.ms / start.ms
+    const cells = times.map(time => `${time.ms.toFixed(3)}${time.entries === last.entries ? '' : ` (${time.entries})`}`)
+    console.info(`| ${name} | ${cells.join(' | ')} | ${growth.toFixed(2)} | ${growth <= 1.5 ? 'met' : 'MISSED'} |`)
+  }
+  const first = results.get('GET /api/uploads (page 1)')
+  const deep = results.get('GET /api/uploads (page 500)')
+  if (first && deep) console.info(`\nPage 500 / page 1: ${sizes.map((size, i) => `${size.toLocaleString('en')}: ${(deep[i]!.ms / first[i]!.ms).toFixed(2)}`).join(', ')} (goal ≤ 2)`)
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exitCode = 1
+})

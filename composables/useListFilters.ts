@@ -41,18 +41,25 @@ export function useListFilters() {
   return { hiddenTags, blindVoting, loadAll, load, save, hide, unhide }
 }
 
+/** Upload ids whose cards were shown on this page, asked about once each (client only). */
+const shownCards = new Set<string>()
+let askSoon: ReturnType<typeof setTimeout> | undefined
+
 /**
  * Blind voting: a card hides its counts and rating until the viewer has voted
  * on it. The setting is kept on the account when signed in (PUT
- * /api/profile/filters), in this browser otherwise; the uploads voted on are
- * those voted on in this browser, and those whose upload page showed the
- * account's vote.
+ * /api/profile/filters), in this browser otherwise. The uploads voted on are
+ * those voted on in this browser and, for an account, those it voted on
+ * anywhere: the cards shown are asked about in batches (GET /api/vote/mine).
  */
 export function useBlindVoting() {
   const { signedIn } = useAuth()
   const filters = useListFilters()
+  const api = useApi()
   const enabled = useState<boolean>('blind-voting', () => false)
   const voted = useState<string[]>('blind-voting:voted', () => [])
+  const accountVoted = useState<Record<string, true>>('blind-voting:account-voted', () => ({}))
+  const asked = useState<Record<string, true>>('blind-voting:asked', () => ({}))
   const ready = useState<boolean>('blind-voting:ready', () => false)
 
   // Read after hydration, so the server's HTML (counts shown) and the first client render agree.
@@ -68,7 +75,36 @@ export function useBlindVoting() {
       if (signedIn.value) {
         enabled.value = filters.blindVoting.value ?? await filters.loadAll().then(saved => saved.blindVoting, () => enabled.value)
       }
+      askAboutShown()
     })
+  }
+
+  /** Asks, in batches of 100, which shown cards the account has voted on (signed in, blind voting on). */
+  function askAboutShown() {
+    if (!import.meta.client || !enabled.value || !signedIn.value) return
+    clearTimeout(askSoon)
+    askSoon = setTimeout(async () => {
+      const ids = [...shownCards].filter(id => !asked.value[id] && !voted.value.includes(id))
+      for (let i = 0; i < ids.length; i += 100) {
+        const batch = ids.slice(i, i + 100)
+        for (const id of batch) asked.value[id] = true
+        try {
+          const { votes } = await api<{ votes: Record<string, string> }>('/api/vote/mine', { query: { uploadIds: batch.join(',') } })
+          accountVoted.value = { ...accountVoted.value, ...Object.fromEntries(Object.keys(votes).map(id => [id, true as const])) }
+        }
+        catch {
+          // Unknown for now: the cards stay hidden, and are asked about again when shown again.
+          asked.value = Object.fromEntries(Object.entries(asked.value).filter(([id]) => !batch.includes(id)))
+        }
+      }
+    }, 0)
+  }
+
+  /** A card is on the page: its counts show at once if the account has voted on it anywhere. */
+  function shown(uploadId: string) {
+    if (!import.meta.client) return
+    shownCards.add(uploadId)
+    askAboutShown()
   }
 
   async function setEnabled(on: boolean) {
@@ -82,6 +118,7 @@ export function useBlindVoting() {
         enabled.value = before
         throw error
       }
+      askAboutShown()
       return
     }
     try {
@@ -101,7 +138,7 @@ export function useBlindVoting() {
   }
 
   /** Whether a card hides this upload's counts. */
-  const hides = (uploadId: string) => enabled.value && !voted.value.includes(uploadId) && anonymousVoteOf(uploadId) === null
+  const hides = (uploadId: string) => enabled.value && !voted.value.includes(uploadId) && !accountVoted.value[uploadId] && anonymousVoteOf(uploadId) === null
 
-  return { enabled, setEnabled, markVoted, hides }
+  return { enabled, setEnabled, markVoted, shown, hides }
 }

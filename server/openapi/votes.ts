@@ -1,7 +1,7 @@
 import { NextUnvotedQuerySchema, NextUnvotedResponseSchema } from '#shared/schemas/lists'
 import {
-  AnonymousVoteConflictSchema, AnonymousVoteResponseSchema, AnonymousVoteSchema, VoteDeleteResponseSchema,
-  VoteQuerySchema, VoteResponseSchema, VoteSchema, VoteStatusResponseSchema,
+  AnonymousVoteConflictSchema, AnonymousVoteResponseSchema, AnonymousVoteSchema, MyVotesQuerySchema, MyVotesResponseSchema,
+  VoteDeleteResponseSchema, VoteQuerySchema, VoteResponseSchema, VoteSchema, VoteStatusResponseSchema,
 } from '#shared/schemas/votes'
 
 const limited = { description: 'Rate limited', headers: { 'Retry-After': 'Seconds until the window resets' } }
@@ -59,6 +59,21 @@ export default defineApiPaths({
       responses: {
         200: { description: 'The next upload to vote on, or null', schema: NextUnvotedResponseSchema, headers: { 'Cache-Control': 'private, no-store' } },
         400: { description: '`Invalid client fingerprint` (missing without a session, or not 8–256 characters)' },
+      },
+    },
+  },
+  '/api/vote/mine': {
+    get: {
+      operationId: 'getMyVotes',
+      summary: 'The caller\'s votes on a page of uploads',
+      description: 'For blind voting across devices: a card whose upload the account has voted on (anywhere) shows its counts. Repeated ids count once. Cache-Control: private, no-store.',
+      tags: ['Votes'],
+      security: ['cookie'],
+      params: { query: MyVotesQuerySchema },
+      responses: {
+        200: { description: 'The votes by upload id', schema: MyVotesResponseSchema, headers: { 'Cache-Control': 'private, no-store' } },
+        400: { description: '`Upload IDs required`, `Too many upload IDs` (more than 100), `Invalid upload ID`' },
+        401: { description: 'Not authenticated' },
       },
     },
   },

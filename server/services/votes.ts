@@ -149,3 +149,10 @@ export async function recountUploads(tx: Executor, uploadIds: Query): Promise<vo
     await new Promise(resolve => setImmediate(resolve))
   }
 }
+
+/** GET /api/vote/mine: the caller's votes on the given uploads, by upload id (those not voted on left out). */
+export async function votesOf(db: Executor, actor: Actor, uploadIds: string[]) {
+  const rows = await db.all<{ upload_id: string, vote: VoteValue }>(sql`SELECT upload_id, vote FROM votes
+    WHERE user_id = ${actor.id} AND upload_id ${inList(uploadIds)}`)
+  return { votes: Object.fromEntries(rows.map(row => [row.upload_id, row.vote])) }
+}

@@ -11,6 +11,8 @@ function missingKey(messages: Record<string, string>, fallback: string) {
   }
 }
 
+const UUID = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/i
+
 const UploadIdSchema = v.pipe(v.string('Invalid upload ID'), v.uuid('Invalid upload ID'))
 
 /** POST /api/vote */
@@ -23,6 +25,22 @@ export const VoteSchema = v.object({
 export const VoteQuerySchema = v.object({
   uploadId: v.pipe(v.string('Upload ID required'), v.nonEmpty('Upload ID required'), v.uuid('Invalid upload ID')),
 }, 'Upload ID required')
+
+/** The most uploads GET /api/vote/mine answers for at once (a page of the longest list). */
+export const MY_VOTES_MAX = 100
+
+/** GET /api/vote/mine?uploadIds=: comma-separated upload ids, 1 to MY_VOTES_MAX of them. */
+export const MyVotesQuerySchema = v.object({
+  uploadIds: v.pipe(
+    v.string('Upload IDs required'),
+    v.nonEmpty('Upload IDs required'),
+    v.maxLength(MY_VOTES_MAX * 37, 'Too many upload IDs'),
+    v.description(`Comma-separated upload ids, at most ${MY_VOTES_MAX}`),
+    v.transform(value => [...new Set(value.split(','))]),
+    v.check(ids => ids.length <= MY_VOTES_MAX, 'Too many upload IDs'),
+    v.check(ids => ids.every(id => UUID.test(id)), 'Invalid upload ID'),
+  ),
+}, 'Upload IDs required')
 
 /** POST /api/vote/anonymous */
 export const AnonymousVoteSchema = v.object({
@@ -44,6 +62,12 @@ export const VoteRecordSchema = v.object({
 
 export const VoteResponseSchema = v.object({ vote: VoteRecordSchema })
 export const VoteStatusResponseSchema = v.object({ vote: v.nullable(v.picklist(['fucks', 'does_not_fuck'])) })
+export const MyVotesResponseSchema = v.object({
+  votes: v.pipe(
+    v.record(v.string(), v.picklist(['fucks', 'does_not_fuck'])),
+    v.description('The caller\'s vote per upload id asked about; ids not voted on are left out'),
+  ),
+})
 export const VoteDeleteResponseSchema = v.object({ success: v.literal(true), vote: v.null() })
 
 export const AnonymousVoteResponseSchema = v.object({

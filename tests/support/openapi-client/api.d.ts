@@ -1010,6 +1010,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vote/mine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's votes on a page of uploads
+         * @description For blind voting across devices: a card whose upload the account has voted on (anywhere) shows its counts. Repeated ids count once. Cache-Control: private, no-store.
+         */
+        get: operations["getMyVotes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vote/next": {
         parameters: {
             query?: never;
@@ -6112,6 +6132,72 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds until the window resets */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMyVotes: {
+        parameters: {
+            query: {
+                /** @description Comma-separated upload ids, at most 100 */
+                uploadIds: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The votes by upload id */
+            200: {
+                headers: {
+                    /** @description private, no-store */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The caller's vote per upload id asked about; ids not voted on are left out */
+                        votes: {
+                            [key: string]: "fucks" | "does_not_fuck";
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Upload IDs required`, `Too many upload IDs` (more than 100), `Invalid upload ID` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };

@@ -42,7 +42,7 @@ async function generatedColumns(target: Executor, table: string): Promise<Set<st
 }
 
 /** Columns the target's triggers keep as the rows arrive (copying them would count twice). */
-const KEPT_BY_TRIGGERS: Record<string, string[]> = { tags: ['public_uploads'] }
+const KEPT_BY_TRIGGERS: Record<string, string[]> = { tags: ['public_uploads'], users: ['public_uploads'] }
 
 async function copyTable(source: Database, target: Executor, table: string): Promise<void> {
   const computed = new Set([...await generatedColumns(target, table), ...KEPT_BY_TRIGGERS[table] ?? []])

@@ -28,6 +28,12 @@ export const users = pgTable('users', {
   mfaSecret: text('mfa_secret'),
   /** Last accepted TOTP time step, so a code is never accepted twice. */
   mfaLastStep: integer('mfa_last_step'),
+  /**
+   * The account's public uploads, kept by triggers on uploads (the
+   * user_public_upload_triggers migration), so a user's list answers its total
+   * without counting their uploads.
+   */
+  publicUploads: integer('public_uploads').notNull().default(0),
   createdAt: createdAt(),
 }, t => [
   uniqueIndex('users_email_unique').on(t.email),

@@ -298,13 +298,20 @@ const POSSIBLE_USERNAME = /^[\w-]{1,100}$/
 
 async function listOfUser(db: Executor, username: string, slugs: string[], query: Paging & { sort: keyof typeof USER_SORTS }, hiddenTags: string[]) {
   if (!POSSIBLE_USERNAME.test(username)) throw apiError(404, 'User not found')
-  const user = await db.get<{ id: string, username: string, created_at: string }>(sql`SELECT id, username, created_at FROM users
-    WHERE lower(username) = lower(${username})`)
+  const user = await db.get<{ id: string, username: string, created_at: string, public_uploads: number }>(sql`SELECT id, username, created_at, public_uploads
+    FROM users WHERE lower(username) = lower(${username})`)
   if (!user) throw apiError(404, 'User not found')
-  const { uploads, total } = slugs.length === 0
-    ? await pageWithTotal(db, sql`uploads u WHERE u.user_id = ${user.id} AND u.is_private = 0${hidingTags(hiddenTags)}`, USER_SORTS[query.sort], query, { username: false, materialise: false })
-    : await pageWithTotal(db, sql`(${taggedUploads(slugs, 'all')}) m ${THEN_JOIN} uploads u ON u.id = m.upload_id WHERE u.user_id = ${user.id} AND u.is_private = 0${hidingTags(hiddenTags)}`,
-        USER_SORTS[query.sort], query, { username: false, materialise: true })
+  const { uploads, total } = slugs.length === 0 && hiddenTags.length === 0
+    // Everything public of the user: the total is the count kept on the account.
+    ? { uploads: await withTags(db, await db.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}
+        FROM (SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE u.user_id = ${user.id} AND u.is_private = 0
+          ORDER BY ${USER_SORTS[query.sort]} LIMIT ${query.limit} OFFSET ${offset(query)}) p
+        ${THEN_JOIN} uploads u ON u.${ROW_KEY} = p.rid ORDER BY ${USER_SORTS[query.sort]}`)),
+      total: user.public_uploads }
+    : slugs.length === 0
+      ? await pageWithTotal(db, sql`uploads u WHERE u.user_id = ${user.id} AND u.is_private = 0${hidingTags(hiddenTags)}`, USER_SORTS[query.sort], query, { username: false, materialise: false })
+      : await pageWithTotal(db, sql`(${taggedUploads(slugs, 'all')}) m ${THEN_JOIN} uploads u ON u.id = m.upload_id WHERE u.user_id = ${user.id} AND u.is_private = 0${hidingTags(hiddenTags)}`,
+          USER_SORTS[query.sort], query, { username: false, materialise: true })
   return {
     user: { username: user.username, created_at: user.created_at },
     uploads,

@@ -1,0 +1,1 @@
+ALTER TABLE `users` ADD `public_uploads` integer DEFAULT 0 NOT NULL;

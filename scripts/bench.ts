@@ -12,7 +12,6 @@
  * Add a scenario by appending to `scenarios` in scripts/lib/bench-scenarios.ts.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { spawn } from 'node:child_process'
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http'
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -24,6 +23,7 @@ import { setListCacheEnabled } from '../server/services/list-cache'
 import { freePort, startServer } from '../tests/support/server'
 import { openMigrated } from './lib/database'
 import { BENCH_SERVER_ENV, captureAnswer, startReference, type FixedAnswers } from './lib/bench-reference'
+import { startChildServer } from './lib/child-server'
 import { periodScenarios, scenarios, type BenchContext, type Scenario } from './lib/bench-scenarios'
 import { seedDatabase } from './seed'
 
@@ -56,27 +56,8 @@ async function serveBaseline(dataDir: string, ctx: BenchContext) {
   server.listen(port, '127.0.0.1', () => console.info(`listening ${port}`))
 }
 
-async function startBaseline(dataDir: string, ctx: BenchContext) {
-  const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, '--baseline', dataDir], {
-    env: { ...process.env, BENCH_CONTEXT: JSON.stringify(ctx) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  const port = await new Promise<string>((resolve, reject) => {
-    child.once('exit', code => reject(new Error(`baseline exited with ${code}`)))
-    child.stdout!.on('data', (chunk: Buffer) => {
-      const match = chunk.toString().match(/listening (\d+)/)
-      if (match) resolve(match[1]!)
-    })
-  })
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      child.removeAllListeners('exit')
-      const exited = new Promise(resolve => child.once('exit', resolve))
-      child.kill('SIGTERM')
-      await exited
-    },
-  }
+function startBaseline(dataDir: string, ctx: BenchContext) {
+  return startChildServer('SQL baseline', [import.meta.filename, '--baseline', dataDir], { ...process.env, BENCH_CONTEXT: JSON.stringify(ctx) })
 }
 
 async function measure(url: string, scenario: Scenario, ctx: BenchContext, duration: number, connections: number) {

@@ -10,13 +10,13 @@
  *
  * Each serves the answers it is given, by path and query, and 404 otherwise.
  */
-import { spawn } from 'node:child_process'
 import { createReadStream, readFileSync, writeFileSync } from 'node:fs'
 import { createServer, request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApp, eventHandler, setResponseHeaders, setResponseStatus, toNodeListener } from 'h3'
 import { freePort } from '../../tests/support/server'
+import { startChildServer } from './child-server'
 
 export type ReferenceKind = 'bytes' | 'h3' | 'fs'
 
@@ -68,22 +68,7 @@ export async function startReference(kind: ReferenceKind, answers: FixedAnswers)
   const file = join(tmpdir(), `dif-bench-${kind}-${process.pid}-${Date.now()}.json`)
   writeFileSync(file, JSON.stringify(answers))
   const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, kind, file, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] })
-  await new Promise<void>((resolve, reject) => {
-    child.once('exit', code => reject(new Error(`${kind} reference exited with ${code}`)))
-    child.stdout!.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('listening')) resolve()
-    })
-  })
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      child.removeAllListeners('exit')
-      const exited = new Promise(resolve => child.once('exit', resolve))
-      child.kill('SIGTERM')
-      await exited
-    },
-  }
+  return startChildServer(`${kind} reference`, [import.meta.filename, kind, file, String(port)])
 }
 
 function serve(kind: ReferenceKind, answers: FixedAnswers, port: number) {

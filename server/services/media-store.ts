@@ -35,7 +35,9 @@ export interface MediaStore {
 export const mediaKeys = {
   /** The stored image, `<upload id>.<ext>` (the row's `filename`). */
   original: (filename: string) => filename,
+  small: (uploadId: string) => `small/${uploadId}.webp`,
   thumb: (uploadId: string) => `thumbs/${uploadId}.webp`,
+  medium: (uploadId: string) => `medium/${uploadId}.webp`,
   display: (uploadId: string) => `display/${uploadId}.webp`,
   /** Names the files of an upload whose row has not committed yet (holds the filename). */
   pending: (uploadId: string) => `pending/${uploadId}`,
@@ -43,11 +45,15 @@ export const mediaKeys = {
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
 /** A key this site writes (an image, a derivative, a pending marker), and no other. */
-export const MEDIA_KEY = new RegExp(`^(${UUID}\\.(jpg|png|gif|webp)|(thumbs|display)/${UUID}\\.webp|pending/${UUID})$`)
+export const MEDIA_KEY = new RegExp(`^(${UUID}\\.(jpg|png|gif|webp)|(small|thumbs|medium|display)/${UUID}\\.webp|pending/${UUID})$`)
 
-/** Every key an upload may have (original, thumbnail, display size). */
+/** Every key an upload may have (original, then its derivatives smallest first). */
 export const uploadMediaKeys = (uploadId: string, filename: string) =>
-  [mediaKeys.original(filename), mediaKeys.thumb(uploadId), mediaKeys.display(uploadId)]
+  [mediaKeys.original(filename), ...derivativeKeys(uploadId)]
+
+/** The keys of an upload's derivatives (small, thumbnail, medium, display size). */
+export const derivativeKeys = (uploadId: string) =>
+  [mediaKeys.small(uploadId), mediaKeys.thumb(uploadId), mediaKeys.medium(uploadId), mediaKeys.display(uploadId)]
 
 /** Writes a file so that readers never see a partial one (temp file + rename in the same folder). */
 export async function writeFileAtomic(path: string, data: Buffer): Promise<void> {
@@ -64,9 +70,9 @@ export async function writeFileAtomic(path: string, data: Buffer): Promise<void>
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT'
 
-/** Media as files under `dir` (`<data>/media`): images, thumbs/, display/, pending/. */
+/** Media as files under `dir` (`<data>/media`): images, small/, thumbs/, medium/, display/, pending/. */
 export function fsMediaStore(dir: string): MediaStore {
-  for (const folder of ['thumbs', 'display', 'pending']) mkdirSync(join(dir, folder), { recursive: true })
+  for (const folder of ['small', 'thumbs', 'medium', 'display', 'pending']) mkdirSync(join(dir, folder), { recursive: true })
   const path = (key: string) => join(dir, key)
   return {
     name: dir,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { UploadFields } from '../../shared/schemas/uploads'
+import type { ImageSize, UploadFields } from '../../shared/schemas/uploads'
 import { MAX_IMAGE_BYTES } from '../../shared/schemas/uploads'
 import { uploadStats } from '../../shared/utils/rating'
 import type { Executor, Row } from '../database/port'
@@ -254,8 +254,8 @@ export async function deleteUpload(db: Executor, id: string, actor: Actor, store
 }
 
 /**
- * Removes the media of an upload whose row is gone (its image, thumbnail and
- * display size). The row is what the site answers from, so a store that fails
+ * Removes the media of an upload whose row is gone (its image and every
+ * derivative). The row is what the site answers from, so a store that fails
  * now leaves unreachable files, logged, rather than failing the deletion.
  */
 export async function removeUploadMedia(store: MediaStore, id: string, filename: string): Promise<void> {
@@ -265,15 +265,15 @@ export async function removeUploadMedia(store: MediaStore, id: string, filename:
 }
 
 /** The stored file behind GET /api/image/{id} (any visibility: the address is the secret), or 404. */
-export async function imageFileOf(db: Executor, id: string, store: MediaStore, size: 'full' | 'thumb' | 'display'): Promise<{ key: string, contentType: string, etag: string, remake?: () => Promise<void> }> {
+export async function imageFileOf(db: Executor, id: string, store: MediaStore, size: ImageSize | 'full'): Promise<{ key: string, contentType: string, etag: string, remake?: () => Promise<void> }> {
   const row = await db.get<{ filename: string, mime_type: string, sha256: string }>(sql`SELECT filename, mime_type, sha256 FROM uploads
     WHERE id = ${id} AND upload_type = 'image' AND filename IS NOT NULL`)
   if (!row) throw notFound('Image not found')
   if (size === 'full') return { key: mediaKeys.original(row.filename), contentType: row.mime_type, etag: `"${row.sha256}"` }
-  // A derivative is made from the original when it is missing: the display size on its
-  // first request, a thumbnail lost in a crash window.
+  // A derivative is made from the original when it is missing: small, medium and display
+  // sizes on their first request, a thumbnail lost in a crash window.
   return {
-    key: size === 'thumb' ? mediaKeys.thumb(id) : mediaKeys.display(id),
+    key: mediaKeys[size](id),
     contentType: 'image/webp',
     etag: `"${row.sha256}-${size}"`,
     remake: () => makeDerivative(store, id, row.filename, size),

@@ -19,10 +19,10 @@ async function streamed(store: MediaStore, key: string) {
 
 describe('media keys', () => {
   it('are the same in a folder and a bucket, and only those are the site\'s', () => {
-    expect(uploadMediaKeys(ID, `${ID}.png`)).toEqual([`${ID}.png`, `thumbs/${ID}.webp`, `display/${ID}.webp`])
+    expect(uploadMediaKeys(ID, `${ID}.png`)).toEqual([`${ID}.png`, `small/${ID}.webp`, `thumbs/${ID}.webp`, `medium/${ID}.webp`, `display/${ID}.webp`])
     expect(mediaKeys.pending(ID)).toBe(`pending/${ID}`)
-    for (const key of [`${ID}.jpg`, `thumbs/${ID}.webp`, `display/${ID}.webp`, `pending/${ID}`]) expect(MEDIA_KEY.test(key), key).toBe(true)
-    for (const key of [`${ID}.exe`, `thumbs/${ID}.png`, `backups/${ID}.png`, 'index.html', `x${ID}.png`]) expect(MEDIA_KEY.test(key), key).toBe(false)
+    for (const key of [`${ID}.jpg`, `small/${ID}.webp`, `thumbs/${ID}.webp`, `medium/${ID}.webp`, `display/${ID}.webp`, `pending/${ID}`]) expect(MEDIA_KEY.test(key), key).toBe(true)
+    for (const key of [`${ID}.exe`, `thumbs/${ID}.png`, `medium/${ID}.png`, `large/${ID}.webp`, `backups/${ID}.png`, 'index.html', `x${ID}.png`]) expect(MEDIA_KEY.test(key), key).toBe(false)
   })
 })
 

@@ -3,10 +3,10 @@ import { ImageQuerySchema, UploadIdParamsSchema } from '#shared/schemas/uploads'
 import { imageFileOf } from '../../services/uploads'
 
 /**
- * GET /api/image/{id}[?size=thumb|display]: the stored image, its WebP
- * thumbnail, or its display-size WebP (made on first request), streamed from
- * the media store (disk or bucket, the same answer), cached one year. A
- * matching If-None-Match is answered without reading or making the file.
+ * GET /api/image/{id}[?size=small|thumb|medium|display]: the stored image or
+ * one of its WebP derivatives (made on first request), streamed from the
+ * media store (disk or bucket, the same answer), cached one year. A matching
+ * If-None-Match is answered without reading or making the file.
  */
 export default defineEventHandler(async (event) => {
   const { id } = paramsValidated(event, UploadIdParamsSchema)

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import sharp from 'sharp'
@@ -11,7 +11,8 @@ import { postUpload } from '../support/uploads'
  * GET /api/image/{id}?size=small|medium (decisions.md "Uploads"; README
  * "Performance"): the 240 px and 960 px WebP derivatives that, with the 480 px
  * thumbnail and the 1600 px display size, let every slot get a picture at most
- * 2× its size. Made on first request and stored like the display size.
+ * 2× its size. Made on first request and stored like the display size; and
+ * what a 304 costs: no file read.
  */
 const mediaPath = (...parts: string[]) => join(inject('dataDir'), 'media', ...parts)
 
@@ -109,5 +110,27 @@ describe('GET /api/image/{id}?size=small and ?size=medium', () => {
       expect((await fetchImage(`/api/image/${id}?size=${size}`)).status, size).toBe(404)
       expect((await fetchImage(`/api/image/${id}?size=${size}`, { 'if-none-match': etags[size]! })).status, size).toBe(404)
     }
+  })
+})
+
+describe('GET /api/image/{id} with If-None-Match', () => {
+  it('answers 304 without reading the file: the files gone from disk still give 304 for their ETags (and 404 to a plain request)', async () => {
+    const user = await registerUser()
+    const { id, filename } = await uploaded(user, await randomImage('png', { width: 1200, height: 900 }))
+    const paths = ['', '?size=small', '?size=thumb', '?size=medium', '?size=display'].map(size => `/api/image/${id}${size}`)
+    const etags = new Map<string, string>()
+    for (const path of paths) {
+      const first = await fetchImage(path)
+      expect(first.status, path).toBe(200)
+      etags.set(path, first.headers.get('etag')!)
+    }
+    // Every file of the upload removed behind the server's back: any read (or remake) now fails.
+    for (const file of [filename, ...['small', 'thumbs', 'medium', 'display'].map(folder => join(folder, `${id}.webp`))]) rmSync(mediaPath(file))
+    for (const path of paths) {
+      const again = await fetchImage(path, { 'if-none-match': etags.get(path)! })
+      expect([again.status, again.data.length, again.headers.get('etag')], path).toEqual([304, 0, etags.get(path)])
+      expect(again.headers.get('cache-control'), path).toBe('public, max-age=31536000, immutable')
+    }
+    for (const path of paths) expect((await fetchImage(path)).status, path).toBe(404)
   })
 })

@@ -3,7 +3,7 @@ import { PERIOD_SORTS, PERIODS, SORTS, type Period, type Sort } from '#shared/ut
 import type * as v from 'valibot'
 import type { MyUploadsResponseSchema, UserListEntrySchema } from '#shared/schemas/lists'
 import type { TagSchema } from '#shared/schemas/tags'
-import { DISPLAY_SIZE, MAX_DESCRIPTION_LENGTH, MAX_IMAGE_BYTES as MAX_BYTES, THUMB_SIZE, type UploadSchema } from '#shared/schemas/uploads'
+import { IMAGE_SIZES, MAX_DESCRIPTION_LENGTH, MAX_IMAGE_BYTES as MAX_BYTES, THUMB_SIZE, type ImageSize, type UploadSchema } from '#shared/schemas/uploads'
 
 /** Response types come from the same schemas as the API's OpenAPI document. */
 export type Tag = v.InferOutput<typeof TagSchema>
@@ -154,19 +154,23 @@ export function useUploads() {
   return { list, recent, topVoted, get, nextToVote, byUser, mine, tags, togglePrivacy, remove, addTags, create }
 }
 
-/** Address of an upload's image (`thumb` = WebP at most 480×480, `display` = at most 1600×1600). */
-export function imageUrl(id: string, size?: 'thumb' | 'display'): string {
+/** Address of an upload's image, or a WebP of at most `IMAGE_SIZES[size]` px a side (small 240, thumb 480, medium 960, display 1600). */
+export function imageUrl(id: string, size?: ImageSize): string {
   return `/api/image/${id}${size ? `?size=${size}` : ''}`
 }
 
+const SIZES_SMALLEST_FIRST = Object.entries(IMAGE_SIZES) as [ImageSize, number][]
+
 /**
- * The `srcset` of an upload's picture: its thumbnail and its display size,
- * each described by its longest side (a landscape picture's width; never
- * enlarged, so a small original only looks denser than it is). The browser
- * takes the smallest that fills the slot `sizes` names at the screen's density.
+ * The `srcset` of an upload's picture: its four derivatives (240, 480, 960,
+ * 1600 px), each described by its longest side (a landscape picture's width;
+ * never enlarged, so a small original only looks denser than it is). The
+ * browser takes the smallest that fills the slot `sizes` names at the
+ * screen's density; each is at most 2× the one before, so that pick is never
+ * more than 2× the slot.
  */
 export function imageSrcset(id: string): string {
-  return `${imageUrl(id, 'thumb')} ${THUMB_SIZE}w, ${imageUrl(id, 'display')} ${DISPLAY_SIZE}w`
+  return SIZES_SMALLEST_FIRST.map(([size, width]) => `${imageUrl(id, size)} ${width}w`).join(', ')
 }
 
 /** Width and height attributes of a card's picture: the thumbnail in the card's 4:3 slot (UploadPreview). */

@@ -5,7 +5,7 @@
  * checksums of the media files and prints them. Media stay where they are
  * (the instances keep NUXT_DATA_DIR, or the folder is copied beside them),
  * or with `--media s3` are copied into the bucket of the NUXT_S3_* settings
- * (images, thumbnails, display sizes), each read back and compared. It
+ * (images and their derivatives), each read back and compared. It
  * refuses a target database that already holds rows and a bucket that already
  * holds media keys, and copies rows in one transaction that commits only once
  * the media are in the bucket (which are removed again on failure), so a
@@ -20,7 +20,7 @@ import type { Database, Executor } from '../server/database/port'
 import { sql } from '../server/database/sql'
 import { readSecretsFile, SECRET_NAMES } from '../server/services/app-secrets'
 import { sha256OfFile } from '../server/services/media'
-import { MEDIA_KEY, mediaKeys, type MediaStore } from '../server/services/media-store'
+import { derivativeKeys, MEDIA_KEY, mediaKeys, type MediaStore } from '../server/services/media-store'
 import { s3MediaStore, s3SettingsFromEnv, type S3Settings } from '../server/services/media-store-s3'
 import { openMigrated } from './lib/database'
 
@@ -90,8 +90,7 @@ async function copyMediaToBucket(bucket: MediaStore, mediaDir: string, images: {
     await inParallel(images, 8, async (image) => {
       const files = [
         { key: mediaKeys.original(image.filename), type: image.mime_type, expected: image.sha256 },
-        { key: mediaKeys.thumb(image.id), type: 'image/webp', expected: null },
-        { key: mediaKeys.display(image.id), type: 'image/webp', expected: null },
+        ...derivativeKeys(image.id).map(key => ({ key, type: 'image/webp', expected: null })),
       ]
       for (const file of files) {
         const data = await readFile(join(mediaDir, file.key)).catch(() => null)
@@ -197,7 +196,7 @@ async function main(): Promise<number> {
   console.info('|---|---:|---:|')
   for (const row of report.rows) console.info(`| ${row.table} | ${row.source} | ${row.target} |`)
   console.info(`media: ${report.media.checked} file(s) match their SHA-256 in ${report.media.where}`)
-  if (s3) console.info(`media: ${report.media.copied} object(s) (images, thumbnails, display sizes) copied into the bucket and read back unchanged`)
+  if (s3) console.info(`media: ${report.media.copied} object(s) (images and their derivatives) copied into the bucket and read back unchanged`)
   for (const file of report.media.missing) console.warn(`media: missing ${file}`)
   for (const file of report.media.mismatched) console.warn(`media: checksum differs for ${file}`)
   console.info(`secrets: ${report.secrets} moved into the database (sessions stay valid); remove secrets.json once every instance runs on PostgreSQL`)

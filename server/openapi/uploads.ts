@@ -84,16 +84,16 @@ export default defineApiPaths({
   '/api/image/{id}': {
     get: {
       operationId: 'getImage',
-      summary: 'The stored image of an upload, or its thumbnail',
+      summary: 'The stored image of an upload, or one of its smaller sizes',
       description: 'Works for private uploads too (the address is the secret). Cached one year (public, immutable); ETag and If-None-Match (304).',
       tags: ['Media'],
       params: { path: IdPath, query: ImageQuerySchema },
       responses: {
-        200: { description: 'The image in its own type (image/jpeg, image/png, image/gif, image/webp); `size=thumb`: a WebP of at most 480×480; `size=display`: a WebP of at most 1600×1600 (animation kept), what the upload page shows', schema: imageBinary, content: 'image/*', headers: { 'ETag': 'Strong validator of the file', 'Cache-Control': 'public, max-age=31536000, immutable' } },
+        200: { description: 'The image in its own type (image/jpeg, image/png, image/gif, image/webp); `size=small`: a WebP of at most 240×240 (first frame); `size=thumb`: a WebP of at most 480×480 (first frame); `size=medium`: a WebP of at most 960×960 (animation kept); `size=display`: a WebP of at most 1600×1600 (animation kept). Never enlarged. Pages offer all four in a `srcset`', schema: imageBinary, content: 'image/*', headers: { 'ETag': 'Strong validator of the file', 'Cache-Control': 'public, max-age=31536000, immutable' } },
         304: { description: 'Not modified' },
-        400: { description: 'Invalid `size`' },
+        400: { description: 'Invalid `size` (not `small`, `thumb`, `medium` or `display`)' },
         404: { description: 'No such upload, or the upload is a link' },
-        503: { description: 'A missing thumbnail or display size waits for image processing (queue full), or the media storage (an S3 bucket) does not answer: try again later', headers: { 'Retry-After': 'Seconds after which to try again' } },
+        503: { description: 'A derivative not made yet (small, medium, display size, or a thumbnail lost in a crash) waits for image processing (queue full), or the media storage (an S3 bucket) does not answer: try again later', headers: { 'Retry-After': 'Seconds after which to try again' } },
       },
     },
   },

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 /**
  * Reclaims what a crash left behind (kill -9, power loss): request bodies and
  * image_url downloads in `<data>/tmp`, and the `*.tmp` halves of atomic writes
- * in `<data>/media` and its thumbnails. Nothing there outlives the request that
+ * in `<data>/media` and its derivative folders. Nothing there outlives the request that
  * wrote it, and a data dir belongs to one running server, so at start every
  * such file is stale. Synchronous on purpose: it finishes before the server
  * accepts its first request, so it never races a live upload.
@@ -20,13 +20,17 @@ export default defineNitroPlugin(() => {
   }
 })
 
+/** The folders of `<data>/media` that derivatives are written into (mediaKeys). */
+const DERIVATIVE_FOLDERS = ['small', 'thumbs', 'medium', 'display']
+
 function sweepTemporaryFiles(dataDir: string): number {
   let removed = 0
   for (const name of list(join(dataDir, 'tmp'))) {
     rmSync(join(dataDir, 'tmp', name), { recursive: true, force: true })
     removed++
   }
-  for (const dir of [join(dataDir, 'media'), join(dataDir, 'media', 'thumbs')]) {
+  const media = join(dataDir, 'media')
+  for (const dir of [media, ...DERIVATIVE_FOLDERS.map(folder => join(media, folder))]) {
     for (const name of list(dir)) {
       if (!name.endsWith('.tmp')) continue
       rmSync(join(dir, name), { force: true })

@@ -4,7 +4,7 @@ import { open } from 'node:fs/promises'
 import { fileTypeFromBuffer } from 'file-type'
 import sharp from 'sharp'
 import type { OutputInfo, Sharp } from 'sharp'
-import { DISPLAY_SIZE, THUMB_SIZE } from '../../shared/schemas/uploads'
+import { IMAGE_SIZES, THUMB_SIZE, type ImageSize } from '../../shared/schemas/uploads'
 import { apiError, badRequest } from './errors'
 import { mediaKeys, type MediaStore } from './media-store'
 
@@ -13,8 +13,6 @@ sharp.cache(false)
 
 /** Largest image accepted, counting every frame of an animation (decisions.md). */
 export const MAX_IMAGE_PIXELS = 50_000_000
-/** Derivative sizes live with the image query (the pages build their `srcset` from them). */
-export { DISPLAY_SIZE, THUMB_SIZE }
 /**
  * Two images whose 64-bit dHashes differ in at most this many bits are the same
  * picture: a resized or re-encoded copy lands at 0–3 bits, unrelated photos
@@ -265,19 +263,19 @@ export function thumbnailOf(image: Buffer, limit: { seconds: number } = { second
 const making = new Map<string, Promise<void>>()
 
 /**
- * Makes a missing derivative (thumbnail or display size) from the stored
- * image, in the image slot (503 when the queue is full), and stores it.
- * Rejects when the stored image itself cannot be read.
+ * Makes a missing derivative (small, thumbnail, medium or display size) from
+ * the stored image, in the image slot (503 when the queue is full), and stores
+ * it. Rejects when the stored image itself cannot be read.
  */
-export function makeDerivative(store: MediaStore, uploadId: string, filename: string, size: 'thumb' | 'display'): Promise<void> {
-  const target = size === 'thumb' ? mediaKeys.thumb(uploadId) : mediaKeys.display(uploadId)
+export function makeDerivative(store: MediaStore, uploadId: string, filename: string, size: ImageSize): Promise<void> {
+  const target = mediaKeys[size](uploadId)
   let job = making.get(target)
   if (!job) {
     job = (async () => {
       // Only the decoding holds the image slot, not the reads and writes around it.
       const original = await store.read(mediaKeys.original(filename))
       if (!original) throw new Error(`The stored image ${filename} is missing`)
-      const data = await withImageSlot(() => size === 'thumb' ? thumbnailOf(original) : displayImageOf(original))
+      const data = await withImageSlot(() => derivativeOf(original, size))
       await store.put(target, data, 'image/webp')
     })().finally(() => making.delete(target))
     making.set(target, job)
@@ -289,11 +287,18 @@ function isApiError(error: unknown): boolean {
   return typeof (error as { statusCode?: unknown })?.statusCode === 'number'
 }
 
-/** The picture at display size: WebP of at most 1600 px a side, animation kept, never enlarged. */
-function displayImageOf(original: Buffer): Promise<Buffer> {
-  return sharp(original, { animated: true, limitInputPixels: MAX_IMAGE_PIXELS })
-    .resize(DISPLAY_SIZE, DISPLAY_SIZE, { fit: 'inside', withoutEnlargement: true })
-    .webp({ quality: 82 })
+/**
+ * A derivative as WebP, never enlarged: `thumb` and `small` are stills (the
+ * first frame, like the thumbnail made with the upload); `medium` and
+ * `display` keep an animation.
+ */
+function derivativeOf(original: Buffer, size: ImageSize): Promise<Buffer> {
+  if (size === 'thumb') return thumbnailOf(original)
+  const side = IMAGE_SIZES[size]
+  const still = size === 'small'
+  return sharp(original, { animated: !still, limitInputPixels: MAX_IMAGE_PIXELS })
+    .resize(side, side, { fit: 'inside', withoutEnlargement: true })
+    .webp({ quality: still ? 80 : 82 })
     .timeout({ seconds: IMAGE_JOB_SECONDS })
     .toBuffer()
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { UploadFields } from '../../shared/schemas/uploads'
+import type { Readable } from 'node:stream'
+import type { ImageSize, UploadFields } from '../../shared/schemas/uploads'
 import { MAX_IMAGE_BYTES } from '../../shared/schemas/uploads'
 import { uploadStats } from '../../shared/utils/rating'
 import type { Executor, Row } from '../database/port'
@@ -10,6 +11,7 @@ import { dialects, inList, sql } from '../database/sql'
 import { badRequest, conflict, notFound } from './errors'
 import type { Actor } from './sessions'
 import { fetchImageToFile, ImageFetchError } from './image-fetch'
+import { forgetImageFiles, knownImageFile, rememberImageFile, type ImageFile } from './image-file-cache'
 import { PHASH_MAX_DISTANCE, processImage, makeDerivative, type ProcessedImage } from './media'
 import { mediaKeys, uploadMediaKeys, type MediaStore } from './media-store'
 import { attachTags, tagsOf } from './upload-tags'
@@ -254,30 +256,56 @@ export async function deleteUpload(db: Executor, id: string, actor: Actor, store
 }
 
 /**
- * Removes the media of an upload whose row is gone (its image, thumbnail and
- * display size). The row is what the site answers from, so a store that fails
- * now leaves unreachable files, logged, rather than failing the deletion.
+ * Removes the media of an upload whose row is gone (its image and every
+ * derivative) and forgets what the image route kept of them. The row is what
+ * the site answers from, so a store that fails now leaves unreachable files,
+ * logged, rather than failing the deletion.
  */
 export async function removeUploadMedia(store: MediaStore, id: string, filename: string): Promise<void> {
+  forgetImageFiles(id)
   await store.remove(uploadMediaKeys(id, filename)).catch((error: unknown) => {
     console.warn(`[upload] could not remove the files of deleted upload ${id}: ${(error as Error).message}`)
   })
 }
 
-/** The stored file behind GET /api/image/{id} (any visibility: the address is the secret), or 404. */
-export async function imageFileOf(db: Executor, id: string, store: MediaStore, size: 'full' | 'thumb' | 'display'): Promise<{ key: string, contentType: string, etag: string, remake?: () => Promise<void> }> {
+/**
+ * The stored file behind GET /api/image/{id} (any visibility: the address is
+ * the secret), or 404; remembered per id and size (image-file-cache.ts), so a
+ * repeated request costs no query.
+ */
+export async function imageFileOf(db: Executor, id: string, store: MediaStore, size: ImageSize | 'full'): Promise<ImageFile> {
+  const known = knownImageFile(id, size)
+  if (known) return known
   const row = await db.get<{ filename: string, mime_type: string, sha256: string }>(sql`SELECT filename, mime_type, sha256 FROM uploads
     WHERE id = ${id} AND upload_type = 'image' AND filename IS NOT NULL`)
   if (!row) throw notFound('Image not found')
-  if (size === 'full') return { key: mediaKeys.original(row.filename), contentType: row.mime_type, etag: `"${row.sha256}"` }
-  // A derivative is made from the original when it is missing: the display size on its
-  // first request, a thumbnail lost in a crash window.
-  return {
-    key: size === 'thumb' ? mediaKeys.thumb(id) : mediaKeys.display(id),
+  if (size === 'full') return rememberImageFile(id, size, { key: mediaKeys.original(row.filename), contentType: row.mime_type, etag: `"${row.sha256}"` })
+  // A derivative is made from the original when it is missing: small, medium and display
+  // sizes on their first request, a thumbnail lost in a crash window.
+  return rememberImageFile(id, size, {
+    key: mediaKeys[size](id),
     contentType: 'image/webp',
     etag: `"${row.sha256}-${size}"`,
     remake: () => makeDerivative(store, id, row.filename, size),
+  })
+}
+
+/**
+ * The bytes of `image` as a stream with their length, the derivative made
+ * first when it is missing; null when there is no file (404). Its length is
+ * kept with the file, so the next open needs no stat.
+ */
+export async function openImageFile(store: MediaStore, image: ImageFile): Promise<{ body: Readable, size: number } | null> {
+  let stored = await store.open(image.key, image.bytes)
+  if (!stored && image.remake) {
+    // Queue full or store unavailable: its 503 goes out. Original unreadable: null (404).
+    await image.remake().catch((error: unknown) => {
+      if (typeof (error as { statusCode?: unknown })?.statusCode === 'number') throw error
+    })
+    stored = await store.open(image.key)
   }
+  if (stored) image.bytes = stored.size
+  return stored
 }
 
 /** The client's file name, without any folder part, at most 255 characters. */

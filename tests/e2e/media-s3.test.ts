@@ -75,7 +75,7 @@ describe('media in an S3 bucket', () => {
     try {
       const diskUser = await registerUser({}, onDisk.url)
       const fromDisk = (await upload(diskUser, data, onDisk)).body.upload
-      for (const size of ['', '?size=thumb', '?size=display']) {
+      for (const size of ['', '?size=small', '?size=thumb', '?size=medium', '?size=display']) {
         const a = await fetchImage(server.url, `/api/image/${inBucket.id}${size}`)
         const b = await fetchImage(onDisk.url, `/api/image/${fromDisk.id}${size}`)
         expect(a.status, size).toBe(200)
@@ -104,7 +104,7 @@ describe('media in an S3 bucket', () => {
     expect(again.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
   })
 
-  it('serves the thumbnail and display sizes from the bucket, and makes a missing one there', async () => {
+  it('serves the thumbnail, small, medium and display sizes from the bucket, and makes a missing one there', async () => {
     const { id, filename } = (await upload(user, await randomImage('png', { width: 2000, height: 1500 }), server)).body.upload
     const etag = `"${sha256((await s3.object(bucket, filename))!.data)}`
 
@@ -126,6 +126,23 @@ describe('media in an S3 bucket', () => {
     const storedDisplay = await s3.object(bucket, `display/${id}.webp`)
     expect(storedDisplay?.contentType).toBe('image/webp')
     expect(storedDisplay?.data.equals(display.data)).toBe(true)
+
+    // The small and medium sizes: made on their first request like the display size, stored in the bucket, 304 after.
+    for (const [size, folder, width, height] of [['small', 'small', 240, 180], ['medium', 'medium', 960, 720]] as const) {
+      expect(await s3.object(bucket, `${folder}/${id}.webp`), size).toBeNull()
+      const made = await fetchImage(server.url, `/api/image/${id}?size=${size}`)
+      expect(made.status, size).toBe(200)
+      expect(made.headers.get('content-type'), size).toBe('image/webp')
+      expect(made.headers.get('content-length'), size).toBe(String(made.data.length))
+      expect(made.headers.get('etag'), size).toBe(`${etag}-${size}"`)
+      const info = await sharp(made.data).metadata()
+      expect([info.format, info.width, info.height], size).toEqual(['webp', width, height])
+      const stored = await s3.object(bucket, `${folder}/${id}.webp`)
+      expect(stored?.contentType, size).toBe('image/webp')
+      expect(stored?.data.equals(made.data), size).toBe(true)
+      const again = await fetchImage(server.url, `/api/image/${id}?size=${size}`, { 'if-none-match': made.headers.get('etag')! })
+      expect([again.status, again.data.length], size).toEqual([304, 0])
+    }
 
     // A thumbnail lost from the bucket is made again on its next request, and stored there.
     await s3.deleteObject(bucket, `thumbs/${id}.webp`)
@@ -178,8 +195,8 @@ describe('media in an S3 bucket', () => {
     const uploads = []
     for (let n = 0; n < 2; n++) {
       const created = (await upload(user, await randomImage('png'), server)).body.upload
-      expect((await fetchImage(server.url, `/api/image/${created.id}?size=display`)).status).toBe(200)
-      expect(await s3.keys(bucket)).toEqual(expect.arrayContaining([created.filename, `thumbs/${created.id}.webp`, `display/${created.id}.webp`]))
+      for (const size of ['small', 'medium', 'display']) expect((await fetchImage(server.url, `/api/image/${created.id}?size=${size}`)).status).toBe(200)
+      expect(await s3.keys(bucket)).toEqual(expect.arrayContaining([created.filename, `small/${created.id}.webp`, `thumbs/${created.id}.webp`, `medium/${created.id}.webp`, `display/${created.id}.webp`]))
       uploads.push(created)
     }
     const [mine, moderated] = uploads

@@ -85,8 +85,9 @@ describe.skipIf(testEngine() !== 'postgres')('npm run move-data', () => {
     cleanup.push(() => embedded.stop())
     const alice = await registerUser({}, embedded.url)
     const images = [await uploadImage(alice, { tags: 'to the bucket', baseURL: embedded.url }), await uploadImage(alice, { format: 'jpeg', baseURL: embedded.url })]
-    expect((await fetch(`${embedded.url}/api/image/${images[0]!.id}?size=display`)).status).toBe(200)
-    const served = async (baseURL: string) => Promise.all(images.flatMap(image => ['', '?size=thumb'].map(async (size) => {
+    for (const size of ['small', 'medium', 'display']) expect((await fetch(`${embedded.url}/api/image/${images[0]!.id}?size=${size}`)).status).toBe(200)
+    // The first image has every derivative made, the second only its thumbnail.
+    const served = async (baseURL: string) => Promise.all(images.flatMap((image, i) => (i === 0 ? ['', '?size=small', '?size=thumb', '?size=medium', '?size=display'] : ['', '?size=thumb']).map(async (size) => {
       const response = await fetch(`${baseURL}/api/image/${image.id}${size}`)
       return { status: response.status, etag: response.headers.get('etag'), type: response.headers.get('content-type'), sha256: sha256(Buffer.from(await response.arrayBuffer())) }
     })))
@@ -102,9 +103,11 @@ describe.skipIf(testEngine() !== 'postgres')('npm run move-data', () => {
     const moved = await moveDataWith(env, '--to', target, '--data-dir', embedded.dataDir, '--media', 's3')
     expect(moved.stdout).toContain('| uploads | 2 | 2 |')
     expect(moved.stdout).toContain(`media: 2 file(s) match their SHA-256 in bucket "${bucket}" at ${s3.endpoint}`)
-    expect(moved.stdout).toContain('media: 5 object(s) (images, thumbnails, display sizes) copied into the bucket and read back unchanged')
+    expect(moved.stdout).toContain('media: 7 object(s) (images and their derivatives) copied into the bucket and read back unchanged')
     expect(await s3.keys(bucket)).toEqual([
       `display/${images[0]!.id}.webp`,
+      `medium/${images[0]!.id}.webp`,
+      `small/${images[0]!.id}.webp`,
       ...images.map(image => image.filename).sort(),
       ...images.map(image => `thumbs/${image.id}.webp`).sort(),
     ].sort())
@@ -114,7 +117,7 @@ describe.skipIf(testEngine() !== 'postgres')('npm run move-data', () => {
     cleanup.push(() => dropTestDatabase(second))
     await expect(moveDataWith(env, '--to', second, '--data-dir', embedded.dataDir, '--media', 's3')).rejects.toMatchObject({
       code: 1,
-      stderr: expect.stringContaining(`move-data: The bucket "${bucket}" at ${s3.endpoint} already holds media (5 object(s)`),
+      stderr: expect.stringContaining(`move-data: The bucket "${bucket}" at ${s3.endpoint} already holds media (7 object(s)`),
     })
     const rows = await databaseOf({ dataDir: embedded.dataDir, databaseUrl: second }).db.get<{ n: number }>(sql`SELECT count(*) AS n FROM uploads`)
     expect(Number(rows!.n)).toBe(0)

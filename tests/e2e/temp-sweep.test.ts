@@ -14,17 +14,19 @@ describe('temporary files left by a crash are reclaimed at start', () => {
 
   it('empties <data>/tmp and drops *.tmp from the media folders, keeping live media', async () => {
     // What a kill -9 mid-upload, mid-fetch and mid-write leaves behind.
-    for (const dir of ['tmp/leftover-dir', 'media/thumbs']) mkdirSync(join(dataDir, dir), { recursive: true })
+    for (const dir of ['tmp/leftover-dir', 'media/small', 'media/thumbs', 'media/medium', 'media/display']) mkdirSync(join(dataDir, dir), { recursive: true })
     const stale = [
       'tmp/upload-0b7c8f6e-6f1e-4c1e-9f54-3a1d2b9c8e70',
       'tmp/fetch-5d2f1a3b-8c4e-4b6a-a1f2-7e9d0c3b5a68',
       'tmp/leftover-dir/part',
       'media/2f6c1d8e-1a2b-4c3d-8e9f-0a1b2c3d4e5f.png.9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d.tmp',
       'media/thumbs/2f6c1d8e-1a2b-4c3d-8e9f-0a1b2c3d4e5f.webp.1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d.tmp',
+      ...['small', 'medium', 'display'].map(folder => `media/${folder}/2f6c1d8e-1a2b-4c3d-8e9f-0a1b2c3d4e5f.webp.4b3c2d1e-5e6f-4a7b-8c9d-0e1f2a3b4c5d.tmp`),
     ]
     const live = [
       'media/7c1e2d3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f.png',
       'media/thumbs/7c1e2d3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f.webp',
+      'media/medium/7c1e2d3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f.webp',
       'media/not-temporary.tmp.png',
     ]
     for (const file of [...stale, ...live]) writeFileSync(join(dataDir, file), Buffer.alloc(64 * 1024, 1))
@@ -34,6 +36,6 @@ describe('temporary files left by a crash are reclaimed at start', () => {
     for (const file of stale) expect(existsSync(join(dataDir, file)), file).toBe(false)
     for (const file of live) expect(existsSync(join(dataDir, file)), file).toBe(true)
     expect(readdirSync(join(dataDir, 'tmp'))).toEqual([])
-    expect(server.output()).toContain('removed 5 temporary file(s)')
+    expect(server.output()).toContain('removed 8 temporary file(s)')
   })
 })

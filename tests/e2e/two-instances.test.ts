@@ -142,7 +142,7 @@ describe.skipIf(!postgres)('two instances on one PostgreSQL database, one Redis 
     expect(created.status).toBe(201)
     const { id, filename } = created.body.upload
     const stored = (await s3.object(bucket, filename))!.data
-    for (const size of ['', '?size=thumb', '?size=display']) {
+    for (const size of ['', '?size=small', '?size=thumb', '?size=medium', '?size=display']) {
       const fromA = await fetchBytes(`${a.url}/api/image/${id}${size}`)
       const fromB = await fetchBytes(`${b.url}/api/image/${id}${size}`)
       expect(fromB.status, size).toBe(200)

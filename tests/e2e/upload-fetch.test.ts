@@ -70,7 +70,7 @@ describe('image_url with NUXT_IMAGE_FETCH_ALLOW_PRIVATE=true (own server)', () =
   })
 
   it('leaves no temporary or media file behind after failures', async () => {
-    const media = readdirSync(join(server.dataDir, 'media')).filter(name => !['thumbs', 'pending', 'display'].includes(name))
+    const media = readdirSync(join(server.dataDir, 'media')).filter(name => !['small', 'thumbs', 'medium', 'display', 'pending'].includes(name))
     expect(media).toHaveLength(1) // only the one successful upload of this server
     expect(readdirSync(join(server.dataDir, 'media', 'pending'))).toEqual([])
     expect(readdirSync(join(server.dataDir, 'media', 'thumbs'))).toHaveLength(1)

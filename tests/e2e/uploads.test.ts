@@ -427,7 +427,7 @@ describe('GET /api/image/{id}', () => {
     const created = await uploadImage(owner)
     const response = await api(`/api/image/${created.id}?size=huge`)
     expect(response.status).toBe(400)
-    expect(errorBody(response).message).toBe('size must be "thumb" or "display"')
+    expect(errorBody(response).message).toBe('size must be "small", "thumb", "medium" or "display"')
   })
 })
 

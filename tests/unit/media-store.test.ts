@@ -9,8 +9,8 @@ import { freePort } from '../support/server'
 
 const ID = '0b7c3a1e-1111-4222-8333-123456789abc'
 
-async function streamed(store: MediaStore, key: string) {
-  const opened = await store.open(key)
+async function streamed(store: MediaStore, key: string, size?: number) {
+  const opened = await store.open(key, size)
   if (!opened) return null
   const chunks: Buffer[] = []
   for await (const chunk of opened.body) chunks.push(chunk as Buffer)
@@ -19,10 +19,10 @@ async function streamed(store: MediaStore, key: string) {
 
 describe('media keys', () => {
   it('are the same in a folder and a bucket, and only those are the site\'s', () => {
-    expect(uploadMediaKeys(ID, `${ID}.png`)).toEqual([`${ID}.png`, `thumbs/${ID}.webp`, `display/${ID}.webp`])
+    expect(uploadMediaKeys(ID, `${ID}.png`)).toEqual([`${ID}.png`, `small/${ID}.webp`, `thumbs/${ID}.webp`, `medium/${ID}.webp`, `display/${ID}.webp`])
     expect(mediaKeys.pending(ID)).toBe(`pending/${ID}`)
-    for (const key of [`${ID}.jpg`, `thumbs/${ID}.webp`, `display/${ID}.webp`, `pending/${ID}`]) expect(MEDIA_KEY.test(key), key).toBe(true)
-    for (const key of [`${ID}.exe`, `thumbs/${ID}.png`, `backups/${ID}.png`, 'index.html', `x${ID}.png`]) expect(MEDIA_KEY.test(key), key).toBe(false)
+    for (const key of [`${ID}.jpg`, `small/${ID}.webp`, `thumbs/${ID}.webp`, `medium/${ID}.webp`, `display/${ID}.webp`, `pending/${ID}`]) expect(MEDIA_KEY.test(key), key).toBe(true)
+    for (const key of [`${ID}.exe`, `thumbs/${ID}.png`, `medium/${ID}.png`, `large/${ID}.webp`, `backups/${ID}.png`, 'index.html', `x${ID}.png`]) expect(MEDIA_KEY.test(key), key).toBe(false)
   })
 })
 
@@ -61,6 +61,9 @@ function behavesAsAStore(name: string, make: () => MediaStore) {
       await store.put(`thumbs/${ID}.webp`, Buffer.from('thumb'), 'image/webp')
       await store.put(`pending/${ID}`, Buffer.from(`${ID}.png`), 'text/plain')
       expect(await streamed(store, `${ID}.png`)).toEqual({ size: data.length, data })
+      // A caller that knows the size (objects never change) gets the same answer.
+      expect(await streamed(store, `${ID}.png`, data.length)).toEqual({ size: data.length, data })
+      expect(await store.open(`display/${ID}.webp`, 5)).toBeNull()
       expect(await store.read(`thumbs/${ID}.webp`)).toEqual(Buffer.from('thumb'))
       expect(await store.open(`display/${ID}.webp`)).toBeNull()
       expect(await store.read(`display/${ID}.webp`)).toBeNull()

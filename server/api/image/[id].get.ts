@@ -1,12 +1,13 @@
 import { sendStream, setResponseHeaders } from 'h3'
 import { ImageQuerySchema, UploadIdParamsSchema } from '#shared/schemas/uploads'
-import { imageFileOf } from '../../services/uploads'
+import { imageFileOf, openImageFile } from '../../services/uploads'
 
 /**
- * GET /api/image/{id}[?size=thumb|display]: the stored image, its WebP
- * thumbnail, or its display-size WebP (made on first request), streamed from
- * the media store (disk or bucket, the same answer), cached one year. A
- * matching If-None-Match is answered without reading or making the file.
+ * GET /api/image/{id}[?size=small|thumb|medium|display]: the stored image or
+ * one of its WebP derivatives (made on first request), streamed from the
+ * media store (disk or bucket, the same answer), cached one year. A matching
+ * If-None-Match is answered without reading or making the file, and after the
+ * first request without a query either.
  */
 export default defineEventHandler(async (event) => {
   const { id } = paramsValidated(event, UploadIdParamsSchema)
@@ -19,14 +20,7 @@ export default defineEventHandler(async (event) => {
     'X-Content-Type-Options': 'nosniff',
   })
   if (isNotModified(event, image.etag)) return null
-  let stored = await store.open(image.key)
-  if (!stored && image.remake) {
-    // Queue full or store unavailable: its 503 goes out. Original unreadable: 404 below.
-    await image.remake().catch((error: unknown) => {
-      if (typeof (error as { statusCode?: unknown })?.statusCode === 'number') throw error
-    })
-    stored = await store.open(image.key)
-  }
+  const stored = await openImageFile(store, image)
   if (!stored) throw notFound('Image not found')
   // A client that goes away mid-image releases the file or the bucket's connection.
   event.node.res.once('close', () => stored.body.destroy())

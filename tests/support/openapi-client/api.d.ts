@@ -609,7 +609,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The stored image of an upload, or its thumbnail
+         * The stored image of an upload, or one of its smaller sizes
          * @description Works for private uploads too (the address is the secret). Cached one year (public, immutable); ETag and If-None-Match (304).
          */
         get: operations["getImage"];
@@ -4230,7 +4230,7 @@ export interface operations {
     getImage: {
         parameters: {
             query?: {
-                size?: "thumb" | "display";
+                size?: "small" | "thumb" | "medium" | "display";
             };
             header?: never;
             path: {
@@ -4241,7 +4241,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The image in its own type (image/jpeg, image/png, image/gif, image/webp); `size=thumb`: a WebP of at most 480×480; `size=display`: a WebP of at most 1600×1600 (animation kept), what the upload page shows */
+            /** @description The image in its own type (image/jpeg, image/png, image/gif, image/webp); `size=small`: a WebP of at most 240×240 (first frame); `size=thumb`: a WebP of at most 480×480 (first frame); `size=medium`: a WebP of at most 960×960 (animation kept); `size=display`: a WebP of at most 1600×1600 (animation kept). Never enlarged. Pages offer all four in a `srcset` */
             200: {
                 headers: {
                     /** @description Strong validator of the file */
@@ -4261,7 +4261,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid `size` */
+            /** @description Invalid `size` (not `small`, `thumb`, `medium` or `display`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4279,7 +4279,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A missing thumbnail or display size waits for image processing (queue full), or the media storage (an S3 bucket) does not answer: try again later */
+            /** @description A derivative not made yet (small, medium, display size, or a thumbnail lost in a crash) waits for image processing (queue full), or the media storage (an S3 bucket) does not answer: try again later */
             503: {
                 headers: {
                     /** @description Seconds after which to try again */

@@ -186,11 +186,11 @@ const PERIOD_WALK_DAYS = 32
 
 /**
  * The row keys of a page of a period's ranking: the first offset + limit
- * rows of each of the period's days, read in order from that sort's day index
- * (uploads_public_day_*_idx), merged and cut to the page. Each day gives as
- * many rows as the page could need from it, so the merge is exact; the cost
- * follows the days in the period, never the uploads they hold or how low
- * the period's uploads rank among all the others.
+ * rows of the period's days, read in order from that sort's day index
+ * (uploads_public_day_*_idx), merged and cut to the page. Each day read gives
+ * as many rows as the page could need from it, so the merge is exact; the
+ * cost follows the days in the period, never the uploads they hold or how
+ * low the period's uploads rank among all the others.
  *
  * A year has 367 days to read; but its uploads are usually many among the
  * best of all, so it first looks among the first PERIOD_WALK_ROWS rows of
@@ -210,24 +210,34 @@ async function periodPage(db: Executor, since: string, view: ListView, paging: P
       WHERE u.created_at >= ${since} ORDER BY ${order} LIMIT ${sql.raw(String(need))}`)
     if (walked.length === need) return page(walked)
   }
-  const head = (day: Query | string) => sql`SELECT u.${ROW_KEY} AS rid, ${selected} FROM uploads u
+  const head = (day: Query | string, rows: number) => sql`SELECT u.${ROW_KEY} AS rid, ${selected} FROM uploads u
       WHERE u.is_private = 0 AND u.created_day = ${day} AND u.created_at >= ${since}${callerConditions(view)}
-      ORDER BY ${order} LIMIT ${sql.raw(String(need))}`
-  if (db.dialect === 'postgres') {
-    return sql`SELECT u.rid FROM unnest(CAST(${days} AS text[])) AS d(day) CROSS JOIN LATERAL (${head(sql`d.day`)}) u
-      ORDER BY ${order} LIMIT ${paging.limit} OFFSET ${offset(paging)}`
-  }
-  // SQLite has no LATERAL, and a compound of a year's 367 arms costs more than its reads:
-  // one prepared statement reads each day's head, and the heads are merged here. Its
-  // LIMIT is written out (a whole number of ours): SQLite runs a bound LIMIT ten times slower.
-  const heads = (await Promise.all(days.map(day => db.all<HeadRow>(head(day))))).flat()
-  heads.sort((a, b) => {
+      ORDER BY ${order} LIMIT ${sql.raw(String(rows))}`
+  /** The sort's order (every column descending) between two rows read here. */
+  const inOrder = (a: HeadRow, b: HeadRow) => {
     for (const column of columns) {
       if (a[column] !== b[column]) return a[column]! < b[column]! ? 1 : -1
     }
     return 0
-  })
-  return page(heads)
+  }
+  if (db.dialect === 'postgres') {
+    return sql`SELECT u.rid FROM unnest(CAST(${days} AS text[])) AS d(day) CROSS JOIN LATERAL (${head(sql`d.day`, need)}) u
+      ORDER BY ${order} LIMIT ${paging.limit} OFFSET ${offset(paging)}`
+  }
+  // SQLite has no LATERAL, and a compound of a year's 367 arms costs more than its reads:
+  // one prepared statement per day, merged here. With more days than rows needed, first
+  // each day's best row: a day whose best row is not among the `need` best of them has
+  // `need` better rows elsewhere, so only those days are read further. The LIMIT is written out (a whole number of ours):
+  // SQLite runs a bound LIMIT several times slower on reads this small.
+  const read = days.length <= need
+    ? days
+    : (await Promise.all(days.map(async day => ({ day, rows: await db.all<HeadRow>(head(day, 1)) }))))
+        .filter(found => found.rows.length > 0)
+        .sort((a, b) => inOrder(a.rows[0]!, b.rows[0]!))
+        .slice(0, need)
+        .map(found => found.day)
+  const heads = (await Promise.all(read.map(day => db.all<HeadRow>(head(day, need))))).flat()
+  return page(heads.sort(inOrder))
 }
 
 /** Row keys (in order) as a derived table of one column, `rid`. */

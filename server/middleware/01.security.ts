@@ -1,4 +1,4 @@
-import { getRequestHeader, getRequestURL, setResponseHeaders } from 'h3'
+import { getRequestHeader, getRequestURL } from 'h3'
 import type { H3Event } from 'h3'
 
 const UNSAFE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE'])
@@ -11,11 +11,7 @@ const UNSAFE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE'])
  * Origin and pass. Page CSP is added per render by server/plugins/csp.ts.
  */
 export default defineEventHandler((event) => {
-  setResponseHeaders(event, {
-    'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'strict-origin-when-cross-origin',
-    'X-Frame-Options': 'DENY',
-  })
+  setSecurityHeaders(event)
   if (!UNSAFE_METHODS.has(event.method) || !isApiPath(routedPath(event))) return
   const origin = getRequestHeader(event, 'origin')
   if (origin !== undefined && !isOwnOrigin(event, origin)) throw forbidden('Cross-site request blocked')

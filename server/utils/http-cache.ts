@@ -90,7 +90,7 @@ export function applyHttpCache(event: H3Event, response: { body?: unknown }): vo
 
 /**
  * What every response goes through before it is sent (server/plugins/http-cache.ts,
- * and the list fast path, server/plugins/list-fast-path.ts): ETag,
+ * and the fast path, server/plugins/api-fast-path.ts): ETag,
  * Cache-Control and 304 for /api GETs (a 304 gives its rate-limit point back),
  * then brotli/gzip for pages and JSON.
  */

@@ -2,28 +2,40 @@ import { createError, defineEventHandler, sendNoContent, type EventHandler, type
 import { getRouteRulesForPath } from 'nitropack/runtime/internal/route-rules'
 import type { RateLimitCategory } from '../utils/rate-limit'
 
-/** The public lists, whose answers the list cache keeps (server/services/list-cache.ts), by route. */
-const LIST_ROUTES = ['/api/uploads', '/api/uploads/filtered', '/api/items-recent', '/api/items-top-voted', '/api/user/:username/uploads']
+/**
+ * The hot routes: the public lists, whose answers the list cache keeps
+ * (server/services/list-cache.ts), and casting or taking back a vote.
+ */
+const FAST_ROUTES: [method: 'GET' | 'POST' | 'DELETE', route: string][] = [
+  ['GET', '/api/uploads'],
+  ['GET', '/api/uploads/filtered'],
+  ['GET', '/api/items-recent'],
+  ['GET', '/api/items-top-voted'],
+  ['GET', '/api/user/:username/uploads'],
+  ['POST', '/api/vote'],
+  ['DELETE', '/api/vote'],
+]
 const USER_LIST = /^\/api\/user\/([^/%]+)\/uploads$/
 
 interface FastRoute {
   handler: EventHandler
-  /** The rate-limit category of a GET of this route (server/middleware/02.rate-limit.ts). */
+  /** The rate-limit category a request of this route counts in (server/middleware/02.rate-limit.ts). */
   category: RateLimitCategory | null
 }
 
 /**
- * GETs of the public lists skip Nitro's generic request pipeline. A profile
- * of a cached list answer showed most of its time outside our code: the
- * request, beforeResponse and afterResponse hooks (a console task each), the
+ * The hot routes skip Nitro's generic request pipeline. A profile of a
+ * cached list answer showed most of its time outside our code: the request,
+ * beforeResponse and afterResponse hooks (a console task each), the
  * route-rule lookup, the public-asset lookup, four middleware layers and the
  * router, each a promise of its own. Here one function does for these routes
  * exactly what that pipeline does for them, in the same order, so every
  * answer keeps its bytes and headers:
  *
- * 1. security headers (middleware/01.security.ts; a GET needs no Origin check),
+ * 1. security headers, and the cross-site check of a write (middleware/01.security.ts),
  * 2. the rate limit, counted and its headers set (middleware/02.rate-limit.ts),
- * 3. a HEAD answered as the GET (middleware/03.api-method.ts; GET is allowed),
+ * 3. a HEAD answered as the GET, a write's body JSON or none (middleware/03.api-method.ts;
+ *    the method is one the route answers),
  * 4. the route's own handler, with its router params,
  * 5. ETag, Cache-Control, 304 with its refund, compression (`finishResponse`),
  * 6. the body written as h3 writes it.
@@ -33,33 +45,33 @@ interface FastRoute {
  * other methods and paths, a path with a percent escape (routing decodes
  * it) or a trailing slash, requests this process makes to itself while
  * rendering a page, requests before start-up is done, and all requests while
- * a route rule applies to a list or a `request`/`afterResponse` hook is set.
+ * a route rule applies to one of these routes or a `request`/`afterResponse`
+ * hook is set.
  */
 export default defineNitroPlugin((nitroApp) => {
   const app = nitroApp.h3App
   const pipeline = app.handler
   const routes = new Map<string, FastRoute>()
-  for (const route of LIST_ROUTES) {
-    const handler = routeHandler(route, 'get')
+  for (const [method, route] of FAST_ROUTES) {
+    const handler = routeHandler(route, method.toLowerCase())
     const rules = getRouteRulesForPath(route.replace(/:\w+/g, '_'))
-    if (handler && Object.keys(rules).length === 0) routes.set(route, { handler, category: rateLimitCategory('GET', route) })
+    if (handler && Object.keys(rules).length === 0) routes.set(`${method} ${route}`, { handler, category: rateLimitCategory(method, route) })
   }
-  const userList = routes.get('/api/user/:username/uploads')
-  routes.delete('/api/user/:username/uploads')
+  const userList = routes.get('GET /api/user/:username/uploads')
   const hooks = (nitroApp.hooks as unknown as { _hooks: Record<string, unknown[] | undefined> })._hooks
 
   /** The route and params of a request the fast path answers, or undefined. */
   function fastRoute(event: H3Event): [FastRoute, Record<string, string>] | undefined {
     const req = event.node.req
-    if (req.method !== 'GET' && req.method !== 'HEAD') return
     if (!isServerStarted() || (req as { __unenv__?: unknown }).__unenv__ !== undefined) return
     if (hooks.request?.length || hooks.afterResponse?.length) return
+    const method = req.method === 'HEAD' ? 'GET' : req.method
     const url = req.url ?? '/'
     const queryAt = url.indexOf('?')
     const path = queryAt === -1 ? url : url.slice(0, queryAt)
-    const route = routes.get(path)
+    const route = routes.get(`${method} ${path}`)
     if (route) return [route, {}]
-    const user = userList && USER_LIST.exec(path)
+    const user = method === 'GET' && userList && USER_LIST.exec(path)
     if (user) return [userList, { username: user[1]! }]
   }
 
@@ -67,11 +79,14 @@ export default defineNitroPlugin((nitroApp) => {
     const req = event.node.req
     req.originalUrl ||= req.url
     setSecurityHeaders(event)
+    const unsafe = UNSAFE_METHODS.has(event.method)
+    if (unsafe) refuseCrossSite(event)
     if (route.category) await enforceRateLimit(event, route.category, clientIp(event))
     if (event.method === 'HEAD') {
       event._method = 'GET'
       req.method = 'GET'
     }
+    if (unsafe && !isJsonOrEmpty(event)) throw apiError(415, 'Content-Type must be application/json')
     event.context.params = params
     const body = await route.handler(event) as unknown
     // Nitro's router is preemptive: a handler that returns nothing answers 204.
@@ -88,7 +103,7 @@ export default defineNitroPlugin((nitroApp) => {
   })
 })
 
-/** Writes a handler's answer as h3 does (`handleHandlerResponse`) for what a list handler can return. */
+/** Writes a handler's answer as h3 does (`handleHandlerResponse`) for what these handlers return. */
 async function send(event: H3Event, body: unknown): Promise<void> {
   const res = event.node.res
   if (body === null) return sendNoContent(event)

@@ -3,7 +3,8 @@ import type { H3Event } from 'h3'
 import { isKeptAnswer } from '../services/list-cache'
 import { compressResponse, etagMatches, type ContentEncoding } from './compression'
 import { refundRateLimit } from './rate-limit'
-import { getRequestHeader, getResponseHeader, getResponseStatus, setResponseHeader, setResponseStatus } from 'h3'
+import { requestHeader } from './request-header'
+import { getResponseHeader, getResponseStatus, setResponseHeader, setResponseStatus } from 'h3'
 
 /** Every Cache-Control value the API uses (decisions.md "Caching"), in one place. */
 export const CACHE_POLICIES = {
@@ -58,7 +59,7 @@ export function etagOf(body: string | Buffer): string {
  */
 export function isNotModified(event: H3Event, etag: string): boolean {
   setResponseHeader(event, 'ETag', etag)
-  const match = getRequestHeader(event, 'if-none-match')
+  const match = requestHeader(event, 'if-none-match')
   if (!match) return false
   if (match.trim() === '*') {
     setResponseStatus(event, 304, 'Not Modified')

@@ -1,5 +1,6 @@
 import type { H3Event } from 'h3'
-import { getRequestHeader, getRequestURL } from 'h3'
+import { getRequestURL } from 'h3'
+import { requestHeader } from './request-header'
 
 /**
  * The checks every request passes before its handler, shared by the
@@ -26,7 +27,7 @@ export const UNSAFE_METHODS: ReadonlySet<string> = new Set(['POST', 'PATCH', 'PU
  * /api request: one whose Origin is present and not ours is refused (403).
  */
 export function refuseCrossSite(event: H3Event): void {
-  const origin = getRequestHeader(event, 'origin')
+  const origin = requestHeader(event, 'origin')
   if (origin !== undefined && !isOwnOrigin(event, origin)) throw forbidden('Cross-site request blocked')
 }
 
@@ -41,8 +42,8 @@ function isOwnOrigin(event: H3Event, origin: string): boolean {
 
 /** A JSON body, or none at all (no Content-Type and nothing to read). */
 export function isJsonOrEmpty(event: H3Event): boolean {
-  const type = getRequestHeader(event, 'content-type')
+  const type = requestHeader(event, 'content-type')
   if (type !== undefined) return type.split(';')[0]!.trim().toLowerCase() === 'application/json'
-  const length = getRequestHeader(event, 'content-length')
-  return getRequestHeader(event, 'transfer-encoding') === undefined && (length === undefined || Number(length) === 0)
+  const length = requestHeader(event, 'content-length')
+  return requestHeader(event, 'transfer-encoding') === undefined && (length === undefined || Number(length) === 0)
 }

@@ -1,5 +1,4 @@
-import { getRequestHeader, setResponseHeader } from 'h3'
-import type { H3Event } from 'h3'
+import { setResponseHeader } from 'h3'
 
 /** Endpoints whose body is a multipart form (an image and its fields); every other body is JSON. */
 const MULTIPART_ROUTES = new Set(['/api/upload', '/api/v1/upload'])
@@ -29,11 +28,3 @@ export default defineEventHandler((event) => {
     throw apiError(415, 'Content-Type must be application/json')
   }
 })
-
-/** A JSON body, or none at all (no Content-Type and nothing to read). */
-function isJsonOrEmpty(event: H3Event): boolean {
-  const type = getRequestHeader(event, 'content-type')
-  if (type !== undefined) return type.split(';')[0]!.trim().toLowerCase() === 'application/json'
-  const length = getRequestHeader(event, 'content-length')
-  return getRequestHeader(event, 'transfer-encoding') === undefined && (length === undefined || Number(length) === 0)
-}

@@ -1,5 +1,6 @@
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference -- declares a Nitro virtual module for every tsconfig that includes this file
 /// <reference path="../types/nitro-virtual.d.ts" />
+import { lazyEventHandler, type EventHandler } from 'h3'
 import { handlers } from '#nitro-internal-virtual/server-handlers'
 
 let routes: { pattern: RegExp, methods: Set<string> }[] | undefined
@@ -26,4 +27,11 @@ export function allowedMethods(path: string): Set<string> {
   const allowed = new Set(apiRoutes().filter(r => r.pattern.test(path)).flatMap(r => [...r.methods]))
   if (allowed.has('GET')) allowed.add('HEAD')
   return allowed
+}
+
+/** The handler Nitro's router runs for `route` (as written in its table, e.g. `/api/user/:username/uploads`) and `method`. */
+export function routeHandler(route: string, method: string): EventHandler | undefined {
+  const found = handlers.find(h => h.route === route && !h.middleware && (h.method ?? 'get') === method)
+  if (!found) return undefined
+  return found.lazy ? lazyEventHandler(found.handler as () => Promise<EventHandler>) : found.handler as EventHandler
 }

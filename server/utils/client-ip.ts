@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
-import { getRequestHeader } from 'h3'
 import ipaddr from 'ipaddr.js'
+import { requestHeader } from './request-header'
 
 /**
  * The client's key for rate limits and anonymous-vote hashes: its address in
@@ -11,7 +11,7 @@ import ipaddr from 'ipaddr.js'
 export function clientIp(event: H3Event): string {
   return clientAddressKey({
     socketAddress: event.node.req.socket?.remoteAddress,
-    forwardedFor: getRequestHeader(event, 'x-forwarded-for'),
+    forwardedFor: requestHeader(event, 'x-forwarded-for'),
     trustProxy: Boolean(useRuntimeConfig().trustProxy),
   })
 }

@@ -1,9 +1,10 @@
 import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 import type { H3Event } from 'h3'
-import { getRequestHeader, getResponseHeader, getResponseStatus, removeResponseHeader, setResponseHeader } from 'h3'
+import { getResponseHeader, getResponseStatus, removeResponseHeader, setResponseHeader } from 'h3'
 import type { SerialisedAnswer } from './http-cache'
 import { isInProcessRequest } from './rate-limit'
+import { requestHeader } from './request-header'
 
 export type ContentEncoding = 'br' | 'gzip'
 
@@ -100,7 +101,7 @@ export async function compressResponse(event: H3Event, response: { body?: unknow
   if (typeof body !== 'string' || Buffer.byteLength(body) < MIN_COMPRESS_BYTES) return
   if (event.method !== 'GET' && event.method !== 'HEAD') return
   if (getResponseStatus(event) !== 200 || getResponseHeader(event, 'content-encoding')) return
-  const encoding = negotiateEncoding(getRequestHeader(event, 'accept-encoding'))
+  const encoding = negotiateEncoding(requestHeader(event, 'accept-encoding'))
   if (!encoding) return
   const kept = event.context.keptAnswer as SerialisedAnswer | undefined
   if (kept?.compressed && kept.json === body) response.body = kept.compressed[encoding] ??= await compressBody(body, encoding)

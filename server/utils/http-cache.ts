@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto'
 import type { H3Event } from 'h3'
 import { isKeptAnswer } from '../services/list-cache'
-import { etagMatches, type ContentEncoding } from './compression'
-import { getRequestHeader, getResponseHeader, getResponseStatus, setResponseHeader, setResponseStatus } from 'h3'
+import { compressResponse, etagMatches, type ContentEncoding } from './compression'
+import { refundRateLimit } from './rate-limit'
+import { requestHeader } from './request-header'
+import { getResponseHeader, getResponseStatus, setResponseHeader, setResponseStatus } from 'h3'
 
 /** Every Cache-Control value the API uses (decisions.md "Caching"), in one place. */
 export const CACHE_POLICIES = {
@@ -57,7 +59,7 @@ export function etagOf(body: string | Buffer): string {
  */
 export function isNotModified(event: H3Event, etag: string): boolean {
   setResponseHeader(event, 'ETag', etag)
-  const match = getRequestHeader(event, 'if-none-match')
+  const match = requestHeader(event, 'if-none-match')
   if (!match) return false
   if (match.trim() === '*') {
     setResponseStatus(event, 304, 'Not Modified')
@@ -85,6 +87,19 @@ export function applyHttpCache(event: H3Event, response: { body?: unknown }): vo
   if (answer.compressed) event.context.keptAnswer = answer
   setResponseHeader(event, 'Content-Type', 'application/json')
   response.body = isNotModified(event, etag) ? '' : json
+}
+
+/**
+ * What every response goes through before it is sent (server/plugins/http-cache.ts,
+ * and the fast path, server/plugins/api-fast-path.ts): ETag,
+ * Cache-Control and 304 for /api GETs (a 304 gives its rate-limit point back),
+ * then brotli/gzip for pages and JSON.
+ */
+export async function finishResponse(event: H3Event, response: { body?: unknown }): Promise<void> {
+  applyHttpCache(event, response)
+  // A 304 does not spend a rate-limit point: the client already holds the answer.
+  if (getResponseStatus(event) === 304) await refundRateLimit(event)
+  await compressResponse(event, response)
 }
 
 /**

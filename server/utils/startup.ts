@@ -1,4 +1,5 @@
 let starting: Promise<void> = Promise.resolve()
+let started = false
 
 /**
  * Records the start-up work (migrations, secrets). When it fails, the
@@ -7,12 +8,20 @@ let starting: Promise<void> = Promise.resolve()
  */
 export function markStarting(work: Promise<void>): void {
   starting = work
+  work.then(() => {
+    started = true
+  }, () => {})
   work.catch((error: unknown) => {
     const driver = (error as { driverError?: unknown } | null)?.driverError
     const reason = (error instanceof Error ? error.message : String(error)) + (driver instanceof Error ? ` (${driver.message})` : '')
     console.error(`[start] cannot start: ${reason}`)
     process.exit(1)
   })
+}
+
+/** True once the start-up work recorded by `markStarting` is done (false before it is recorded). */
+export function isServerStarted(): boolean {
+  return started
 }
 
 /** Resolves once start-up work is done (at once afterwards). */

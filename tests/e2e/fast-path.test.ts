@@ -1,0 +1,106 @@
+import { request } from 'node:http'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { registerUser, type TestUser } from '../support/api'
+import { startServer, type RunningServer } from '../support/server'
+import { uploadImage } from '../support/uploads'
+
+/**
+ * The hot routes (server/plugins/api-fast-path.ts) skip Nitro's pipeline;
+ * a percent-escaped spelling of the same path takes the pipeline (routing
+ * decodes it). Both must answer alike: status, headers in the same order,
+ * bytes. The rate limiter is on, so its counting and headers are compared too.
+ */
+let server: RunningServer
+let user: TestUser
+let uploadId: string
+
+interface RawAnswer { status: number, headers: [string, string][], body: Buffer }
+
+function raw(method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${server.url}${path}`, { method, headers }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      res.on('end', () => {
+        const pairs: [string, string][] = []
+        for (let i = 0; i < res.rawHeaders.length; i += 2) pairs.push([res.rawHeaders[i]!, res.rawHeaders[i + 1]!])
+        resolve({ status: res.statusCode!, headers: pairs, body: Buffer.concat(chunks) })
+      })
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+/** Headers that belong to the moment (Date, the window's reset) or to the count so far (Remaining, compared apart). */
+const MOMENTARY = new Set(['date', 'ratelimit-reset', 'ratelimit-remaining'])
+const stable = (answer: RawAnswer) => answer.headers.map(([name, value]) => [name, MOMENTARY.has(name.toLowerCase()) ? '' : value])
+const remaining = (answer: RawAnswer) => Number(answer.headers.find(([name]) => name.toLowerCase() === 'ratelimit-remaining')?.[1])
+
+/** The same request on the fast path, then on the pipeline: both answers, and the points each spent. */
+async function both(method: string, fast: string, escaped: string, headers: Record<string, string> = {}, body?: string) {
+  const a = await raw(method, fast, headers, body)
+  const b = await raw(method, escaped, headers, body)
+  expect(b.status, `${method} ${fast}`).toBe(a.status)
+  expect(stable(b), `${method} ${fast}`).toEqual(stable(a))
+  expect(b.body.equals(a.body), `${method} ${fast}`).toBe(true)
+  return { a, b }
+}
+
+beforeAll(async () => {
+  server = await startServer({ NUXT_RATE_LIMIT_ENABLED: 'true', NUXT_RATE_LIMIT_GENERAL_MAX: '1000', NUXT_RATE_LIMIT_VOTE_MAX: '1000' })
+  user = await registerUser({}, server.url)
+  uploadId = (await uploadImage(user, { baseURL: server.url, tags: 'fastpathtag' })).id
+})
+
+afterAll(async () => {
+  await server?.stop()
+})
+
+describe('the hot routes answer as the full pipeline does', () => {
+  it('answers every public list alike, counting one point each', async () => {
+    for (const [fast, escaped] of [
+      ['/api/uploads', '/api/%75ploads'],
+      ['/api/uploads?sort=top&period=year&page=1&limit=5', '/api/%75ploads?sort=top&period=year&page=1&limit=5'],
+      ['/api/uploads/filtered?tags=fastpathtag', '/api/uploads/%66iltered?tags=fastpathtag'],
+      ['/api/items-recent', '/api/%69tems-recent'],
+      ['/api/items-top-voted', '/api/%69tems-top-voted'],
+      [`/api/user/${user.username}/uploads`, `/api/%75ser/${user.username}/uploads`],
+    ]) {
+      const plain = await both('GET', fast!, escaped!)
+      expect(plain.a.status, fast).toBe(200)
+      expect(remaining(plain.b), fast).toBe(remaining(plain.a) - 1)
+      const etag = plain.a.headers.find(([name]) => name.toLowerCase() === 'etag')![1]
+      const brotli = await both('GET', fast!, escaped!, { 'accept-encoding': 'br' })
+      expect(brotli.a.status).toBe(200)
+      const revalidated = await both('GET', fast!, escaped!, { 'if-none-match': etag })
+      expect(revalidated.a.status).toBe(304)
+      // A 304 gives its point back on both.
+      expect(remaining(revalidated.b)).toBe(remaining(revalidated.a))
+      const head = await both('HEAD', fast!, escaped!)
+      expect(head.a.body.length).toBe(0)
+    }
+  })
+
+  it('refuses bad input to a list alike', async () => {
+    expect((await both('GET', '/api/uploads?page=abc', '/api/%75ploads?page=abc')).a.status).toBe(400)
+    expect((await both('GET', '/api/uploads?unvoted=true', '/api/%75ploads?unvoted=true')).a.status).toBe(401)
+    expect((await both('POST', '/api/uploads', '/api/%75ploads', { 'content-type': 'application/json' }, '{}')).a.status).toBe(405)
+  })
+
+  it('casts, repeats and takes back a vote alike', async () => {
+    const json = { 'content-type': 'application/json', 'cookie': `auth-token=${user.token}` }
+    // The second cast of the same vote changes nothing and answers the same vote id.
+    const cast = await both('POST', '/api/vote', '/api/%76ote', json, JSON.stringify({ uploadId, vote: 'fucks' }))
+    expect(cast.a.status).toBe(200)
+    expect(JSON.parse(cast.a.body.toString())).toEqual({ vote: { voteId: expect.any(String), userId: user.id, uploadId, vote: 'fucks' } })
+    expect(remaining(cast.b)).toBe(remaining(cast.a) - 1)
+    expect((await both('POST', '/api/vote', '/api/%76ote', json, JSON.stringify({ uploadId, vote: 'sometimes' }))).a.status).toBe(400)
+    expect((await both('POST', '/api/vote', '/api/%76ote', { ...json, 'content-type': 'text/plain' }, JSON.stringify({ uploadId, vote: 'fucks' }))).a.status).toBe(415)
+    expect((await both('POST', '/api/vote', '/api/%76ote', { ...json, origin: 'https://elsewhere.example' }, JSON.stringify({ uploadId, vote: 'fucks' }))).a.status).toBe(403)
+    expect((await both('POST', '/api/vote', '/api/%76ote', { 'content-type': 'application/json' }, JSON.stringify({ uploadId, vote: 'fucks' }))).a.status).toBe(401)
+    const removed = await both('DELETE', `/api/vote?uploadId=${uploadId}`, `/api/%76ote?uploadId=${uploadId}`, { cookie: json.cookie })
+    expect(removed.a.status).toBe(200)
+    expect(JSON.parse(removed.a.body.toString())).toEqual({ success: true, vote: null })
+  })
+})

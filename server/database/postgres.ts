@@ -154,9 +154,18 @@ export class PostgresDatabase extends PostgresExecutor implements Database {
     this.pool = pool
   }
 
+  /**
+   * The cluster's current snapshot (`xmin:xmax:in-progress xids`). Every end
+   * of a transaction that wrote changes it: the newest such end moves xmax,
+   * an older one leaves the in-progress list. So after a commit by any
+   * connection or instance it differs from every version read before the
+   * commit. Reads never move it (they take no transaction id), nor do
+   * checkpoints or vacuum's page work, which moved the WAL position this
+   * used to be and made every cached list recompute while they ran.
+   */
   async dataVersion(): Promise<string> {
-    const row = await this.get<{ lsn: string }>(sql`SELECT pg_current_wal_insert_lsn()::text AS lsn`)
-    return row!.lsn
+    const row = await this.get<{ snapshot: string }>(sql`SELECT pg_current_snapshot()::text AS snapshot`)
+    return row!.snapshot
   }
 
   async ping(): Promise<void> {

@@ -6,8 +6,8 @@ let database: Database | undefined
 /**
  * The data-access port of this process: PostgreSQL when `NUXT_DATABASE_URL`
  * is set, else the embedded SQLite file `<data>/app.sqlite`. The list cache
- * keys on the database's own data version (PostgreSQL's WAL position, SQLite's
- * change counter and data_version), which every instance's commit moves, so it
+ * keys on the database's own data version (PostgreSQL's current snapshot,
+ * SQLite's WAL-index header), which every instance's commit moves, so it
  * holds its rule across instances with or without Redis.
  */
 export function useDB(): Database {

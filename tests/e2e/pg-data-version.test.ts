@@ -30,7 +30,7 @@ describe.skipIf(testEngine() !== 'postgres')('PostgresDatabase.dataVersion', () 
 
   it('moves when another connection\'s transaction commits', async () => {
     const before = await reader.dataVersion()
-    let during = ''
+    let during: string | null = ''
     await writer.transaction(async (tx) => {
       await tx.run(sql`INSERT INTO t (id, n) VALUES (1, 1)`)
       during = await reader.dataVersion()

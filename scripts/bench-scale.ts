@@ -17,9 +17,8 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import type { Database } from '../server/database/port'
-import { sql } from '../server/database/sql'
 import { setListCacheEnabled } from '../server/services/list-cache'
-import { openMigrated } from './lib/database'
+import { needsSeed, openMigrated } from './lib/database'
 import { periodScenarios, scenarios, type BenchContext, type Scenario } from './lib/bench-scenarios'
 import { seedDatabase } from './seed'
 
@@ -42,17 +41,6 @@ async function targetFor(size: number, dir: string): Promise<{ url?: string, dat
   const url = new URL(adminUrl)
   url.pathname = `/${name}`
   return { url: url.toString(), dataDir: dir }
-}
-
-/** True when the size's database has no uploads yet. */
-async function isEmpty(target: { url?: string, dataDir: string }): Promise<boolean> {
-  const db = await openMigrated(target)
-  try {
-    return (await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM uploads`))!.n === 0
-  }
-  finally {
-    await db.close()
-  }
 }
 
 /** The entries of a list answer (`uploads` or `items`). */
@@ -86,7 +74,7 @@ async function main() {
   try {
     for (const size of sizes) {
       const target = await targetFor(size, dir)
-      if (await isEmpty(target)) {
+      if (await needsSeed(target)) {
         console.info(`Seeding ${size} uploads, ${size * votesPerUpload} votes ...`)
         const seeded = await seedDatabase(target, { uploads: size, votes: size * votesPerUpload })
         console.info(`  done in ${seeded.seconds.toFixed(1)} s`)

@@ -21,7 +21,7 @@ import type { Database } from '../server/database/port'
 import { sql } from '../server/database/sql'
 import { setListCacheEnabled } from '../server/services/list-cache'
 import { freePort, startServer } from '../tests/support/server'
-import { openMigrated } from './lib/database'
+import { needsSeed } from './lib/database'
 import { BENCH_SERVER_ENV, captureAnswer, startReference, type FixedAnswers } from './lib/bench-reference'
 import { startChildServer } from './lib/child-server'
 import { periodScenarios, scenarios, type BenchContext, type Scenario } from './lib/bench-scenarios'
@@ -221,18 +221,6 @@ async function measurePages(baseUrl: string, uploadId: string, duration: number)
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
   lines.push('', `First load of /: JavaScript ${sizes.js.files} files, ${kb(sizes.js.raw)} (${kb(sizes.js.sent)} as brotli); CSS ${sizes.css.files} files, ${kb(sizes.css.raw)} (${kb(sizes.css.sent)} as brotli)`)
   return lines
-}
-
-/** True when the target has no uploads yet (a new data dir, or an empty PostgreSQL database). */
-async function needsSeed(target: { url?: string, dataDir: string }): Promise<boolean> {
-  if (!target.url && !existsSync(join(target.dataDir, 'app.sqlite'))) return true
-  const db = await openMigrated(target)
-  try {
-    return (await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM uploads`))!.n === 0
-  }
-  finally {
-    await db.close()
-  }
 }
 
 if (process.argv[2] === '--baseline') {

@@ -1,8 +1,9 @@
-import { mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { openDatabase } from '../../server/database/connection'
 import { runMigrations, type MigrationJournal } from '../../server/database/migrate'
 import type { Database } from '../../server/database/port'
+import { sql } from '../../server/database/sql'
 
 export const ROOT = resolve(import.meta.dirname, '../..')
 
@@ -25,4 +26,16 @@ export async function openMigrated(options: { url?: string, dataDir: string, log
   const applied = await migrateFromDisk(db)
   if (applied > 0) options.log?.(`[db] applied ${applied} migration(s) (${db.dialect})`)
   return db
+}
+
+/** True when a benchmark's database has no uploads yet (a new data dir, or an empty PostgreSQL database). */
+export async function needsSeed(target: { url?: string, dataDir: string }): Promise<boolean> {
+  if (!target.url && !existsSync(join(target.dataDir, 'app.sqlite'))) return true
+  const db = await openMigrated(target)
+  try {
+    return (await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM uploads`))!.n === 0
+  }
+  finally {
+    await db.close()
+  }
 }

@@ -3,22 +3,25 @@
  * of its own (so none shares an event loop with autocannon or another server):
  *
  * - `bytes`: node:http writing fixed bytes with fixed headers, what the platform can do;
- * - `h3`: the same answers through a bare h3 app, the HTTP layer Nitro is built on,
- *   what the framework alone costs;
+ * - `nitro`: the same answers from one catch-all handler of a bare Nitro build
+ *   (its default pipeline, no plugins, middleware or other routes), what the
+ *   framework alone costs;
+ * - `h3`: the same through a bare h3 app, the HTTP layer Nitro is built on;
  * - `fs`: node:http streaming a file from disk with fixed headers, what serving
  *   an image can cost at best.
  *
  * Each serves the answers it is given, by path and query, and 404 otherwise.
  */
-import { createReadStream, readFileSync, writeFileSync } from 'node:fs'
-import { createServer, request } from 'node:http'
+import { createReadStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer, request, type RequestListener } from 'node:http'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { createApp, eventHandler, setResponseHeaders, setResponseStatus, toNodeListener } from 'h3'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { createApp, toNodeListener, type EventHandler } from 'h3'
 import { freePort } from '../../tests/support/server'
 import { startChildServer } from './child-server'
 
-export type ReferenceKind = 'bytes' | 'h3' | 'fs'
+export type ReferenceKind = 'bytes' | 'nitro' | 'h3' | 'fs'
 
 /**
  * Our server as the benchmarks run it: the rate limiter on, so its cost is
@@ -68,25 +71,76 @@ export async function startReference(kind: ReferenceKind, answers: FixedAnswers)
   const file = join(tmpdir(), `dif-bench-${kind}-${process.pid}-${Date.now()}.json`)
   writeFileSync(file, JSON.stringify(answers))
   const port = await freePort()
+  if (kind === 'h3' || kind === 'nitro') writeHandler()
+  if (kind === 'nitro') await buildBareNitro()
   return startChildServer(`${kind} reference`, [import.meta.filename, kind, file, String(port)])
 }
 
-function serve(kind: ReferenceKind, answers: FixedAnswers, port: number) {
+/** Where the framework references live: inside the project, so their handler resolves h3 from our node_modules. */
+const NITRO_DIR = resolve('node_modules/.cache/dif-bench-nitro')
+const NITRO_ENTRY = join(NITRO_DIR, '.output/server/index.mjs')
+const HANDLER_FILE = join(NITRO_DIR, 'handler.mjs')
+
+/**
+ * The one handler of the h3 app and of the bare Nitro build. It reads the
+ * answers file named by BENCH_ANSWERS when loaded.
+ */
+const NITRO_HANDLER = `import { readFileSync } from 'node:fs'
+import { defineEventHandler, setResponseHeaders, setResponseStatus } from 'h3'
+
+const answers = JSON.parse(readFileSync(process.env.BENCH_ANSWERS, 'utf8'))
+const bodies = new Map(Object.entries(answers).map(([path, answer]) => [path, { ...answer, bytes: Buffer.from(answer.body ?? '', 'base64') }]))
+
+export default defineEventHandler((event) => {
+  const answer = bodies.get(event.node.req.url ?? '')
+  if (!answer) {
+    setResponseStatus(event, 404)
+    return ''
+  }
+  setResponseStatus(event, answer.status)
+  setResponseHeaders(event, answer.headers)
+  return answer.bytes
+})
+`
+
+function writeHandler() {
+  mkdirSync(NITRO_DIR, { recursive: true })
+  writeFileSync(HANDLER_FILE, NITRO_HANDLER)
+}
+
+/** Builds (once per Nitro version and handler) a Nitro app with the one handler above, as a node listener. */
+async function buildBareNitro() {
+  const { version } = JSON.parse(readFileSync('node_modules/nitropack/package.json', 'utf8')) as { version: string }
+  const stamp = join(NITRO_DIR, 'built-for')
+  const wanted = `${version}\n${NITRO_HANDLER}`
+  if (existsSync(NITRO_ENTRY) && existsSync(stamp) && readFileSync(stamp, 'utf8') === wanted) return
+  const { build, createNitro, prepare } = await import('nitropack')
+  const nitro = await createNitro({
+    rootDir: NITRO_DIR,
+    dev: false,
+    preset: 'node-listener',
+    compatibilityDate: '2026-11-01',
+    logLevel: 1,
+    handlers: [{ route: '/**', handler: HANDLER_FILE }],
+  })
+  await prepare(nitro)
+  await build(nitro)
+  await nitro.close()
+  writeFileSync(stamp, wanted)
+}
+
+async function serve(kind: ReferenceKind, answers: FixedAnswers, port: number, answersFile: string) {
   const bodies = new Map(Object.entries(answers).map(([path, answer]) => [path, { ...answer, bytes: Buffer.from(answer.body ?? '', 'base64') }]))
   const listening = () => console.info(`listening ${port}`)
+  process.env.BENCH_ANSWERS = answersFile
+  if (kind === 'nitro') {
+    const { listener } = await import(pathToFileURL(NITRO_ENTRY).href) as { listener: RequestListener }
+    createServer(listener).listen(port, '127.0.0.1', listening)
+    return
+  }
   if (kind === 'h3') {
-    const app = createApp()
-    app.use(eventHandler((event) => {
-      const answer = bodies.get(event.node.req.url ?? '')
-      if (!answer) {
-        setResponseStatus(event, 404)
-        return ''
-      }
-      setResponseStatus(event, answer.status)
-      setResponseHeaders(event, answer.headers)
-      return answer.bytes
-    }))
-    createServer(toNodeListener(app)).listen(port, '127.0.0.1', listening)
+    const { default: handler } = await import(pathToFileURL(HANDLER_FILE).href) as { default: EventHandler }
+    createServer(toNodeListener(createApp().use(handler))).listen(port, '127.0.0.1', listening)
     return
   }
   createServer((req, res) => {
@@ -103,5 +157,5 @@ function serve(kind: ReferenceKind, answers: FixedAnswers, port: number) {
 
 if (process.argv[1] === import.meta.filename) {
   const [kind, file, port] = process.argv.slice(2) as [ReferenceKind, string, string]
-  serve(kind, JSON.parse(readFileSync(file, 'utf8')) as FixedAnswers, Number(port))
+  await serve(kind, JSON.parse(readFileSync(file, 'utf8')) as FixedAnswers, Number(port), file)
 }

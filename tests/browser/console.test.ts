@@ -79,7 +79,7 @@ describe('no console errors, hydration mismatches or CSP violations', () => {
     })
   }
 
-  it('would notice: an inline script without the nonce is blocked and reported', async () => {
+  it('would notice: an inline script the policy does not list is blocked and reported', async () => {
     const page = await (await contextFor('system light', 'guest')).newPage()
     const found = complaints(page, 200)
     await goto(page, '/')

@@ -1,0 +1,161 @@
+import { createHash } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { request } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { brotliDecompressSync } from 'node:zlib'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { api, registerUser, type TestUser } from '../support/api'
+import { createTestDatabase, dropTestDatabase } from '../support/postgres'
+import { seedUpload } from '../support/seed'
+import { startServer, testEngine, type RunningServer } from '../support/server'
+
+/**
+ * The page cache (server/services/page-cache.ts): a public page viewed
+ * without a cookie is rendered once and answered from memory after, byte for
+ * byte, until the database changes, here or on another instance sharing it.
+ * Two servers of their own on one database (one SQLite file, or one
+ * PostgreSQL database), so no other test's writes move the data version.
+ */
+let a: RunningServer
+let b: RunningServer
+let owner: TestUser
+let uploadId: string
+let stopPair: () => Promise<void>
+
+beforeAll(async () => {
+  const postgres = testEngine() === 'postgres'
+  const databaseUrl = postgres ? await createTestDatabase() : undefined
+  const dataDir = postgres ? undefined : mkdtempSync(join(tmpdir(), 'dif-e2e-page-cache-'))
+  const started: RunningServer[] = []
+  stopPair = async () => {
+    await Promise.all(started.map(server => server.stop()))
+    if (databaseUrl) await dropTestDatabase(databaseUrl)
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+  }
+  started.push(await startServer({}, { databaseUrl, dataDir }))
+  started.push(await startServer({}, { databaseUrl, dataDir }))
+  ;[a, b] = started as [RunningServer, RunningServer]
+  owner = await registerUser({}, a.url)
+  uploadId = await seedUpload(owner, { description: 'the page cache\'s upload', tags: ['cached'] }, a)
+})
+afterAll(() => stopPair())
+
+interface Page { status: number, cache: string | null, csp: string | null, encoding: string | null, body: Buffer }
+
+/** A GET as sent on the wire (fetch would undo the compression). */
+function view(server: RunningServer, path: string, headers: Record<string, string> = {}): Promise<Page> {
+  return new Promise((resolve, reject) => {
+    request(`${server.url}${path}`, { headers: { accept: 'text/html', ...headers } }, (response) => {
+      const chunks: Buffer[] = []
+      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+      response.on('end', () => resolve({
+        status: response.statusCode!,
+        cache: (response.headers['x-page-cache'] as string | undefined) ?? null,
+        csp: (response.headers['content-security-policy'] as string | undefined) ?? null,
+        encoding: response.headers['content-encoding'] ?? null,
+        body: Buffer.concat(chunks),
+      }))
+      response.on('error', reject)
+    }).on('error', reject).end()
+  })
+}
+
+const ogDescription = (page: Page) => page.body.toString('utf8').match(/<meta property="og:description" content="([^"]*)"/)?.[1]
+
+describe('the page cache', () => {
+  it('answers a second view of each public page from memory, with the same bytes and policy', async () => {
+    for (const path of ['/', '/?sort=top&period=week', `/upload/${uploadId}`, '/tags/cached', `/user/${owner.username}`, '/docs']) {
+      const first = await view(a, path)
+      expect(first.status, path).toBe(200)
+      expect(first.cache, path).toBeNull()
+      const second = await view(a, path)
+      expect(second.status, path).toBe(200)
+      expect(second.cache, path).toBe('hit')
+      expect(second.csp, path).toBe(first.csp)
+      expect(second.body.equals(first.body), path).toBe(true)
+    }
+    // The other instance renders its own first.
+    expect((await view(b, `/upload/${uploadId}`)).cache).toBeNull()
+    expect((await view(b, `/upload/${uploadId}`)).cache).toBe('hit')
+  })
+
+  it('keeps each compressed variant, and it holds the same page', async () => {
+    const identity = await view(a, `/user/${owner.username}`)
+    const first = await view(a, `/user/${owner.username}`, { 'accept-encoding': 'br' })
+    const second = await view(a, `/user/${owner.username}`, { 'accept-encoding': 'br' })
+    expect([first.encoding, second.encoding]).toEqual(['br', 'br'])
+    expect([first.cache, second.cache]).toEqual(['hit', 'hit'])
+    expect(second.body.equals(first.body)).toBe(true)
+    expect(brotliDecompressSync(second.body).equals(identity.body)).toBe(true)
+  })
+
+  it('renders again after a write on either instance, and shows it', async () => {
+    const path = `/upload/${uploadId}`
+    await view(a, path)
+    const before = await view(a, path)
+    expect(before.cache).toBe('hit')
+    expect(ogDescription(before)).toBe('0 say it fucks, 0 say it does not. Cast your vote.')
+
+    const voter = await registerUser({}, b.url)
+    expect((await api('/api/vote', { method: 'POST', body: { uploadId, vote: 'fucks' }, token: voter.token, baseURL: b.url })).status).toBe(200)
+    const after = await view(a, path)
+    expect(after.cache).toBeNull()
+    expect(ogDescription(after)).toBe('1 says it fucks, 0 say it does not. Cast your vote.')
+    expect((await view(a, path)).cache).toBe('hit')
+
+    const added = await seedUpload(owner, { description: 'posted after the home page was kept' }, b)
+    await view(a, '/')
+    const home = await view(a, '/')
+    expect(home.cache).toBe('hit')
+    expect(home.body.toString('utf8')).toContain(added)
+  })
+
+  it('never answers or keeps a view that sends a cookie or credentials', async () => {
+    const path = `/user/${owner.username}`
+    await view(a, path)
+    const dark = await view(a, path, { cookie: 'theme=dark' })
+    expect(dark.cache).toBeNull()
+    expect(dark.body.toString('utf8')).toContain('data-theme="dark"')
+    expect((await view(a, path, { cookie: 'theme=dark' })).cache).toBeNull()
+    const plain = await view(a, path)
+    expect(plain.cache).toBe('hit')
+    expect(plain.body.toString('utf8')).not.toContain('data-theme="dark"')
+
+    const signedIn = await view(a, path, { cookie: `auth-token=${owner.token}` })
+    expect(signedIn.cache).toBeNull()
+    expect(signedIn.body.toString('utf8')).toContain('href="/settings"')
+    expect((await view(a, path, { authorization: `Bearer ${owner.token}` })).cache).toBeNull()
+    expect(plain.body.toString('utf8')).not.toContain('href="/settings"')
+  })
+
+  it('leaves out pages of one visitor, failed renders and other methods', async () => {
+    for (const path of ['/vote', '/login', '/upload/new', '/settings', '/my-uploads']) {
+      await view(a, path)
+      expect((await view(a, path)).cache, path).toBeNull()
+    }
+    const missing = '/upload/00000000-0000-4000-8000-000000000000'
+    expect((await view(a, missing)).status).toBe(404)
+    const again = await view(a, missing)
+    expect([again.status, again.cache]).toEqual([404, null])
+    const head = await fetch(`${a.url}/docs`, { method: 'HEAD' })
+    expect(head.status).toBe(200)
+    expect(head.headers.get('x-page-cache')).toBeNull()
+  })
+
+  it('lets run inline only the scripts its policy lists by hash, and sets no cookie', async () => {
+    for (const path of ['/', `/upload/${uploadId}`]) {
+      const response = await fetch(`${a.url}${path}`)
+      expect(response.headers.get('set-cookie'), path).toBeNull()
+      const csp = response.headers.get('content-security-policy')!
+      const html = await response.text()
+      const scriptSrc = csp.split('; ').find(directive => directive.startsWith('script-src '))!
+      const inline = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)]
+        .filter(([, attributes]) => !/\bsrc=/.test(attributes!) && !/type="application\/json"/.test(attributes!))
+        .map(([, , text]) => `'sha256-${createHash('sha256').update(text!).digest('base64')}'`)
+      expect(inline.length, path).toBeGreaterThan(0)
+      expect(scriptSrc, path).toBe(`script-src 'self' ${[...new Set(inline)].join(' ')}`)
+      expect(csp, path).not.toContain('nonce')
+    }
+  })
+})

@@ -144,7 +144,7 @@ async function main() {
     finally {
       await Promise.all([baseline.stop(), bytes.stop(), nitro.stop(), h3.stop()])
     }
-    if (!only) pages = await measurePages(app.url, uploadIds[0]!, duration)
+    if (!only) pages = await measurePages(app.url, uploadIds[0]!, token, duration)
   }
   finally {
     await app.stop({ keepData: true })
@@ -191,16 +191,21 @@ async function timeUncachedSql(db: Database, chosen: Scenario[], ctx: BenchConte
 }
 
 /**
- * What a visitor feels: server-render throughput and p99 of the home page and
- * an upload page, and the JavaScript and CSS a first visit loads (as sent, brotli).
+ * What a visitor feels: throughput and p99 of the home page and an upload
+ * page, for a visitor without a cookie (served from the page cache after the
+ * first view) and for a signed-in one (rendered every time), and the
+ * JavaScript and CSS a first visit loads (as sent, brotli).
  */
-async function measurePages(baseUrl: string, uploadId: string, duration: number): Promise<string[]> {
-  // One visitor at a time (the render's own latency), then eight at once (throughput, with queueing).
-  const lines = ['| page | connections | req/s | p50 ms | p99 ms |', '|---|---:|---:|---:|---:|']
+async function measurePages(baseUrl: string, uploadId: string, token: string, duration: number): Promise<string[]> {
+  // One visitor at a time (the answer's own latency), then eight at once (throughput, with queueing).
+  const lines = ['| page | visitor | connections | req/s | p50 ms | p99 ms |', '|---|---|---:|---:|---:|---:|']
   for (const path of ['/', `/upload/${uploadId}`]) {
-    for (const connections of [1, 8]) {
-      const result = await autocannon({ url: `${baseUrl}${path}`, connections, duration, headers: { 'accept-encoding': 'br' } })
-      lines.push(`| ${path.replace(uploadId, '{id}')} | ${connections} | ${result.requests.average.toFixed(0)} | ${result.latency.p50} | ${result.latency.p99} |`)
+    for (const [visitor, cookie] of [['no cookie (page cache)', undefined], ['signed in (rendered)', `auth-token=${token}`]] as const) {
+      for (const connections of [1, 8]) {
+        const headers: Record<string, string> = { 'accept-encoding': 'br', ...(cookie ? { cookie } : {}) }
+        const result = await autocannon({ url: `${baseUrl}${path}`, connections, duration, headers })
+        lines.push(`| ${path.replace(uploadId, '{id}')} | ${visitor} | ${connections} | ${result.requests.average.toFixed(0)} | ${result.latency.p50} | ${result.latency.p99} |`)
+      }
     }
   }
   const html = await (await fetch(`${baseUrl}/`)).text()

@@ -1,5 +1,5 @@
 import type { H3Event } from 'h3'
-import { isCacheablePagePath, keepPage, keptPage } from '../services/page-cache'
+import { isCacheablePagePath, keepPage, keptPage, pageBeingRendered, renderingPage } from '../services/page-cache'
 
 interface PageCacheContext {
   key: string
@@ -26,8 +26,16 @@ export default defineNitroPlugin((nitroApp) => {
     const version = await db.dataVersion()
     if (version === null) return
     event.context.pageCache = { key, version, before: new Set(event.node.res.getHeaderNames()) } satisfies PageCacheContext
-    const page = keptPage(db, version, key)
-    if (!page) return
+    let page = keptPage(db, version, key)
+    const rendering = page ? undefined : pageBeingRendered(db, version, key)
+    if (rendering) {
+      await rendering
+      page = keptPage(db, version, key)
+    }
+    if (!page) {
+      event.node.res.once('close', renderingPage(db, version, key))
+      return
+    }
     event.context.keptAnswer = page.answer
     event.node.res.setHeader('X-Page-Cache', 'hit')
     ctx.response = { body: page.answer.json, statusCode: 200, headers: page.headers }

@@ -10,7 +10,11 @@ import type { Database } from '../database/port'
  * version is read before the render and an entry is kept only under the
  * version it was rendered at: a page never misses a write acknowledged before
  * the request, on this instance or another. The age bound keeps what the
- * clock changes (relative dates, the hot ranking) at most seconds old.
+ * clock changes (the hot ranking) at most seconds old: a page older than
+ * `PAGE_CACHE_MAX_AGE_MS` is rendered again by the next request, and served
+ * as it is to the others until that render is kept (or for another
+ * `PAGE_CACHE_MAX_AGE_MS` if it fails). A page not kept yet is rendered once
+ * per version: requests that come while it renders wait for it.
  *
  * A page's CSP lists its inline scripts by hash (server/plugins/csp.ts), so a
  * kept page is answered byte for byte, and each compressed variant is made
@@ -33,8 +37,17 @@ export interface KeptPage {
   headers: Record<string, string>
 }
 
-interface Entry extends KeptPage { storedAt: number }
-interface Cache { version: string, entries: Map<string, Entry> }
+interface Entry extends KeptPage {
+  storedAt: number
+  /** When a request took on rendering this page again, once it was too old. */
+  refreshingSince?: number
+}
+interface Cache {
+  version: string
+  entries: Map<string, Entry>
+  /** Renders under way at this version, by key: settled when their answer is sent or fails. */
+  rendering: Map<string, Promise<void>>
+}
 const caches = new WeakMap<Database, Cache>()
 
 /** Whether a GET of `path` (without its query) may be answered from and kept in the cache. */
@@ -44,24 +57,42 @@ export function isCacheablePagePath(path: string): boolean {
 
 function cacheOf(db: Database, version: string): Cache {
   let cache = caches.get(db)
-  if (!cache) caches.set(db, cache = { version, entries: new Map() })
+  if (!cache) caches.set(db, cache = { version, entries: new Map(), rendering: new Map() })
   if (cache.version !== version) {
     cache.entries.clear()
+    cache.rendering.clear()
     cache.version = version
   }
   return cache
 }
 
-/** The page kept for `key` at `version`, if it is young enough. */
+/**
+ * The page kept for `key` at `version`: undefined when there is none, or when
+ * it is too old and this caller is the one to render it again.
+ */
 export function keptPage(db: Database, version: string, key: string, now = Date.now()): KeptPage | undefined {
-  const cache = cacheOf(db, version)
-  const entry = cache.entries.get(key)
-  if (!entry) return undefined
-  if (now - entry.storedAt >= PAGE_CACHE_MAX_AGE_MS) {
-    cache.entries.delete(key)
-    return undefined
+  const entry = cacheOf(db, version).entries.get(key)
+  if (!entry || now - entry.storedAt < PAGE_CACHE_MAX_AGE_MS) return entry
+  if (entry.refreshingSince !== undefined && now - entry.refreshingSince < PAGE_CACHE_MAX_AGE_MS) return entry
+  entry.refreshingSince = now
+  return undefined
+}
+
+/** The render of `key` under way at `version` in this process, if any. */
+export function pageBeingRendered(db: Database, version: string, key: string): Promise<void> | undefined {
+  return cacheOf(db, version).rendering.get(key)
+}
+
+/** Notes that this caller renders `key` at `version`; call the answer once its page is sent or has failed. */
+export function renderingPage(db: Database, version: string, key: string): () => void {
+  const { rendering } = cacheOf(db, version)
+  let settle!: () => void
+  const done = new Promise<void>(resolve => settle = resolve)
+  rendering.set(key, done)
+  return () => {
+    if (rendering.get(key) === done) rendering.delete(key)
+    settle()
   }
-  return entry
 }
 
 /**

@@ -111,6 +111,16 @@ describe('the page cache', () => {
     expect(home.body.toString('utf8')).toContain(added)
   })
 
+  it('renders a page once for visitors who come at the same time', async () => {
+    const path = `/user/${owner.username}`
+    await seedUpload(owner, { description: 'moves the data version' }, a)
+    const views = await Promise.all(Array.from({ length: 8 }, () => view(a, path)))
+    expect(views.map(page => page.status)).toEqual(Array(8).fill(200))
+    expect(views.filter(page => page.cache === null)).toHaveLength(1)
+    expect(views.filter(page => page.cache === 'hit')).toHaveLength(7)
+    for (const page of views) expect(page.body.equals(views[0]!.body)).toBe(true)
+  })
+
   it('never answers or keeps a view that sends a cookie or credentials', async () => {
     const path = `/user/${owner.username}`
     await view(a, path)

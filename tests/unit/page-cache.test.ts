@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import type { Database } from '../../server/database/port'
-import { isCacheablePagePath, keepPage, keptPage, PAGE_CACHE_MAX_AGE_MS } from '../../server/services/page-cache'
+import { isCacheablePagePath, keepPage, keptPage, PAGE_CACHE_MAX_AGE_MS, pageBeingRendered, renderingPage } from '../../server/services/page-cache'
 import { inlineScriptHashes } from '../../server/utils/content-security-policy'
 
 /** The cache keys its entries by database object; the data version is what a test passes in. */
@@ -9,13 +9,33 @@ const database = () => ({}) as Database
 const headers = { 'content-type': 'text/html;charset=utf-8' }
 
 describe('page cache', () => {
-  it('answers a page kept at the same version until it is too old', () => {
+  it('answers a page kept at the same version; when it is too old, one caller renders it again while the rest get it', () => {
     const db = database()
     expect(keptPage(db, 'v1', '/', 1_000)).toBeUndefined()
     keepPage(db, 'v1', '/', '<html>home</html>', headers, 1_000)
-    expect(keptPage(db, 'v1', '/', 1_000 + PAGE_CACHE_MAX_AGE_MS - 1)).toEqual({ answer: { json: '<html>home</html>', etag: '', compressed: {} }, headers, storedAt: 1_000 })
-    expect(keptPage(db, 'v1', '/', 1_000 + PAGE_CACHE_MAX_AGE_MS)).toBeUndefined()
-    expect(keptPage(db, 'v1', '/', 1_000)).toBeUndefined()
+    expect(keptPage(db, 'v1', '/', 1_000 + PAGE_CACHE_MAX_AGE_MS - 1)).toMatchObject({ answer: { json: '<html>home</html>', etag: '', compressed: {} }, headers })
+    const old = 1_000 + PAGE_CACHE_MAX_AGE_MS
+    expect(keptPage(db, 'v1', '/', old)).toBeUndefined()
+    expect(keptPage(db, 'v1', '/', old + 5)?.answer.json).toBe('<html>home</html>')
+    // That render never came back: after another max age, the next caller tries again.
+    expect(keptPage(db, 'v1', '/', old + PAGE_CACHE_MAX_AGE_MS)).toBeUndefined()
+    keepPage(db, 'v1', '/', '<html>home again</html>', headers, old + PAGE_CACHE_MAX_AGE_MS + 3)
+    expect(keptPage(db, 'v1', '/', old + PAGE_CACHE_MAX_AGE_MS + 4)?.answer.json).toBe('<html>home again</html>')
+  })
+
+  it('knows the one render of a page under way at a version until it is done', async () => {
+    const db = database()
+    expect(pageBeingRendered(db, 'v1', '/')).toBeUndefined()
+    const done = renderingPage(db, 'v1', '/')
+    const rendering = pageBeingRendered(db, 'v1', '/')
+    expect(rendering).toBeInstanceOf(Promise)
+    expect(pageBeingRendered(db, 'v1', '/docs')).toBeUndefined()
+    done()
+    await expect(rendering).resolves.toBeUndefined()
+    expect(pageBeingRendered(db, 'v1', '/')).toBeUndefined()
+    // A new version forgets the renders of the old one.
+    renderingPage(db, 'v1', '/')
+    expect(pageBeingRendered(db, 'v2', '/')).toBeUndefined()
   })
 
   it('drops every page when the version moves, and never keeps a render of an older version', () => {

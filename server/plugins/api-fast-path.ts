@@ -123,7 +123,8 @@ export default defineNitroPlugin((nitroApp) => {
       const headers = names.map(name => [name, res.getHeader(name)!] as const)
       // As bytes: a string body would be encoded to UTF-8 again on every write.
       const body = typeof response.body === 'string' ? Buffer.from(response.body) : response.body
-      if (await useDB().dataVersion() === version) replays.keep(version, replayKey!, { headers, body })
+      // The answer is sent: a version that cannot be read now only means it is not kept.
+      if (await useDB().dataVersion().catch(() => null) === version) replays.keep(version, replayKey!, { headers, body })
     }
   }
 

@@ -154,6 +154,10 @@ export class PostgresDatabase extends PostgresExecutor implements Database {
     this.pool = pool
   }
 
+  /** The data-version read under way, and the one that callers waiting for the next read share. */
+  private versionInFlight: Promise<string> | null = null
+  private versionQueued: Promise<string> | null = null
+
   /**
    * The cluster's current snapshot (`xmin:xmax:in-progress xids`). Every end
    * of a transaction that wrote changes it: the newest such end moves xmax,
@@ -162,10 +166,30 @@ export class PostgresDatabase extends PostgresExecutor implements Database {
    * commit. Reads never move it (they take no transaction id), nor do
    * checkpoints or vacuum's page work, which moved the WAL position this
    * used to be and made every cached list recompute while they ran.
+   *
+   * One read is in flight at a time. A caller that comes while one is gets
+   * the next one, sent when it returns, with every other caller that came
+   * meanwhile: each caller's version is still read after it asked, so it
+   * reflects every commit before that, and a busy instance pays one round
+   * trip per batch of requests instead of one per request.
    */
-  async dataVersion(): Promise<string> {
-    const row = await this.get<{ snapshot: string }>(sql`SELECT pg_current_snapshot()::text AS snapshot`)
-    return row!.snapshot
+  dataVersion(): Promise<string> {
+    if (!this.versionInFlight) return this.readVersion()
+    this.versionQueued ??= this.versionInFlight.then(() => undefined, () => undefined).then(() => {
+      this.versionQueued = null
+      return this.readVersion()
+    })
+    return this.versionQueued
+  }
+
+  private readVersion(): Promise<string> {
+    const read = this.get<{ snapshot: string }>(sql`SELECT pg_current_snapshot()::text AS snapshot`).then(row => row!.snapshot)
+    this.versionInFlight = read
+    const settled = () => {
+      if (this.versionInFlight === read) this.versionInFlight = null
+    }
+    read.then(settled, settled)
+    return read
   }
 
   async ping(): Promise<void> {

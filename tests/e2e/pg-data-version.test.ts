@@ -1,3 +1,4 @@
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../server/database/connection'
 import type { Database } from '../../server/database/port'
@@ -53,6 +54,30 @@ describe.skipIf(testEngine() !== 'postgres')('PostgresDatabase.dataVersion', () 
     expect(await reader.dataVersion()).not.toBe(updated)
   })
 
+  it('answers a caller with a read sent after it asked, even while another is under way', async () => {
+    // A proxy that can hold PostgreSQL's answers back: the first read is done at the
+    // server but not yet back when a write commits and a second caller asks.
+    const target = new URL(url)
+    const proxy = await holdingProxy(target.hostname, Number(target.port))
+    const proxied = new URL(url)
+    proxied.host = `127.0.0.1:${proxy.port}`
+    const db = openDatabase({ url: proxied.toString(), sqliteFile: '', poolMax: 1 })
+    try {
+      await db.dataVersion()
+      proxy.hold()
+      const first = db.dataVersion()
+      await new Promise(resolve => setTimeout(resolve, 100))
+      await writer.run(sql`UPDATE t SET n = n + 1`)
+      const second = db.dataVersion()
+      proxy.release()
+      expect(await second).not.toBe(await first)
+    }
+    finally {
+      await db.close()
+      await proxy.close()
+    }
+  })
+
   it('stays put through reads, a checkpoint and a vacuum', async () => {
     // The version is the whole cluster's, and other test files write to it meanwhile:
     // one quiet try is enough (the WAL position moved on every try, with the checkpoint).
@@ -74,3 +99,40 @@ describe.skipIf(testEngine() !== 'postgres')('PostgresDatabase.dataVersion', () 
     expect(tries).toContain(true)
   })
 })
+
+/** A TCP proxy on 127.0.0.1 whose answers from the server can be held back and let through. */
+async function holdingProxy(host: string, port: number) {
+  let held: (() => void)[] | null = null
+  const sockets = new Set<Socket>()
+  const server = createServer((client) => {
+    const upstream = connect(port, host)
+    for (const socket of [client, upstream]) {
+      sockets.add(socket)
+      socket.on('error', () => socket.destroy())
+      socket.on('close', () => sockets.delete(socket))
+    }
+    client.pipe(upstream)
+    upstream.on('data', (chunk: Buffer) => {
+      if (held) held.push(() => client.write(chunk))
+      else client.write(chunk)
+    })
+    upstream.on('end', () => client.end())
+    client.on('end', () => upstream.end())
+  })
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  return {
+    port: (server.address() as AddressInfo).port,
+    hold: () => {
+      held = []
+    },
+    release: () => {
+      const waiting = held ?? []
+      held = null
+      for (const write of waiting) write()
+    },
+    close: () => new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy()
+      server.close(() => resolve())
+    }),
+  }
+}

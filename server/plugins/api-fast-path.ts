@@ -102,7 +102,7 @@ export default defineNitroPlugin((nitroApp) => {
         return
       }
     }
-    const headersBefore = res.getHeaderNames().length
+    const headersBefore = version === null ? 0 : res.getHeaderNames().length
     if (event.method === 'HEAD') {
       event._method = 'GET'
       req.method = 'GET'

@@ -25,7 +25,6 @@ export default defineNitroPlugin((nitroApp) => {
     const db = useDB()
     const version = await db.dataVersion()
     if (version === null) return
-    event.context.pageCache = { key, version, before: new Set(event.node.res.getHeaderNames()) } satisfies PageCacheContext
     let page = keptPage(db, version, key)
     const rendering = page ? undefined : pageBeingRendered(db, version, key)
     if (rendering) {
@@ -33,6 +32,7 @@ export default defineNitroPlugin((nitroApp) => {
       page = keptPage(db, version, key)
     }
     if (!page) {
+      event.context.pageCache = { key, version, before: new Set(event.node.res.getHeaderNames()) } satisfies PageCacheContext
       event.node.res.once('close', renderingPage(db, version, key))
       return
     }
@@ -42,7 +42,7 @@ export default defineNitroPlugin((nitroApp) => {
   })
   nitroApp.hooks.hook('render:response', (response, { event }) => {
     const cache = event.context.pageCache as PageCacheContext | undefined
-    if (!cache || event.context.keptAnswer || event.node.res.headersSent) return
+    if (!cache || event.node.res.headersSent) return
     if ((response.statusCode ?? 200) !== 200 || typeof response.body !== 'string') return
     // A render that sets a cookie is this visitor's own.
     if (event.node.res.hasHeader('set-cookie')) return

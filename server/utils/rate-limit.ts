@@ -98,13 +98,23 @@ function buildLimiter(category: RateLimitCategory): RateLimiterAbstract {
   })
 }
 
+/** One request counted: what its RateLimit-* headers say, and whether it is over the limit. */
+export interface RateLimitCount {
+  limit: number
+  remaining: number
+  /** Seconds until the window resets (at least 1). */
+  reset: number
+  limited: boolean
+}
+
 /**
- * Counts one request of `key` (an IP, or a user id for uploads) in `category`,
- * sets the RateLimit-* headers, and throws 429 with Retry-After once the
- * window's allowance is spent. Counters are atomic inside rate-limiter-flexible.
+ * Counts one request of `key` (an IP, or a user id for uploads) in `category`
+ * and answers what its headers must say, or null when the request is not
+ * counted (limits off, or a request this process makes to itself). Counters
+ * are atomic inside rate-limiter-flexible.
  */
-export async function enforceRateLimit(event: H3Event, category: RateLimitCategory, key: string): Promise<void> {
-  if (!useRuntimeConfig().rateLimit.enabled || isInProcessRequest(event)) return
+export async function countRateLimit(event: H3Event, category: RateLimitCategory, key: string): Promise<RateLimitCount | null> {
+  if (!useRuntimeConfig().rateLimit.enabled || isInProcessRequest(event)) return null
   const current = limiter(category)
   let result: RateLimiterRes
   let limited = false
@@ -117,14 +127,27 @@ export async function enforceRateLimit(event: H3Event, category: RateLimitCatego
     limited = true
   }
   if (!limited) event.context.rateLimitCharge = { category, key } satisfies RateLimitCharge
-  const reset = Math.max(1, Math.ceil(result.msBeforeNext / 1000))
-  setResponseHeader(event, 'RateLimit-Limit', current.points)
-  setResponseHeader(event, 'RateLimit-Remaining', Math.max(0, result.remainingPoints))
-  setResponseHeader(event, 'RateLimit-Reset', reset)
-  if (limited) {
-    setResponseHeader(event, 'Retry-After', reset)
-    throw apiError(429, 'Too many requests, please try again later')
-  }
+  return { limit: current.points, remaining: Math.max(0, result.remainingPoints), reset: Math.max(1, Math.ceil(result.msBeforeNext / 1000)), limited }
+}
+
+/** The RateLimit-* headers of a counted request, in the order they are sent (Retry-After last, when limited). */
+export function rateLimitHeaders(count: RateLimitCount): string[] {
+  const headers = ['RateLimit-Limit', String(count.limit), 'RateLimit-Remaining', String(count.remaining), 'RateLimit-Reset', String(count.reset)]
+  if (count.limited) headers.push('Retry-After', String(count.reset))
+  return headers
+}
+
+/** Sets a counted request's RateLimit-* headers, and throws 429 with Retry-After once the window's allowance is spent. */
+export function applyRateLimit(event: H3Event, count: RateLimitCount): void {
+  const headers = rateLimitHeaders(count)
+  for (let i = 0; i < headers.length; i += 2) setResponseHeader(event, headers[i]!, headers[i + 1]!)
+  if (count.limited) throw apiError(429, 'Too many requests, please try again later')
+}
+
+/** Counts one request (`countRateLimit`) and applies the result (`applyRateLimit`). */
+export async function enforceRateLimit(event: H3Event, category: RateLimitCategory, key: string): Promise<void> {
+  const count = await countRateLimit(event, category, key)
+  if (count) applyRateLimit(event, count)
 }
 
 /**

@@ -34,7 +34,20 @@ function raw(method: string, path: string, headers: Record<string, string> = {},
 
 /** Headers that belong to the moment (Date, the window's reset) or to the count so far (Remaining, compared apart). */
 const MOMENTARY = new Set(['date', 'ratelimit-reset', 'ratelimit-remaining'])
-const stable = (answer: RawAnswer) => answer.headers.map(([name, value]) => [name, MOMENTARY.has(name.toLowerCase()) ? '' : value])
+/**
+ * Headers compared in order, but Content-Length last: `end` adds it after Date
+ * and Connection, where a replay writes it with the others in one `writeHead`.
+ */
+const stable = (answer: RawAnswer) => {
+  const isLength = ([name]: [string, string]) => name.toLowerCase() === 'content-length'
+  return [...answer.headers.filter(pair => !isLength(pair)), ...answer.headers.filter(isLength)]
+    .map(([name, value]) => [name, MOMENTARY.has(name.toLowerCase()) ? '' : value])
+}
+/** Whether Content-Length came before Date: how a replayed answer tells itself apart. */
+const replayed = (answer: RawAnswer) => {
+  const names = answer.headers.map(([name]) => name.toLowerCase())
+  return names.indexOf('content-length') !== -1 && names.indexOf('content-length') < names.indexOf('date')
+}
 const remaining = (answer: RawAnswer) => Number(answer.headers.find(([name]) => name.toLowerCase() === 'ratelimit-remaining')?.[1])
 
 /** The same request on the fast path, then on the pipeline: both answers, and the points each spent. */
@@ -83,6 +96,8 @@ describe('the hot routes answer as the full pipeline does', () => {
   })
 
   it('answers a repeated list as it was sent, as the pipeline does, until the data changes', async () => {
+    // A new data version: nothing the test before asked for is kept.
+    await uploadImage(user, { baseURL: server.url })
     for (const [fast, escaped] of [
       ['/api/uploads?limit=7', '/api/%75ploads?limit=7'],
       ['/api/uploads/filtered?tags=fastpathtag&limit=3', '/api/uploads/%66iltered?tags=fastpathtag&limit=3'],
@@ -95,6 +110,7 @@ describe('the hot routes answer as the full pipeline does', () => {
         const first = await raw('GET', fast!, headers)
         const again = await both('GET', fast!, escaped!, headers)
         expect(again.a.status, label).toBe(200)
+        expect([replayed(first), replayed(again.a), replayed(again.b)], label).toEqual([false, true, false])
         expect(stable(again.a), label).toEqual(stable(first))
         expect(again.a.body.equals(first.body), label).toBe(true)
         expect(remaining(again.a), label).toBe(remaining(first) - 1)

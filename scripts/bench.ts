@@ -203,14 +203,11 @@ async function main() {
 }
 
 /**
- * Rounds per scenario. One process of our server can serve the same cached
- * list at 40,000 req/s where the next one started from the same build serves
- * 60,000, and stays so: perf put the slow one's extra time in V8's runtime,
- * building the objects of Node's own `process.nextTick` calls (socket writes
- * and reads) through `Runtime_DefineKeyedOwnPropertyInLiteral` instead of
- * compiled code. Of 29 starts on this 2-core machine 9 were slow, two of
- * three in some bench runs: one process is a draw, and the median of three
- * processes is the typical one. Each run's number is printed.
+ * Rounds per scenario. Processes of our server started from one build used
+ * to serve the same cached list at two speeds, 40,000 or 55,000 req/s, and
+ * keep theirs (server/utils/tick-object.ts has the cause and the remedy):
+ * with one process a ratio was a draw. Each round goes to another process,
+ * each run's number is printed, and the median of three is the typical one.
  */
 const ROUNDS = 3
 

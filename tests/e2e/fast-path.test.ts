@@ -16,9 +16,9 @@ let uploadId: string
 
 interface RawAnswer { status: number, headers: [string, string][], body: Buffer }
 
-function raw(method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<RawAnswer> {
+function raw(method: string, path: string, headers: Record<string, string> = {}, body?: string, baseUrl = server.url): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const req = request(`${server.url}${path}`, { method, headers }, (res) => {
+    const req = request(`${baseUrl}${path}`, { method, headers }, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (chunk: Buffer) => chunks.push(chunk))
       res.on('end', () => {
@@ -145,5 +145,28 @@ describe('the hot routes answer as the full pipeline does', () => {
     const removed = await both('DELETE', `/api/vote?uploadId=${uploadId}`, `/api/%76ote?uploadId=${uploadId}`, { cookie: json.cookie })
     expect(removed.a.status).toBe(200)
     expect(JSON.parse(removed.a.body.toString())).toEqual({ success: true, vote: null })
+  })
+})
+
+describe('a repeated list over the rate limit', () => {
+  let limitedServer: RunningServer
+  beforeAll(async () => {
+    limitedServer = await startServer({ NUXT_RATE_LIMIT_ENABLED: 'true', NUXT_RATE_LIMIT_GENERAL_MAX: '2', NUXT_RATE_LIMIT_GENERAL_WINDOW_SECONDS: '60' })
+  })
+  afterAll(async () => {
+    await limitedServer?.stop()
+  })
+
+  it('is refused with 429 and Retry-After as the pipeline refuses it, not replayed', async () => {
+    const get = (path: string) => raw('GET', path, {}, undefined, limitedServer.url)
+    const first = await get('/api/uploads')
+    const replay = await get('/api/uploads')
+    expect([first.status, replay.status, remaining(first), remaining(replay), replayed(replay)]).toEqual([200, 200, 1, 0, true])
+    const refused = await get('/api/uploads')
+    const refusedByPipeline = await get('/api/%75ploads')
+    expect([refused.status, refusedByPipeline.status]).toEqual([429, 429])
+    expect(stable(refused)).toEqual(stable(refusedByPipeline))
+    expect(refused.headers.find(([name]) => name === 'Retry-After')?.[1]).toMatch(/^[1-9]\d*$/)
+    expect(JSON.parse(refused.body.toString())).toEqual({ statusCode: 429, statusMessage: 'Too Many Requests', message: 'Too many requests, please try again later' })
   })
 })

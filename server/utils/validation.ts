@@ -1,7 +1,8 @@
 import type { H3Event } from 'h3'
-import { getQuery, getRequestHeader, getRouterParams, readBody } from 'h3'
+import { getQuery, getRouterParams } from 'h3'
 import * as v from 'valibot'
 import { discardBody } from './multipart'
+import { requestHeader } from './request-header'
 
 type Schema = v.GenericSchema
 
@@ -42,15 +43,22 @@ export const MAX_JSON_BODY_BYTES = 1024 * 1024
 /**
  * The JSON body, validated. A missing or malformed body is a 400, not a 500;
  * one over MAX_JSON_BODY_BYTES is a 413 before more than that is held in memory.
+ * Parsed here with JSON.parse: every body that reaches a handler is JSON or
+ * empty (server/middleware/03.api-method.ts answers any other type with 415),
+ * so `application/json; charset=utf-8` with a malformed body is a 400 too.
+ * h3's `readBody`, used before, copied every request header into a new
+ * object and went through three more promises and destr: about 7 of the
+ * 155 µs of server CPU a vote took.
  */
 export async function readValidated<S extends Schema>(event: H3Event, schema: S): Promise<v.InferOutput<S>> {
   let body: unknown
   const raw = await readCappedBody(event)
   if (raw?.length) {
-    // h3 parses what it finds here as it would have parsed the stream (JSON, or form-encoded).
-    event._requestBody = raw.toString('utf8')
+    const text = raw.toString('utf8')
+    // Kept where h3 looks for a body already read, should anything read it again.
+    event._requestBody = text
     try {
-      body = await readBody(event)
+      body = JSON.parse(text)
     }
     catch {
       throw badRequest('Invalid JSON body')
@@ -67,7 +75,7 @@ function readCappedBody(event: H3Event): Promise<Buffer | undefined> {
     discardBody(event)
     return apiError(413, `Request body too large (max ${MAX_JSON_BODY_BYTES / 1024 / 1024} MB)`)
   }
-  if (Number(getRequestHeader(event, 'content-length')) > MAX_JSON_BODY_BYTES) return Promise.reject(tooLarge())
+  if (Number(requestHeader(event, 'content-length')) > MAX_JSON_BODY_BYTES) return Promise.reject(tooLarge())
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
@@ -77,7 +85,7 @@ function readCappedBody(event: H3Event): Promise<Buffer | undefined> {
       req.off('data', onData).off('end', onEnd)
       reject(tooLarge())
     }
-    const onEnd = () => resolve(Buffer.concat(chunks))
+    const onEnd = () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))
     req.on('data', onData).once('end', onEnd).once('error', () => reject(badRequest('Invalid JSON body')))
   })
 }

@@ -27,6 +27,24 @@ describe('error shape', () => {
     expect(response.body).toEqual({ statusCode: 400, statusMessage: 'Bad Request', message: 'Invalid JSON body' })
   })
 
+  it('reads a JSON body whatever the Content-Type parameters, and keeps only the fields the schema names', async () => {
+    const charset = { 'content-type': 'application/json; charset=utf-8' }
+    const malformed = await api('/api/auth', { method: 'POST', body: 'not json', headers: charset })
+    expect(malformed.status).toBe(400)
+    expect(malformed.body).toEqual({ statusCode: 400, statusMessage: 'Bad Request', message: 'Invalid JSON body' })
+    const name = `proto_${Date.now()}`
+    const registered = await api('/api/auth', {
+      method: 'POST',
+      headers: charset,
+      body: `{"action":"register","email":"${name}@example.test","username":"${name}","password":"long enough password","__proto__":{"isAdmin":true},"isAdmin":true}`,
+    })
+    expect(registered.status).toBe(201)
+    expect(registered.body.user.username).toBe(name)
+    const profile = await api('/api/profile', { token: registered.body.token })
+    expect(profile.status).toBe(200)
+    expect(profile.body.user.isAdmin).toBe(false)
+  })
+
   it('answers a validation failure with 400, the first message and per-field data', async () => {
     const response = await api('/api/auth', { method: 'POST', body: { action: 'register', email: 'nope', username: 'x', password: 'short' } })
     expect(response.status).toBe(400)

@@ -3,7 +3,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib'
 import type { H3Event } from 'h3'
 import { getResponseHeader, getResponseStatus, removeResponseHeader, setResponseHeader } from 'h3'
 import type { SerialisedAnswer } from './http-cache'
-import { isInProcessRequest } from './rate-limit'
+import { isInProcessRequest } from './in-process'
 import { requestHeader } from './request-header'
 
 export type ContentEncoding = 'br' | 'gzip'

@@ -99,7 +99,7 @@ export interface ListView {
   /** Only uploads this account has not voted on (unvoted=true). */
   unvotedBy: string | null
   /** Slugs of the caller's hidden tags: uploads carrying any of them are left out. */
-  hiddenTags: string[]
+  hiddenTags: readonly string[]
 }
 
 export const PUBLIC_VIEW: ListView = { sort: 'new', since: null, unvotedBy: null, hiddenTags: [] }
@@ -120,7 +120,7 @@ function callerConditions(view: ListView): Query {
 }
 
 /** ` AND` the upload carries none of the slugs (empty for none). */
-function hidingTags(slugs: string[]): Query {
+function hidingTags(slugs: readonly string[]): Query {
   if (slugs.length === 0) return sql`${sql.raw('')}`
   return sql` AND NOT EXISTS (SELECT 1 FROM upload_tags ht JOIN tags t ON t.id = ht.tag_id
     WHERE ht.upload_id = u.id AND t.slug ${inList(slugs)})`
@@ -297,7 +297,7 @@ export const USER_SORTS = {
 } as const
 
 /** GET /api/user/{username}/uploads: the user's public uploads only, even for the owner. */
-export function listUserUploads(db: Database, username: string, query: Paging & { sort: keyof typeof USER_SORTS, tags?: string }, hiddenTags: string[] = []) {
+export function listUserUploads(db: Database, username: string, query: Paging & { sort: keyof typeof USER_SORTS, tags?: string }, hiddenTags: readonly string[] = []) {
   const slugs = tagSlugs(query.tags)
   const key = `user ${username.toLowerCase()} ${query.sort} ${query.page} ${query.limit} ${slugs.join(',')} ${hiddenTags.join(',')}`
   return cachedList(db, key, () => listOfUser(db, username, slugs, query, hiddenTags))
@@ -306,7 +306,7 @@ export function listUserUploads(db: Database, username: string, query: Paging & 
 /** Every account's name is made of these (the registration rule and OAuth's usernameBase). */
 const POSSIBLE_USERNAME = /^[\w-]{1,100}$/
 
-async function listOfUser(db: Executor, username: string, slugs: string[], query: Paging & { sort: keyof typeof USER_SORTS }, hiddenTags: string[]) {
+async function listOfUser(db: Executor, username: string, slugs: string[], query: Paging & { sort: keyof typeof USER_SORTS }, hiddenTags: readonly string[]) {
   if (!POSSIBLE_USERNAME.test(username)) throw apiError(404, 'User not found')
   const user = await db.get<{ id: string, username: string, created_at: string, public_uploads: number }>(sql`SELECT id, username, created_at, public_uploads
     FROM users WHERE lower(username) = lower(${username})`)
@@ -339,7 +339,7 @@ const FEATURE_ORDERS = {
 } as const
 
 /** GET /api/items-recent and /api/items-top-voted: exactly the first 6 public uploads (without the caller's hidden tags). */
-export function featureList(db: Database, type: keyof typeof FEATURE_ORDERS, hiddenTags: string[] = []) {
+export function featureList(db: Database, type: keyof typeof FEATURE_ORDERS, hiddenTags: readonly string[] = []) {
   return cachedList(db, `${type} ${hiddenTags.join(',')}`, async () => {
     const rows = await db.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username
     FROM (SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE u.is_private = 0${hidingTags(hiddenTags)} ORDER BY ${FEATURE_ORDERS[type]} LIMIT 6) p
@@ -357,7 +357,7 @@ export interface AnonymousVisitor { ipHash: string, fingerprint: string }
  * (an account: by its votes, its hidden tags left out; a visitor: neither
  * the IP hash nor the fingerprint has voted on it), or null. Never cached.
  */
-export async function nextUnvoted(db: Executor, caller: { userId: string, hiddenTags: string[] } | AnonymousVisitor) {
+export async function nextUnvoted(db: Executor, caller: { userId: string, hiddenTags: readonly string[] } | AnonymousVisitor) {
   const notVoted = 'userId' in caller
     ? sql`NOT EXISTS (SELECT 1 FROM votes v WHERE v.user_id = ${caller.userId} AND v.upload_id = u.id)${hidingTags(caller.hiddenTags)}`
     : sql`NOT EXISTS (SELECT 1 FROM anonymous_votes a WHERE a.upload_id = u.id AND a.ip_hash = ${caller.ipHash})

@@ -1,6 +1,7 @@
 import type { H3Event } from 'h3'
 import { deleteCookie, getCookie, getRequestHeader, isError, setCookie } from 'h3'
 import { actorFromApiToken } from '../services/api-tokens'
+import { sharedByPageView } from './in-process'
 import { actorFromSessionToken, createSession, SESSION_COOKIE, SESSION_TTL_SECONDS, type Actor } from '../services/sessions'
 
 export { SESSION_COOKIE, type Actor }
@@ -24,7 +25,7 @@ export async function getUser(event: H3Event, options: { allowBearer?: boolean }
   if (event.context.actor !== undefined) return event.context.actor as Actor | null
   const token = (options.allowBearer && bearer(event)) || getCookie(event, SESSION_COOKIE)
   if (!token) return null
-  const actor = await actorFromSessionToken(useDB(), useSecrets().sessionSecret, token, adminEmails())
+  const actor = await sharedByPageView(event, `actor ${token}`, () => actorFromSessionToken(useDB(), useSecrets().sessionSecret, token, adminEmails()))
   if (!actor) throw unauthorized('Invalid or expired token')
   event.context.actor = actor
   return actor

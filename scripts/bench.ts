@@ -17,7 +17,6 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http'
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import autocannon from 'autocannon'
 import { openDatabase } from '../server/database/connection'
 import type { Database } from '../server/database/port'
 import { sql } from '../server/database/sql'
@@ -25,7 +24,7 @@ import { setListCacheEnabled } from '../server/services/list-cache'
 import { freePort, startServer } from '../tests/support/server'
 import { needsSeed } from './lib/database'
 import { BENCH_SERVER_ENV, captureAnswer, startReference, type FixedAnswers } from './lib/bench-reference'
-import { hasWrk, loadGet } from './lib/load'
+import { hasWrk, loadGet, loadWrite } from './lib/load'
 import { startChildServer } from './lib/child-server'
 import { periodScenarios, scenarios, type BenchContext, type Scenario } from './lib/bench-scenarios'
 import { seedDatabase } from './seed'
@@ -63,7 +62,7 @@ function startBaseline(dataDir: string, ctx: BenchContext) {
   return startChildServer('SQL baseline', [import.meta.filename, '--baseline', dataDir], { ...process.env, BENCH_CONTEXT: JSON.stringify(ctx) })
 }
 
-/** One scenario against `url`: GETs with wrk when installed (scripts/lib/load.ts), writes with autocannon (a body per request). */
+/** One scenario against `url`, with wrk when installed (scripts/lib/load.ts): a GET, or a write with a body per request. */
 async function measure(url: string, scenario: Scenario, ctx: BenchContext, duration: number, connections: number, wrk: boolean) {
   const headers: Record<string, string> = { 'content-type': 'application/json' }
   if (scenario.auth) headers.cookie = `auth-token=${ctx.token}`
@@ -71,15 +70,9 @@ async function measure(url: string, scenario: Scenario, ctx: BenchContext, durat
     const result = await loadGet(`${url}${scenario.path}`, { connections, seconds: duration, headers, wrk })
     return { rps: result.rps, p99: result.p99, bad: result.bad }
   }
-  const requests = (scenario.bodies?.(ctx) ?? [undefined]).map(body => ({
-    method: scenario.method,
-    path: scenario.path,
-    headers,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  }))
-  await autocannon({ url, connections, duration: 1, requests }) // warm-up
-  const result = await autocannon({ url, connections, duration, requests })
-  return { rps: result.requests.average, p99: result.latency.p99, bad: result.non2xx + result.errors + result.timeouts }
+  const bodies = (scenario.bodies?.(ctx) ?? ['']).map(body => typeof body === 'string' ? body : JSON.stringify(body))
+  const result = await loadWrite(`${url}${scenario.path}`, { connections, seconds: duration, headers, wrk, method: scenario.method, bodies })
+  return { rps: result.rps, p99: result.p99, bad: result.bad }
 }
 
 interface Row {
@@ -110,7 +103,7 @@ async function main() {
     console.info(`  done in ${seeded.seconds.toFixed(1)} s`)
   }
   const wrk = await hasWrk()
-  const machine = `${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${availableParallelism()} cores, Node ${process.versions.node}, load average ${loadavg()[0]!.toFixed(1)} at start; GETs driven by ${wrk ? 'wrk (one thread)' : 'autocannon (install wrk: autocannon caps the references, see scripts/lib/load.ts)'}`
+  const machine = `${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${availableParallelism()} cores, Node ${process.versions.node}, load average ${loadavg()[0]!.toFixed(1)} at start; requests driven by ${wrk ? 'wrk (one thread)' : 'autocannon (install wrk: autocannon caps the references, see scripts/lib/load.ts)'}`
 
   // Three processes of our server on the same data: a scenario's rounds each go to another one (see ROUNDS).
   const serverEnv = { ...BENCH_SERVER_ENV, ...(databaseUrl ? { NUXT_DATABASE_URL: databaseUrl } : {}) }

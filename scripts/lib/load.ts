@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
 import autocannon from 'autocannon'
 
@@ -57,6 +60,58 @@ export async function loadGet(url: string, options: LoadOptions): Promise<LoadRe
   await run('wrk', args(1))
   const { stdout } = await run('wrk', args(options.seconds))
   return parseWrk(stdout)
+}
+
+export interface WriteOptions extends LoadOptions {
+  method: string
+  /** Sent in turn, one a request, over all connections together. */
+  bodies: string[]
+}
+
+/**
+ * Sends `bodies` to `url` in turn with `connections` open for `seconds`,
+ * after one warm-up second. With wrk (a Lua script, one thread: one counter
+ * for all connections) when it is installed: autocannon walks the list once
+ * per connection, and connections that keep pace send the same body one
+ * after another, so of votes that were meant to alternate, many repeated the
+ * one just made and wrote nothing; its client also shares the machine's
+ * cores with the server in JavaScript.
+ */
+export async function loadWrite(url: string, options: WriteOptions): Promise<LoadResult> {
+  const headers = options.headers ?? {}
+  if (!options.wrk) {
+    const requests = options.bodies.map(body => ({ method: options.method as 'POST', headers, body }))
+    await autocannon({ url, connections: options.connections, duration: 1, requests })
+    const result = await autocannon({ url, connections: options.connections, duration: options.seconds, requests })
+    return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, bad: result.non2xx + result.errors + result.timeouts }
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'dif-wrk-'))
+  const script = join(dir, 'write.lua')
+  // Long brackets hold any JSON as it is; the level is one no body contains.
+  const quote = (text: string) => {
+    let level = ''
+    while (text.includes(`]${level}]`)) level += '='
+    return `[${level}[${text}]${level}]`
+  }
+  writeFileSync(script, [
+    `wrk.method = ${quote(options.method)}`,
+    ...Object.entries(headers).map(([name, value]) => `wrk.headers[ ${quote(name)} ] = ${quote(value)}`),
+    `local bodies = { ${options.bodies.map(quote).join(', ')} }`,
+    'local n = 0',
+    'request = function()',
+    '  n = n + 1',
+    '  return wrk.format(nil, nil, nil, bodies[(n - 1) % #bodies + 1])',
+    'end',
+  ].join('\n'))
+  const args = (seconds: number) => ['-t1', `-c${options.connections}`, `-d${seconds}s`, '--latency', '-s', script, url]
+  try {
+    await run('wrk', args(1))
+    const { stdout } = await run('wrk', args(options.seconds))
+    return parseWrk(stdout)
+  }
+  finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 }
 
 /** Requests/sec, latency percentiles in ms and failures from wrk's report (`--latency`). */

@@ -79,17 +79,23 @@ const NEWEST = sql`u.created_at DESC, u.id DESC`
 
 /**
  * The orders of the public lists (decisions.md "Voting flow, rankings and
- * feeds"), ties newest first. hot, best and divisive read the kept score
- * columns (generated from the counts, see server/database/ranking-columns.ts),
- * each with its own partial index; top reads uploads_public_top_idx.
+ * feeds"), ties newest first, as the columns each sorts by (all descending).
+ * hot, best and divisive read the kept score columns (generated from the
+ * counts, see server/database/ranking-columns.ts), each with its own partial
+ * index; top reads uploads_public_top_idx. A period's page merges day heads
+ * that carry these columns (periodPage).
  */
-export const LIST_SORTS: Record<Sort, Query> = {
-  new: NEWEST,
-  top: sql`u.upvotes DESC, u.downvote_count DESC, u.created_at DESC, u.id DESC`,
-  hot: sql`u.hot_score DESC, u.created_at DESC, u.id DESC`,
-  best: sql`u.best_score DESC, u.created_at DESC, u.id DESC`,
-  divisive: sql`u.divisive_score DESC, u.created_at DESC, u.id DESC`,
+const ORDER_COLUMNS: Record<Sort, readonly string[]> = {
+  new: ['created_at', 'id'],
+  top: ['upvotes', 'downvote_count', 'created_at', 'id'],
+  hot: ['hot_score', 'created_at', 'id'],
+  best: ['best_score', 'created_at', 'id'],
+  divisive: ['divisive_score', 'created_at', 'id'],
 }
+
+/** Each public list's ORDER BY, from ORDER_COLUMNS. */
+export const LIST_SORTS = Object.fromEntries(Object.entries(ORDER_COLUMNS)
+  .map(([sort, columns]) => [sort, sql`${sql.raw(columns.map(column => `u.${column} DESC`).join(', '))}`])) as Record<Sort, Query>
 
 /** What narrows a public list beyond visibility: its order, period, and the caller's own filters. */
 export interface ListView {
@@ -146,15 +152,6 @@ export function listUploads(db: Database, paging: Paging, view: ListView = PUBLI
     ORDER BY ${order}`)
     return { uploads: await withTags(db, rows), page: paging.page, limit: paging.limit }
   })
-}
-
-/** The columns of each sort's order (all descending), as a day's head carries them to the merge. */
-const ORDER_COLUMNS: Record<Sort, readonly string[]> = {
-  new: ['created_at', 'id'],
-  hot: ['hot_score', 'created_at', 'id'],
-  top: ['upvotes', 'downvote_count', 'created_at', 'id'],
-  best: ['best_score', 'created_at', 'id'],
-  divisive: ['divisive_score', 'created_at', 'id'],
 }
 
 /**

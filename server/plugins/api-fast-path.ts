@@ -1,6 +1,7 @@
 import { createError, defineEventHandler, sendNoContent, type EventHandler, type H3Event } from 'h3'
 import type { IncomingMessage } from 'node:http'
 import { getRouteRulesForPath } from 'nitropack/runtime/internal/route-rules'
+import { VersionedMap } from '../services/versioned-map'
 import type { RateLimitCategory } from '../utils/rate-limit'
 
 /**
@@ -104,7 +105,7 @@ export default defineNitroPlugin((nitroApp) => {
       const count = route.category ? await countRateLimit(event, route.category, clientIp(event)) : null
       if (!count?.limited) {
         version = await useDB().dataVersion()
-        const kept = version === null ? undefined : replays.answer(version, replayKey)
+        const kept = version === null ? undefined : replays.get(version, replayKey)
         if (kept) {
           res.writeHead(200, [...SECURITY_HEADERS, ...(count ? rateLimitHeaders(count) : []), ...kept.headers])
           res.end(kept.body)
@@ -140,7 +141,7 @@ export default defineNitroPlugin((nitroApp) => {
         return [name, Array.isArray(value) ? value : String(value)]
       }), 'Content-Length', String(body.length)]
       // The answer is sent: a version that cannot be read now only means it is not kept.
-      if (await useDB().dataVersion().catch(() => null) === version) replays.keep(version, replayKey!, { headers, body })
+      if (await useDB().dataVersion().catch(() => null) === version) replays.set(version, replayKey!, { headers, body })
     }
   }
 
@@ -170,31 +171,14 @@ interface Replay {
   body: Buffer
 }
 
-/** Most answers kept for replay; all are dropped when the data version moves. */
-const MAX_REPLAYS = 1000
-
 /**
  * List answers as they were sent (the headers set after the rate limit, in
  * order, and the body), kept under the data version they were answered at,
  * so a repeated request skips validation, the list cache lookup, the ETag and
- * encoding steps and the header writes one by one.
+ * encoding steps and the header writes one by one. At most 1000; all are
+ * dropped when the data version moves.
  */
-const replays = {
-  version: '',
-  entries: new Map<string, Replay>(),
-  answer(version: string, key: string): Replay | undefined {
-    if (version !== this.version) {
-      this.entries.clear()
-      this.version = version
-    }
-    return this.entries.get(key)
-  },
-  keep(version: string, key: string, replay: Replay): void {
-    if (version !== this.version) return
-    if (this.entries.size >= MAX_REPLAYS) this.entries.delete(this.entries.keys().next().value!)
-    this.entries.set(key, replay)
-  },
-}
+const replays = new VersionedMap<Replay>(1000)
 
 /** Writes a handler's answer as h3 does (`handleHandlerResponse`) for what these handlers return. */
 async function send(event: H3Event, body: unknown): Promise<void> {

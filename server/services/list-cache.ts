@@ -1,10 +1,10 @@
 import type { Database } from '../database/port'
+import { VersionedMap } from './versioned-map'
 
 /** Most entries kept per database; the whole cache is dropped on any write anyway. */
 const MAX_ENTRIES = 1000
 
-interface Cache { version: string, entries: Map<string, unknown> }
-const caches = new WeakMap<Database, Cache>()
+const caches = new WeakMap<Database, VersionedMap<unknown>>()
 let enabled = true
 
 /**
@@ -34,24 +34,16 @@ export function setListCacheEnabled(on: boolean): void {
 export async function cachedList<T>(db: Database, key: string, compute: () => Promise<T>): Promise<T> {
   if (!enabled) return compute()
   let cache = caches.get(db)
-  if (!cache) caches.set(db, cache = { version: '', entries: new Map() })
+  if (!cache) caches.set(db, cache = new VersionedMap(MAX_ENTRIES))
   const version = await db.dataVersion()
   if (version === null) {
     // The version cannot be read: nothing cached can be trusted.
-    cache.entries.clear()
-    cache.version = ''
+    cache.clear()
     return compute()
   }
-  if (version !== cache.version) {
-    cache.entries.clear()
-    cache.version = version
-  }
-  if (cache.entries.has(key)) return cache.entries.get(key) as T
+  const kept = cache.get(version, key)
+  if (kept !== undefined) return kept as T
   const value = await compute()
-  if (cache.version === version) {
-    if (cache.entries.size >= MAX_ENTRIES) cache.entries.delete(cache.entries.keys().next().value!)
-    cache.entries.set(key, value)
-    if (typeof value === 'object' && value !== null) keptAnswers.add(value)
-  }
+  if (cache.set(version, key, value) && typeof value === 'object' && value !== null) keptAnswers.add(value)
   return value
 }

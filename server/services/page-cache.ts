@@ -1,4 +1,5 @@
 import type { Database } from '../database/port'
+import { VersionedMap } from './versioned-map'
 
 /**
  * Server renders of the public pages for visitors who send no cookie and no
@@ -43,10 +44,9 @@ interface Entry extends KeptPage {
   refreshingSince?: number
 }
 interface Cache {
-  version: string
-  entries: Map<string, Entry>
-  /** Renders under way at this version, by key: settled when their answer is sent or fails. */
-  rendering: Map<string, Promise<void>>
+  entries: VersionedMap<Entry>
+  /** Renders under way at the current version, by key: settled when their answer is sent or fails. */
+  rendering: VersionedMap<Promise<void>>
 }
 const caches = new WeakMap<Database, Cache>()
 
@@ -55,14 +55,9 @@ export function isCacheablePagePath(path: string): boolean {
   return CACHEABLE_PATH.test(path)
 }
 
-function cacheOf(db: Database, version: string): Cache {
+function cacheOf(db: Database): Cache {
   let cache = caches.get(db)
-  if (!cache) caches.set(db, cache = { version, entries: new Map(), rendering: new Map() })
-  if (cache.version !== version) {
-    cache.entries.clear()
-    cache.rendering.clear()
-    cache.version = version
-  }
+  if (!cache) caches.set(db, cache = { entries: new VersionedMap(MAX_ENTRIES), rendering: new VersionedMap(Number.POSITIVE_INFINITY) })
   return cache
 }
 
@@ -71,7 +66,7 @@ function cacheOf(db: Database, version: string): Cache {
  * it is too old and this caller is the one to render it again.
  */
 export function keptPage(db: Database, version: string, key: string, now = Date.now()): KeptPage | undefined {
-  const entry = cacheOf(db, version).entries.get(key)
+  const entry = cacheOf(db).entries.get(version, key)
   if (!entry || now - entry.storedAt < PAGE_CACHE_MAX_AGE_MS) return entry
   if (entry.refreshingSince !== undefined && now - entry.refreshingSince < PAGE_CACHE_MAX_AGE_MS) return entry
   entry.refreshingSince = now
@@ -80,17 +75,19 @@ export function keptPage(db: Database, version: string, key: string, now = Date.
 
 /** The render of `key` under way at `version` in this process, if any. */
 export function pageBeingRendered(db: Database, version: string, key: string): Promise<void> | undefined {
-  return cacheOf(db, version).rendering.get(key)
+  return cacheOf(db).rendering.get(version, key)
 }
 
 /** Notes that this caller renders `key` at `version`; call the answer once its page is sent or has failed. */
 export function renderingPage(db: Database, version: string, key: string): () => void {
-  const { rendering } = cacheOf(db, version)
+  const { rendering } = cacheOf(db)
   let settle!: () => void
   const done = new Promise<void>(resolve => settle = resolve)
-  rendering.set(key, done)
+  // Read at `version` first, as pageBeingRendered reads it: a render under another version is not this one's.
+  rendering.get(version, key)
+  rendering.set(version, key, done)
   return () => {
-    if (rendering.get(key) === done) rendering.delete(key)
+    rendering.delete(version, key, done)
     settle()
   }
 }
@@ -100,9 +97,5 @@ export function renderingPage(db: Database, version: string, key: string): () =>
  * (another request has seen a newer version): then it is served once and dropped.
  */
 export function keepPage(db: Database, version: string, key: string, body: string, headers: Record<string, string>, now = Date.now()): void {
-  const cache = caches.get(db)
-  if (!cache || cache.version !== version) return
-  cache.entries.delete(key)
-  if (cache.entries.size >= MAX_ENTRIES) cache.entries.delete(cache.entries.keys().next().value!)
-  cache.entries.set(key, { answer: { json: body, etag: '', compressed: {} }, headers, storedAt: now })
+  caches.get(db)?.entries.set(version, key, { answer: { json: body, etag: '', compressed: {} }, headers, storedAt: now })
 }

@@ -34,12 +34,21 @@ function mapError(error: unknown): unknown {
 const isRetryable = (error: unknown) => ['40P01', '40001'].includes((error as { code?: string } | null)?.code ?? '')
 const ATTEMPTS = 5
 
-/** Names of prepared statements, one per query text (pg prepares each once per connection). */
+/**
+ * Names of prepared statements, one per query text (pg prepares each once per
+ * connection, and PostgreSQL keeps it for the connection's life). Past
+ * NAMED_MAX texts a new one runs unnamed, parsed each time, so no sequence
+ * of requests can make every connection hold an unbounded number.
+ */
 const names = new Map<string, string>()
+const NAMED_MAX = 2000
 function prepared(query: Query): pg.QueryConfig {
   const { text, values } = render(query, 'postgres')
   let name = names.get(text)
-  if (!name) names.set(text, name = `q${names.size + 1}`)
+  if (!name) {
+    if (names.size >= NAMED_MAX) return { text, values }
+    names.set(text, name = `q${names.size + 1}`)
+  }
   return { name, text, values }
 }
 

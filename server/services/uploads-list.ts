@@ -75,6 +75,21 @@ function taggedUploads(slugs: string[], match: 'all' | 'any'): Query {
 export interface Paging { page: number, limit: number }
 const offset = ({ page, limit }: Paging) => (page - 1) * limit
 
+/**
+ * A list's LIMIT and OFFSET. The first page's are written into the SQL: a
+ * statement left with no parameters is planned once by PostgreSQL and the
+ * plan kept, where our connections plan every execution for its values
+ * (plan_cache_mode=force_custom_plan, server/database/postgres.ts). Page 1 of
+ * the newest and the all-time rankings is such a statement: its list query
+ * took 0.44 ms with parameters and 0.17 ms without, 0.24 ms of it planning.
+ * Other pages keep parameters, so page numbers add no statements; limits are
+ * at most 100 (shared/schemas).
+ */
+function pageWindow(paging: Paging): Query {
+  if (paging.page === 1 && Number.isSafeInteger(paging.limit) && paging.limit > 0) return sql`LIMIT ${sql.raw(String(paging.limit))} OFFSET 0`
+  return sql`LIMIT ${paging.limit} OFFSET ${offset(paging)}`
+}
+
 const NEWEST = sql`u.created_at DESC, u.id DESC`
 
 /**
@@ -145,7 +160,7 @@ export function listUploads(db: Database, paging: Paging, view: ListView = PUBLI
     const since = periodSince(view)
     const page = since !== null && offset(paging) + paging.limit <= PERIOD_MERGE_MAX
       ? await periodPage(db, since, view, paging)
-      : sql`SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE u.is_private = 0${viewConditions(view)} ORDER BY ${order} LIMIT ${paging.limit} OFFSET ${offset(paging)}`
+      : sql`SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE u.is_private = 0${viewConditions(view)} ORDER BY ${order} ${pageWindow(paging)}`
     const rows = await db.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username
     FROM (${page}) p
     ${THEN_JOIN} uploads u ON u.${ROW_KEY} = p.rid JOIN users us ON us.id = u.user_id

@@ -1,4 +1,4 @@
-import type { ImageSize } from '../../shared/schemas/uploads'
+import { IMAGE_SIZES, type ImageSize } from '../../shared/schemas/uploads'
 
 /** What GET /api/image/{id} answers from, for one upload and size. */
 export interface ImageFile {
@@ -47,7 +47,10 @@ export function rememberImageFile(id: string, size: ImageSize | 'full', file: Im
   return file
 }
 
-/** Forgets every size of `id` (its upload is being deleted). */
+/** Every size an entry may be kept for: the original and each derivative. */
+const KEPT_SIZES: readonly (ImageSize | 'full')[] = ['full', ...Object.keys(IMAGE_SIZES) as ImageSize[]]
+
+/** Forgets every size of `id` (its upload is being deleted), a size added to IMAGE_SIZES too. */
 export function forgetImageFiles(id: string): void {
-  for (const size of ['full', 'small', 'thumb', 'medium', 'display'] as const) entries.delete(entryKey(id, size))
+  for (const size of KEPT_SIZES) entries.delete(entryKey(id, size))
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { forgetImageFiles, knownImageFile, rememberImageFile } from '../../server/services/image-file-cache'
+import { IMAGE_SIZES, type ImageSize } from '../../shared/schemas/uploads'
 
 describe('image file cache', () => {
   afterEach(() => {
@@ -29,5 +30,14 @@ describe('image file cache', () => {
     expect(knownImageFile(other, 'thumb')).toBeDefined()
     vi.advanceTimersByTime(1)
     expect(knownImageFile(other, 'thumb')).toBeUndefined()
+  })
+
+  it('forgets the original and every size IMAGE_SIZES names', () => {
+    const id = randomUUID()
+    const sizes = ['full', ...Object.keys(IMAGE_SIZES)] as (ImageSize | 'full')[]
+    for (const size of sizes) rememberImageFile(id, size, { key: `${size}/${id}`, contentType: 'image/webp', etag: `"${size}"` })
+    expect(sizes.map(size => knownImageFile(id, size)?.etag)).toEqual(sizes.map(size => `"${size}"`))
+    forgetImageFiles(id)
+    expect(sizes.map(size => knownImageFile(id, size))).toEqual(sizes.map(() => undefined))
   })
 })

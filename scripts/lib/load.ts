@@ -45,18 +45,22 @@ export async function hasWrk(): Promise<boolean> {
  * about 55,000 req/s where wrk (C, one thread) measured 81,000, and a 165 KB
  * image to about 430 req/s (p99 43 ms) where wrk measured 5,600 (p99 5 ms).
  */
-export async function loadGet(url: string, options: LoadOptions): Promise<LoadResult> {
+export function loadGet(url: string, options: LoadOptions): Promise<LoadResult> {
   const headers = options.headers ?? {}
-  if (!options.wrk) {
-    await autocannon({ url, connections: options.connections, duration: 1, headers })
-    const result = await autocannon({ url, connections: options.connections, duration: options.seconds, headers })
-    return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, bad: result.non2xx + result.errors + result.timeouts }
-  }
-  const args = (seconds: number) => [
-    '-t1', `-c${options.connections}`, `-d${seconds}s`, '--latency',
-    ...Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]),
-    url,
-  ]
+  if (!options.wrk) return byAutocannon({ url, connections: options.connections, headers }, options.seconds)
+  return byWrk(options, [...Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]), url])
+}
+
+/** One warm-up second of autocannon with `settings`, then `seconds` measured. */
+async function byAutocannon(settings: Parameters<typeof autocannon>[0], seconds: number): Promise<LoadResult> {
+  await autocannon({ ...settings, duration: 1 })
+  const result = await autocannon({ ...settings, duration: seconds })
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, bad: result.non2xx + result.errors + result.timeouts }
+}
+
+/** One warm-up second of wrk (one thread, `options.connections`) with the rest of its arguments, then `options.seconds` measured. */
+async function byWrk(options: LoadOptions, rest: string[]): Promise<LoadResult> {
+  const args = (seconds: number) => ['-t1', `-c${options.connections}`, `-d${seconds}s`, '--latency', ...rest]
   await run('wrk', args(1))
   const { stdout } = await run('wrk', args(options.seconds))
   return parseWrk(stdout)
@@ -81,9 +85,7 @@ export async function loadWrite(url: string, options: WriteOptions): Promise<Loa
   const headers = options.headers ?? {}
   if (!options.wrk) {
     const requests = options.bodies.map(body => ({ method: options.method as 'POST', headers, body }))
-    await autocannon({ url, connections: options.connections, duration: 1, requests })
-    const result = await autocannon({ url, connections: options.connections, duration: options.seconds, requests })
-    return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, bad: result.non2xx + result.errors + result.timeouts }
+    return byAutocannon({ url, connections: options.connections, requests }, options.seconds)
   }
   const dir = mkdtempSync(join(tmpdir(), 'dif-wrk-'))
   const script = join(dir, 'write.lua')
@@ -103,11 +105,8 @@ export async function loadWrite(url: string, options: WriteOptions): Promise<Loa
     '  return wrk.format(nil, nil, nil, bodies[(n - 1) % #bodies + 1])',
     'end',
   ].join('\n'))
-  const args = (seconds: number) => ['-t1', `-c${options.connections}`, `-d${seconds}s`, '--latency', '-s', script, url]
   try {
-    await run('wrk', args(1))
-    const { stdout } = await run('wrk', args(options.seconds))
-    return parseWrk(stdout)
+    return await byWrk(options, ['-s', script, url])
   }
   finally {
     rmSync(dir, { recursive: true, force: true })

@@ -78,13 +78,15 @@ export function pageBeingRendered(db: Database, version: string, key: string): P
   return cacheOf(db).rendering.get(version, key)
 }
 
-/** Notes that this caller renders `key` at `version`; call the answer once its page is sent or has failed. */
+/**
+ * Notes that this caller renders `key` at `version` (after `pageBeingRendered`
+ * found none); call the answer once its page is sent or has failed. A render
+ * at a version another request has moved past is not noted: it will not be kept.
+ */
 export function renderingPage(db: Database, version: string, key: string): () => void {
   const { rendering } = cacheOf(db)
   let settle!: () => void
   const done = new Promise<void>(resolve => settle = resolve)
-  // Read at `version` first, as pageBeingRendered reads it: a render under another version is not this one's.
-  rendering.get(version, key)
   rendering.set(version, key, done)
   return () => {
     rendering.delete(version, key, done)

@@ -54,11 +54,8 @@ export async function readValidated<S extends Schema>(event: H3Event, schema: S)
   let body: unknown
   const raw = await readCappedBody(event)
   if (raw?.length) {
-    const text = raw.toString('utf8')
-    // Kept where h3 looks for a body already read, should anything read it again.
-    event._requestBody = text
     try {
-      body = JSON.parse(text)
+      body = JSON.parse(raw.toString('utf8'))
     }
     catch {
       throw badRequest('Invalid JSON body')

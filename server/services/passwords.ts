@@ -24,21 +24,29 @@ export async function changePassword(
   now = Date.now(),
 ) {
   const { password_hash: current } = (await db.get<{ password_hash: string | null }>(sql`SELECT password_hash FROM users WHERE id = ${actor.id}`))!
-  if (!await verifyPassword(current, input.currentPassword)) throw apiError(400, 'Current password is incorrect')
+  if (!await verifyPassword(current, input.currentPassword)) {
+    // A reset that completed since the caller's session was checked changed the hash and ended the session.
+    await requireLiveSession(db, actor)
+    throw apiError(400, 'Current password is incorrect')
+  }
   await requireMfaCode(db, actor.id, input.mfaCode, now)
   const passwordHash = await hashPassword(input.newPassword)
   await db.transaction(async (tx) => {
     // A reset (or another change) may have completed while the hash was computed:
     // the caller's session must still be live and the hash the one checked above.
-    if (actor.sessionId) {
-      const live = await tx.get(sql`SELECT 1 AS live FROM sessions WHERE id = ${actor.sessionId} AND revoked_at IS NULL`)
-      if (!live) throw apiError(401, 'Invalid or expired token')
-    }
+    await requireLiveSession(tx, actor)
     const swapped = await tx.run(sql`UPDATE users SET password_hash = ${passwordHash} WHERE id = ${actor.id} AND password_hash = ${current}`)
     if (swapped.changes !== 1) throw apiError(400, 'Current password is incorrect')
     await revokeUserSessions(tx, actor.id, actor.sessionId)
   })
   return { success: true as const, message: CHANGE_PASSWORD_MESSAGE }
+}
+
+/** 401 when the caller's session (if the caller has one) was revoked since it was checked. */
+async function requireLiveSession(db: Executor, actor: { sessionId?: string }): Promise<void> {
+  if (!actor.sessionId) return
+  const live = await db.get(sql`SELECT 1 AS live FROM sessions WHERE id = ${actor.sessionId} AND revoked_at IS NULL`)
+  if (!live) throw apiError(401, 'Invalid or expired token')
 }
 
 /**

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { SignJWT, jwtVerify } from 'jose'
 import type { Executor, Row } from '../database/port'
 import type { sessions, users } from '../database/schema-postgres'
-import { sql } from '../database/sql'
+import { dialects, sql } from '../database/sql'
 import { apiError } from './errors'
 
 export const SESSION_COOKIE = 'auth-token'
@@ -44,7 +44,7 @@ function key(secret: string): Promise<CryptoKey> {
   return found
 }
 
-interface SessionClaims { sub: string, sid: string, exp: number }
+export interface SessionClaims { sub: string, sid: string, exp: number }
 
 /**
  * JWTs whose signature and claims were already checked, so a client sending the
@@ -102,12 +102,28 @@ export async function createSession(db: Executor, secret: string, userId: string
  * with another key or algorithm, expired, or its session was revoked.
  */
 export async function actorFromSessionToken(db: Executor, secret: string, token: string, adminEmails: string[], nowMs = Date.now()): Promise<Actor | null> {
-  const claims = await verifySessionJwt(secret, token)
-  if (!claims) return null
+  const claims = await sessionClaims(secret, token)
+  return claims && actorOfSession(db, claims, adminEmails, { nowMs })
+}
+
+/** A session JWT's checked claims (signature, algorithm, expiry; no database), or null. */
+export const sessionClaims = verifySessionJwt
+
+/** On PostgreSQL, locks the session's user row (alias `u`) until the caller's transaction ends. */
+const LOCKING_USER = dialects({ sqlite: '', postgres: ' FOR SHARE OF u' })
+
+/**
+ * The actor of a session whose JWT was checked (`sessionClaims`), or null when
+ * the session was revoked or has expired. With `lockUser`, inside a
+ * transaction, the user row stays locked until it ends, as a vote locks its
+ * voter (server/services/votes.ts), so the actor's shadow-ban is the one in force.
+ */
+export async function actorOfSession(db: Executor, claims: SessionClaims, adminEmails: string[], options: { nowMs?: number, lockUser?: boolean } = {}): Promise<Actor | null> {
+  const nowMs = options.nowMs ?? Date.now()
   const now = new Date(nowMs).toISOString()
   const row = await db.get<ActorRow & { last_seen_at: string | null }>(sql`SELECT u.id, u.username, u.email, u.is_admin, u.shadow_banned, s.last_seen_at
     FROM sessions s JOIN users u ON u.id = s.user_id
-    WHERE s.id = ${claims.sid} AND s.user_id = ${claims.sub} AND s.revoked_at IS NULL AND s.expires_at > ${now}`)
+    WHERE s.id = ${claims.sid} AND s.user_id = ${claims.sub} AND s.revoked_at IS NULL AND s.expires_at > ${now}${options.lockUser ? LOCKING_USER : sql.raw('')}`)
   if (!row) return null
   await touchSession(db, claims.sid, row.last_seen_at, nowMs)
   return toActor(row, adminEmails, claims.sid)

@@ -12,16 +12,42 @@ export type AnonymousVoteValue = 'upvote' | 'downvote'
 const DELTA: Record<VoteValue, [number, number]> = { fucks: [1, 0], does_not_fuck: [0, 1] }
 
 /**
+ * Who casts or withdraws a vote: an account known beforehand, or the lookup
+ * of the caller's session (server/utils/auth.ts `requireVoter`), which the
+ * vote runs as its transaction's first statement: it reads the session and
+ * locks the user row in one, where looking the session up first and then
+ * locking the user took a statement more (on PostgreSQL a round trip), and a
+ * session revoked before the vote commits cannot vote.
+ */
+export type Voter = Actor | ((tx: Executor) => Promise<Actor>)
+
+/**
  * Locks, in one fixed order, what a vote's counter change depends on: the
  * voter's user row (so a concurrent shadow-ban waits, and is waited for),
  * then the upload row (so votes on one upload apply one after another).
- * Answers whether the voter is shadow-banned and whether the upload is
- * visible to the voter. SQLite needs no locks: its transactions are serial.
+ * Answers who votes, whether they are shadow-banned (as read under the lock)
+ * and whether the upload is visible to them (to anyone with `anyUpload`).
+ * SQLite needs no locks: its transactions are serial.
  */
-async function lockVoteRows(tx: Executor, uploadId: string, actor: Pick<Actor, 'id' | 'isAdmin'> | null): Promise<{ shadowBanned: boolean, visible: boolean }> {
-  const voter = actor ? await tx.get<{ shadow_banned: number }>(sql`SELECT shadow_banned FROM users WHERE id = ${actor.id}${FOR_SHARE}`) : undefined
-  const upload = await tx.get(sql`SELECT id FROM uploads u WHERE u.id = ${uploadId} AND ${actor ? visibleTo(actor) : sql`u.is_private = 0`}${FOR_UPDATE}`)
-  return { shadowBanned: voter?.shadow_banned === 1, visible: upload !== undefined }
+async function lockVoteRows(tx: Executor, uploadId: string, voter: Voter, options: { anyUpload?: boolean } = {}) {
+  let actor: Actor
+  let shadowBanned: boolean
+  if (typeof voter === 'function') {
+    actor = await voter(tx)
+    shadowBanned = actor.shadowBanned
+  }
+  else {
+    actor = voter
+    shadowBanned = (await tx.get<{ shadow_banned: number }>(sql`SELECT shadow_banned FROM users WHERE id = ${actor.id}${FOR_SHARE}`))?.shadow_banned === 1
+  }
+  const viewer = options.anyUpload ? { id: actor.id, isAdmin: true } : actor
+  const upload = await tx.get(sql`SELECT id FROM uploads u WHERE u.id = ${uploadId} AND ${visibleTo(viewer)}${FOR_UPDATE}`)
+  return { actor, shadowBanned, visible: upload !== undefined }
+}
+
+/** Locks the upload row of an anonymous vote: whether the upload is public. */
+async function lockPublicUpload(tx: Executor, uploadId: string): Promise<boolean> {
+  return await tx.get(sql`SELECT id FROM uploads u WHERE u.id = ${uploadId} AND ${visibleTo(null)}${FOR_UPDATE}`) !== undefined
 }
 
 /** Moves an upload's counters (not for a shadow-banned voter, whose votes are not counted). */
@@ -34,9 +60,9 @@ async function moveCounts(tx: Executor, uploadId: string, [up, down]: [number, n
  * POST /api/vote: records or replaces the caller's vote and moves the counts
  * in the same transaction. The same value again changes nothing.
  */
-export function castVote(db: Executor, actor: Actor, input: { uploadId: string, vote: VoteValue }) {
+export function castVote(db: Executor, voter: Voter, input: { uploadId: string, vote: VoteValue }) {
   return db.transaction(async (tx) => {
-    const { shadowBanned, visible } = await lockVoteRows(tx, input.uploadId, actor)
+    const { actor, shadowBanned, visible } = await lockVoteRows(tx, input.uploadId, voter)
     if (!visible) throw apiError(400, 'Invalid upload ID')
     const previous = await tx.get<{ id: string, vote: VoteValue }>(sql`SELECT id, vote FROM votes WHERE user_id = ${actor.id} AND upload_id = ${input.uploadId}`)
     let voteId = previous?.id
@@ -62,9 +88,9 @@ export async function voteOf(db: Executor, actor: Actor, uploadId: string) {
 }
 
 /** DELETE /api/vote: removes the caller's vote (if any) and its share of the counts. */
-export async function removeVote(db: Executor, actor: Actor, uploadId: string) {
+export async function removeVote(db: Executor, voter: Voter, uploadId: string) {
   await db.transaction(async (tx) => {
-    const { shadowBanned } = await lockVoteRows(tx, uploadId, { id: actor.id, isAdmin: true })
+    const { actor, shadowBanned } = await lockVoteRows(tx, uploadId, voter, { anyUpload: true })
     const removed = await tx.get<{ vote: VoteValue }>(sql`DELETE FROM votes WHERE user_id = ${actor.id} AND upload_id = ${uploadId} RETURNING vote`)
     if (removed && !shadowBanned) {
       const [up, down] = DELTA[removed.vote]
@@ -95,8 +121,7 @@ export function castAnonymousVote(db: Executor, voter: AnonymousVoter, input: { 
   const ipHash = hashSignal(voter.secret, voter.ip)
   const userAgentHash = voter.userAgent ? hashSignal(voter.secret, `ua:${voter.userAgent}`) : null
   return db.transaction(async (tx) => {
-    const { visible } = await lockVoteRows(tx, input.uploadId, null)
-    if (!visible) throw apiError(400, 'Invalid upload ID')
+    if (!await lockPublicUpload(tx, input.uploadId)) throw apiError(400, 'Invalid upload ID')
     // The two unique indexes (upload + IP hash, upload + fingerprint) decide:
     // of concurrent first votes exactly one row goes in, the others insert nothing.
     const inserted = await tx.get(sql`INSERT INTO anonymous_votes (id, upload_id, ip_hash, fingerprint, user_agent_hash, vote)

@@ -64,6 +64,24 @@ describe('votes under concurrency', () => {
     expect(stored).toEqual(await countedVotes(uploadId))
     expect(stored.upvotes + stored.downvote_count).toBeGreaterThanOrEqual(15)
   })
+
+  it('counts exactly the votes answered 200 when their session signs out mid-flight', async () => {
+    const [owner, voter] = await users(2)
+    const uploadIds = await Promise.all(Array.from({ length: 20 }, () => seedUpload(owner!)))
+    const voteOn = (uploadId: string) => api('/api/vote', { method: 'POST', token: voter!.token, body: { uploadId, vote: 'fucks' } })
+    const [logout, ...answers] = await Promise.all([
+      new Promise<void>(resolve => setTimeout(resolve, 5)).then(() => api('/api/auth/logout', { method: 'POST', token: voter!.token })),
+      ...uploadIds.map(voteOn),
+    ])
+    expect(logout!.status).toBe(200)
+    const codes = statuses(answers)
+    expect(count(codes, 200) + count(codes, 401)).toBe(20)
+    const counted = await Promise.all(uploadIds.map(uploadId => storedCounts(uploadId)))
+    answers.forEach((answer, i) => {
+      expect(counted[i]).toEqual(answer.status === 200 ? { upvotes: 1, downvote_count: 0 } : { upvotes: 0, downvote_count: 0 })
+    })
+    expect((await voteOn(uploadIds[0]!)).status).toBe(401)
+  })
 })
 
 describe('limits under concurrency', () => {

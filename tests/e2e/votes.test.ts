@@ -87,6 +87,20 @@ describe('POST /api/vote', () => {
     expect(response.body).toEqual({ statusCode: 401, statusMessage: 'Unauthorized', message: 'Authentication required' })
     expect((await vote(await seedUpload(owner), 'fucks', 'not-a-jwt')).status).toBe(401)
   })
+
+  it('answers 401 for a signed-out session, before validating, and counts nothing', async () => {
+    const uploadId = await seedUpload(owner)
+    const gone = await registerUser()
+    expect((await api('/api/auth/logout', { method: 'POST', token: gone.token })).status).toBe(200)
+    const expired = { statusCode: 401, statusMessage: 'Unauthorized', message: 'Invalid or expired token' }
+    for (const [id, value] of [[uploadId, 'fucks'], [uploadId, 'nope'], ['nope', 'fucks'], [randomUUID(), 'fucks']]) {
+      const response = await vote(id, value, gone.token)
+      expect(response.status).toBe(401)
+      expect(response.body).toEqual(expired)
+    }
+    expect(await storedCounts(uploadId)).toEqual({ upvotes: 0, downvote_count: 0 })
+    expect(await countedVotes(uploadId)).toEqual({ upvotes: 0, downvote_count: 0 })
+  })
 })
 
 describe('GET /api/vote', () => {
@@ -134,5 +148,18 @@ describe('DELETE /api/vote', () => {
   it('answers 400 without uploadId and 401 signed out', async () => {
     expect((await api('/api/vote', { method: 'DELETE', token: voter.token })).body).toMatchObject(bad('Upload ID required'))
     expect((await api(`/api/vote?uploadId=${randomUUID()}`, { method: 'DELETE' })).status).toBe(401)
+  })
+
+  it('answers 401 for a signed-out session, before validating, and keeps the vote', async () => {
+    const uploadId = await seedUpload(owner)
+    const gone = await registerUser()
+    await vote(uploadId, 'fucks', gone.token)
+    await api('/api/auth/logout', { method: 'POST', token: gone.token })
+    for (const query of [`?uploadId=${uploadId}`, '']) {
+      const response = await api(`/api/vote${query}`, { method: 'DELETE', token: gone.token })
+      expect(response.status).toBe(401)
+      expect(response.body).toMatchObject({ statusCode: 401, message: 'Invalid or expired token' })
+    }
+    expect(await storedCounts(uploadId)).toEqual({ upvotes: 1, downvote_count: 0 })
   })
 })

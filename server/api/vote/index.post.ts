@@ -3,7 +3,6 @@ import { castVote } from '../../services/votes'
 
 /** POST /api/vote: records (or replaces) the caller's vote on an upload. */
 export default defineEventHandler(async (event) => {
-  const actor = await requireUser(event)
-  const input = await readValidated(event, VoteSchema)
-  return castVote(useDB(), actor, input)
+  const { voter, input } = await requireVoter(event, () => readValidated(event, VoteSchema))
+  return castVote(useDB(), voter, input)
 })

@@ -222,8 +222,8 @@ async function periodPage(db: Executor, since: string, view: ListView, paging: P
       WHERE u.created_at >= ${since} ORDER BY ${order} LIMIT ${sql.raw(String(need))}`)
     if (walked.length === need) return page(walked)
   }
-  const head = (day: Query | string, rows: number) => sql`SELECT u.${ROW_KEY} AS rid, ${selected} FROM uploads u
-      WHERE u.is_private = 0 AND u.created_day = ${day} AND u.created_at >= ${since}${callerConditions(view)}
+  const head = (day: Query | string, rows: number, inPeriod: Query) => sql`SELECT u.${ROW_KEY} AS rid, ${selected} FROM uploads u
+      WHERE u.is_private = 0 AND u.created_day = ${day}${inPeriod}${callerConditions(view)}
       ORDER BY ${order} LIMIT ${sql.raw(String(rows))}`
   /** The sort's order (every column descending) between two rows read here. */
   const inOrder = (a: HeadRow, b: HeadRow) => {
@@ -233,9 +233,17 @@ async function periodPage(db: Executor, since: string, view: ListView, paging: P
     return 0
   }
   if (db.dialect === 'postgres') {
-    return sql`SELECT u.rid FROM unnest(CAST(${days} AS text[])) AS d(day) CROSS JOIN LATERAL (${head(sql`d.day`, need)}) u
+    // Only the first day starts before `since`; every later one lies wholly in the period.
+    // Said so, the planner expects a day's whole share of rows (about 90 at 100k uploads)
+    // and reads each day's first rows from that sort's day index. With `created_at >= since`
+    // on every day it took the two conditions as independent, expected 3 rows a day, and
+    // read and sorted each whole day from another index: a month of `best` took 2.3 ms in
+    // EXPLAIN ANALYZE, and 0.35 ms now.
+    const inPeriod = sql` AND (d.day <> ${days[0]!} OR u.created_at >= ${since})`
+    return sql`SELECT u.rid FROM unnest(CAST(${days} AS text[])) AS d(day) CROSS JOIN LATERAL (${head(sql`d.day`, need, inPeriod)}) u
       ORDER BY ${order} LIMIT ${paging.limit} OFFSET ${offset(paging)}`
   }
+  const inPeriod = sql` AND u.created_at >= ${since}`
   // SQLite has no LATERAL, and a compound of a year's 367 arms costs more than its reads:
   // one prepared statement per day, merged here. With more days than rows needed, first
   // each day's best row: a day whose best row is not among the `need` best of them has
@@ -243,12 +251,12 @@ async function periodPage(db: Executor, since: string, view: ListView, paging: P
   // SQLite runs a bound LIMIT several times slower on reads this small.
   const read = days.length <= need
     ? days
-    : (await Promise.all(days.map(async day => ({ day, rows: await db.all<HeadRow>(head(day, 1)) }))))
+    : (await Promise.all(days.map(async day => ({ day, rows: await db.all<HeadRow>(head(day, 1, inPeriod)) }))))
         .filter(found => found.rows.length > 0)
         .sort((a, b) => inOrder(a.rows[0]!, b.rows[0]!))
         .slice(0, need)
         .map(found => found.day)
-  const heads = (await Promise.all(read.map(day => db.all<HeadRow>(head(day, need))))).flat()
+  const heads = (await Promise.all(read.map(day => db.all<HeadRow>(head(day, need, inPeriod))))).flat()
   return page(heads.sort(inOrder))
 }
 

@@ -11,7 +11,12 @@
 export type Dialect = 'sqlite' | 'postgres'
 
 export class Query {
-  constructor(readonly strings: readonly string[], readonly values: readonly unknown[]) {}
+  constructor(
+    readonly strings: readonly string[],
+    readonly values: readonly unknown[],
+    /** Planned for its values on every run (`sql.replanned`). */
+    readonly replanned = false,
+  ) {}
 }
 
 class Raw {
@@ -24,7 +29,12 @@ class DialectPiece {
 
 type Piece = Query | Raw | DialectPiece
 
-export interface RenderedQuery { text: string, values: unknown[] }
+export interface RenderedQuery {
+  text: string
+  values: unknown[]
+  /** The query or a piece of it is `sql.replanned`. */
+  replanned: boolean
+}
 
 export function sql(strings: TemplateStringsArray, ...values: unknown[]): Query {
   return new Query(strings, values)
@@ -32,6 +42,15 @@ export function sql(strings: TemplateStringsArray, ...values: unknown[]): Query 
 
 /** Trusted SQL text spliced in as is (never user input). */
 sql.raw = (text: string): Raw => new Raw(text)
+
+/**
+ * A piece whose best plan depends on its values, as a range that may hold a
+ * thousandth of the rows or all of them: PostgreSQL plans a statement that
+ * holds it for its values every time it runs, where other statements may be
+ * given one plan for all values (server/database/postgres.ts). SQLite plans
+ * every statement once; there it changes nothing.
+ */
+sql.replanned = (query: Query): Query => new Query(query.strings, query.values, true)
 
 /** Pieces joined with a separator: `sql.join(ids.map(id => sql\`${id}\`))`. */
 sql.join = (pieces: readonly Piece[], separator = ', '): Query => {
@@ -69,20 +88,22 @@ export function render(query: Query, dialect: Dialect): RenderedQuery {
       for (let i = 1; i < query.strings.length; i++) text += (dialect === 'sqlite' ? '?' : `$${i}`) + query.strings[i]
       texts[dialect] = text
     }
-    return { text, values: query.values.map(bindable) }
+    return { text, values: query.values.map(bindable), replanned: query.replanned }
   }
-  const values: unknown[] = []
-  const text = renderPiece(query, dialect, values)
-  return { text, values }
+  const rendered: RenderedQuery = { text: '', values: [], replanned: false }
+  rendered.text = renderPiece(query, dialect, rendered)
+  return rendered
 }
 
-function renderPiece(piece: Piece, dialect: Dialect, values: unknown[]): string {
+function renderPiece(piece: Piece, dialect: Dialect, into: { values: unknown[], replanned: boolean }): string {
   if (piece instanceof Raw) return piece.text
-  if (piece instanceof DialectPiece) return renderPiece(piece[dialect], dialect, values)
+  if (piece instanceof DialectPiece) return renderPiece(piece[dialect], dialect, into)
+  if (piece.replanned) into.replanned = true
+  const values = into.values
   let text = piece.strings[0]!
   for (let i = 0; i < piece.values.length; i++) {
     const value = piece.values[i]
-    if (isPiece(value)) text += renderPiece(value, dialect, values)
+    if (isPiece(value)) text += renderPiece(value, dialect, into)
     else {
       values.push(bindable(value))
       text += dialect === 'sqlite' ? '?' : `$${values.length}`

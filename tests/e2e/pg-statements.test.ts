@@ -9,6 +9,8 @@ import { testEngine } from '../support/server'
  * Prepared statements on PostgreSQL (server/database/postgres.ts): one per
  * query text and connection, and no more than NAMED_MAX (2000) of them
  * whatever texts the requests make; past that, a statement runs unnamed.
+ * PostgreSQL keeps one plan for a statement after five runs planned for their
+ * values, except for a `sql.replanned` one, which always runs unnamed.
  */
 describe.skipIf(testEngine() !== 'postgres')('PostgreSQL prepared statements', () => {
   let url: string
@@ -23,6 +25,18 @@ describe.skipIf(testEngine() !== 'postgres')('PostgreSQL prepared statements', (
   afterAll(async () => {
     await db?.close()
     if (url) await dropTestDatabase(url)
+  })
+
+  it('plans a statement once after five runs, and a replanned one for its values every run, unnamed', async () => {
+    const statement = (text: string) => db.get<{ generic_plans: string | number, custom_plans: string | number }>(sql`SELECT generic_plans, custom_plans
+      FROM pg_prepared_statements WHERE statement = ${text}`)
+    const since = (value: number) => sql`SELECT count(*) AS n FROM pg_class WHERE relpages >= ${value}`
+    for (let i = 0; i < 8; i++) await db.get(since(i))
+    const kept = await statement('SELECT count(*) AS n FROM pg_class WHERE relpages >= $1')
+    expect(Number(kept!.custom_plans)).toBe(5)
+    expect(Number(kept!.generic_plans)).toBe(3)
+    for (let i = 0; i < 8; i++) await db.get(sql`SELECT count(*) AS n FROM pg_class WHERE true${sql.replanned(sql` AND relpages >= ${i}`)}`)
+    expect(await statement('SELECT count(*) AS n FROM pg_class WHERE true AND relpages >= $1')).toBeUndefined()
   })
 
   it('keeps at most 2000 per connection and answers every text past them', async () => {

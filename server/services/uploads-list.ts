@@ -59,17 +59,26 @@ export function tagSlugs(param: string | undefined): string[] {
 }
 
 /**
- * The ids of uploads carrying the slugs: all of them, or any (`match=any`).
- * All of them is an INTERSECT of each tag's links, which both engines merge
- * from upload_tags_tag_idx (ordered by upload id) without a sort or a
- * grouping. An unknown slug never matches, so with `all` one unknown tag
- * empties the list.
+ * The ids of uploads carrying the slugs: all of them, or any (`match=any`),
+ * as a column `upload_id`. All of them merges each tag's links, read in
+ * upload id order from upload_tags_tag_idx, without a sort or a hash: on
+ * SQLite as an INTERSECT; on PostgreSQL as a join of the links, since it
+ * hashed an INTERSECT's rows instead (1.8-2.1 ms for two tags of 2,306 and
+ * 1,737 uploads, where the join is a merge join: 0.8-0.9 ms). An unknown slug
+ * never matches, so with `all` one unknown tag empties the list.
  */
 function taggedUploads(slugs: string[], match: 'all' | 'any'): Query {
   if (match === 'any' || slugs.length === 1) {
     return sql`SELECT DISTINCT ut.upload_id FROM upload_tags ut WHERE ut.tag_id IN (SELECT id FROM tags WHERE slug ${inList(slugs)})`
   }
-  return sql.join(slugs.map(slug => sql`SELECT upload_id FROM upload_tags WHERE tag_id = (SELECT id FROM tags WHERE slug = ${slug})`), ' INTERSECT ')
+  const tagId = (slug: string) => sql`(SELECT id FROM tags WHERE slug = ${slug})`
+  const [first, ...others] = slugs
+  return sql`${dialects({
+    sqlite: sql.join(slugs.map(slug => sql`SELECT upload_id FROM upload_tags WHERE tag_id = ${tagId(slug)}`), ' INTERSECT '),
+    postgres: sql`SELECT t0.upload_id FROM upload_tags t0${sql.join(others.map((slug, i) => sql`
+      JOIN upload_tags t${sql.raw(String(i + 1))} ON t${sql.raw(String(i + 1))}.upload_id = t0.upload_id AND t${sql.raw(String(i + 1))}.tag_id = ${tagId(slug)}`), '')}
+      WHERE t0.tag_id = ${tagId(first!)}`,
+  })}`
 }
 
 export interface Paging { page: number, limit: number }

@@ -206,3 +206,23 @@ describe('GET /api/tags', () => {
     expect((await api('/api/tags?limit=1000')).status).toBe(200)
   })
 })
+
+describe('GET /api/uploads/filtered with several tags', () => {
+  it('lists exactly the uploads carrying every tag, whatever the order of the slugs, with their total', async () => {
+    const tag = (name: string) => `trio-${name}-${randomUUID().slice(0, 8)}`
+    const [a, b, c] = [tag('a'), tag('b'), tag('c')]
+    const older = await seedUpload(owner, { tags: [a, b, c], createdAt: '2031-01-01T00:00:00.000Z' })
+    const newer = await seedUpload(other, { tags: [c, a, b], createdAt: '2031-01-02T00:00:00.000Z' })
+    await seedUpload(owner, { tags: [a, b] })
+    await seedUpload(other, { tags: [b, c] })
+    await seedUpload(owner, { tags: [a, b, c], isPrivate: true })
+    for (const slugs of [[a, b, c], [c, b, a], [b, a, c]]) {
+      const response = await api(`/api/uploads/filtered?tags=${slugs.join(',')}`)
+      expect(response.status).toBe(200)
+      expect(response.body.total).toBe(2)
+      expect(response.body.uploads.map((entry: { id: string }) => entry.id)).toEqual([newer, older])
+    }
+    expect((await api(`/api/uploads/filtered?tags=${a},${b}`)).body.total).toBe(3)
+    expect((await api(`/api/uploads/filtered?tags=${a},${b},${c},${tag('d')}`)).body).toEqual({ uploads: [], total: 0, page: 1, limit: 10 })
+  })
+})

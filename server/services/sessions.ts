@@ -55,7 +55,8 @@ export interface SessionClaims { sub: string, sid: string, exp: number }
 const verified = new Map<string, SessionClaims & { secret: string }>()
 const VERIFIED_MAX = 10_000
 
-async function verifySessionJwt(secret: string, token: string): Promise<SessionClaims | null> {
+/** A session JWT's checked claims (signature, algorithm, expiry; no database), or null. */
+export async function sessionClaims(secret: string, token: string): Promise<SessionClaims | null> {
   const known = verified.get(token)
   if (known && known.secret === secret) return known.exp * 1000 > Date.now() ? known : null
   try {
@@ -105,9 +106,6 @@ export async function actorFromSessionToken(db: Executor, secret: string, token:
   const claims = await sessionClaims(secret, token)
   return claims && actorOfSession(db, claims, adminEmails, { nowMs })
 }
-
-/** A session JWT's checked claims (signature, algorithm, expiry; no database), or null. */
-export const sessionClaims = verifySessionJwt
 
 /** On PostgreSQL, locks the session's user row (alias `u`) until the caller's transaction ends. */
 const LOCKING_USER = dialects({ sqlite: '', postgres: ' FOR SHARE OF u' })

@@ -75,8 +75,11 @@ function taggedUploads(slugs: string[], match: 'all' | 'any'): Query {
   const [first, ...others] = slugs
   return sql`${dialects({
     sqlite: sql.join(slugs.map(slug => sql`SELECT upload_id FROM upload_tags WHERE tag_id = ${tagId(slug)}`), ' INTERSECT '),
-    postgres: sql`SELECT t0.upload_id FROM upload_tags t0${sql.join(others.map((slug, i) => sql`
-      JOIN upload_tags t${sql.raw(String(i + 1))} ON t${sql.raw(String(i + 1))}.upload_id = t0.upload_id AND t${sql.raw(String(i + 1))}.tag_id = ${tagId(slug)}`), '')}
+    postgres: sql`SELECT t0.upload_id FROM upload_tags t0${sql.join(others.map((slug, i) => {
+      const link = sql.raw(`t${i + 1}`)
+      return sql`
+      JOIN upload_tags ${link} ON ${link}.upload_id = t0.upload_id AND ${link}.tag_id = ${tagId(slug)}`
+    }), '')}
       WHERE t0.tag_id = ${tagId(first!)}`,
   })}`
 }

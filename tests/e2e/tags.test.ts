@@ -211,8 +211,8 @@ describe('GET /api/uploads/filtered with several tags', () => {
   it('lists exactly the uploads carrying every tag, whatever the order of the slugs, with their total', async () => {
     const tag = (name: string) => `trio-${name}-${randomUUID().slice(0, 8)}`
     const [a, b, c] = [tag('a'), tag('b'), tag('c')]
-    const older = await seedUpload(owner, { tags: [a, b, c], createdAt: '2031-01-01T00:00:00.000Z' })
-    const newer = await seedUpload(other, { tags: [c, a, b], createdAt: '2031-01-02T00:00:00.000Z' })
+    const older = await seedUpload(owner, { tags: [a, b, c], createdAt: '2021-01-01T00:00:00.000Z' })
+    const newer = await seedUpload(other, { tags: [c, a, b], createdAt: '2021-01-02T00:00:00.000Z' })
     await seedUpload(owner, { tags: [a, b] })
     await seedUpload(other, { tags: [b, c] })
     await seedUpload(owner, { tags: [a, b, c], isPrivate: true })

@@ -256,21 +256,28 @@ async function periodPage(db: Executor, since: string, view: ListView, paging: P
     return sql`SELECT u.rid FROM unnest(CAST(${days} AS text[])) AS d(day) CROSS JOIN LATERAL (${head(sql`d.day`, need, inPeriod)}) u
       ORDER BY ${order} LIMIT ${paging.limit} OFFSET ${offset(paging)}`
   }
-  const inPeriod = sql` AND u.created_at >= ${since}`
   // SQLite has no LATERAL, and a compound of a year's 367 arms costs more than its reads:
-  // one prepared statement per day, merged here. With more days than rows needed, first
-  // each day's best row: a day whose best row is not among the `need` best of them has
-  // `need` better rows elsewhere, so only those days are read further. The LIMIT is written out (a whole number of ours):
-  // SQLite runs a bound LIMIT several times slower on reads this small.
-  const read = days.length <= need
-    ? days
-    : (await Promise.all(days.map(async day => ({ day, rows: await db.all<HeadRow>(head(day, 1, inPeriod)) }))))
-        .filter(found => found.rows.length > 0)
-        .sort((a, b) => inOrder(a.rows[0]!, b.rows[0]!))
-        .slice(0, need)
-        .map(found => found.day)
-  const heads = (await Promise.all(read.map(day => db.all<HeadRow>(head(day, need, inPeriod))))).flat()
-  return page(heads.sort(inOrder))
+  // prepared statements per day, merged here, reading as few rows as the merge can use
+  // (better-sqlite3 builds an object for every row: a day's first 20 rows cost six times
+  // its first one). First each day's first `first` rows, together at least `need`; the
+  // need-th best of them, `bound`, is then no better than the page's last row. A day read
+  // to its end, or whose last row read is no better than `bound`, has given every row it
+  // can add to the page; each other day is read on from its last row down to `bound`.
+  // A month of `best` read 20 rows from each of its 20 best days (400 rows, 1.2–1.7 ms on
+  // the bench machine); it reads 33 now (0.36–0.52 ms). The LIMIT is written out (a whole
+  // number of ours): SQLite runs a bound LIMIT several times slower on reads this small.
+  const inPeriod = sql` AND u.created_at >= ${since}`
+  const rowValue = sql.raw(`(${columns.map(column => `u.${column}`).join(', ')})`)
+  const valueOf = (row: HeadRow) => sql`(${sql.join(columns.map(column => sql`${row[column]}`))})`
+  const first = Math.max(1, Math.ceil(need / days.length))
+  const reads = await Promise.all(days.map(async day => ({ day, rows: await db.all<HeadRow>(head(day, first, inPeriod)) })))
+  const found = reads.flatMap(read => read.rows).sort(inOrder)
+  const bound = found.length >= need ? found[need - 1]! : undefined
+  const after = (last: HeadRow) => sql`${inPeriod} AND ${rowValue} < ${valueOf(last)}${bound ? sql` AND ${rowValue} >= ${valueOf(bound)}` : sql.raw('')}`
+  const more = await Promise.all(reads
+    .filter(read => read.rows.length === first && (!bound || inOrder(read.rows.at(-1)!, bound) < 0))
+    .map(read => db.all<HeadRow>(head(read.day, need, after(read.rows.at(-1)!)))))
+  return page([...found, ...more.flat()].sort(inOrder))
 }
 
 /** Row keys (in order) as a derived table of one column, `rid`. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { MAX_TAGS_PER_UPLOAD, parseTagName, TAG_NAME_MESSAGE } from '../../shared/utils/tags'
 import type { Executor, Row } from '../database/port'
 import type { tags } from '../database/schema-postgres'
-import { dialects, FOR_UPDATE, sql } from '../database/sql'
+import { dialects, FOR_UPDATE, inList, sql } from '../database/sql'
 import { apiError } from './errors'
 import { logModeration } from './modlog'
 import type { Actor } from './sessions'
@@ -14,6 +14,34 @@ export type TagRow = Pick<Row<typeof tags>, 'id' | 'name' | 'slug'>
 export function tagsOf(db: Executor, uploadId: string): Promise<TagRow[]> {
   return db.all<TagRow>(sql`SELECT t.id, t.name, t.slug FROM upload_tags ut JOIN tags t ON t.id = ut.tag_id
     WHERE ut.upload_id = ${uploadId} ORDER BY ut.position`)
+}
+
+/**
+ * Tag rows by id, kept by every instance. A tag row never changes once written
+ * (the one upsert below keeps the first name, and no route renames or deletes
+ * a tag), so what an instance keeps is never stale, on any engine or number
+ * of instances. At most TAG_ROWS_KEPT; the oldest go first.
+ */
+const tagRowsKept = new Map<string, TagRow>()
+const TAG_ROWS_KEPT = 50_000
+
+/** The rows of tag ids: kept ones from memory, the others in one query. */
+export async function tagRows(db: Executor, ids: readonly string[]): Promise<Map<string, TagRow>> {
+  const rows = new Map<string, TagRow>()
+  const missing = new Set<string>()
+  for (const id of ids) {
+    const kept = tagRowsKept.get(id)
+    if (kept) rows.set(id, kept)
+    else missing.add(id)
+  }
+  if (missing.size === 0) return rows
+  for (const row of await db.all<TagRow>(sql`SELECT id, name, slug FROM tags WHERE id ${inList([...missing])}`)) {
+    const tag = Object.freeze({ id: row.id, name: row.name, slug: row.slug })
+    rows.set(tag.id, tag)
+    if (tagRowsKept.size >= TAG_ROWS_KEPT) tagRowsKept.delete(tagRowsKept.keys().next().value!)
+    tagRowsKept.set(tag.id, tag)
+  }
+  return rows
 }
 
 /** The id of the one tag row of a slug, created with this name when there is none yet. */

@@ -6,7 +6,7 @@ import type { uploads } from '../database/schema-postgres'
 import { dialects, inList, sql, type Query } from '../database/sql'
 import { apiError } from './errors'
 import { cachedList } from './list-cache'
-import type { TagRow } from './upload-tags'
+import { tagRows, type TagRow } from './upload-tags'
 import { ENTRY_COLUMNS } from './upload-queries'
 
 export type ListRow = Pick<Row<typeof uploads>, 'id' | 'user_id' | 'filename' | 'description' | 'upload_type' | 'external_url'
@@ -38,17 +38,23 @@ export function toListEntry(row: ListRow, tags: TagRow[]) {
 
 export type ListEntry = ReturnType<typeof toListEntry>
 
-/** The tags of a page of uploads in one query (never one per upload). */
+/**
+ * The tags of a page of uploads: their links in one query (never one per
+ * upload), the tags' names and slugs from the kept rows (`tagRows`). On the
+ * bench's PostgreSQL, joining the tags table for them was 47 index lookups
+ * for a page of 20, half of the query's time.
+ */
 export async function withTags(db: Executor, rows: ListRow[]): Promise<ListEntry[]> {
   if (rows.length === 0) return []
-  const tags = await db.all<TagRow & { upload_id: string }>(sql`SELECT ut.upload_id, t.id, t.name, t.slug
-    FROM upload_tags ut JOIN tags t ON t.id = ut.tag_id
-    WHERE ut.upload_id ${inList(rows.map(row => row.id))} ORDER BY ut.upload_id, ut.position`)
+  const links = await db.all<{ upload_id: string, tag_id: string }>(sql`SELECT upload_id, tag_id FROM upload_tags
+    WHERE upload_id ${inList(rows.map(row => row.id))} ORDER BY upload_id, position`)
+  const tags = await tagRows(db, links.map(link => link.tag_id))
   const byUpload = new Map<string, TagRow[]>()
-  for (const { upload_id, ...tag } of tags) {
-    const list = byUpload.get(upload_id)
+  for (const link of links) {
+    const tag = tags.get(link.tag_id)!
+    const list = byUpload.get(link.upload_id)
     if (list) list.push(tag)
-    else byUpload.set(upload_id, [tag])
+    else byUpload.set(link.upload_id, [tag])
   }
   return rows.map(row => toListEntry(row, byUpload.get(row.id) ?? []))
 }

@@ -226,3 +226,24 @@ describe('GET /api/uploads/filtered with several tags', () => {
     expect((await api(`/api/uploads/filtered?tags=${a},${b},${c},${tag('d')}`)).body).toEqual({ uploads: [], total: 0, page: 1, limit: 10 })
   })
 })
+
+describe('tags in list entries', () => {
+  it('carry each upload\'s tags in the order added, with the name the tag was first written with, also for tags new since the last read', async () => {
+    const suffix = randomUUID().slice(0, 8)
+    const first = await seedUpload(owner, { tags: [`Kept-Name-${suffix}`, `plain-${suffix}`], createdAt: '2021-03-01T00:00:00.000Z' })
+    const second = await seedUpload(other, { tags: [`plain-${suffix}`, `kept-name-${suffix}`], createdAt: '2021-03-02T00:00:00.000Z' })
+    const tagsOf = async (id: string) => {
+      const response = await api(`/api/uploads/filtered?tags=plain-${suffix}`)
+      expect(response.status).toBe(200)
+      const entry = (response.body.uploads as { id: string, tags: { id: string, name: string, slug: string }[] }[]).find(item => item.id === id)!
+      return entry.tags.map(tag => [tag.name, tag.slug])
+    }
+    expect(await tagsOf(first)).toEqual([[`Kept-Name-${suffix}`, `kept-name-${suffix}`], [`plain-${suffix}`, `plain-${suffix}`]])
+    expect(await tagsOf(second)).toEqual([[`plain-${suffix}`, `plain-${suffix}`], [`Kept-Name-${suffix}`, `kept-name-${suffix}`]])
+    // A tag made after the list was read shows up in the next read, after the older ones.
+    expect((await addTags(second, [`Fresh ${suffix}`], other.token)).status).toBe(200)
+    expect(await tagsOf(second)).toEqual([[`plain-${suffix}`, `plain-${suffix}`], [`Kept-Name-${suffix}`, `kept-name-${suffix}`], [`Fresh ${suffix}`, `fresh-${suffix}`]])
+    const listed = (await api(`/api/uploads/filtered?tags=plain-${suffix}`)).body.uploads as { tags: { id: string }[] }[]
+    expect(listed[0]!.tags[1]!.id).toBe(listed[1]!.tags[0]!.id)
+  })
+})

@@ -212,6 +212,17 @@ export const tags = sqliteTable('tags', {
   index('tags_public_uploads_idx').on(t.publicUploads),
 ])
 
+/**
+ * Public uploads per UTC day of created_at (uploads.created_day), kept by triggers on
+ * uploads (the upload_day_triggers migration) like users.public_uploads. A deep page of
+ * the newest uploads sums these from the newest day to find the day its first row is
+ * in, and reads on from that day instead of skipping every newer upload one by one.
+ */
+export const uploadDays = sqliteTable('upload_days', {
+  day: text('day').primaryKey(),
+  publicUploads: integer('public_uploads').notNull().default(0),
+})
+
 export const uploadTags = sqliteTable('upload_tags', {
   uploadId: text('upload_id').notNull().references(() => uploads.id, { onDelete: 'cascade' }),
   tagId: text('tag_id').notNull().references(() => tags.id, { onDelete: 'cascade' }),

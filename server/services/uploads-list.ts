@@ -172,6 +172,34 @@ function viewKey(view: ListView): string {
   return `${view.sort} ${since} ${view.unvotedBy ?? ''} ${view.hiddenTags.join(',')}`
 }
 
+/** The day after a day (YYYY-MM-DD) of `d.day`. */
+const NEXT_DAY = dialects({ sqlite: `date(d.day, '+1 day')`, postgres: `to_char(CAST(d.day AS date) + 1, 'YYYY-MM-DD')` })
+
+/**
+ * The row keys of a page past the first of the newest public uploads (no
+ * filters of the caller's own). Skipping the offset row by row cost a walk
+ * of the newest index as long as the offset: on the bench's PostgreSQL, page
+ * 500 read 10,000 index entries (3.7 ms in EXPLAIN ANALYZE against 0.2 ms for
+ * page 1). Instead, upload_days (public uploads per day, kept by triggers)
+ * is summed from the newest day to the day that holds the page's first row,
+ * and the page is read from the end of that day, skipping only its newer
+ * rows of that day: 0.6 ms, and a cost that follows the days and the uploads
+ * of one day, not the offset. One statement, so the counts and the rows are
+ * read at one moment. LIMIT is written out, so PostgreSQL keeps one plan
+ * (limits are at most 100).
+ *
+ * PostgreSQL only: SQLite walks its covering index at about 16 ns an entry
+ * (page 500 in 0.16 ms), and sums every day before picking one (1.4 ms).
+ */
+function newestPage(paging: Paging): Query {
+  const skip = offset(paging)
+  return sql`WITH start AS MATERIALIZED (SELECT ${NEXT_DAY} AS bound, ${skip} - (d.through - d.public_uploads) AS skip
+      FROM (SELECT day, public_uploads, sum(public_uploads) OVER (ORDER BY day DESC) AS through FROM upload_days) d
+      WHERE d.through > ${skip} ORDER BY d.day DESC LIMIT 1)
+    SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE u.is_private = 0 AND u.created_at < (SELECT bound FROM start)
+    ORDER BY ${NEWEST} LIMIT ${sql.raw(String(Math.trunc(paging.limit)))} OFFSET coalesce((SELECT skip FROM start), 0)`
+}
+
 /** GET /api/uploads: public uploads in the view's order (no total). */
 export function listUploads(db: Database, paging: Paging, view: ListView = PUBLIC_VIEW) {
   return cachedList(db, `uploads ${paging.page} ${paging.limit} ${viewKey(view)}`, async () => {
@@ -179,7 +207,9 @@ export function listUploads(db: Database, paging: Paging, view: ListView = PUBLI
     const since = periodSince(view)
     const page = since !== null && offset(paging) + paging.limit <= PERIOD_MERGE_MAX
       ? await periodPage(db, since, view, paging)
-      : sql`SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE u.is_private = 0${viewConditions(view)} ORDER BY ${order} ${pageWindow(paging)}`
+      : db.dialect === 'postgres' && view.sort === 'new' && paging.page > 1 && view.unvotedBy === null && view.hiddenTags.length === 0
+        ? newestPage(paging)
+        : sql`SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE u.is_private = 0${viewConditions(view)} ORDER BY ${order} ${pageWindow(paging)}`
     const rows = await db.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username
     FROM (${page}) p
     ${THEN_JOIN} uploads u ON u.${ROW_KEY} = p.rid JOIN users us ON us.id = u.user_id

@@ -1,0 +1,4 @@
+CREATE TABLE "upload_days" (
+	"day" text PRIMARY KEY NOT NULL,
+	"public_uploads" integer DEFAULT 0 NOT NULL
+);

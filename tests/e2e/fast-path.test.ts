@@ -1,7 +1,7 @@
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { registerUser, type TestUser } from '../support/api'
-import { startServer, type RunningServer } from '../support/server'
+import { startServer, testEngine, type RunningServer } from '../support/server'
 import { uploadImage } from '../support/uploads'
 
 /**
@@ -106,15 +106,21 @@ describe('the hot routes answer as the full pipeline does', () => {
     ]) {
       for (const headers of [{}, { 'accept-encoding': 'br' }, { 'accept-encoding': 'gzip, deflate' }] as Record<string, string>[]) {
         const label = `${fast} ${JSON.stringify(headers)}`
-        // The first answer is kept as sent; the second is that answer again, the third the pipeline's.
-        const first = await raw('GET', fast!, headers)
-        const again = await both('GET', fast!, escaped!, headers)
-        expect(again.a.status, label).toBe(200)
-        expect([replayed(first), replayed(again.a), replayed(again.b)], label).toEqual([false, true, false])
-        expect(stable(again.a), label).toEqual(stable(first))
-        expect(again.a.body.equals(first.body), label).toBe(true)
-        expect(remaining(again.a), label).toBe(remaining(first) - 1)
-        expect(remaining(again.b), label).toBe(remaining(again.a) - 1)
+        for (let attempt = 1; ; attempt++) {
+          // The first answer is kept as sent; the second is that answer again, the third the pipeline's.
+          const first = await raw('GET', fast!, headers)
+          const again = await both('GET', fast!, escaped!, headers)
+          // PostgreSQL's data version is its cluster's snapshot: a write to another test
+          // file's database on the shared cluster moves it, and an answer is then made anew.
+          if (!replayed(again.a) && testEngine() === 'postgres' && attempt < 5) continue
+          expect(again.a.status, label).toBe(200)
+          expect([attempt > 1 || !replayed(first), replayed(again.a), replayed(again.b)], label).toEqual([true, true, false])
+          expect(stable(again.a), label).toEqual(stable(first))
+          expect(again.a.body.equals(first.body), label).toBe(true)
+          expect(remaining(again.a), label).toBe(remaining(first) - 1)
+          expect(remaining(again.b), label).toBe(remaining(again.a) - 1)
+          break
+        }
       }
     }
     const recent = async () => JSON.parse((await raw('GET', '/api/items-recent')).body.toString()) as { items: { id: string }[] }

@@ -40,14 +40,13 @@ async function lockVoteRows(tx: Executor, uploadId: string, voter: Voter, option
     actor = voter
     shadowBanned = (await tx.get<{ shadow_banned: number }>(sql`SELECT shadow_banned FROM users WHERE id = ${actor.id}${FOR_SHARE}`))?.shadow_banned === 1
   }
-  const viewer = options.anyUpload ? { id: actor.id, isAdmin: true } : actor
-  const upload = await tx.get(sql`SELECT id FROM uploads u WHERE u.id = ${uploadId} AND ${visibleTo(viewer)}${FOR_UPDATE}`)
-  return { actor, shadowBanned, visible: upload !== undefined }
+  const visible = await lockUpload(tx, uploadId, options.anyUpload ? { id: actor.id, isAdmin: true } : actor)
+  return { actor, shadowBanned, visible }
 }
 
-/** Locks the upload row of an anonymous vote: whether the upload is public. */
-async function lockPublicUpload(tx: Executor, uploadId: string): Promise<boolean> {
-  return await tx.get(sql`SELECT id FROM uploads u WHERE u.id = ${uploadId} AND ${visibleTo(null)}${FOR_UPDATE}`) !== undefined
+/** Locks an upload row if `viewer` may see it (null: a visitor, public uploads only): whether it did. */
+async function lockUpload(tx: Executor, uploadId: string, viewer: Pick<Actor, 'id' | 'isAdmin'> | null): Promise<boolean> {
+  return await tx.get(sql`SELECT id FROM uploads u WHERE u.id = ${uploadId} AND ${visibleTo(viewer)}${FOR_UPDATE}`) !== undefined
 }
 
 /** Moves an upload's counters (not for a shadow-banned voter, whose votes are not counted). */
@@ -121,7 +120,7 @@ export function castAnonymousVote(db: Executor, voter: AnonymousVoter, input: { 
   const ipHash = hashSignal(voter.secret, voter.ip)
   const userAgentHash = voter.userAgent ? hashSignal(voter.secret, `ua:${voter.userAgent}`) : null
   return db.transaction(async (tx) => {
-    if (!await lockPublicUpload(tx, input.uploadId)) throw apiError(400, 'Invalid upload ID')
+    if (!await lockUpload(tx, input.uploadId, null)) throw apiError(400, 'Invalid upload ID')
     // The two unique indexes (upload + IP hash, upload + fingerprint) decide:
     // of concurrent first votes exactly one row goes in, the others insert nothing.
     const inserted = await tx.get(sql`INSERT INTO anonymous_votes (id, upload_id, ip_hash, fingerprint, user_agent_hash, vote)

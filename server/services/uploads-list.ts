@@ -172,9 +172,6 @@ function viewKey(view: ListView): string {
   return `${view.sort} ${since} ${view.unvotedBy ?? ''} ${view.hiddenTags.join(',')}`
 }
 
-/** The day after a day (YYYY-MM-DD) of `d.day`. */
-const NEXT_DAY = dialects({ sqlite: `date(d.day, '+1 day')`, postgres: `to_char(CAST(d.day AS date) + 1, 'YYYY-MM-DD')` })
-
 /**
  * The row keys of a page past the first of the newest public uploads (no
  * filters of the caller's own). Skipping the offset row by row cost a walk
@@ -193,10 +190,10 @@ const NEXT_DAY = dialects({ sqlite: `date(d.day, '+1 day')`, postgres: `to_char(
  */
 function newestPage(paging: Paging): Query {
   const skip = offset(paging)
-  return sql`WITH start AS MATERIALIZED (SELECT ${NEXT_DAY} AS bound, ${skip} - (d.through - d.public_uploads) AS skip
+  return sql`WITH start AS MATERIALIZED (SELECT to_char(CAST(d.day AS date) + 1, 'YYYY-MM-DD') AS bound, ${skip} - (d.through - d.public_uploads) AS skip
       FROM (SELECT day, public_uploads, sum(public_uploads) OVER (ORDER BY day DESC) AS through FROM upload_days) d
       WHERE d.through > ${skip} ORDER BY d.day DESC LIMIT 1)
-    SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE u.is_private = 0 AND u.created_at < (SELECT bound FROM start)
+    SELECT u.id AS rid FROM uploads u WHERE u.is_private = 0 AND u.created_at < (SELECT bound FROM start)
     ORDER BY ${NEWEST} LIMIT ${sql.raw(String(Math.trunc(paging.limit)))} OFFSET coalesce((SELECT skip FROM start), 0)`
 }
 

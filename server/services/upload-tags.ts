@@ -11,9 +11,10 @@ import { visibleTo } from './upload-queries'
 export type TagRow = Pick<Row<typeof tags>, 'id' | 'name' | 'slug'>
 
 /** The tags of one upload, in the order they were added. */
-export function tagsOf(db: Executor, uploadId: string): Promise<TagRow[]> {
-  return db.all<TagRow>(sql`SELECT t.id, t.name, t.slug FROM upload_tags ut JOIN tags t ON t.id = ut.tag_id
-    WHERE ut.upload_id = ${uploadId} ORDER BY ut.position`)
+export async function tagsOf(db: Executor, uploadId: string): Promise<TagRow[]> {
+  const links = await db.all<{ tag_id: string }>(sql`SELECT tag_id FROM upload_tags WHERE upload_id = ${uploadId} ORDER BY position`)
+  const tags = await tagRows(db, links.map(link => link.tag_id))
+  return links.map(link => tags.get(link.tag_id)!)
 }
 
 /**

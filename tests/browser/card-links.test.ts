@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { registerUser, type TestUser } from '../support/api'
+import { launchBrowser, newContext } from '../support/browser'
+import { goto, seedLink, watchErrors } from './helpers'
+
+// A card's links (its picture, description, tags and owner) are plain <a> elements that
+// change page within the app: the page's own state lives on, and a modified click is the
+// browser's (a new tab) while the page stays where it is.
+let browser: Browser
+let owner: TestUser
+const suffix = randomUUID().slice(0, 8)
+const tag = `cl-${suffix}`
+const other = `cl-other-${suffix}`
+let id: string
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+  owner = await registerUser()
+  id = await seedLink(owner, { description: `Card link ${suffix}`, tags: [tag, other] })
+})
+afterAll(() => browser?.close())
+
+/** Marks the page's window: a full page load forgets the mark, a change of page within the app keeps it. */
+async function mark(page: Page) {
+  await page.evaluate(() => ((window as unknown as { cardLinkMark: string }).cardLinkMark = 'kept'))
+}
+const marked = (page: Page) => page.evaluate(() => (window as unknown as { cardLinkMark?: string }).cardLinkMark ?? null)
+
+describe('links on an upload card', () => {
+  let context: BrowserContext
+  beforeAll(async () => {
+    context = await newContext(browser, inject('baseURL'))
+  })
+  afterAll(() => context?.close())
+
+  it('open the upload, its tag and its owner within the app, by click and by keyboard', async () => {
+    const page = await context.newPage()
+    const errors = watchErrors(page)
+    await goto(page, `/tags/${tag}`)
+    const card = page.locator(`[data-testid="upload-card"][data-upload-id="${id}"]`)
+    await expect(card.locator('.description a').getAttribute('href')).resolves.toBe(`/upload/${id}`)
+    await expect(card.locator('a.media-link').getAttribute('href')).resolves.toBe(`/upload/${id}`)
+
+    await mark(page)
+    await card.locator('.description a').click()
+    await page.waitForURL(`**/upload/${id}`)
+    await expect(page.getByTestId('upload-description').textContent()).resolves.toContain(`Card link ${suffix}`)
+    expect(await marked(page)).toBe('kept')
+
+    await page.goBack()
+    await page.waitForURL(`**/tags/${tag}`)
+    await card.locator(`a.chip[href="/tags/${other}"]`).click()
+    await page.waitForURL(`**/tags/${other}`)
+    await expect(page.locator(`[data-testid="upload-card"][data-upload-id="${id}"]`).count()).resolves.toBe(1)
+    expect(await marked(page)).toBe('kept')
+
+    await page.locator(`[data-testid="upload-card"][data-upload-id="${id}"] a[href="/user/${owner.username}"]`).focus()
+    await page.keyboard.press('Enter')
+    await page.waitForURL(`**/user/${owner.username}`)
+    await page.locator('h1', { hasText: owner.username }).waitFor()
+    expect(await marked(page)).toBe('kept')
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it('leave a modified click to the browser: a new tab, this page unchanged', async () => {
+    const page = await context.newPage()
+    await goto(page, `/tags/${tag}`)
+    await mark(page)
+    const opened = context.waitForEvent('page')
+    await page.locator(`[data-testid="upload-card"][data-upload-id="${id}"] a.media-link`).click({ modifiers: ['ControlOrMeta'] })
+    const tab = await opened
+    await tab.waitForURL(`**/upload/${id}`)
+    expect(new URL(page.url()).pathname).toBe(`/tags/${tag}`)
+    expect(await marked(page)).toBe('kept')
+    await tab.close()
+    await page.close()
+  })
+})

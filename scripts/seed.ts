@@ -21,9 +21,11 @@ export async function seedDatabase(target: { url?: string, dataDir: string }, op
   try {
     const started = Date.now()
     const result = await seedBulk(db, options)
-    // Fresh statistics after a bulk load, as autovacuum would gather them later: without
-    // them PostgreSQL plans the first queries as if the tables were empty.
-    if (db.dialect === 'postgres') await db.exec('ANALYZE')
+    // Fresh statistics and visibility map after a bulk load, as autovacuum would make them
+    // later: without statistics PostgreSQL plans the first queries as if the tables were
+    // empty, and without the visibility map every index-only scan reads the table's pages
+    // too (a day's page of a ranking took 2.4-2.8 ms right after seeding, 0.5-0.9 after).
+    if (db.dialect === 'postgres') await db.exec('VACUUM ANALYZE')
     return { ...result, seconds: (Date.now() - started) / 1000 }
   }
   finally {

@@ -155,9 +155,10 @@ describe('the hot routes answer as the full pipeline does', () => {
 })
 
 describe('a repeated list over the rate limit', () => {
+  const LIMIT = 6
   let limitedServer: RunningServer
   beforeAll(async () => {
-    limitedServer = await startServer({ NUXT_RATE_LIMIT_ENABLED: 'true', NUXT_RATE_LIMIT_GENERAL_MAX: '2', NUXT_RATE_LIMIT_GENERAL_WINDOW_SECONDS: '60' })
+    limitedServer = await startServer({ NUXT_RATE_LIMIT_ENABLED: 'true', NUXT_RATE_LIMIT_GENERAL_MAX: String(LIMIT), NUXT_RATE_LIMIT_GENERAL_WINDOW_SECONDS: '60' })
   })
   afterAll(async () => {
     await limitedServer?.stop()
@@ -165,9 +166,13 @@ describe('a repeated list over the rate limit', () => {
 
   it('is refused with 429 and Retry-After as the pipeline refuses it, not replayed', async () => {
     const get = (path: string) => raw('GET', path, {}, undefined, limitedServer.url)
-    const first = await get('/api/uploads')
-    const replay = await get('/api/uploads')
-    expect([first.status, replay.status, remaining(first), remaining(replay), replayed(replay)]).toEqual([200, 200, 1, 0, true])
+    const allowed: Awaited<ReturnType<typeof get>>[] = []
+    for (let i = 0; i < LIMIT; i++) allowed.push(await get('/api/uploads'))
+    expect(allowed.map(answer => [answer.status, remaining(answer)])).toEqual(Array.from({ length: LIMIT }, (_, i) => [200, LIMIT - 1 - i]))
+    // Every answer after the first is the first replayed; on PostgreSQL another test file's
+    // write to the shared cluster moves the data version, and an answer is then made anew.
+    if (testEngine() === 'postgres') expect(allowed.slice(1).some(replayed)).toBe(true)
+    else expect(allowed.map(replayed)).toEqual([false, ...Array(LIMIT - 1).fill(true)])
     const refused = await get('/api/uploads')
     const refusedByPipeline = await get('/api/%75ploads')
     expect([refused.status, refusedByPipeline.status]).toEqual([429, 429])

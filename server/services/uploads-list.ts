@@ -239,15 +239,28 @@ const PERIOD_BOUND_ROWS = 300
 
 const DAY_MS = 24 * 3600 * 1000
 
-/** The UTC days (YYYY-MM-DD) from the one holding `since` to tomorrow (an instance's clock may run ahead). */
-export function periodDays(since: string, now = Date.now()): string[] {
-  const days: string[] = []
+/** Day lists made by periodDays, by first and last day: a few periods of today's. */
+const periodDaysKept = new Map<string, readonly string[]>()
+
+/**
+ * The UTC days (YYYY-MM-DD) from the one holding `since` to tomorrow (an
+ * instance's clock may run ahead). Kept once made: a year's 367 dates took
+ * 40% of a year's uncached page on SQLite in a CPU profile.
+ */
+export function periodDays(since: string, now = Date.now()): readonly string[] {
   const last = new Date(now + DAY_MS).toISOString().slice(0, 10)
+  const key = `${since.slice(0, 10)} ${last}`
+  const kept = periodDaysKept.get(key)
+  if (kept) return kept
+  const days: string[] = []
   for (let day = Date.parse(`${since.slice(0, 10)}T00:00:00.000Z`); ; day += DAY_MS) {
     const text = new Date(day).toISOString().slice(0, 10)
     days.push(text)
-    if (text >= last) return days
+    if (text >= last) break
   }
+  if (periodDaysKept.size >= 16) periodDaysKept.clear()
+  periodDaysKept.set(key, Object.freeze(days))
+  return days
 }
 
 type HeadRow = Record<string, string | number>

@@ -97,11 +97,11 @@ const offset = ({ page, limit }: Paging) => (page - 1) * limit
  * A list's LIMIT and OFFSET. The LIMIT is written into the SQL: SQLite runs
  * a bound LIMIT slower (the statement of page 500 of the newest, over 100,000
  * uploads side by side: 0.61 ms bound, 0.45 ms written out; page 1's 0.40 and
- * 0.22 ms). The first
- * page's OFFSET is written too, so PostgreSQL plans page 1, the page nearly
- * every request asks for, knowing it reads a few rows, and keeps that plan
- * (server/database/postgres.ts). Other pages keep the OFFSET a parameter, so
- * page numbers add no statements; limits are at most 100 (shared/schemas).
+ * 0.22 ms). The first page's OFFSET is written too, so PostgreSQL plans page 1,
+ * the page nearly every request asks for, knowing it reads a few rows, and
+ * keeps that plan (server/database/postgres.ts). Other pages keep the OFFSET a
+ * parameter, so page numbers add no statements; limits are at most 100
+ * (shared/schemas). Every paged statement here ends with it.
  */
 function pageWindow(paging: Paging): Query {
   if (!Number.isSafeInteger(paging.limit) || paging.limit <= 0) return sql`LIMIT ${paging.limit} OFFSET ${offset(paging)}`
@@ -318,7 +318,7 @@ async function periodPage(db: Executor, since: string, view: ListView, paging: P
     const inPeriod = (day: string) => sql` AND (${sql.raw(day)} <> ${days[0]!} OR u.created_at >= ${since})`
     if (days.length * need <= PERIOD_BOUND_ROWS) {
       return sql`SELECT u.rid FROM unnest(CAST(${days} AS text[])) AS d(day) CROSS JOIN LATERAL (${head(sql`d.day`, need, inPeriod('d.day'))}) u
-        ORDER BY ${order} LIMIT ${paging.limit} OFFSET ${offset(paging)}`
+        ORDER BY ${order} ${pageWindow(paging)}`
     }
     const tuple = (alias: string) => sql.raw(`(${columns.map(column => `${alias}.${column}`).join(', ')})`)
     const readOn = (bounded: boolean) => sql`SELECT u.* FROM heads l${sql.raw(bounded ? ' CROSS JOIN bound b' : '')}
@@ -333,7 +333,7 @@ async function periodPage(db: Executor, since: string, view: ListView, paging: P
       bound AS MATERIALIZED (SELECT ${selected} FROM heads u ORDER BY ${order} LIMIT 1 OFFSET ${sql.raw(String(need - 1))}),
       more AS (${readOn(true)} UNION ALL ${readOn(false)})
       SELECT u.rid FROM (SELECT u.rid, ${selected} FROM heads u UNION ALL SELECT u.rid, ${selected} FROM more u) u
-      ORDER BY ${order} LIMIT ${paging.limit} OFFSET ${offset(paging)}`
+      ORDER BY ${order} ${pageWindow(paging)}`
   }
   // SQLite has no LATERAL, and a compound of a year's 367 arms costs more than its reads:
   // prepared statements per day, merged here, reading as few rows as the merge can use
@@ -379,10 +379,10 @@ export async function pageWithTotal(db: Executor, source: Query, order: Query, p
         u.hot_score, u.best_score, u.divisive_score FROM ${source})
       SELECT ${columns}
       FROM (SELECT count(*) AS total FROM matched) c
-      LEFT JOIN (SELECT u.rid FROM matched u ORDER BY ${order} LIMIT ${paging.limit} OFFSET ${offset(paging)}) p ON true`
+      LEFT JOIN (SELECT u.rid FROM matched u ORDER BY ${order} ${pageWindow(paging)}) p ON true`
     : sql`SELECT ${columns}
       FROM (SELECT count(*) AS total FROM ${source}) c
-      LEFT JOIN (SELECT u.${ROW_KEY} AS rid FROM ${source} ORDER BY ${order} LIMIT ${paging.limit} OFFSET ${offset(paging)}) p ON true`
+      LEFT JOIN (SELECT u.${ROW_KEY} AS rid FROM ${source} ORDER BY ${order} ${pageWindow(paging)}) p ON true`
   const rows = await db.all<ListRow & { total: number }>(sql`${page}
     LEFT JOIN uploads u ON u.${ROW_KEY} = p.rid
     ${sql.raw(options.username ? 'LEFT JOIN users us ON us.id = u.user_id' : '')}
@@ -433,7 +433,7 @@ async function listOfUser(db: Executor, username: string, slugs: string[], query
     // Everything public of the user: the total is the count kept on the account.
     ? { uploads: await withTags(db, await db.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}
         FROM (SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE u.user_id = ${user.id} AND u.is_private = 0
-          ORDER BY ${USER_SORTS[query.sort]} LIMIT ${query.limit} OFFSET ${offset(query)}) p
+          ORDER BY ${USER_SORTS[query.sort]} ${pageWindow(query)}) p
         ${THEN_JOIN} uploads u ON u.${ROW_KEY} = p.rid ORDER BY ${USER_SORTS[query.sort]}`)),
       total: user.public_uploads }
     : slugs.length === 0

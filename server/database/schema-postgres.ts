@@ -166,6 +166,12 @@ export const uploads = pgTable('uploads', {
   upvotes: integer('upvotes').notNull().default(0),
   downvoteCount: integer('downvote_count').notNull().default(0),
   isPrivate: integer('is_private').notNull().default(0),
+  /**
+   * The upload's tag ids, comma-separated in the order they were added, kept by
+   * triggers on upload_tags (the upload_tag_id_triggers migration), so a page of
+   * uploads reads its tags with its rows instead of querying their links apart.
+   */
+  tagIds: text('tag_ids').notNull().default(''),
   createdAt: createdAt(),
   /**
    * The rankings of shared/utils/ranking.ts, kept by the database itself from

@@ -10,11 +10,20 @@ import { visibleTo } from './upload-queries'
 
 export type TagRow = Pick<Row<typeof tags>, 'id' | 'name' | 'slug'>
 
+/** The ids in an upload row's `tag_ids` (kept by the database from upload_tags), in order. */
+export const tagIdsOf = (tagIds: string): string[] => (tagIds ? tagIds.split(',') : [])
+
+/** The tags of an upload row's `tag_ids`, in the order they were added. */
+export async function tagsFrom(db: Executor, tagIds: string): Promise<TagRow[]> {
+  const ids = tagIdsOf(tagIds)
+  const tags = await tagRows(db, ids)
+  return ids.map(id => tags.get(id)!)
+}
+
 /** The tags of one upload, in the order they were added. */
 export async function tagsOf(db: Executor, uploadId: string): Promise<TagRow[]> {
-  const links = await db.all<{ tag_id: string }>(sql`SELECT tag_id FROM upload_tags WHERE upload_id = ${uploadId} ORDER BY position`)
-  const tags = await tagRows(db, links.map(link => link.tag_id))
-  return links.map(link => tags.get(link.tag_id)!)
+  const row = await db.get<{ tag_ids: string }>(sql`SELECT tag_ids FROM uploads WHERE id = ${uploadId}`)
+  return tagsFrom(db, row?.tag_ids ?? '')
 }
 
 /**
@@ -83,16 +92,15 @@ export async function attachTags(db: Executor, uploadId: string, names: string[]
 }
 
 /** An upload the actor may see: public, their own, or any when admin. 404 otherwise. */
-async function visibleUpload(db: Executor, actor: Actor | null, uploadId: string): Promise<{ user_id: string }> {
-  const upload = await db.get<{ user_id: string }>(sql`SELECT u.user_id FROM uploads u WHERE u.id = ${uploadId} AND ${visibleTo(actor)}`)
+async function visibleUpload(db: Executor, actor: Actor | null, uploadId: string): Promise<{ user_id: string, tag_ids: string }> {
+  const upload = await db.get<{ user_id: string, tag_ids: string }>(sql`SELECT u.user_id, u.tag_ids FROM uploads u WHERE u.id = ${uploadId} AND ${visibleTo(actor)}`)
   if (!upload) throw apiError(404, 'Upload not found')
   return upload
 }
 
 /** GET /api/uploads/{id}/tags */
 export async function listUploadTags(db: Executor, actor: Actor | null, uploadId: string) {
-  await visibleUpload(db, actor, uploadId)
-  return { tags: await tagsOf(db, uploadId) }
+  return { tags: await tagsFrom(db, (await visibleUpload(db, actor, uploadId)).tag_ids) }
 }
 
 /** POST /api/uploads/{id}/tags: owner or admin only; an admin's tags on someone else's upload are logged with them. */

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { api, registerUser, type TestUser } from '../support/api'
-import { makeAdmin, seedUpload } from '../support/seed'
+import { sql } from '../../server/database/sql'
+import { makeAdmin, seedUpload, serverDatabase } from '../support/seed'
 
 let owner: TestUser
 let other: TestUser
@@ -197,6 +198,37 @@ describe('GET /api/tags', () => {
     expect(await countOf()).toEqual({ x: 1, y: 1 })
     expect((await api(`/api/upload/${b}`, { method: 'DELETE', token: owner.token })).status).toBe(200)
     expect(await countOf()).toEqual({})
+  })
+
+  it('keeps each upload\'s tag ids with its row, in order, through parallel adds and every change of its links', async () => {
+    const { db } = serverDatabase()
+    const prefix = `ids${randomUUID().slice(0, 6)}`
+    const kept = async (id: string) => (await db.get<{ tag_ids: string }>(sql`SELECT tag_ids FROM uploads WHERE id = ${id}`))!.tag_ids
+    const linked = async (id: string) => (await db.all<{ tag_id: string }>(sql`SELECT tag_id FROM upload_tags WHERE upload_id = ${id} ORDER BY position`)).map(row => row.tag_id).join(',')
+    const id = await seedUpload(owner, { tags: [`${prefix} a`] })
+    expect((await kept(id)).split(',')).toHaveLength(1)
+
+    // Eight parallel adds of one tag each: the cap holds, and the row lists exactly what was linked, in order.
+    const adds = await Promise.all(Array.from({ length: 8 }, (_, i) => addTags(id, [`${prefix} t${i}`], owner.token)))
+    expect(adds.map(r => r.status)).toEqual(Array(8).fill(200))
+    expect(await kept(id)).toBe(await linked(id))
+    expect((await kept(id)).split(',')).toHaveLength(9)
+    const listed = (await api(`/api/uploads/${id}/tags`)).body.tags.map((t: { id: string }) => t.id)
+    expect(listed.join(',')).toBe(await kept(id))
+    expect((await api(`/api/upload/${id}`)).body.tags.map((t: { id: string }) => t.id)).toEqual(listed)
+
+    // A link moved, removed, or its tag row deleted (no route does these; the database keeps up anyway).
+    const [first, second] = listed as string[]
+    await db.run(sql`UPDATE upload_tags SET position = 99 WHERE upload_id = ${id} AND tag_id = ${first}`)
+    expect((await kept(id)).split(',').at(-1)).toBe(first)
+    await db.run(sql`DELETE FROM upload_tags WHERE upload_id = ${id} AND tag_id = ${first}`)
+    expect((await kept(id)).split(',')).toEqual((listed as string[]).slice(1))
+    await db.run(sql`DELETE FROM tags WHERE id = ${second}`)
+    expect((await kept(id)).split(',')).toEqual((listed as string[]).slice(2))
+    expect(await kept(id)).toBe(await linked(id))
+    await db.run(sql`DELETE FROM upload_tags WHERE upload_id = ${id}`)
+    expect(await kept(id)).toBe('')
+    expect((await api(`/api/upload/${id}`)).body.tags).toEqual([])
   })
 
   it('treats LIKE wildcards in q literally and validates limit', async () => {

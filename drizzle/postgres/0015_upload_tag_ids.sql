@@ -1,0 +1,1 @@
+ALTER TABLE "uploads" ADD COLUMN "tag_ids" text DEFAULT '' NOT NULL;

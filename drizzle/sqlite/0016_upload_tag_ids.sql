@@ -1,0 +1,1 @@
+ALTER TABLE `uploads` ADD `tag_ids` text DEFAULT '' NOT NULL;

@@ -20,6 +20,26 @@ export interface ApiOptions {
 type Fetcher = <T>(url: string, options?: ApiOptions) => Promise<T>
 
 /**
+ * A composable made once per Nuxt app (per request during SSR, once in the
+ * browser) and then shared: its refs, computeds and functions are built in the
+ * app's own effect scope, so none is tied to, or stopped with, the component
+ * that asked first. Every card asks for the account and the filters; made per
+ * call, a signed-in home page built about 15 useState refs and 6 computeds a card.
+ */
+export function perApp<T extends object>(make: () => T): () => T {
+  const made = new WeakMap<object, T>()
+  return () => {
+    const nuxtApp = useNuxtApp()
+    let shared = made.get(nuxtApp)
+    if (!shared) {
+      shared = nuxtApp._scope.run(make)!
+      made.set(nuxtApp, shared)
+    }
+    return shared
+  }
+}
+
+/**
  * The fetch every composable uses: during SSR it forwards the visitor's cookie
  * (useRequestFetch), in the browser it is plain $fetch. Reads in the browser
  * revalidate with the server (`cache: 'no-cache'` + ETag), so someone who just

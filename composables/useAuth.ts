@@ -20,7 +20,7 @@ export interface LoginResult {
  * The signed-in account (GET /api/profile) shared by every page, and the account
  * actions: login (with the MFA step), register, logout, password change and reset.
  */
-export function useAuth() {
+export const useAuth = perApp(() => {
   const profile = useState<Profile | null>('auth:profile', () => null)
   const loaded = useState<boolean>('auth:loaded', () => false)
   /** The last profile load that failed for another reason than 401 (429, 5xx, no connection: status 0). */
@@ -119,4 +119,4 @@ export function useAuth() {
   }
 
   return { profile, user, signedIn, isAdmin, loaded, loadFailure, unavailableError, refresh, ensureLoaded, login, register, logout, changePassword, forgotPassword, checkResetToken, resetPassword }
-}
+})

@@ -7,7 +7,7 @@ interface ProfileFilters { hiddenTags: string[], blindVoting: boolean }
  * The account's filters (GET/PUT /api/profile/filters): hidden tags and the
  * blind-voting setting, shared by every component of the page.
  */
-export function useListFilters() {
+export const useListFilters = perApp(() => {
   const api = useApi()
   const hiddenTags = useState<string[] | null>('filters:hidden-tags', () => null)
   const blindVoting = useState<boolean | null>('filters:blind-voting', () => null)
@@ -39,7 +39,7 @@ export function useListFilters() {
   const unhide = async (slug: string) => save((hiddenTags.value ?? await load()).filter(tag => tag !== slug))
 
   return { hiddenTags, blindVoting, loadAll, load, save, hide, unhide }
-}
+})
 
 /** Upload ids whose cards were shown on this page, asked about once each (client only). */
 const shownCards = new Set<string>()
@@ -53,6 +53,13 @@ let askSoon: ReturnType<typeof setTimeout> | undefined
  * anywhere: the cards shown are asked about in batches (GET /api/vote/mine).
  */
 export function useBlindVoting() {
+  const blind = sharedBlindVoting()
+  // Read after hydration, so the server's HTML (counts shown) and the first client render agree.
+  if (import.meta.client && getCurrentInstance()) onMounted(blind.load)
+  return blind
+}
+
+const sharedBlindVoting = perApp(() => {
   const { signedIn } = useAuth()
   const filters = useListFilters()
   const api = useApi()
@@ -62,21 +69,19 @@ export function useBlindVoting() {
   const asked = useState<Record<string, true>>('blind-voting:asked', () => ({}))
   const ready = useState<boolean>('blind-voting:ready', () => false)
 
-  // Read after hydration, so the server's HTML (counts shown) and the first client render agree.
-  if (import.meta.client && getCurrentInstance()) {
-    onMounted(async () => {
-      if (ready.value) return
-      ready.value = true
-      try {
-        enabled.value = localStorage.getItem(BLIND_KEY) === 'on'
-        voted.value = JSON.parse(localStorage.getItem(VOTED_KEY) ?? '[]') as string[]
-      }
-      catch { /* storage unavailable: off */ }
-      if (signedIn.value) {
-        enabled.value = filters.blindVoting.value ?? await filters.loadAll().then(saved => saved.blindVoting, () => enabled.value)
-      }
-      askAboutShown()
-    })
+  /** Reads the setting and the votes kept in this browser, once per page load (client only). */
+  async function load() {
+    if (ready.value) return
+    ready.value = true
+    try {
+      enabled.value = localStorage.getItem(BLIND_KEY) === 'on'
+      voted.value = JSON.parse(localStorage.getItem(VOTED_KEY) ?? '[]') as string[]
+    }
+    catch { /* storage unavailable: off */ }
+    if (signedIn.value) {
+      enabled.value = filters.blindVoting.value ?? await filters.loadAll().then(saved => saved.blindVoting, () => enabled.value)
+    }
+    askAboutShown()
   }
 
   /** Asks, in batches of 100, which shown cards the account has voted on (signed in, blind voting on). */
@@ -140,5 +145,5 @@ export function useBlindVoting() {
   /** Whether a card hides this upload's counts. */
   const hides = (uploadId: string) => enabled.value && !voted.value.includes(uploadId) && !accountVoted.value[uploadId] && anonymousVoteOf(uploadId) === null
 
-  return { enabled, setEnabled, markVoted, shown, hides }
-}
+  return { enabled, setEnabled, markVoted, shown, hides, load }
+})

@@ -50,9 +50,10 @@ export default defineConfig({
           name: 'browser-pg',
           ...browser,
           ...postgres,
-          // Markup, contrast and pixel audits do not depend on where rows live; every
-          // flow that reads or writes data (and the page walk in console.test.ts) runs.
-          exclude: [...configDefaults.exclude, 'tests/browser/accessibility.test.ts', 'tests/browser/screenshots.test.ts'],
+          // Markup, contrast, pixel and phone-width audits do not depend on where rows
+          // live; every flow that reads or writes data (and the page walk in
+          // console.test.ts, in one colour scheme) runs.
+          exclude: [...configDefaults.exclude, 'tests/browser/accessibility.test.ts', 'tests/browser/screenshots.test.ts', 'tests/browser/mobile-layout.test.ts'],
         },
       },
     ],

@@ -60,7 +60,10 @@ describe('no console errors, hydration mismatches or CSP violations', () => {
     })
   })
 
-  for (const scheme of ['system light', 'system dark', 'dark'] as const) {
+  // The colour schemes differ in markup and styles only: on PostgreSQL (browser-pg) the
+  // walk runs once, for what the pages read and write.
+  const schemes = process.env.TEST_ENGINE === 'postgres' ? ['system light'] as const : ['system light', 'system dark', 'dark'] as const
+  for (const scheme of schemes) {
     describe(scheme, () => {
       for (const spec of PAGES) {
         it(`${spec.name}`, async () => {

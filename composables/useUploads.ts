@@ -51,6 +51,15 @@ export function periodFrom(value: unknown): Period {
   return PERIODS.find(period => period === value) ?? 'all'
 }
 
+/** How many uploads a page of the feed shows (`?limit=`), the default first: whole rows of a four-column grid. */
+export const FEED_PAGE_SIZES = [12, 24, 48] as const
+export type FeedPageSize = typeof FEED_PAGE_SIZES[number]
+
+/** The page size a `?limit=` value names; anything else is the default. */
+export function feedPageSizeFrom(value: unknown): FeedPageSize {
+  return FEED_PAGE_SIZES.find(size => String(size) === value) ?? FEED_PAGE_SIZES[0]
+}
+
 /** GET /api/profile/uploads: the caller's own uploads, private ones included. */
 export type MyUploadPage = v.InferOutput<typeof MyUploadsResponseSchema>
 

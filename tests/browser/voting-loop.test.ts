@@ -107,6 +107,24 @@ describe('sort tabs', () => {
     expect(await page.inputValue('[data-testid=period]')).toBe('month')
     await context.close()
   })
+
+  it('choose how many uploads a page shows, kept in the URL with the ranking', async () => {
+    const context = await newContext(browser, server.url)
+    const page = await context.newPage()
+    await open(page, '/?sort=top&page=2')
+    expect(await page.inputValue('[data-testid=page-size]')).toBe('12')
+    await page.selectOption('[data-testid=page-size]', '48')
+    // Page 1 again, the ranking kept.
+    await page.waitForURL(url => url.searchParams.get('limit') === '48' && url.searchParams.get('sort') === 'top' && !url.searchParams.has('page'))
+    await page.waitForFunction(first => document.querySelector('.feed [data-testid=upload-card]')?.getAttribute('data-upload-id') === first, ids[2])
+    expect(await page.getAttribute('[data-testid=sort-new]', 'href')).toBe('/?limit=48')
+    await page.click('[data-testid=sort-new]')
+    await page.waitForURL(url => url.searchParams.get('limit') === '48' && !url.searchParams.has('sort'))
+    expect(await page.inputValue('[data-testid=page-size]')).toBe('48')
+    await page.selectOption('[data-testid=page-size]', '12')
+    await page.waitForURL(url => url.search === '')
+    await context.close()
+  })
 })
 
 describe('hiding a tag', () => {

@@ -2,11 +2,14 @@ import { h, type FunctionalComponent, type PropType } from 'vue'
 
 /**
  * Inline stroke icons (no icon font, no fetch). Decorative unless a label is
- * given. Functional, so it makes no component instance: a signed-in home page
- * draws a few hundred (the rating legends, a hide button per tag chip). Its
- * rule (`.icon`) is in assets/css/main.css.
+ * given. The stroke (width, caps, colour) is the `.icon` rule's in
+ * assets/css/main.css, so an icon is its size, its box and its path. Vue's
+ * server renderer still makes a component instance for a functional
+ * component; an icon drawn once per card (the rating legend, the hide button
+ * of a tag chip) is written in its template as plain `<svg>` markup with its
+ * path from ICON_PATHS, which renders as a string.
  */
-const PATHS = {
+export const ICON_PATHS = {
   upload: 'M12 16V4M7 9l5-5 5 5M4 16v3a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-3',
   sun: 'M12 4V2M12 22v-2M4.9 4.9 3.5 3.5M20.5 20.5l-1.4-1.4M4 12H2M22 12h-2M4.9 19.1l-1.4 1.4M20.5 3.5l-1.4 1.4M16 12a4 4 0 1 1-8 0 4 4 0 0 1 8 0Z',
   moon: 'M21 12.8A9 9 0 1 1 11.2 3a7 7 0 0 0 9.8 9.8Z',
@@ -38,7 +41,7 @@ const PATHS = {
   eye: 'M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12ZM12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6Z',
 } as const
 
-export type IconName = keyof typeof PATHS
+export type IconName = keyof typeof ICON_PATHS
 
 const AppIcon: FunctionalComponent<{ name: IconName, size?: number, label?: string }> = (props) => {
   const size = props.size ?? 18
@@ -46,17 +49,12 @@ const AppIcon: FunctionalComponent<{ name: IconName, size?: number, label?: stri
     'width': size,
     'height': size,
     'viewBox': '0 0 24 24',
-    'fill': 'none',
-    'stroke': 'currentColor',
-    'stroke-width': '2',
-    'stroke-linecap': 'round',
-    'stroke-linejoin': 'round',
     'aria-hidden': props.label ? undefined : 'true',
     'aria-label': props.label,
     'role': props.label ? 'img' : undefined,
     'focusable': 'false',
     'class': 'icon',
-  }, [h('path', { d: PATHS[props.name] })])
+  }, [h('path', { d: ICON_PATHS[props.name] })])
 }
 AppIcon.props = { name: { type: String as PropType<IconName>, required: true }, size: Number, label: String }
 

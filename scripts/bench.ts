@@ -229,7 +229,9 @@ async function timeUncachedSql(db: Database, chosen: Scenario[], ctx: BenchConte
 }
 
 /**
- * What a visitor feels: throughput and p99 of the home page and an upload
+ * What a visitor feels: throughput and p99 of the home page (as it opens, 24
+ * uploads, and at the feed's largest page size in FEED_PAGE_SIZES of
+ * composables/useUploads.ts, 48 in the feed and 60 on the page) and an upload
  * page, for a visitor without a cookie (served from the page cache after the
  * first view) and for a signed-in one (rendered every time), and the
  * JavaScript and CSS a first visit loads (as sent, brotli).
@@ -237,7 +239,7 @@ async function timeUncachedSql(db: Database, chosen: Scenario[], ctx: BenchConte
 async function measurePages(baseUrl: string, uploadId: string, token: string, duration: number, wrk: boolean): Promise<string[]> {
   // One visitor at a time (the answer's own latency), then eight at once (throughput, with queueing).
   const lines = ['| page | visitor | connections | req/s | p50 ms | p99 ms |', '|---|---|---:|---:|---:|---:|']
-  for (const path of ['/', `/upload/${uploadId}`]) {
+  for (const path of ['/', '/?limit=48', `/upload/${uploadId}`]) {
     for (const [visitor, cookie] of [['no cookie (page cache)', undefined], ['signed in (rendered)', `auth-token=${token}`]] as const) {
       for (const connections of [1, 8]) {
         const headers: Record<string, string> = { 'accept-encoding': 'br', ...(cookie ? { cookie } : {}) }

@@ -57,28 +57,55 @@ export function tagSlugs(param: string | undefined): string[] {
 }
 
 /**
- * The ids of uploads carrying the slugs: all of them, or any (`match=any`),
- * as a column `upload_id`. All of them merges each tag's links, read in
- * upload id order from upload_tags_tag_idx, without a sort or a hash: on
- * SQLite as an INTERSECT; on PostgreSQL as a join of the links, since it
- * hashed an INTERSECT's rows instead (1.8-2.1 ms for two tags of 2,306 and
- * 1,737 uploads, where the join is a merge join: 0.8-0.9 ms). An unknown slug
- * never matches, so with `all` one unknown tag empties the list.
+ * How many times more public uploads the second rarest tag of an AND must
+ * carry than the rarest for the filter to start from the rarest tag's links
+ * and look each up in the others' by primary key, rather than merge every
+ * tag's links. A lookup costs about as much as reading 7–9 links in a merge
+ * (at 100,000 uploads, counting an AND's matches: on PostgreSQL 2.4 µs a
+ * lookup against 0.25 µs a link merged, on SQLite 0.8 against 0.11); a tag
+ * on 57 uploads AND one on 5,152 went from 1.13 to 0.38 ms on PostgreSQL and
+ * from 0.50 to 0.04 ms on SQLite, two tags of 1,651 and 2,178 stay merged
+ * (0.95 and 0.45 ms; looked up, 5.3 and 1.3).
  */
-function taggedUploads(slugs: string[], match: 'all' | 'any'): Query {
+const LOOKUP_RATIO = 10
+
+/**
+ * PostgreSQL turns an EXISTS into a semi-join, which merges the links again;
+ * an OFFSET keeps it a lookup per link of the rarest tag.
+ */
+const PER_ROW = dialects({ sqlite: '', postgres: ' OFFSET 0' })
+
+/**
+ * The ids of uploads carrying the slugs, as a column `upload_id`, or null
+ * when none can (`all` with a slug no tag has). Any of them (`match=any`):
+ * each tag's links. All of them, rarest tag first (tags.public_uploads): when
+ * the rarest is far rarer than the rest (LOOKUP_RATIO), its links with each
+ * other tag looked up; otherwise each tag's links merged, read in upload id
+ * order from upload_tags_tag_idx, without a sort or a hash: on SQLite as an
+ * INTERSECT; on PostgreSQL as a join of the links, since it hashed an
+ * INTERSECT's rows instead (1.8-2.1 ms for two tags of 2,306 and 1,737
+ * uploads, where the join is a merge join: 0.8-0.9 ms).
+ */
+async function taggedUploads(db: Executor, slugs: string[], match: 'all' | 'any'): Promise<Query | null> {
   if (match === 'any' || slugs.length === 1) {
     return sql`SELECT DISTINCT ut.upload_id FROM upload_tags ut WHERE ut.tag_id IN (SELECT id FROM tags WHERE slug ${inList(slugs)})`
   }
-  const tagId = (slug: string) => sql`(SELECT id FROM tags WHERE slug = ${slug})`
-  const [first, ...others] = slugs
+  const tags = await db.all<{ id: string, public_uploads: number }>(sql`SELECT id, public_uploads FROM tags
+    WHERE slug ${inList(slugs)} ORDER BY public_uploads, id`)
+  if (tags.length < slugs.length) return null
+  const [rarest, ...others] = tags.map(tag => tag.id)
+  if (tags[1]!.public_uploads >= LOOKUP_RATIO * Math.max(1, tags[0]!.public_uploads)) {
+    return sql`SELECT t0.upload_id FROM upload_tags t0 WHERE t0.tag_id = ${rarest}${sql.join(others.map(id => sql`
+      AND EXISTS (SELECT 1 FROM upload_tags t1 WHERE t1.upload_id = t0.upload_id AND t1.tag_id = ${id}${PER_ROW})`), '')}`
+  }
   return sql`${dialects({
-    sqlite: sql.join(slugs.map(slug => sql`SELECT upload_id FROM upload_tags WHERE tag_id = ${tagId(slug)}`), ' INTERSECT '),
-    postgres: sql`SELECT t0.upload_id FROM upload_tags t0${sql.join(others.map((slug, i) => {
+    sqlite: sql.join(tags.map(tag => sql`SELECT upload_id FROM upload_tags WHERE tag_id = ${tag.id}`), ' INTERSECT '),
+    postgres: sql`SELECT t0.upload_id FROM upload_tags t0${sql.join(others.map((id, i) => {
       const link = sql.raw(`t${i + 1}`)
       return sql`
-      JOIN upload_tags ${link} ON ${link}.upload_id = t0.upload_id AND ${link}.tag_id = ${tagId(slug)}`
+      JOIN upload_tags ${link} ON ${link}.upload_id = t0.upload_id AND ${link}.tag_id = ${id}`
     }), '')}
-      WHERE t0.tag_id = ${tagId(first!)}`,
+      WHERE t0.tag_id = ${rarest}`,
   })}`
 }
 
@@ -392,10 +419,13 @@ export function listFilteredUploads(db: Database, query: Paging & { tags?: strin
 
 async function listFiltered(db: Executor, slugs: string[], query: Paging & { match: 'all' | 'any' }, view: ListView) {
   const order = LIST_SORTS[view.sort]
-  const { uploads, total } = slugs.length === 0
+  const tagged = slugs.length === 0 ? undefined : await taggedUploads(db, slugs, query.match)
+  const { uploads, total } = tagged === undefined
     ? await pageWithTotal(db, sql`uploads u WHERE u.is_private = 0${viewConditions(view)}`, order, query, { username: true, materialise: false })
-    : await pageWithTotal(db, sql`(${taggedUploads(slugs, query.match)}) m ${THEN_JOIN} uploads u ON u.id = m.upload_id WHERE u.is_private = 0${viewConditions(view)}`,
-        order, query, { username: true, materialise: true })
+    : tagged === null
+      ? { uploads: [], total: 0 }
+      : await pageWithTotal(db, sql`(${tagged}) m ${THEN_JOIN} uploads u ON u.id = m.upload_id WHERE u.is_private = 0${viewConditions(view)}`,
+          order, query, { username: true, materialise: true })
   return { uploads, total, page: query.page, limit: query.limit }
 }
 
@@ -421,17 +451,20 @@ async function listOfUser(db: Executor, username: string, slugs: string[], query
   const user = await db.get<{ id: string, username: string, created_at: string, public_uploads: number }>(sql`SELECT id, username, created_at, public_uploads
     FROM users WHERE lower(username) = lower(${username})`)
   if (!user) throw apiError(404, 'User not found')
-  const { uploads, total } = slugs.length === 0 && hiddenTags.length === 0
+  const tagged = slugs.length === 0 ? undefined : await taggedUploads(db, slugs, 'all')
+  const { uploads, total } = tagged === undefined && hiddenTags.length === 0
     // Everything public of the user: the total is the count kept on the account.
     ? { uploads: await withTags(db, await db.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}
         FROM (SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE u.user_id = ${user.id} AND u.is_private = 0
           ORDER BY ${USER_SORTS[query.sort]} ${pageWindow(query)}) p
         ${THEN_JOIN} uploads u ON u.${ROW_KEY} = p.rid ORDER BY ${USER_SORTS[query.sort]}`)),
       total: user.public_uploads }
-    : slugs.length === 0
+    : tagged === undefined
       ? await pageWithTotal(db, sql`uploads u WHERE u.user_id = ${user.id} AND u.is_private = 0${hidingTags(hiddenTags)}`, USER_SORTS[query.sort], query, { username: false, materialise: false })
-      : await pageWithTotal(db, sql`(${taggedUploads(slugs, 'all')}) m ${THEN_JOIN} uploads u ON u.id = m.upload_id WHERE u.user_id = ${user.id} AND u.is_private = 0${hidingTags(hiddenTags)}`,
-          USER_SORTS[query.sort], query, { username: false, materialise: true })
+      : tagged === null
+        ? { uploads: [], total: 0 }
+        : await pageWithTotal(db, sql`(${tagged}) m ${THEN_JOIN} uploads u ON u.id = m.upload_id WHERE u.user_id = ${user.id} AND u.is_private = 0${hidingTags(hiddenTags)}`,
+            USER_SORTS[query.sort], query, { username: false, materialise: true })
   return {
     user: { username: user.username, created_at: user.created_at },
     uploads,

@@ -59,6 +59,14 @@ export const scenarios: Scenario[] = [
     read: true,
     baseline: (db, url) => listFilteredUploads(db, { ...paging(url), tags: url.searchParams.get('tags') ?? undefined, match: 'all' }),
   },
+  {
+    // The seed's most common tag and its rarest: the AND starts from the rare one's uploads.
+    name: 'GET /api/uploads/filtered (a common and a rare tag)',
+    method: 'GET',
+    path: `/api/uploads/filtered?tags=${encodeURIComponent(`${bulkTagName(0)},${bulkTagName(1999)}`)}`,
+    read: true,
+    baseline: (db, url) => listFilteredUploads(db, { ...paging(url), tags: url.searchParams.get('tags') ?? undefined, match: 'all' }),
+  },
   { name: 'GET /api/items-top-voted', method: 'GET', path: '/api/items-top-voted', read: true, baseline: db => featureList(db, 'top-voted') },
   {
     name: 'GET /api/user/{username}/uploads?sort=votes',

@@ -130,13 +130,14 @@ async function taggedUploads(db: Executor, slugs: string[], match: 'all' | 'any'
   // Each tag by its slug, not its id: PostgreSQL, seeing a rare tag's id, would plan
   // the statement anew on every run, as that plan costs less than the one it keeps
   // for any id (0.7 ms of planning, more than the lookup itself).
-  const [rarest, ...others] = tags.map(tag => sql`(SELECT id FROM tags WHERE slug = ${tag.slug})`)
+  const named = tags.map(tag => sql`(SELECT id FROM tags WHERE slug = ${tag.slug})`)
+  const [rarest, ...others] = named
   if (tags[1]!.publicUploads >= LOOKUP_RATIO * Math.max(1, tags[0]!.publicUploads)) {
     return sql`SELECT t0.upload_id FROM upload_tags t0 WHERE t0.tag_id = ${rarest}${sql.join(others.map(tag => sql`
       AND EXISTS (SELECT 1 FROM upload_tags t1 WHERE t1.upload_id = t0.upload_id AND t1.tag_id = ${tag}${PER_ROW})`), '')}`
   }
   return sql`${dialects({
-    sqlite: sql.join([rarest!, ...others].map(tag => sql`SELECT upload_id FROM upload_tags WHERE tag_id = ${tag}`), ' INTERSECT '),
+    sqlite: sql.join(named.map(tag => sql`SELECT upload_id FROM upload_tags WHERE tag_id = ${tag}`), ' INTERSECT '),
     postgres: sql`SELECT t0.upload_id FROM upload_tags t0${sql.join(others.map((tag, i) => {
       const link = sql.raw(`t${i + 1}`)
       return sql`
@@ -457,12 +458,11 @@ export function listFilteredUploads(db: Database, query: Paging & { tags?: strin
 async function listFiltered(db: Executor, slugs: string[], query: Paging & { match: 'all' | 'any' }, view: ListView) {
   const order = LIST_SORTS[view.sort]
   const tagged = slugs.length === 0 ? undefined : await taggedUploads(db, slugs, query.match)
+  if (tagged === null) return { uploads: [], total: 0, page: query.page, limit: query.limit }
   const { uploads, total } = tagged === undefined
     ? await pageWithTotal(db, sql`uploads u WHERE u.is_private = 0${viewConditions(view)}`, order, query, { username: true, materialise: false })
-    : tagged === null
-      ? { uploads: [], total: 0 }
-      : await pageWithTotal(db, sql`(${tagged}) m ${THEN_JOIN} uploads u ON u.id = m.upload_id WHERE u.is_private = 0${viewConditions(view)}`,
-          order, query, { username: true, materialise: true })
+    : await pageWithTotal(db, sql`(${tagged}) m ${THEN_JOIN} uploads u ON u.id = m.upload_id WHERE u.is_private = 0${viewConditions(view)}`,
+        order, query, { username: true, materialise: true })
   return { uploads, total, page: query.page, limit: query.limit }
 }
 
@@ -489,19 +489,25 @@ async function listOfUser(db: Executor, username: string, slugs: string[], query
     FROM users WHERE lower(username) = lower(${username})`)
   if (!user) throw apiError(404, 'User not found')
   const tagged = slugs.length === 0 ? undefined : await taggedUploads(db, slugs, 'all')
-  const { uploads, total } = tagged === undefined && hiddenTags.length === 0
+  const order = USER_SORTS[query.sort]
+  let found: { uploads: ListEntry[], total: number }
+  if (tagged === null) found = { uploads: [], total: 0 }
+  else if (tagged === undefined && hiddenTags.length === 0) {
     // Everything public of the user: the total is the count kept on the account.
-    ? { uploads: await withTags(db, await db.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}
+    found = { uploads: await withTags(db, await db.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}
         FROM (SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE u.user_id = ${user.id} AND u.is_private = 0
-          ORDER BY ${USER_SORTS[query.sort]} ${pageWindow(query)}) p
-        ${THEN_JOIN} uploads u ON u.${ROW_KEY} = p.rid ORDER BY ${USER_SORTS[query.sort]}`)),
-      total: user.public_uploads }
-    : tagged === undefined
-      ? await pageWithTotal(db, sql`uploads u WHERE u.user_id = ${user.id} AND u.is_private = 0${hidingTags(hiddenTags)}`, USER_SORTS[query.sort], query, { username: false, materialise: false })
-      : tagged === null
-        ? { uploads: [], total: 0 }
-        : await pageWithTotal(db, sql`(${tagged}) m ${THEN_JOIN} uploads u ON u.id = m.upload_id WHERE u.user_id = ${user.id} AND u.is_private = 0${hidingTags(hiddenTags)}`,
-            USER_SORTS[query.sort], query, { username: false, materialise: true })
+          ORDER BY ${order} ${pageWindow(query)}) p
+        ${THEN_JOIN} uploads u ON u.${ROW_KEY} = p.rid ORDER BY ${order}`)),
+    total: user.public_uploads }
+  }
+  else if (tagged === undefined) {
+    found = await pageWithTotal(db, sql`uploads u WHERE u.user_id = ${user.id} AND u.is_private = 0${hidingTags(hiddenTags)}`, order, query, { username: false, materialise: false })
+  }
+  else {
+    found = await pageWithTotal(db, sql`(${tagged}) m ${THEN_JOIN} uploads u ON u.id = m.upload_id WHERE u.user_id = ${user.id} AND u.is_private = 0${hidingTags(hiddenTags)}`,
+      order, query, { username: false, materialise: true })
+  }
+  const { uploads, total } = found
   return {
     user: { username: user.username, created_at: user.created_at },
     uploads,

@@ -26,12 +26,23 @@ type Fetcher = <T>(url: string, options?: ApiOptions & { parseResponse?: (text: 
  * this server wrote itself. Not JSON (a proxy's error page): the text, as destr gives.
  */
 function parseJson(text: string): unknown {
+  let answer: unknown
   try {
-    return JSON.parse(text)
+    answer = JSON.parse(text)
   }
   catch {
     return text
   }
+  if (import.meta.server && typeof answer === 'object' && answer !== null) answers.add(answer)
+  return answer
+}
+
+/** The answers read during this server render (see plugins/api-answers.ts). */
+const answers = new WeakSet<object>()
+
+/** An object parsed from one of our API's JSON bodies during SSR: plain JSON values only. */
+export function isApiAnswer(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && answers.has(value)
 }
 
 /**

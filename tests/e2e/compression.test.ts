@@ -2,6 +2,7 @@ import { request } from 'node:http'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { registerUser, type TestUser } from '../support/api'
+import { pagePayload, revivePayload } from '../support/payload'
 import { seedUpload } from '../support/seed'
 import { uploadImage } from '../support/uploads'
 
@@ -46,28 +47,10 @@ function vary(response: RawResponse): string[] {
  */
 function renderedPage(html: Buffer) {
   const text = html.toString('utf8')
-  const payload = text.match(/<script[^>]*id="__NUXT_DATA__"[^>]*>([^<]*)<\/script>/)
-  if (!payload) throw new Error('no Nuxt payload in the page')
-  const data = revive(JSON.parse(payload[1]!) as unknown[]) as { state?: Record<string, unknown> }
+  const payload = pagePayload(text)
+  const data = revivePayload(payload.flat) as { state?: Record<string, unknown> }
   if (data.state) data.state['$snuxt-session'] = 'session'
-  return { markup: text.replace(payload[1]!, ''), data }
-}
-
-/** Nuxt's payload format (devalue): a flat array whose entries refer to each other by index. */
-function revive(flat: unknown[]): unknown {
-  const at = (index: number): unknown => {
-    if (index < 0) return undefined
-    const value = flat[index]
-    if (Array.isArray(value)) {
-      // Vue's wrappers are plain values here; other tagged entries (Set, NuxtError, ...) keep their tag.
-      if (value[0] === 'Reactive' || value[0] === 'ShallowReactive') return at(value[1] as number)
-      if (typeof value[0] === 'string') return [value[0], ...value.slice(1).map(i => (typeof i === 'number' ? at(i) : i))]
-      return value.map(i => at(i as number))
-    }
-    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, i]) => [key, at(i as number)]))
-    return value
-  }
-  return at(0)
+  return { markup: text.replace(payload.json, ''), data }
 }
 
 const BROWSER = 'gzip, deflate, br, zstd'

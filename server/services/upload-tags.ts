@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { MAX_TAGS_PER_UPLOAD, parseTagName, TAG_NAME_MESSAGE } from '../../shared/utils/tags'
-import type { Executor, Row } from '../database/port'
+import type { Database, Executor, Row } from '../database/port'
 import type { tags } from '../database/schema-postgres'
 import { dialects, FOR_UPDATE, inList, sql } from '../database/sql'
 import { apiError } from './errors'
+import { cachedList } from './list-cache'
 import { logModeration } from './modlog'
 import type { Actor } from './sessions'
 import { visibleTo } from './upload-queries'
@@ -117,11 +118,17 @@ export async function addUploadTags(db: Executor, actor: Actor, uploadId: string
   return { success: true as const, tags: await tagsOf(db, uploadId), added }
 }
 
-/** GET /api/tags: tags on public uploads whose slug starts with `q`, most used first. */
-export async function searchTags(db: Executor, query: { q: string, limit: number }) {
+/**
+ * GET /api/tags: tags on public uploads whose slug starts with `q`, most used
+ * first. Kept like the lists (until the next write): every home page asks for
+ * the 16 most used.
+ */
+export function searchTags(db: Database, query: { q: string, limit: number }) {
   const prefix = query.q.toLowerCase().replace(/ +/g, '-').replace(/[\\%_]/g, '\\$&')
-  const tags = await db.all<TagRow & { count: number }>(sql`SELECT id, name, slug, public_uploads AS count FROM tags
-    WHERE public_uploads > 0 AND slug LIKE ${`${prefix}%`} ESCAPE '\\'
-    ORDER BY public_uploads DESC, ${dialects({ sqlite: 'slug', postgres: 'slug COLLATE "C"' })} LIMIT ${query.limit}`)
-  return { tags }
+  return cachedList(db, `tags ${query.limit} ${prefix}`, async () => {
+    const tags = await db.all<TagRow & { count: number }>(sql`SELECT id, name, slug, public_uploads AS count FROM tags
+      WHERE public_uploads > 0 AND slug LIKE ${`${prefix}%`} ESCAPE '\\'
+      ORDER BY public_uploads DESC, ${dialects({ sqlite: 'slug', postgres: 'slug COLLATE "C"' })} LIMIT ${query.limit}`)
+    return { tags }
+  })
 }

@@ -29,7 +29,7 @@ async function home(query: string) {
   return {
     cards: [...feed.matchAll(/<article class="card upload-card" [^>]*data-upload-id="([^"]+)"/g)].map(match => match[1]),
     next: /<a [^>]*href="([^"]+)"[^>]*rel="next"/.exec(feed)?.[1]?.replaceAll('&amp;', '&'),
-    sortTop: /<a href="([^"]+)"[^>]*data-testid="sort-top"/.exec(feed)?.[1]?.replaceAll('&amp;', '&'),
+    sortTop: /<a [^>]*href="([^"]+)"[^>]*data-testid="sort-top"/.exec(feed)?.[1]?.replaceAll('&amp;', '&'),
     selected: [...feed.matchAll(/<option value="(\d+)" selected[ >]/g)].map(match => match[1]),
   }
 }

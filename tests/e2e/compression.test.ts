@@ -43,14 +43,15 @@ function vary(response: RawResponse): string[] {
  * A rendered page, split into what two renders must share byte for byte (the
  * markup) and its Nuxt payload. The payload is compared as data: its entries
  * are listed in the order the page's parallel API calls happened to finish,
- * and it holds the random id of nuxt-auth-utils' session.
+ * and so are the API answers' data blocks it names by number; and it holds
+ * the random id of nuxt-auth-utils' session.
  */
 function renderedPage(html: Buffer) {
   const text = html.toString('utf8')
   const payload = pagePayload(text)
-  const data = revivePayload(payload.flat) as { state?: Record<string, unknown> }
+  const data = revivePayload(payload.flat, payload.answers) as { state?: Record<string, unknown> }
   if (data.state) data.state['$snuxt-session'] = 'session'
-  return { markup: text.replace(payload.json, ''), data }
+  return { markup: payload.markup, data }
 }
 
 const BROWSER = 'gzip, deflate, br, zstd'

@@ -4,10 +4,10 @@ import { pagePayload, revivePayload } from '../support/payload'
 import { seedUpload } from '../support/seed'
 
 /**
- * API answers read while a page renders travel in its payload as their JSON
- * text (plugins/api-answers.ts): the same data, escaped for the <script> it
- * sits in. Each page is checked against its own markup, so uploads made by
- * other tests meanwhile do not matter.
+ * API answers read while a page renders travel as data blocks of their own,
+ * their JSON text escaped for the <script> it sits in, named in the payload
+ * by number (plugins/api-answers.ts). Each page is checked against its own
+ * markup, so uploads made by other tests meanwhile do not matter.
  */
 const TRICKY = 'Quote " backslash \\ </script><script>window.__injected = 1</script> line\u2028separator & <b>bold</b>'
 
@@ -28,20 +28,25 @@ async function page(path: string) {
   const response = await fetch(new URL(path, inject('baseURL')))
   expect(response.status).toBe(200)
   const html = await response.text()
-  const { flat } = pagePayload(html)
+  const { flat, answers } = pagePayload(html)
   // flat[1] is the payload, flat[3] its `data`: each key names the index of its entry.
   const data = flat[(flat[1] as { data: number }).data + 1] as Record<string, number>
-  return { html, flat, data, revived: revivePayload(flat) as { data: Record<string, Answer> } }
+  return { html, flat, data, answers, revived: revivePayload(flat, answers) as { data: Record<string, Answer> } }
 }
 
 const cardIds = (markup: string) => [...markup.matchAll(/<article class="card upload-card[^"]*" [^>]*data-upload-id="([^"]+)"/g)].map(match => match[1])
 
 describe('the page payload', () => {
   it('carries a user page\'s list as the API\'s JSON, escaped, read back exactly', async () => {
-    const { html, flat, data, revived } = await page(`/user/${owner.username}`)
+    const { html, flat, data, answers, revived } = await page(`/user/${owner.username}`)
     const [key] = Object.keys(data).filter(name => name.includes(owner.username))
     expect(key).toBeDefined()
-    expect((flat[data[key!]!] as unknown[])[0]).toBe('ApiAnswer')
+    const [tag, number] = flat[data[key!]!] as [string, number]
+    expect(tag).toBe('ApiAnswer')
+    // The blocks are numbered from 1, none missing; `<` is escaped in the JSON.
+    expect([...answers.keys()].sort((a, b) => a - b)).toEqual(Array.from({ length: answers.size }, (_, i) => i + 1))
+    const block = html.match(new RegExp(`<script type="application/json" data-api-answer="${flat[number]}">([^<]*)</script>`))
+    expect(block![1]).toContain('\\u003c/script>\\u003cscript>window.__injected = 1\\u003c/script>')
     const answer = revived.data[key!]
     expect(listed(answer)).toEqual(ids)
     expect(listed(answer)).toEqual(cardIds(html))

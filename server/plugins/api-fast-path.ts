@@ -6,7 +6,8 @@ import type { RateLimitCategory } from '../utils/rate-limit'
 
 /**
  * The hot routes: the public lists, whose answers the list cache keeps
- * (server/services/list-cache.ts), and casting or taking back a vote.
+ * (server/services/list-cache.ts), casting or taking back a vote, and the
+ * pictures every card asks for.
  */
 const FAST_ROUTES: [method: 'GET' | 'POST' | 'DELETE', route: string][] = [
   ['GET', '/api/uploads'],
@@ -16,13 +17,17 @@ const FAST_ROUTES: [method: 'GET' | 'POST' | 'DELETE', route: string][] = [
   ['GET', '/api/user/:username/uploads'],
   ['POST', '/api/vote'],
   ['DELETE', '/api/vote'],
+  ['GET', '/api/image/:id'],
 ]
 const USER_LIST = /^\/api\/user\/([^/%]+)\/uploads$/
+const IMAGE = /^\/api\/image\/([^/%]+)$/
 
 interface FastRoute {
   handler: EventHandler
   /** The rate-limit category a request of this route counts in (server/middleware/02.rate-limit.ts). */
   category: RateLimitCategory | null
+  /** A list, whose answers may be kept as sent (`replays`). */
+  list: boolean
 }
 
 /**
@@ -68,9 +73,10 @@ export default defineNitroPlugin((nitroApp) => {
   for (const [method, route] of FAST_ROUTES) {
     const handler = routeHandler(route, method.toLowerCase())
     const rules = getRouteRulesForPath(route.replace(/:\w+/g, '_'))
-    if (handler && Object.keys(rules).length === 0) routes.set(`${method} ${route}`, { handler, category: rateLimitCategory(method, route) })
+    if (handler && Object.keys(rules).length === 0) routes.set(`${method} ${route}`, { handler, category: rateLimitCategory(method, route), list: method === 'GET' && route !== '/api/image/:id' })
   }
   const userList = routes.get('GET /api/user/:username/uploads')
+  const image = routes.get('GET /api/image/:id')
   const hooks = (nitroApp.hooks as unknown as { _hooks: Record<string, unknown[] | undefined> })._hooks
 
   /** The route and params of a request the fast path answers, or undefined. */
@@ -86,13 +92,15 @@ export default defineNitroPlugin((nitroApp) => {
     if (route) return [route, {}]
     const user = method === 'GET' && userList && USER_LIST.exec(path)
     if (user) return [userList, { username: user[1]! }]
+    const picture = method === 'GET' && image && IMAGE.exec(path)
+    if (picture) return [image, { id: picture[1]! }]
   }
 
   async function serve(event: H3Event, route: FastRoute, params: Record<string, string>): Promise<void> {
     const req = event.node.req
     const res = event.node.res
     req.originalUrl ||= req.url
-    const replayKey = replayKeyOf(req)
+    const replayKey = route.list ? replayKeyOf(req) : undefined
     const unsafe = UNSAFE_METHODS.has(event.method)
     let version: string | null = null
     if (replayKey === undefined) {

@@ -152,6 +152,27 @@ describe('the hot routes answer as the full pipeline does', () => {
     expect(removed.a.status).toBe(200)
     expect(JSON.parse(removed.a.body.toString())).toEqual({ success: true, vote: null })
   })
+
+  it('serves a picture alike: the original, a derivative made on request, a 304, a HEAD, and refusals', async () => {
+    for (const query of ['', '?size=thumb', '?size=small']) {
+      const [fast, escaped] = [`/api/image/${uploadId}${query}`, `/api/%69mage/${uploadId}${query}`]
+      const picture = await both('GET', fast, escaped)
+      expect(picture.a.status, fast).toBe(200)
+      expect(picture.a.body.length, fast).toBeGreaterThan(100)
+      const etag = picture.a.headers.find(([name]) => name.toLowerCase() === 'etag')![1]
+      const revalidated = await both('GET', fast, escaped, { 'if-none-match': etag })
+      expect([revalidated.a.status, revalidated.a.body.length], fast).toEqual([304, 0])
+      const head = await both('HEAD', fast, escaped)
+      expect([head.a.status, head.a.body.length], fast).toEqual([200, 0])
+    }
+    const missing = '00000000-0000-4000-8000-000000000000'
+    const refused = [
+      await both('GET', `/api/image/${uploadId}?size=huge`, `/api/%69mage/${uploadId}?size=huge`),
+      await both('GET', '/api/image/not-an-id', '/api/%69mage/not-an-id'),
+      await both('GET', `/api/image/${missing}`, `/api/%69mage/${missing}`),
+    ]
+    expect(refused.map(answer => answer.a.status)).toEqual([400, 404, 404])
+  })
 })
 
 describe('a repeated list over the rate limit', () => {

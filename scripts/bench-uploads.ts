@@ -19,19 +19,12 @@ import autocannon from 'autocannon'
 import sharp from 'sharp'
 import { startServer, type RunningServer } from '../tests/support/server'
 import { BENCH_SERVER_ENV, captureAnswer, startReference, type FixedAnswers } from './lib/bench-reference'
-import { hasWrk, loadGet } from './lib/load'
+import { hasWrk, loadGet, median, type LoadResult } from './lib/load'
 
 const MB = 1024 * 1024
 /** Turns each side of an image scenario takes; each keeps its median run. */
 const ROUNDS = 3
 const RSS_LIMIT_MB = 300
-
-type Load = Awaited<ReturnType<typeof loadGet>>
-
-/** The run with the median throughput. */
-function median(runs: Load[]): Load {
-  return [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)]!
-}
 
 /** A JPEG of noise close to (and not over) `targetBytes`. */
 async function noiseJpeg(targetBytes: number): Promise<Buffer> {
@@ -118,8 +111,8 @@ async function uploadThroughput(count: number) {
       for (const path of Object.keys(paths)) {
         // Ours and the reference take turns ROUNDS times (who goes first alternates), and
         // each side keeps its median run: one run each swung 2x with the machine's speed.
-        const oursRuns: Load[] = []
-        const fsRuns: Load[] = []
+        const oursRuns: LoadResult[] = []
+        const fsRuns: LoadResult[] = []
         for (let round = 0; round < ROUNDS; round++) {
           const sides = [[oursRuns, server.url], [fsRuns, reference.url]] as const
           for (const [runs, url] of round % 2 ? [...sides].reverse() : sides) runs.push(await loadGet(`${url}${path}`, { connections: 10, seconds: 5, wrk: useWrk }))

@@ -24,7 +24,7 @@ import { setListCacheEnabled } from '../server/services/list-cache'
 import { freePort, startServer } from '../tests/support/server'
 import { needsSeed } from './lib/database'
 import { BENCH_SERVER_ENV, captureAnswer, startReference, type FixedAnswers } from './lib/bench-reference'
-import { hasWrk, loadGet, loadWrite } from './lib/load'
+import { hasWrk, loadGet, loadWrite, median } from './lib/load'
 import { startChildServer } from './lib/child-server'
 import { periodScenarios, scenarios, type BenchContext, type Scenario } from './lib/bench-scenarios'
 import { seedDatabase } from './seed'
@@ -203,11 +203,6 @@ async function main() {
  * each run's number is printed, and the median of three is the typical one.
  */
 const ROUNDS = 3
-
-/** The run with the median throughput. */
-function median<T extends { rps: number }>(runs: T[]): T {
-  return [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)]!
-}
 
 /** Median and p99 of each read scenario's service call with the list cache off. */
 async function timeUncachedSql(db: Database, chosen: Scenario[], ctx: BenchContext) {

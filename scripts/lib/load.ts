@@ -24,6 +24,11 @@ export interface LoadOptions {
   wrk: boolean
 }
 
+/** The run with the median throughput. */
+export function median<T extends { rps: number }>(runs: T[]): T {
+  return [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)]!
+}
+
 /** Whether wrk (Debian's `wrk` package) is on the PATH. */
 export async function hasWrk(): Promise<boolean> {
   try {

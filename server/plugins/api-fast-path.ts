@@ -9,18 +9,16 @@ import type { RateLimitCategory } from '../utils/rate-limit'
  * (server/services/list-cache.ts), casting or taking back a vote, and the
  * pictures every card asks for.
  */
-const FAST_ROUTES: [method: 'GET' | 'POST' | 'DELETE', route: string][] = [
-  ['GET', '/api/uploads'],
-  ['GET', '/api/uploads/filtered'],
-  ['GET', '/api/items-recent'],
-  ['GET', '/api/items-top-voted'],
-  ['GET', '/api/user/:username/uploads'],
-  ['POST', '/api/vote'],
-  ['DELETE', '/api/vote'],
-  ['GET', '/api/image/:id'],
+const FAST_ROUTES: { method: 'GET' | 'POST' | 'DELETE', route: string, list?: true }[] = [
+  { method: 'GET', route: '/api/uploads', list: true },
+  { method: 'GET', route: '/api/uploads/filtered', list: true },
+  { method: 'GET', route: '/api/items-recent', list: true },
+  { method: 'GET', route: '/api/items-top-voted', list: true },
+  { method: 'GET', route: '/api/user/:username/uploads', list: true },
+  { method: 'POST', route: '/api/vote' },
+  { method: 'DELETE', route: '/api/vote' },
+  { method: 'GET', route: '/api/image/:id' },
 ]
-const USER_LIST = /^\/api\/user\/([^/%]+)\/uploads$/
-const IMAGE = /^\/api\/image\/([^/%]+)$/
 
 interface FastRoute {
   handler: EventHandler
@@ -28,6 +26,14 @@ interface FastRoute {
   category: RateLimitCategory | null
   /** A list, whose answers may be kept as sent (`replays`). */
   list: boolean
+}
+
+/** A route with a parameter (one path segment, no percent escape): matched by `pattern`, the segment named `param`. */
+interface ParamRoute {
+  method: string
+  route: FastRoute
+  pattern: RegExp
+  param: string
 }
 
 /**
@@ -70,13 +76,16 @@ export default defineNitroPlugin((nitroApp) => {
   const app = nitroApp.h3App
   const pipeline = app.handler
   const routes = new Map<string, FastRoute>()
-  for (const [method, route] of FAST_ROUTES) {
+  const paramRoutes: ParamRoute[] = []
+  for (const { method, route, list } of FAST_ROUTES) {
     const handler = routeHandler(route, method.toLowerCase())
     const rules = getRouteRulesForPath(route.replace(/:\w+/g, '_'))
-    if (handler && Object.keys(rules).length === 0) routes.set(`${method} ${route}`, { handler, category: rateLimitCategory(method, route), list: method === 'GET' && route !== '/api/image/:id' })
+    if (!handler || Object.keys(rules).length > 0) continue
+    const fast: FastRoute = { handler, category: rateLimitCategory(method, route), list: list ?? false }
+    routes.set(`${method} ${route}`, fast)
+    const param = route.match(/:(\w+)/)?.[1]
+    if (param) paramRoutes.push({ method, route: fast, param, pattern: new RegExp(`^${route.replace(`:${param}`, '([^/%]+)')}$`) })
   }
-  const userList = routes.get('GET /api/user/:username/uploads')
-  const image = routes.get('GET /api/image/:id')
   const hooks = (nitroApp.hooks as unknown as { _hooks: Record<string, unknown[] | undefined> })._hooks
 
   /** The route and params of a request the fast path answers, or undefined. */
@@ -90,10 +99,10 @@ export default defineNitroPlugin((nitroApp) => {
     const path = queryAt === -1 ? url : url.slice(0, queryAt)
     const route = routes.get(`${method} ${path}`)
     if (route) return [route, {}]
-    const user = method === 'GET' && userList && USER_LIST.exec(path)
-    if (user) return [userList, { username: user[1]! }]
-    const picture = method === 'GET' && image && IMAGE.exec(path)
-    if (picture) return [image, { id: picture[1]! }]
+    for (const paramRoute of paramRoutes) {
+      const found = paramRoute.method === method && paramRoute.pattern.exec(path)
+      if (found) return [paramRoute.route, { [paramRoute.param]: found[1]! }]
+    }
   }
 
   async function serve(event: H3Event, route: FastRoute, params: Record<string, string>): Promise<void> {

@@ -10,7 +10,8 @@ import { seedUpload, serverDatabase } from '../support/seed'
 // tag's uploads otherwise; on PostgreSQL every tag filter reads the GIN index over the
 // uploads' tag ids (server/services/uploads-list.ts). Every way must give the same
 // uploads, newest first, with the same total, private ones left out. These tags are
-// this file's own (a random prefix), so the shared server's other uploads never match.
+// this file's own (a random prefix), so the shared server's other uploads never match;
+// dated long past, so they never come first in another file's list of the newest.
 const prefix = `and${randomUUID().slice(0, 6)}`
 const COMMON = `${prefix}-common`
 const MIDDLE = `${prefix}-middle`
@@ -27,11 +28,11 @@ beforeAll(async () => {
     // 40 common, 30 middle (three in four), 3 rare: two with both others, one with middle only.
     const tags = [COMMON, ...(i % 4 === 3 ? [] : [MIDDLE]), ...([4, 17].includes(i) ? [RARE] : [])]
     const owner = i % 3 === 0 ? bob : alice
-    seeded.push({ id: await seedUpload(owner, { tags, createdAt: new Date(Date.UTC(2031, 0, 1, 0, i)).toISOString() }), tags, owner })
+    seeded.push({ id: await seedUpload(owner, { tags, createdAt: new Date(Date.UTC(2001, 0, 1, 0, i)).toISOString() }), tags, owner })
   }
-  const lone = { id: await seedUpload(alice, { tags: [RARE, MIDDLE], createdAt: new Date(Date.UTC(2031, 0, 2)).toISOString() }), tags: [RARE, MIDDLE], owner: alice }
+  const lone = { id: await seedUpload(alice, { tags: [RARE, MIDDLE], createdAt: new Date(Date.UTC(2001, 0, 2)).toISOString() }), tags: [RARE, MIDDLE], owner: alice }
   seeded.push(lone)
-  await seedUpload(alice, { tags: [RARE, COMMON, MIDDLE], isPrivate: true, createdAt: new Date(Date.UTC(2031, 0, 3)).toISOString() })
+  await seedUpload(alice, { tags: [RARE, COMMON, MIDDLE], isPrivate: true, createdAt: new Date(Date.UTC(2001, 0, 3)).toISOString() })
 })
 
 /** The seeded public uploads carrying every tag (of `owner`, when given), newest first. */

@@ -69,6 +69,8 @@ export function createSeeder(db: Executor) {
 const UPLOAD_COLUMNS = ['id', 'user_id', 'filename', 'original_name', 'description', 'upload_type', 'external_url', 'mime_type',
   'upvotes', 'downvote_count', 'is_private', 'created_at', 'tag_ids']
 const TAG_IDS = UPLOAD_COLUMNS.indexOf('tag_ids')
+const CREATED_AT = UPLOAD_COLUMNS.indexOf('created_at')
+const IS_PRIVATE = UPLOAD_COLUMNS.indexOf('is_private')
 
 /** An upload's values in UPLOAD_COLUMNS order, with the defaults filled in. */
 function uploadRow(input: SeedUpload): unknown[] {
@@ -173,7 +175,7 @@ export async function seedBulk(db: Executor, options: BulkOptions) {
       const seen = new Set<string>()
       for (let t = 0; t < tagsHere; t++) {
         const tagId = tagIds[Math.floor(tagCount * rand() ** 2)]!
-        if (!seen.has(tagId)) links.push([id, tagId, seen.size])
+        if (!seen.has(tagId)) links.push([id, tagId, seen.size, row[CREATED_AT], row[IS_PRIVATE]])
         seen.add(tagId)
       }
       row[TAG_IDS] = [...seen].join(',')
@@ -216,12 +218,13 @@ export async function seedBulk(db: Executor, options: BulkOptions) {
     // transaction every row they update again (a tag's count, a day's, an owner's) keeps each
     // earlier version, so each update walked a longer chain, and the tag ids trigger rewrote
     // an upload and every index on it per link: a million uploads' links went at under a
-    // thousand a second. Upload rows carry their tag ids already. SQLite's triggers stay.
+    // thousand a second. Upload rows carry their tag ids already, and links their upload's
+    // date and privacy. SQLite's triggers stay.
     const postgres = tx.dialect === 'postgres'
     if (postgres) await tx.exec('ALTER TABLE uploads DISABLE TRIGGER USER; ALTER TABLE upload_tags DISABLE TRIGGER USER')
     await insertRows(tx, 'uploads', UPLOAD_COLUMNS, uploadRows)
     log(`uploads ${uploads}`)
-    await insertRows(tx, 'upload_tags', ['upload_id', 'tag_id', 'position'], links)
+    await insertRows(tx, 'upload_tags', ['upload_id', 'tag_id', 'position', 'upload_created_at', 'upload_is_private'], links)
     if (postgres) {
       await tx.exec(`ALTER TABLE uploads ENABLE TRIGGER USER; ALTER TABLE upload_tags ENABLE TRIGGER USER;
         UPDATE tags t SET public_uploads = c.n FROM (SELECT ut.tag_id, count(*) AS n FROM upload_tags ut

@@ -241,9 +241,17 @@ export const uploadTags = pgTable('upload_tags', {
   /** Order of the tag on its upload (0, 1, …), as it was added. */
   position: integer('position').notNull().default(0),
   createdAt: createdAt(),
+  /**
+   * The upload's created_at and is_private, kept by triggers (see the
+   * migrations), so a tag's public uploads newest first are one range of
+   * upload_tags_tag_newest_idx: a tag's page reads its rows and no others.
+   */
+  uploadCreatedAt: text('upload_created_at').notNull().default(''),
+  uploadIsPrivate: integer('upload_is_private').notNull().default(0),
 }, t => [
   primaryKey({ columns: [t.uploadId, t.tagId] }),
   index('upload_tags_tag_idx').on(t.tagId, t.uploadId),
+  index('upload_tags_tag_newest_idx').on(t.tagId, t.uploadCreatedAt, t.uploadId).where(sql`${t.uploadIsPrivate} = 0`),
 ])
 
 export const votes = pgTable('votes', {

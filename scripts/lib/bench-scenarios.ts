@@ -53,6 +53,21 @@ export const scenarios: Scenario[] = [
   { name: 'GET /api/uploads (page 500)', method: 'GET', path: '/api/uploads?page=500', read: true, baseline: (db, url) => listUploads(db, paging(url), viewOf(url)) },
   ...rankings,
   {
+    // A tag's page as it opens (newest first), and ranked: a tag on 1,139 public uploads of 100,000.
+    name: 'GET /api/uploads/filtered (one tag)',
+    method: 'GET',
+    path: `/api/uploads/filtered?tags=${encodeURIComponent(bulkTagName(5))}`,
+    read: true,
+    baseline: (db, url) => listFilteredUploads(db, { ...paging(url), tags: url.searchParams.get('tags') ?? undefined, match: 'all' }, viewOf(url)),
+  },
+  {
+    name: 'GET /api/uploads/filtered (one tag, sort=top)',
+    method: 'GET',
+    path: `/api/uploads/filtered?tags=${encodeURIComponent(bulkTagName(5))}&sort=top`,
+    read: true,
+    baseline: (db, url) => listFilteredUploads(db, { ...paging(url), tags: url.searchParams.get('tags') ?? undefined, match: 'all' }, viewOf(url)),
+  },
+  {
     name: 'GET /api/uploads/filtered (2 tags)',
     method: 'GET',
     path: `/api/uploads/filtered?tags=${encodeURIComponent(`${bulkTagName(1)},${bulkTagName(2)}`)}`,

@@ -85,3 +85,57 @@ describe('one tag\'s uploads, newest first', () => {
     expect(Number(differing!.n)).toBe(0)
   })
 })
+
+describe('one tag\'s uploads ranked, over a period, or narrowed by the caller', () => {
+  // Read from the tag's links too (the period's links only); each answer must equal the general way's.
+  const RANKED = `${TAG}-ranked`
+  const HIDDEN = `${TAG}-hidden`
+  const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString()
+  /** [days ago, up, down, also hidden-tagged] */
+  const ROWS: [number, number, number, boolean][] = [[0.5, 3, 1, false], [2, 9, 0, true], [3, 1, 4, false], [6, 5, 5, false], [9, 12, 2, false], [20, 0, 7, true], [40, 7, 1, false], [400, 20, 0, false]]
+  const rankedIds: string[] = []
+  let viewer: TestUser
+
+  beforeAll(async () => {
+    viewer = await registerUser()
+    for (const [days, upvotes, downvotes, hidden] of ROWS) {
+      rankedIds.push(await seedUpload(owner, { tags: hidden ? [RANKED, HIDDEN] : [RANKED], createdAt: daysAgo(days), upvotes, downvotes }))
+    }
+    await seedUpload(owner, { tags: [RANKED], isPrivate: true, createdAt: daysAgo(1), upvotes: 100 })
+    expect((await api('/api/profile/filters', { method: 'PUT', body: { hiddenTags: [HIDDEN] }, token: viewer.token })).status).toBe(200)
+  })
+
+  const one = (query: string, token?: string) => api(`/api/uploads/filtered?tags=${RANKED}${query}`, { token })
+  const both = (query: string, token?: string) => api(`/api/uploads/filtered?tags=${RANKED},${RANKED}-nowhere&match=any${query}`, { token })
+
+  it('ranks all of them, as the general way does', async () => {
+    const top = await one('&sort=top&limit=100')
+    expect(top.status).toBe(200)
+    expect(top.body.total).toBe(8)
+    // upvotes, then downvotes, then newest.
+    expect(ids(top.body)).toEqual([7, 4, 1, 6, 3, 0, 2, 5].map(i => rankedIds[i]))
+    for (const sort of ['top', 'hot', 'best', 'divisive']) {
+      expect((await one(`&sort=${sort}&limit=3&page=2`)).body, sort).toEqual((await both(`&sort=${sort}&limit=3&page=2`)).body)
+    }
+  })
+
+  it('reads only a period\'s uploads', async () => {
+    const week = await one('&sort=top&period=week&limit=100')
+    expect(week.body.total).toBe(4)
+    expect(ids(week.body)).toEqual([1, 3, 0, 2].map(i => rankedIds[i]))
+    for (const query of ['&sort=top&period=day', '&sort=best&period=month', '&sort=divisive&period=year', '&sort=hot&period=week']) {
+      expect((await one(`${query}&limit=100`)).body, query).toEqual((await both(`${query}&limit=100`)).body)
+    }
+  })
+
+  it('leaves out what the caller hides, newest first or ranked', async () => {
+    const hidden = new Set([rankedIds[1], rankedIds[5]])
+    for (const query of ['', '&sort=top', '&sort=best&period=month']) {
+      const mine = await one(`${query}&limit=100`, viewer.token)
+      expect(mine.status).toBe(200)
+      expect(ids(mine.body).some(id => hidden.has(id)), query).toBe(false)
+      expect(mine.body, query).toEqual((await both(`${query}&limit=100`, viewer.token)).body)
+    }
+    expect((await one('&limit=100', viewer.token)).body.total).toBe(6)
+  })
+})

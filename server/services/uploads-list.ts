@@ -135,13 +135,33 @@ async function taggedSource(db: Executor, slugs: string[], match: 'all' | 'any')
  */
 function oneTagSince(slug: string, since: string): Query {
   return sql`upload_tags ut ${THEN_JOIN} uploads u ON u.id = ut.upload_id
-    WHERE ut.tag_id = (SELECT id FROM tags WHERE slug = ${slug}) AND ut.upload_is_private = 0 AND ut.upload_created_at >= ${since}`
+    WHERE ${publicLinksOf(tagIdOf(slug))} AND ut.upload_created_at >= ${since}`
+}
+
+/** The tag's id, looked up by its slug inside the statement. */
+function tagIdOf(slug: string): Query {
+  return sql`(SELECT id FROM tags WHERE slug = ${slug})`
+}
+
+/**
+ * `upload_tags ut` restricted to one tag's public links: one range of
+ * upload_tags_tag_newest_idx (tag, upload's date, upload; public links only).
+ * `tag` is the tag's id, or a statement giving it.
+ */
+function publicLinksOf(tag: string | Query): Query {
+  return sql`ut.tag_id = ${tag} AND ut.upload_is_private = 0`
+}
+
+/** The ids of one tag's public uploads, newest first, in `window` (LIMIT/OFFSET), read in the index's order. */
+export function newestTagged(tag: string | Query, window: Query): Query {
+  return sql`SELECT ut.upload_id FROM upload_tags ut WHERE ${publicLinksOf(tag)}
+    ORDER BY ut.upload_created_at DESC, ut.upload_id DESC ${window}`
 }
 
 /** PostgreSQL: `uploads u` carries all (or any) of the slugs, as uploads_public_tag_ids_idx answers. */
 export function carryingTags(slugs: string[], match: 'all' | 'any'): Query {
   return match === 'all'
-    ? sql`string_to_array(u.tag_ids, ',') @> ARRAY[${sql.join(slugs.map(slug => sql`(SELECT id FROM tags WHERE slug = ${slug})`))}]`
+    ? sql`string_to_array(u.tag_ids, ',') @> ARRAY[${sql.join(slugs.map(slug => tagIdOf(slug)))}]`
     : sql`string_to_array(u.tag_ids, ',') && ARRAY(SELECT id FROM tags WHERE slug ${inList(slugs)})`
 }
 
@@ -159,7 +179,7 @@ async function taggedUploads(db: Executor, slugs: string[], match: 'all' | 'any'
   }
   const tags = await tagSizes(db, slugs)
   if (!tags) return null
-  const named = tags.map(tag => sql`(SELECT id FROM tags WHERE slug = ${tag.slug})`)
+  const named = tags.map(tag => tagIdOf(tag.slug))
   const [rarest, ...others] = named
   if (tags[1]!.publicUploads >= LOOKUP_RATIO * Math.max(1, tags[0]!.publicUploads)) {
     return sql`SELECT t0.upload_id FROM upload_tags t0 WHERE t0.tag_id = ${rarest}${sql.join(others.map(tag => sql`
@@ -486,8 +506,7 @@ async function entriesWithTotal(db: Executor, rows: (ListRow & { total: number }
 async function tagNewestPage(db: Executor, slug: string, paging: Paging) {
   return entriesWithTotal(db, await db.all<ListRow & { total: number }>(sql`SELECT c.total, ${ENTRY_COLUMNS}, us.username
     FROM (SELECT public_uploads AS total FROM tags WHERE slug = ${slug}) c
-    LEFT JOIN (SELECT ut.upload_id FROM upload_tags ut WHERE ut.tag_id = (SELECT id FROM tags WHERE slug = ${slug}) AND ut.upload_is_private = 0
-      ORDER BY ut.upload_created_at DESC, ut.upload_id DESC ${pageWindow(paging)}) p ON true
+    LEFT JOIN (${newestTagged(tagIdOf(slug), pageWindow(paging))}) p ON true
     LEFT JOIN uploads u ON u.id = p.upload_id
     LEFT JOIN users us ON us.id = u.user_id
     ORDER BY ${NEWEST}`))

@@ -11,6 +11,6 @@ import { pageWithTotal, USER_SORTS, type Paging } from './uploads-list'
  */
 export async function listMyUploads(db: Executor, actor: Pick<Actor, 'id'>, query: Paging & { sort: keyof typeof USER_SORTS }) {
   const { uploads, total } = await pageWithTotal(db, sql`uploads u WHERE u.user_id = ${actor.id}`, USER_SORTS[query.sort], query,
-    { username: false, materialise: false })
+    { username: false })
   return { uploads, total, page: query.page, limit: query.limit }
 }

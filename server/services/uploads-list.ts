@@ -468,13 +468,16 @@ function rowKeys(keys: (string | number)[]): Query {
  * One statement for a page and its total: the count over `source` and the
  * page's rows, LEFT JOINed so an empty page still yields the total. `source`
  * yields the uploads as `u` from its own bound parameters. A tag-filtered
- * source is matched once (materialised) and then counted and paged.
+ * source is matched once (materialised: the row key and the columns its
+ * order reads, given in `materialise`) and then counted and paged. Only the
+ * order's columns: the scores are virtual columns on SQLite, computed per
+ * row read, and every score for each of a tag's 1,139 uploads took its ranked
+ * page 7.5 ms against 1.9 ms so.
  */
-export async function pageWithTotal(db: Executor, source: Query, order: Query, paging: Paging, options: { username: boolean, materialise: boolean }) {
+export async function pageWithTotal(db: Executor, source: Query, order: Query, paging: Paging, options: { username: boolean, materialise?: readonly string[] }) {
   const columns = sql`c.total, ${ENTRY_COLUMNS}${sql.raw(options.username ? ', us.username' : '')}`
   const page = options.materialise
-    ? sql`WITH matched AS MATERIALIZED (SELECT u.${ROW_KEY} AS rid, u.id, u.created_at, u.upvotes, u.downvote_count, u.original_name,
-        u.hot_score, u.best_score, u.divisive_score FROM ${source})
+    ? sql`WITH matched AS MATERIALIZED (SELECT u.${ROW_KEY} AS rid, ${sql.raw(options.materialise.map(column => `u.${column}`).join(', '))} FROM ${source})
       SELECT ${columns}
       FROM (SELECT count(*) AS total FROM matched) c
       LEFT JOIN (SELECT u.rid FROM matched u ORDER BY ${order} ${pageWindow(paging)}) p ON true`
@@ -531,7 +534,7 @@ async function listFiltered(db: Executor, slugs: string[], query: Paging & { mat
     source = tagged && sql`${tagged}${viewConditions(view)}`
   }
   if (source === null) return { uploads: [], total: 0, page: query.page, limit: query.limit }
-  const { uploads, total } = await pageWithTotal(db, source, LIST_SORTS[view.sort], query, { username: true, materialise: slugs.length > 0 })
+  const { uploads, total } = await pageWithTotal(db, source, LIST_SORTS[view.sort], query, { username: true, materialise: slugs.length > 0 ? ORDER_COLUMNS[view.sort] : undefined })
   return { uploads, total, page: query.page, limit: query.limit }
 }
 
@@ -541,6 +544,13 @@ export const USER_SORTS = {
   // Byte order of the lowered name on both engines (PostgreSQL would otherwise use the database's collation).
   name: sql`lower(u.original_name)${dialects({ sqlite: '', postgres: ' COLLATE "C"' })} ASC, u.created_at DESC, u.id DESC`,
 } as const
+
+/** The columns of `uploads` each of USER_SORTS reads. */
+const USER_SORT_COLUMNS: Record<keyof typeof USER_SORTS, readonly string[]> = {
+  date: ['created_at', 'id'],
+  votes: ['upvotes', 'created_at', 'id'],
+  name: ['original_name', 'created_at', 'id'],
+}
 
 /** GET /api/user/{username}/uploads: the user's public uploads only, even for the owner. */
 export function listUserUploads(db: Database, username: string, query: Paging & { sort: keyof typeof USER_SORTS, tags?: string }, hiddenTags: readonly string[] = []) {
@@ -570,10 +580,10 @@ async function listOfUser(db: Executor, username: string, slugs: string[], query
     total: user.public_uploads }
   }
   else if (tagged === undefined) {
-    found = await pageWithTotal(db, sql`uploads u WHERE u.user_id = ${user.id} AND u.is_private = 0${hidingTags(hiddenTags)}`, order, query, { username: false, materialise: false })
+    found = await pageWithTotal(db, sql`uploads u WHERE u.user_id = ${user.id} AND u.is_private = 0${hidingTags(hiddenTags)}`, order, query, { username: false })
   }
   else {
-    found = await pageWithTotal(db, sql`${tagged} AND u.user_id = ${user.id}${hidingTags(hiddenTags)}`, order, query, { username: false, materialise: true })
+    found = await pageWithTotal(db, sql`${tagged} AND u.user_id = ${user.id}${hidingTags(hiddenTags)}`, order, query, { username: false, materialise: USER_SORT_COLUMNS[query.sort] })
   }
   const { uploads, total } = found
   return {

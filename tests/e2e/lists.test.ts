@@ -190,6 +190,18 @@ describe('GET /api/user/{username}/uploads', () => {
     expect((await get(`/api/user/${bob.username}/uploads?tags=cats,dogs`)).body.total).toBe(0)
   })
 
+  it('filters by tag in every order: by votes and by name as unfiltered, narrowed to the tag', async () => {
+    const cats = [18, 12, 6, 0]
+    const byVotes = await get(`/api/user/${alice.username}/uploads?tags=cats&sort=votes`)
+    expect(byVotes.status).toBe(200)
+    expect(ids(byVotes.body.uploads)).toEqual([6, 8, 10, 2, 22, 20, 18, 16, 14, 12, 4, 0].filter(n => cats.includes(n)))
+    const byName = await get(`/api/user/${alice.username}/uploads?tags=cats&sort=name`)
+    expect(byName.status).toBe(200)
+    const names = byName.body.uploads.map((entry: { id: string }) => NAMES[u.indexOf(entry.id) / 2])
+    expect(names).toEqual(cats.map(n => NAMES[n / 2]!).sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())))
+    expect(byName.body.total).toBe(4)
+  })
+
   it('pages with totalPages, clamps the limit to 50, and answers a page past the end empty', async () => {
     const page = await get(`/api/user/${alice.username}/uploads?limit=5&page=3`)
     expect(page.body).toMatchObject({ total: 12, page: 3, totalPages: 3, limit: 5 })

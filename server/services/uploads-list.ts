@@ -152,9 +152,13 @@ function publicLinksOf(tag: string | Query): Query {
   return sql`ut.tag_id = ${tag} AND ut.upload_is_private = 0`
 }
 
-/** The ids of one tag's public uploads, newest first, in `window` (LIMIT/OFFSET), read in the index's order. */
-export function newestTagged(tag: string | Query, window: Query): Query {
-  return sql`SELECT ut.upload_id FROM upload_tags ut WHERE ${publicLinksOf(tag)}
+/**
+ * The ids of one tag's public uploads, newest first, in `window`
+ * (LIMIT/OFFSET), read in the index's order; `narrowing` (conditions on
+ * `ut.upload_id`, each starting with AND) leaves links out as they are read.
+ */
+export function newestTagged(tag: string | Query, window: Query, narrowing: Query = sql`${sql.raw('')}`): Query {
+  return sql`SELECT ut.upload_id FROM upload_tags ut WHERE ${publicLinksOf(tag)}${narrowing}
     ORDER BY ut.upload_created_at DESC, ut.upload_id DESC ${window}`
 }
 
@@ -255,17 +259,22 @@ function viewConditions(view: ListView): Query {
 /** The lower bound of created_at the view's sort takes, or null. */
 const periodSince = (view: ListView) => PERIOD_SORTS.includes(view.sort) ? view.since : null
 
-/** The caller's own conditions on `uploads u` (unvoted, hidden tags), each starting with AND. */
-function callerConditions(view: ListView): Query {
-  return sql`${view.unvotedBy === null ? sql.raw('') : sql` AND NOT EXISTS (SELECT 1 FROM votes v WHERE v.user_id = ${view.unvotedBy} AND v.upload_id = u.id)`}${
-    hidingTags(view.hiddenTags)}`
+/**
+ * The caller's own conditions (unvoted, hidden tags) on the upload whose id
+ * is `upload` (`uploads u` unless told), each starting with AND.
+ */
+function callerConditions(view: ListView, upload: Query = UPLOAD_ID): Query {
+  return sql`${view.unvotedBy === null ? sql.raw('') : sql` AND NOT EXISTS (SELECT 1 FROM votes v WHERE v.user_id = ${view.unvotedBy} AND v.upload_id = ${upload})`}${
+    hidingTags(view.hiddenTags, upload)}`
 }
 
-/** ` AND` the upload carries none of the slugs (empty for none). */
-function hidingTags(slugs: readonly string[]): Query {
+const UPLOAD_ID = sql`u.id`
+
+/** ` AND` the upload (`uploads u` unless told) carries none of the slugs (empty for none). */
+function hidingTags(slugs: readonly string[], upload: Query = UPLOAD_ID): Query {
   if (slugs.length === 0) return sql`${sql.raw('')}`
   return sql` AND NOT EXISTS (SELECT 1 FROM upload_tags ht JOIN tags t ON t.id = ht.tag_id
-    WHERE ht.upload_id = u.id AND t.slug ${inList(slugs)})`
+    WHERE ht.upload_id = ${upload} AND t.slug ${inList(slugs)})`
 }
 
 /** The part of a cache key that tells views apart. */
@@ -498,18 +507,27 @@ async function entriesWithTotal(db: Executor, rows: (ListRow & { total: number }
 }
 
 /**
- * A page of one tag's public uploads, newest first, with its total, when
- * nothing else narrows them (a tag's page as it opens): the page is one
- * range of upload_tags_tag_newest_idx (each link carries its upload's
- * created_at and privacy, kept by triggers) and the total is the tag's kept
- * count, so the cost follows the page, not the tag. Ranked over all time,
- * a tag's uploads are still matched whole, then counted and sorted: a tag of
- * 1,139 public uploads at 100,000 takes 5-7 ms so on SQLite, 4-5 on PostgreSQL.
+ * A page of one tag's public uploads, newest first, with its total (a tag's
+ * page as it opens): the page is one range of upload_tags_tag_newest_idx
+ * (each link carries its upload's created_at and privacy, kept by triggers).
+ * With nothing of the caller's narrowing it, the total is the tag's kept
+ * count, so the cost follows the page, not the tag. The caller's hidden tags
+ * and unvoted=true are checked link by link as the range is read, and the
+ * total counts the tag's links so (side by side at 100,000 uploads, a tag of
+ * 1,139, answers equal: unvoted 6.2 -> 1.1 ms on SQLite, 4.4 -> 2.2 on
+ * PostgreSQL; before, every upload of the tag was matched, counted, sorted).
+ * Ranked over all time, a tag's uploads are still matched whole, then
+ * counted and sorted: 5-6 ms for that tag on SQLite, 5 on PostgreSQL.
  */
-async function tagNewestPage(db: Executor, slug: string, paging: Paging) {
+async function tagNewestPage(db: Executor, slug: string, paging: Paging, view: ListView) {
+  const tag = tagIdOf(slug)
+  const narrowing = callerConditions(view, sql`ut.upload_id`)
+  const total = view.unvotedBy === null && view.hiddenTags.length === 0
+    ? sql`SELECT public_uploads AS total FROM tags WHERE slug = ${slug}`
+    : sql`SELECT count(*) AS total FROM upload_tags ut WHERE ${publicLinksOf(tag)}${narrowing}`
   return entriesWithTotal(db, await db.all<ListRow & { total: number }>(sql`SELECT c.total, ${ENTRY_COLUMNS}, us.username
-    FROM (SELECT public_uploads AS total FROM tags WHERE slug = ${slug}) c
-    LEFT JOIN (${newestTagged(tagIdOf(slug), pageWindow(paging))}) p ON true
+    FROM (${total}) c
+    LEFT JOIN (${newestTagged(tag, pageWindow(paging), narrowing)}) p ON true
     LEFT JOIN uploads u ON u.id = p.upload_id
     LEFT JOIN users us ON us.id = u.user_id
     ORDER BY ${NEWEST}`))
@@ -522,8 +540,8 @@ export function listFilteredUploads(db: Database, query: Paging & { tags?: strin
 }
 
 async function listFiltered(db: Executor, slugs: string[], query: Paging & { match: 'all' | 'any' }, view: ListView) {
-  if (slugs.length === 1 && view.sort === 'new' && view.unvotedBy === null && view.hiddenTags.length === 0) {
-    return { ...await tagNewestPage(db, slugs[0]!, query), page: query.page, limit: query.limit }
+  if (slugs.length === 1 && view.sort === 'new') {
+    return { ...await tagNewestPage(db, slugs[0]!, query, view), page: query.page, limit: query.limit }
   }
   const since = periodSince(view)
   let source: Query | null

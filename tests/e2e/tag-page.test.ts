@@ -138,4 +138,19 @@ describe('one tag\'s uploads ranked, over a period, or narrowed by the caller', 
     }
     expect((await one('&limit=100', viewer.token)).body.total).toBe(6)
   })
+
+  it('leaves out what the caller voted on (unvoted=true) and hides, a page at a time', async () => {
+    for (const i of [0, 4]) {
+      expect((await api('/api/vote', { method: 'POST', body: { uploadId: rankedIds[i], vote: 'fucks' }, token: viewer.token })).status).toBe(200)
+    }
+    const unvoted = await one('&unvoted=true&limit=100', viewer.token)
+    expect(unvoted.status).toBe(200)
+    // Newest first, without the two voted on and the two hidden.
+    expect(ids(unvoted.body)).toEqual([2, 3, 6, 7].map(i => rankedIds[i]))
+    expect(unvoted.body.total).toBe(4)
+    const second = await one('&unvoted=true&limit=3&page=2', viewer.token)
+    expect(ids(second.body)).toEqual([rankedIds[7]])
+    expect(second.body).toMatchObject({ total: 4, page: 2, limit: 3 })
+    expect(second.body).toEqual((await both('&unvoted=true&limit=3&page=2', viewer.token)).body)
+  })
 })

@@ -157,7 +157,7 @@ function publicLinksOf(tag: string | Query): Query {
  * (LIMIT/OFFSET), read in the index's order; `narrowing` (conditions on
  * `ut.upload_id`, each starting with AND) leaves links out as they are read.
  */
-export function newestTagged(tag: string | Query, window: Query, narrowing: Query = sql`${sql.raw('')}`): Query {
+export function newestTagged(tag: string | Query, window: Query, narrowing: Query = NOTHING): Query {
   return sql`SELECT ut.upload_id FROM upload_tags ut WHERE ${publicLinksOf(tag)}${narrowing}
     ORDER BY ut.upload_created_at DESC, ut.upload_id DESC ${window}`
 }
@@ -212,6 +212,9 @@ function pageWindow(paging: Paging): Query {
 }
 
 const NEWEST = sql`u.created_at DESC, u.id DESC`
+
+/** An empty fragment. */
+const NOTHING = sql`${sql.raw('')}`
 
 /**
  * The orders of the public lists (decisions.md "Voting flow, rankings and
@@ -272,7 +275,7 @@ const UPLOAD_ID = sql`u.id`
 
 /** ` AND` the upload (`uploads u` unless told) carries none of the slugs (empty for none). */
 function hidingTags(slugs: readonly string[], upload: Query = UPLOAD_ID): Query {
-  if (slugs.length === 0) return sql`${sql.raw('')}`
+  if (slugs.length === 0) return NOTHING
   return sql` AND NOT EXISTS (SELECT 1 FROM upload_tags ht
     WHERE ht.upload_id = ${upload} AND ht.tag_id IN (SELECT id FROM tags WHERE slug ${inList(slugs)}))`
 }
@@ -483,21 +486,38 @@ function rowKeys(keys: (string | number)[]): Query {
  * row read, and every score for each of a tag's 1,139 uploads took its ranked
  * page 7.5 ms against 5.4 ms so (side by side, 100,000 uploads).
  */
-export async function pageWithTotal(db: Executor, source: Query, order: Query, paging: Paging, options: { username: boolean, materialise?: readonly string[] }) {
-  const columns = sql`c.total, ${ENTRY_COLUMNS}${sql.raw(options.username ? ', us.username' : '')}`
-  const page = options.materialise
-    ? sql`WITH matched AS MATERIALIZED (SELECT u.${ROW_KEY} AS rid, ${sql.raw(options.materialise.map(column => `u.${column}`).join(', '))} FROM ${source})
-      SELECT ${columns}
-      FROM (SELECT count(*) AS total FROM matched) c
-      LEFT JOIN (SELECT u.rid FROM matched u ORDER BY ${order} ${pageWindow(paging)}) p ON true`
-    : sql`SELECT ${columns}
-      FROM (SELECT count(*) AS total FROM ${source}) c
-      LEFT JOIN (SELECT u.${ROW_KEY} AS rid FROM ${source} ORDER BY ${order} ${pageWindow(paging)}) p ON true`
-  return entriesWithTotal(db, await db.all<ListRow & { total: number }>(sql`${page}
-    LEFT JOIN uploads u ON u.${ROW_KEY} = p.rid
+export function pageWithTotal(db: Executor, source: Query, order: Query, paging: Paging, options: { username: boolean, materialise?: readonly string[] }) {
+  if (!options.materialise) {
+    return totalAndPage(db, sql`SELECT count(*) AS total FROM ${source}`,
+      sql`SELECT u.${ROW_KEY} AS rid FROM ${source} ORDER BY ${order} ${pageWindow(paging)}`, order, options)
+  }
+  return totalAndPage(db, sql`SELECT count(*) AS total FROM matched`,
+    sql`SELECT u.rid FROM matched u ORDER BY ${order} ${pageWindow(paging)}`, order, {
+      ...options,
+      prefix: sql`WITH matched AS MATERIALIZED (SELECT u.${ROW_KEY} AS rid, ${sql.raw(options.materialise.map(column => `u.${column}`).join(', '))} FROM ${source})
+`,
+    })
+}
+
+/**
+ * The statement shell of every page with its total: `total` yields one row
+ * (`total`), `keys` the page's uploads (`rid`, their row key, unless `join`
+ * says how they meet `uploads u`), LEFT JOINed so an empty page still
+ * yields the total; the entries in `order`, with the owner's username when
+ * asked. `prefix` goes before it (a WITH).
+ */
+async function totalAndPage(db: Executor, total: Query, keys: Query, order: Query,
+  options: { username: boolean, prefix?: Query, join?: Query }) {
+  return entriesWithTotal(db, await db.all<ListRow & { total: number }>(sql`${options.prefix ?? NOTHING}SELECT c.total, ${ENTRY_COLUMNS}${sql.raw(options.username ? ', us.username' : '')}
+    FROM (${total}) c
+    LEFT JOIN (${keys}) p ON true
+    LEFT JOIN uploads u ON ${options.join ?? sql`u.${ROW_KEY} = p.rid`}
     ${sql.raw(options.username ? 'LEFT JOIN users us ON us.id = u.user_id' : '')}
     ORDER BY ${order}`))
 }
+
+/** A tag's kept count of public uploads, as a page's total. */
+const keptTagCount = (slug: string) => sql`SELECT public_uploads AS total FROM tags WHERE slug = ${slug}`
 
 /** A page's entries and its total, from rows that each carry `total` (one row with a null id when the page is empty). */
 async function entriesWithTotal(db: Executor, rows: (ListRow & { total: number })[]) {
@@ -523,14 +543,9 @@ async function tagNewestPage(db: Executor, slug: string, paging: Paging, view: L
   const tag = tagIdOf(slug)
   const narrowing = callerConditions(view, sql`ut.upload_id`)
   const total = view.unvotedBy === null && view.hiddenTags.length === 0
-    ? sql`SELECT public_uploads AS total FROM tags WHERE slug = ${slug}`
+    ? keptTagCount(slug)
     : sql`SELECT count(*) AS total FROM upload_tags ut WHERE ${publicLinksOf(tag)}${narrowing}`
-  return entriesWithTotal(db, await db.all<ListRow & { total: number }>(sql`SELECT c.total, ${ENTRY_COLUMNS}, us.username
-    FROM (${total}) c
-    LEFT JOIN (${newestTagged(tag, pageWindow(paging), narrowing)}) p ON true
-    LEFT JOIN uploads u ON u.id = p.upload_id
-    LEFT JOIN users us ON us.id = u.user_id
-    ORDER BY ${NEWEST}`))
+  return totalAndPage(db, total, newestTagged(tag, pageWindow(paging), narrowing), NEWEST, { username: true, join: sql`u.id = p.upload_id` })
 }
 
 /**
@@ -562,14 +577,9 @@ async function commonTagRankedPage(db: Executor, slug: string, sort: Sort, pagin
   const need = offset(paging) + paging.limit
   if (!sizes || sizes.tagged * sizes.tagged * WALK_ADVANTAGE <= need * (sizes.uploads ?? 0)) return null
   const order = LIST_SORTS[sort]
-  return entriesWithTotal(db, await db.all<ListRow & { total: number }>(sql`SELECT c.total, ${ENTRY_COLUMNS}, us.username
-    FROM (SELECT public_uploads AS total FROM tags WHERE slug = ${slug}) c
-    LEFT JOIN (SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE u.is_private = 0
+  return totalAndPage(db, keptTagCount(slug), sql`SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE u.is_private = 0
       AND EXISTS (SELECT 1 FROM upload_tags ut WHERE ut.upload_id = u.id AND ut.tag_id = ${tagIdOf(slug)})
-      ORDER BY ${order} ${pageWindow(paging)}) p ON true
-    LEFT JOIN uploads u ON u.${ROW_KEY} = p.rid
-    LEFT JOIN users us ON us.id = u.user_id
-    ORDER BY ${order}`))
+      ORDER BY ${order} ${pageWindow(paging)}`, order, { username: true })
 }
 
 /** GET /api/uploads/filtered: public uploads with all (or any) of the tags, in the view's order. */

@@ -182,7 +182,7 @@ export function imageSrcset(id: string): string {
   return SIZES_SMALLEST_FIRST.map(([size, width]) => `${imageUrl(id, size)} ${width}w`).join(', ')
 }
 
-/** Width and height attributes of a card's picture: the thumbnail in the card's 4:3 slot (UploadPreview). */
+/** Width and height attributes of a card's picture: the thumbnail in the card's 4:3 slot (UploadGrid). */
 export const CARD_IMAGE = { width: THUMB_SIZE, height: THUMB_SIZE * 3 / 4 } as const
 
 /**

@@ -66,13 +66,14 @@ export function perApp<T extends object>(make: () => T): () => T {
 }
 
 /**
- * The fetch every composable uses: during SSR it forwards the visitor's cookie
- * (useRequestFetch), in the browser it is plain $fetch. Reads in the browser
+ * The fetch every composable uses: during SSR it forwards the visitor's
+ * headers to the handlers in this process (plugins/api-fetch.server.ts, as
+ * useRequestFetch does), in the browser it is plain $fetch. Reads in the browser
  * revalidate with the server (`cache: 'no-cache'` + ETag), so someone who just
  * wrote never sees a list cached from before their write.
  */
 export function useApi() {
-  const request: Fetcher = import.meta.server ? useRequestFetch() as unknown as Fetcher : $fetch as unknown as Fetcher
+  const request: Fetcher = import.meta.server ? useNuxtApp().$apiFetch as Fetcher : $fetch as unknown as Fetcher
   return <T>(url: string, options: ApiOptions = {}): Promise<T> => {
     const extra: ApiOptions = import.meta.client && (options.method ?? 'GET') === 'GET' ? { cache: 'no-cache' } : {}
     return request<T>(url, { ...extra, ...options, parseResponse: parseJson })

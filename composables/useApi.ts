@@ -33,16 +33,20 @@ function parseJson(text: string): unknown {
   catch {
     return text
   }
-  if (import.meta.server && typeof answer === 'object' && answer !== null) answers.add(answer)
+  if (import.meta.server && typeof answer === 'object' && answer !== null) answers.set(answer, text)
   return answer
 }
 
-/** The answers read during this server render (see plugins/api-answers.ts). */
-const answers = new WeakSet<object>()
+/** The answers read during this server render, with the JSON text each was parsed from (see plugins/api-answers.ts). */
+const answers = new WeakMap<object, string>()
 
-/** An object parsed from one of our API's JSON bodies during SSR: plain JSON values only. */
-export function isApiAnswer(value: unknown): value is object {
-  return typeof value === 'object' && value !== null && answers.has(value)
+/**
+ * The JSON text of an object parsed from one of our API's bodies during SSR
+ * (plain JSON values only), or undefined for any other value. A render reads
+ * answers and never changes them, so the text is the object as JSON.
+ */
+export function apiAnswerText(value: unknown): string | undefined {
+  return typeof value === 'object' && value !== null ? answers.get(value) : undefined
 }
 
 /**

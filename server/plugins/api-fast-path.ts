@@ -67,10 +67,11 @@ interface ParamRoute {
  * An error thrown on the way goes where the pipeline's errors go (h3's node
  * listener, then server/error.ts). Everything else takes the full pipeline:
  * other methods and paths, a path with a percent escape (routing decodes
- * it) or a trailing slash, requests this process makes to itself while
- * rendering a page, requests before start-up is done, and all requests while
- * a route rule applies to one of these routes or a `request`/`afterResponse`
- * hook is set.
+ * it) or a trailing slash, requests before start-up is done, and all requests
+ * while a route rule applies to one of these routes or a `request`/
+ * `afterResponse` hook is set. A page's reads of these routes while it renders
+ * (in-process, see server/utils/in-process.ts) take the fast path too, not
+ * counted against a rate limit as in the pipeline.
  */
 export default defineNitroPlugin((nitroApp) => {
   const app = nitroApp.h3App
@@ -91,7 +92,7 @@ export default defineNitroPlugin((nitroApp) => {
   /** The route and params of a request the fast path answers, or undefined. */
   function fastRoute(event: H3Event): [FastRoute, Record<string, string>] | undefined {
     const req = event.node.req
-    if (!isServerStarted() || (req as { __unenv__?: unknown }).__unenv__ !== undefined) return
+    if (!isServerStarted()) return
     if (hooks.request?.length || hooks.afterResponse?.length) return
     const method = req.method === 'HEAD' ? 'GET' : req.method
     const url = req.url ?? '/'
@@ -109,7 +110,8 @@ export default defineNitroPlugin((nitroApp) => {
     const req = event.node.req
     const res = event.node.res
     req.originalUrl ||= req.url
-    const replayKey = route.list ? replayKeyOf(req) : undefined
+    // A page's own read is never kept or replayed: its answer goes to the render, not to a client.
+    const replayKey = route.list && !isInProcessRequest(event) ? replayKeyOf(req) : undefined
     const unsafe = UNSAFE_METHODS.has(event.method)
     let version: string | null = null
     if (replayKey === undefined) {

@@ -19,3 +19,15 @@ function followAppLink(event: MouseEvent) {
   event.preventDefault()
   void navigateTo(link.getAttribute('href')!)
 }
+
+/** A plain link's `aria-current`: "page" on the page it opens, as RouterLink marks its exact-active link. */
+export function useCurrentPage() {
+  const route = useRoute()
+  return (path: string): 'page' | undefined => (route.path === path ? 'page' : undefined)
+}
+
+/** Fetches the code of the pages the plain links inside `root` open, as NuxtLinks in view do. */
+export function preloadAppLinks(root: Element | null | undefined) {
+  const paths = new Set([...root?.querySelectorAll('a[data-app-link]') ?? []].map(link => link.getAttribute('href')!))
+  for (const path of paths) void preloadRouteComponents(path)
+}

@@ -1,5 +1,8 @@
 export type EmbedPlatform = 'youtube' | 'vimeo' | 'twitter' | 'tiktok' | 'instagram' | 'spotify'
 
+/** Each platform's name as a person reads it. */
+export const EMBED_PLATFORM_NAMES: Record<EmbedPlatform, string> = { youtube: 'YouTube', vimeo: 'Vimeo', twitter: 'X / Twitter', tiktok: 'TikTok', instagram: 'Instagram', spotify: 'Spotify' }
+
 export interface Embed {
   platform: EmbedPlatform
   /** The address to put in an iframe. */

@@ -1,4 +1,7 @@
 import { featureList } from '../services/uploads-list'
 
 /** GET /api/items-top-voted: the 6 public uploads with the most upvotes (the caller's hidden tags left out). */
-export default defineEventHandler(async event => featureList(useDB(), 'top-voted', await hiddenTagsOfCaller(event)))
+export default defineEventHandler(async (event) => {
+  const at = dataVersionOf(event)
+  return featureList(useDB(), 'top-voted', await hiddenTagsOfCaller(event), at)
+})

@@ -4,5 +4,5 @@ import { searchTags } from '../services/upload-tags'
 /** GET /api/tags?q=&limit=: tag discovery over public uploads, most used first. */
 export default defineEventHandler((event) => {
   const query = queryValidated(event, TagSearchQuerySchema)
-  return searchTags(useDB(), query)
+  return searchTags(useDB(), query, dataVersionOf(event))
 })

@@ -123,7 +123,8 @@ export default defineNitroPlugin((nitroApp) => {
       // Counted first and its headers written with the kept ones in one `writeHead`: a replay sets no header one by one.
       const count = route.category ? await countRateLimit(event, route.category, clientIp(event)) : null
       if (!count?.limited) {
-        version = await useDB().dataVersion()
+        // The handler's cached list reads at the same version (a cache miss costs no second read).
+        version = await dataVersionOf(event)
         const kept = version === null ? undefined : replays.get(version, replayKey)
         if (kept) {
           res.writeHead(200, [...SECURITY_HEADERS, ...(count ? rateLimitHeaders(count) : []), ...kept.headers])

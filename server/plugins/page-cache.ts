@@ -23,7 +23,8 @@ export default defineNitroPlugin((nitroApp) => {
     const key = cacheKey(event)
     if (!key) return
     const db = useDB()
-    const version = await db.dataVersion()
+    // The render's API calls read their lists at this version too.
+    const version = await dataVersionOf(event)
     if (version === null) return
     let page = keptPage(db, version, key)
     const rendering = page ? undefined : pageBeingRendered(db, version, key)

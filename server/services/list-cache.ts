@@ -23,19 +23,24 @@ export function setListCacheEnabled(on: boolean): void {
   enabled = on
 }
 
+/** `Database.dataVersion`'s answer, read for a request (null: it could not be read). */
+export type DataVersion = Promise<string | null>
+
 /**
  * Answers of the public lists, kept until the database changes. The version
  * (`Database.dataVersion`) moves with every commit by any connection or
  * instance, and is read before the answer is computed, so a list can never
  * miss a write acknowledged before the request; an answer computed while the
  * version moved is served once but not kept. While it is unknown (null) every
- * list runs its SQL.
+ * list runs its SQL. `at` is the version already read for the request (its
+ * page view's: server/utils/in-process.ts `dataVersionOf`); without it the
+ * version is read now.
  */
-export async function cachedList<T>(db: Database, key: string, compute: () => Promise<T>): Promise<T> {
+export async function cachedList<T>(db: Database, key: string, compute: () => Promise<T>, at?: DataVersion): Promise<T> {
   if (!enabled) return compute()
   let cache = caches.get(db)
   if (!cache) caches.set(db, cache = new VersionedMap(MAX_ENTRIES))
-  const version = await db.dataVersion()
+  const version = await (at ?? db.dataVersion())
   if (version === null) {
     // The version cannot be read: nothing cached can be trusted.
     cache.clear()

@@ -4,7 +4,7 @@ import type { Database, Executor, Row } from '../database/port'
 import type { tags } from '../database/schema-postgres'
 import { dialects, FOR_UPDATE, inList, sql } from '../database/sql'
 import { apiError } from './errors'
-import { cachedList } from './list-cache'
+import { cachedList, type DataVersion } from './list-cache'
 import { logModeration } from './modlog'
 import type { Actor } from './sessions'
 import { visibleTo } from './upload-queries'
@@ -123,12 +123,12 @@ export async function addUploadTags(db: Executor, actor: Actor, uploadId: string
  * first. Kept like the lists (until the next write): every home page asks for
  * the 16 most used.
  */
-export function searchTags(db: Database, query: { q: string, limit: number }) {
+export function searchTags(db: Database, query: { q: string, limit: number }, at?: DataVersion) {
   const prefix = query.q.toLowerCase().replace(/ +/g, '-').replace(/[\\%_]/g, '\\$&')
   return cachedList(db, `tags ${query.limit} ${prefix}`, async () => {
     const tags = await db.all<TagRow & { count: number }>(sql`SELECT id, name, slug, public_uploads AS count FROM tags
       WHERE public_uploads > 0 AND slug LIKE ${`${prefix}%`} ESCAPE '\\'
       ORDER BY public_uploads DESC, ${dialects({ sqlite: 'slug', postgres: 'slug COLLATE "C"' })} LIMIT ${query.limit}`)
     return { tags }
-  })
+  }, at)
 }

@@ -5,7 +5,7 @@ import type { Database, Executor, Row } from '../database/port'
 import type { uploads } from '../database/schema-postgres'
 import { dialects, inList, sql, type Query } from '../database/sql'
 import { apiError } from './errors'
-import { cachedList } from './list-cache'
+import { cachedList, type DataVersion } from './list-cache'
 import { tagIdsOf, tagRows, type TagRow } from './upload-tags'
 import { ENTRY_COLUMNS } from './upload-queries'
 
@@ -312,7 +312,7 @@ function newestPage(paging: Paging): Query {
 }
 
 /** GET /api/uploads: public uploads in the view's order (no total). */
-export function listUploads(db: Database, paging: Paging, view: ListView = PUBLIC_VIEW) {
+export function listUploads(db: Database, paging: Paging, view: ListView = PUBLIC_VIEW, at?: DataVersion) {
   return cachedList(db, `uploads ${paging.page} ${paging.limit} ${viewKey(view)}`, async () => {
     const order = LIST_SORTS[view.sort]
     const since = periodSince(view)
@@ -326,7 +326,7 @@ export function listUploads(db: Database, paging: Paging, view: ListView = PUBLI
     ${THEN_JOIN} uploads u ON u.${ROW_KEY} = p.rid JOIN users us ON us.id = u.user_id
     ORDER BY ${order}`)
     return { uploads: await withTags(db, rows), page: paging.page, limit: paging.limit }
-  })
+  }, at)
 }
 
 /**
@@ -583,9 +583,9 @@ async function commonTagRankedPage(db: Executor, slug: string, sort: Sort, pagin
 }
 
 /** GET /api/uploads/filtered: public uploads with all (or any) of the tags, in the view's order. */
-export function listFilteredUploads(db: Database, query: Paging & { tags?: string, match: 'all' | 'any' }, view: ListView = PUBLIC_VIEW) {
+export function listFilteredUploads(db: Database, query: Paging & { tags?: string, match: 'all' | 'any' }, view: ListView = PUBLIC_VIEW, at?: DataVersion) {
   const slugs = tagSlugs(query.tags)
-  return cachedList(db, `filtered ${query.match} ${query.page} ${query.limit} ${slugs.join(',')} ${viewKey(view)}`, () => listFiltered(db, slugs, query, view))
+  return cachedList(db, `filtered ${query.match} ${query.page} ${query.limit} ${slugs.join(',')} ${viewKey(view)}`, () => listFiltered(db, slugs, query, view), at)
 }
 
 async function listFiltered(db: Executor, slugs: string[], query: Paging & { match: 'all' | 'any' }, view: ListView) {
@@ -624,10 +624,10 @@ const USER_SORT_COLUMNS: Record<keyof typeof USER_SORTS, readonly string[]> = {
 }
 
 /** GET /api/user/{username}/uploads: the user's public uploads only, even for the owner. */
-export function listUserUploads(db: Database, username: string, query: Paging & { sort: keyof typeof USER_SORTS, tags?: string }, hiddenTags: readonly string[] = []) {
+export function listUserUploads(db: Database, username: string, query: Paging & { sort: keyof typeof USER_SORTS, tags?: string }, hiddenTags: readonly string[] = [], at?: DataVersion) {
   const slugs = tagSlugs(query.tags)
   const key = `user ${username.toLowerCase()} ${query.sort} ${query.page} ${query.limit} ${slugs.join(',')} ${hiddenTags.join(',')}`
-  return cachedList(db, key, () => listOfUser(db, username, slugs, query, hiddenTags))
+  return cachedList(db, key, () => listOfUser(db, username, slugs, query, hiddenTags), at)
 }
 
 /** Every account's name is made of these (the registration rule and OAuth's usernameBase). */
@@ -674,14 +674,14 @@ const FEATURE_ORDERS = {
 } as const
 
 /** GET /api/items-recent and /api/items-top-voted: exactly the first 6 public uploads (without the caller's hidden tags). */
-export function featureList(db: Database, type: keyof typeof FEATURE_ORDERS, hiddenTags: readonly string[] = []) {
+export function featureList(db: Database, type: keyof typeof FEATURE_ORDERS, hiddenTags: readonly string[] = [], at?: DataVersion) {
   return cachedList(db, `${type} ${hiddenTags.join(',')}`, async () => {
     const rows = await db.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username
     FROM (SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE u.is_private = 0${hidingTags(hiddenTags)} ORDER BY ${FEATURE_ORDERS[type]} LIMIT 6) p
     ${THEN_JOIN} uploads u ON u.${ROW_KEY} = p.rid JOIN users us ON us.id = u.user_id
     ORDER BY ${FEATURE_ORDERS[type]}`)
     return { items: await withTags(db, rows), type }
-  })
+  }, at)
 }
 
 /** A visitor without an account: the keyed hash of their IP and their fingerprint, as anonymous votes store them. */

@@ -1,4 +1,5 @@
 import type { H3Event } from 'h3'
+import type { Database } from '../database/port'
 
 /**
  * The contexts of the requests this process is serving. Nitro answers the API
@@ -28,6 +29,11 @@ export function isInProcessRequest(event: H3Event): boolean {
   return typeof parent === 'object' && parent !== null && servingContexts.has(parent)
 }
 
+/** The context of the page view an in-process request is part of, if it is one. */
+function pageViewOf(event: H3Event): object | undefined {
+  return isInProcessRequest(event) ? (event.node.req as { __unenv__?: object }).__unenv__ : undefined
+}
+
 /** What the in-process requests of one page view share, by key (see `sharedByPageView`). */
 const pageViewMemos = new WeakMap<object, Map<string, Promise<unknown>>>()
 
@@ -41,8 +47,8 @@ const pageViewMemos = new WeakMap<object, Map<string, Promise<unknown>>>()
  * not kept.
  */
 export function sharedByPageView<T>(event: H3Event, key: string, compute: () => Promise<T>): Promise<T> {
-  if (!isInProcessRequest(event)) return compute()
-  const page = (event.node.req as { __unenv__?: object }).__unenv__!
+  const page = pageViewOf(event)
+  if (!page) return compute()
   let memo = pageViewMemos.get(page)
   if (!memo) {
     memo = new Map()
@@ -54,6 +60,31 @@ export function sharedByPageView<T>(event: H3Event, key: string, compute: () => 
   memo.set(key, pending)
   pending.catch(() => {
     if (memo.get(key) === pending) memo.delete(key)
+  })
+  return pending
+}
+
+/** The data version each request, or page view, reads at (see `dataVersionOf`). */
+const dataVersions = new WeakMap<object, Promise<string | null>>()
+
+/**
+ * The data version (`Database.dataVersion`) a request's cached reads are
+ * answered at: read once per request, and once per page view for a page and
+ * the API calls it makes in-process while it renders. A version read after a
+ * request arrived reflects every write acknowledged before it, and a page's
+ * calls all arrive after the page did, so the first read serves them all (a
+ * render writes nothing it would then have to read). On PostgreSQL that is
+ * one round trip where a signed-in home page made four, three of them
+ * waiting on each other. A failure is not kept.
+ */
+export function dataVersionOf(event: H3Event, db: Pick<Database, 'dataVersion'> = useDB()): Promise<string | null> {
+  const owner = pageViewOf(event) ?? event.context
+  const kept = dataVersions.get(owner)
+  if (kept) return kept
+  const pending = db.dataVersion()
+  dataVersions.set(owner, pending)
+  pending.catch(() => {
+    if (dataVersions.get(owner) === pending) dataVersions.delete(owner)
   })
   return pending
 }

@@ -2,7 +2,7 @@ import { IncomingMessage, ServerResponse } from 'node:http'
 import { Socket } from 'node:net'
 import { createEvent, type H3Event } from 'h3'
 import { describe, expect, it } from 'vitest'
-import { isInProcessRequest, markServing, sharedByPageView } from '../../server/utils/in-process'
+import { dataVersionOf, isInProcessRequest, markServing, sharedByPageView } from '../../server/utils/in-process'
 
 /** A request as Node builds it; `parent` is what Nitro's localFetch passes along for a request made in-process. */
 function request(parent?: H3Event): H3Event {
@@ -60,5 +60,44 @@ describe('sharedByPageView', () => {
     expect(await sharedByPageView(request(page), 'actor a', flaky)).toBe('found')
     expect(await sharedByPageView(request(page), 'actor a', flaky)).toBe('found')
     expect(attempts).toBe(2)
+  })
+})
+
+describe('dataVersionOf', () => {
+  /** A database whose version moves with each read, so a test can tell reads apart. */
+  function versions() {
+    const db = { reads: 0, dataVersion: async () => `v${++db.reads}` }
+    return db
+  }
+
+  it('reads once for a page and every call it makes in-process, once for any other request', async () => {
+    const db = versions()
+    const page = request()
+    markServing(page)
+    const calls = [request(page), request(page), request(page)]
+    expect(await Promise.all(calls.map(call => dataVersionOf(call, db)))).toEqual(['v1', 'v1', 'v1'])
+    expect(await dataVersionOf(page, db)).toBe('v1')
+    const [client, otherPage] = [request(), request()]
+    markServing(otherPage)
+    expect(await dataVersionOf(client, db)).toBe('v2')
+    expect(await dataVersionOf(client, db)).toBe('v2')
+    expect(await dataVersionOf(request(otherPage), db)).toBe('v3')
+    // A context never marked as being served (a client's own request) shares nothing with what it names.
+    expect(await dataVersionOf(request(client), db)).toBe('v4')
+    expect(db.reads).toBe(4)
+  })
+
+  it('does not keep a failure: the next call reads again', async () => {
+    let reads = 0
+    const db = { dataVersion: async () => {
+      if (++reads === 1) throw new Error('database not reachable')
+      return 'v2'
+    } }
+    const page = request()
+    markServing(page)
+    await expect(dataVersionOf(request(page), db)).rejects.toThrow('database not reachable')
+    expect(await dataVersionOf(request(page), db)).toBe('v2')
+    expect(await dataVersionOf(request(page), db)).toBe('v2')
+    expect(reads).toBe(2)
   })
 })

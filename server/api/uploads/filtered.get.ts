@@ -4,6 +4,7 @@ import { listFilteredUploads } from '../../services/uploads-list'
 /** GET /api/uploads/filtered?tags=a,b[&match=any]: public uploads carrying all (or any) of the tags, in the chosen order. */
 export default defineEventHandler(async (event) => {
   const query = queryValidated(event, FilteredListQuerySchema)
+  const at = dataVersionOf(event)
   const view = await listViewOf(event, query)
-  return listFilteredUploads(useDB(), query, view)
+  return listFilteredUploads(useDB(), query, view, at)
 })

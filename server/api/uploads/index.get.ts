@@ -4,6 +4,7 @@ import { listUploads } from '../../services/uploads-list'
 /** GET /api/uploads: public uploads, newest first or by a ranking; the caller's hidden tags left out. */
 export default defineEventHandler(async (event) => {
   const query = queryValidated(event, UploadListQuerySchema)
+  const at = dataVersionOf(event)
   const view = await listViewOf(event, query)
-  return listUploads(useDB(), query, view)
+  return listUploads(useDB(), query, view, at)
 })

@@ -5,5 +5,6 @@ import { listUserUploads } from '../../../services/uploads-list'
 export default defineEventHandler(async (event) => {
   const { username } = paramsValidated(event, UsernameParamsSchema)
   const query = queryValidated(event, UserListQuerySchema)
-  return listUserUploads(useDB(), username, query, await hiddenTagsOfCaller(event))
+  const at = dataVersionOf(event)
+  return listUserUploads(useDB(), username, query, await hiddenTagsOfCaller(event), at)
 })

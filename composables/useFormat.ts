@@ -36,6 +36,13 @@ export function voteSummary(upvotes: number, downvotes: number): string {
   return `${say(upvotes)} it fucks, ${say(downvotes)} it does not`
 }
 
+/** A rating bar's width for each side, in percent: "fucks" and "does not fuck" (neither with no votes). */
+export function voteShares(stats: { upvotes: number, voteCount: number }): [number, number] {
+  if (!stats.voteCount) return [0, 0]
+  const yes = Math.round((stats.upvotes / stats.voteCount) * 100)
+  return [yes, 100 - yes]
+}
+
 /** How long to wait, for "try again in …": seconds under a minute, then whole minutes, then hours (rounded up). */
 export function formatWait(seconds: number): string {
   const s = Math.max(1, Math.ceil(seconds))

@@ -41,6 +41,28 @@ export const useListFilters = perApp(() => {
   return { hiddenTags, blindVoting, loadAll, load, save, hide, unhide }
 })
 
+/**
+ * A tag chip's hide button (signed in): hides the tag from every list, and a
+ * failure's message goes under the chips it was clicked in, by key (a card's
+ * upload id in a list, one key for chips shown alone).
+ */
+export function useTagHiding() {
+  const filters = useListFilters()
+  const problems = ref<Record<string, string>>({})
+
+  async function hide(key: string, slug: string) {
+    problems.value[key] = ''
+    try {
+      await filters.hide(slug)
+    }
+    catch (error) {
+      problems.value[key] = errorMessage(error, 'The tag could not be hidden.')
+    }
+  }
+
+  return { problems, hide }
+}
+
 /** Upload ids whose cards were shown on this page, asked about once each (client only). */
 const shownCards = new Set<string>()
 let askSoon: ReturnType<typeof setTimeout> | undefined

@@ -34,8 +34,25 @@ function pageViewOf(event: H3Event): object | undefined {
   return isInProcessRequest(event) ? (event.node.req as { __unenv__?: object }).__unenv__ : undefined
 }
 
-/** What the in-process requests of one page view share, by key (see `sharedByPageView`). */
-const pageViewMemos = new WeakMap<object, Map<string, Promise<unknown>>>()
+/** What a request, or the in-process requests of one page view, share, by key (see `sharedOn`). */
+const memos = new WeakMap<object, Map<string, Promise<unknown>>>()
+
+/** `compute()` once per `owner` (a request's context) and key; a failure is not kept. */
+function sharedOn<T>(owner: object, key: string, compute: () => Promise<T>): Promise<T> {
+  let memo = memos.get(owner)
+  if (!memo) {
+    memo = new Map()
+    memos.set(owner, memo)
+  }
+  const kept = memo.get(key) as Promise<T> | undefined
+  if (kept) return kept
+  const pending = compute()
+  memo.set(key, pending)
+  pending.catch(() => {
+    if (memo.get(key) === pending) memo.delete(key)
+  })
+  return pending
+}
 
 /**
  * `compute()` once per page view: a request this process makes to itself
@@ -48,24 +65,8 @@ const pageViewMemos = new WeakMap<object, Map<string, Promise<unknown>>>()
  */
 export function sharedByPageView<T>(event: H3Event, key: string, compute: () => Promise<T>): Promise<T> {
   const page = pageViewOf(event)
-  if (!page) return compute()
-  let memo = pageViewMemos.get(page)
-  if (!memo) {
-    memo = new Map()
-    pageViewMemos.set(page, memo)
-  }
-  const kept = memo.get(key) as Promise<T> | undefined
-  if (kept) return kept
-  const pending = compute()
-  memo.set(key, pending)
-  pending.catch(() => {
-    if (memo.get(key) === pending) memo.delete(key)
-  })
-  return pending
+  return page ? sharedOn(page, key, compute) : compute()
 }
-
-/** The data version each request, or page view, reads at (see `dataVersionOf`). */
-const dataVersions = new WeakMap<object, Promise<string | null>>()
 
 /**
  * The data version (`Database.dataVersion`) a request's cached reads are
@@ -78,13 +79,5 @@ const dataVersions = new WeakMap<object, Promise<string | null>>()
  * waiting on each other. A failure is not kept.
  */
 export function dataVersionOf(event: H3Event, db: Pick<Database, 'dataVersion'> = useDB()): Promise<string | null> {
-  const owner = pageViewOf(event) ?? event.context
-  const kept = dataVersions.get(owner)
-  if (kept) return kept
-  const pending = db.dataVersion()
-  dataVersions.set(owner, pending)
-  pending.catch(() => {
-    if (dataVersions.get(owner) === pending) dataVersions.delete(owner)
-  })
-  return pending
+  return sharedOn(pageViewOf(event) ?? event.context, 'data version', () => db.dataVersion())
 }

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
@@ -121,7 +123,8 @@ function networkLog(page: Page) {
 
 /**
  * Layout shifts whose moved nodes sit in an upload card (an image arriving
- * without a reserved box): each moved node with where it was and where it went.
+ * without a reserved box): each moved node with where it was and where it
+ * went, and when (ms since the navigation began).
  */
 const WATCH_SHIFTS = `
   window.__cardShifts = [];
@@ -132,22 +135,33 @@ const WATCH_SHIFTS = `
         const element = node && (node.nodeType === 1 ? node : node.parentElement);
         if (!element || !element.closest('[data-testid=upload-card], [data-testid=upload-detail]')) continue;
         const box = rect => [rect.x, rect.y, rect.width, rect.height].map(n => Math.round(n * 100) / 100);
-        window.__cardShifts.push({ value: entry.value, node: element.outerHTML.slice(0, 120), from: box(source.previousRect), to: box(source.currentRect) });
+        window.__cardShifts.push({ at: entry.startTime, value: entry.value, node: element.outerHTML.slice(0, 120), from: box(source.previousRect), to: box(source.currentRect) });
       }
     }
   }).observe({ type: 'layout-shift', buffered: true });
 `
 
-interface CardShift { value: number, node: string, from: number[], to: number[] }
+interface CardShift { at: number, value: number, node: string, from: number[], to: number[] }
 
 /**
  * The shifts a visitor can see: a node that moved or changed size by a CSS
  * pixel or more. Chromium also reports moves of a fraction of a pixel (a
  * fractional column width snapped again), which nobody sees.
+ *
+ * `whileParsing`: also the shifts before the whole page was parsed. Chromium
+ * paints a page while its HTML still arrives, and where the network splits it
+ * is chance: a tag chip cut after its first bytes is drawn small and wraps
+ * when its name follows. The pictures' checks leave those out (their own
+ * test below cuts the page where a card's markup could move).
  */
-async function visibleCardShifts(page: Page): Promise<CardShift[]> {
-  const shifts = await page.evaluate(() => (window as unknown as { __cardShifts: CardShift[] }).__cardShifts)
-  return shifts.filter(shift => shift.from.some((value, i) => Math.abs(value - shift.to[i]!) >= 1))
+async function visibleCardShifts(page: Page, { whileParsing = false } = {}): Promise<CardShift[]> {
+  const { shifts, parsed } = await page.evaluate(() => ({
+    shifts: (window as unknown as { __cardShifts: CardShift[] }).__cardShifts,
+    parsed: (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).domInteractive,
+  }))
+  return shifts
+    .filter(shift => whileParsing || shift.at >= parsed)
+    .filter(shift => shift.from.some((value, i) => Math.abs(value - shift.to[i]!) >= 1))
 }
 
 async function openAt(browser: Browser, size: typeof VIEWPORTS[number]): Promise<{ context: BrowserContext, page: Page }> {
@@ -277,6 +291,38 @@ describe('pictures sized to their slots', () => {
       await context.close()
     })
   }
+
+  it('a page painted while its HTML arrives: a card cut after its vote legend\'s icon moves nothing when the rest comes', async () => {
+    // A stand-in for a slow network on 127.0.0.1: the page's HTML up to the end of the first card's icon, the rest 400 ms later.
+    const origin = inject('baseURL')
+    const proxy = createServer(async (req, res) => {
+      const answer = await fetch(new URL(req.url!, origin), { headers: { cookie: req.headers.cookie ?? '', accept: req.headers.accept ?? '*/*' } })
+      const type = answer.headers.get('content-type') ?? ''
+      res.writeHead(answer.status, { 'content-type': type, 'cache-control': 'no-store' })
+      const body = await answer.text()
+      if (!type.startsWith('text/html')) return res.end(body)
+      const cut = body.indexOf('</svg>', body.indexOf('class="legend-yes"')) + '</svg>'.length
+      expect(cut).toBeGreaterThan('</svg>'.length)
+      res.write(body.slice(0, cut))
+      setTimeout(() => res.end(body.slice(cut)), 400)
+    })
+    await new Promise<void>(resolve => proxy.listen(0, '127.0.0.1', resolve))
+    try {
+      const context = await browser.newContext({ baseURL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, viewport: VIEWPORTS[0].viewport })
+      await context.addInitScript(WATCH_SHIFTS)
+      const page = await context.newPage()
+      expect((await goto(page, `/tags/${tag}`))?.status()).toBe(200)
+      await page.waitForLoadState('networkidle')
+      const [first] = await page.$$eval('[data-testid=upload-card] .legend-yes svg', icons => icons.map(icon => icon.getBoundingClientRect().top))
+      // The first row is in view (a shift out of view is not reported), and nothing in a card moved.
+      expect(first).toBeLessThan(VIEWPORTS[0].viewport.height)
+      expect(await visibleCardShifts(page, { whileParsing: true })).toEqual([])
+      await context.close()
+    }
+    finally {
+      proxy.close()
+    }
+  })
 
   it('tag page, user page, my uploads, an upload page and vote mode at desktop and phone sizes: the same rules', async () => {
     for (const size of [VIEWPORTS[0], VIEWPORTS[2]]) {

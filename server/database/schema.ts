@@ -242,10 +242,25 @@ export const uploadTags = sqliteTable('upload_tags', {
    */
   uploadCreatedAt: text('upload_created_at').notNull().default(''),
   uploadIsPrivate: integer('upload_is_private').notNull().default(0),
+  /**
+   * The upload's counts and rankings, kept by triggers like its date, so a
+   * tag's public uploads in each ranking are one range of that ranking's
+   * index here (upload_tags_tag_top_idx …): a ranked tag page reads its own
+   * rows, not all of the tag's uploads, whatever the tag's size.
+   */
+  uploadUpvotes: integer('upload_upvotes').notNull().default(0),
+  uploadDownvoteCount: integer('upload_downvote_count').notNull().default(0),
+  uploadHotScore: real('upload_hot_score').notNull().default(0),
+  uploadBestScore: real('upload_best_score').notNull().default(0),
+  uploadDivisiveScore: real('upload_divisive_score').notNull().default(0),
 }, t => [
   primaryKey({ columns: [t.uploadId, t.tagId] }),
   index('upload_tags_tag_idx').on(t.tagId, t.uploadId),
   index('upload_tags_tag_newest_idx').on(t.tagId, t.uploadCreatedAt, t.uploadId).where(sql`${t.uploadIsPrivate} = 0`),
+  index('upload_tags_tag_top_idx').on(t.tagId, sql`${t.uploadUpvotes} desc`, sql`${t.uploadDownvoteCount} desc`, sql`${t.uploadCreatedAt} desc`, sql`${t.uploadId} desc`).where(sql`${t.uploadIsPrivate} = 0`),
+  index('upload_tags_tag_hot_idx').on(t.tagId, sql`${t.uploadHotScore} desc`, sql`${t.uploadCreatedAt} desc`, sql`${t.uploadId} desc`).where(sql`${t.uploadIsPrivate} = 0`),
+  index('upload_tags_tag_best_idx').on(t.tagId, sql`${t.uploadBestScore} desc`, sql`${t.uploadCreatedAt} desc`, sql`${t.uploadId} desc`).where(sql`${t.uploadIsPrivate} = 0`),
+  index('upload_tags_tag_divisive_idx').on(t.tagId, sql`${t.uploadDivisiveScore} desc`, sql`${t.uploadCreatedAt} desc`, sql`${t.uploadId} desc`).where(sql`${t.uploadIsPrivate} = 0`),
 ])
 
 export const votes = sqliteTable('votes', {

@@ -153,13 +153,27 @@ function publicLinksOf(tag: string | Query): Query {
 }
 
 /**
- * The ids of one tag's public uploads, newest first, in `window`
- * (LIMIT/OFFSET), read in the index's order; `narrowing` (conditions on
+ * The columns of a link (`upload_tags`) that each public list's order reads:
+ * the upload's own, copied by triggers, in ORDER_COLUMNS' order, so a tag's
+ * public uploads in any order are one range of an index on upload_tags
+ * (upload_tags_tag_newest_idx, upload_tags_tag_top_idx …).
+ */
+const LINK_ORDER_COLUMNS: Record<Sort, readonly string[]> = {
+  new: ['upload_created_at', 'upload_id'],
+  top: ['upload_upvotes', 'upload_downvote_count', 'upload_created_at', 'upload_id'],
+  hot: ['upload_hot_score', 'upload_created_at', 'upload_id'],
+  best: ['upload_best_score', 'upload_created_at', 'upload_id'],
+  divisive: ['upload_divisive_score', 'upload_created_at', 'upload_id'],
+}
+
+/**
+ * The ids of one tag's public uploads in the order of `sort`, in `window`
+ * (LIMIT/OFFSET), read in its index's order; `narrowing` (conditions on
  * `ut.upload_id`, each starting with AND) leaves links out as they are read.
  */
-export function newestTagged(tag: string | Query, window: Query, narrowing: Query = NOTHING): Query {
+export function taggedIds(tag: string | Query, sort: Sort, window: Query, narrowing: Query = NOTHING): Query {
   return sql`SELECT ut.upload_id FROM upload_tags ut WHERE ${publicLinksOf(tag)}${narrowing}
-    ORDER BY ut.upload_created_at DESC, ut.upload_id DESC ${window}`
+    ORDER BY ${sql.raw(LINK_ORDER_COLUMNS[sort].map(column => `ut.${column} DESC`).join(', '))} ${window}`
 }
 
 /** PostgreSQL: `uploads u` carries all (or any) of the slugs, as uploads_public_tag_ids_idx answers. */
@@ -527,59 +541,31 @@ async function entriesWithTotal(db: Executor, rows: (ListRow & { total: number }
 }
 
 /**
- * A page of one tag's public uploads, newest first, with its total (a tag's
- * page as it opens): the page is one range of upload_tags_tag_newest_idx
- * (each link carries its upload's created_at and privacy, kept by triggers).
- * With nothing of the caller's narrowing it, the total is the tag's kept
- * count, so the cost follows the page, not the tag. The caller's hidden tags
- * and unvoted=true are checked link by link as the range is read, and the
- * total counts the tag's links so (side by side at 100,000 uploads, a tag of
- * 1,139, answers equal: unvoted 6.2 -> 1.1 ms on SQLite, 4.4 -> 2.2 on
- * PostgreSQL; before, every upload of the tag was matched, counted, sorted).
- * A tag ranked over all time: `commonTagRankedPage` on SQLite for a common
- * tag, else the tag's uploads matched whole, counted and sorted.
+ * A page of one tag's public uploads over all time in the view's order, with
+ * its total (a tag's page): the page is one range of the order's index on
+ * upload_tags (each link carries its upload's date, privacy, counts and
+ * rankings, kept by triggers). With nothing of the caller's narrowing it,
+ * the total is the tag's kept count, so the cost follows the page, not the
+ * tag. The caller's hidden tags and unvoted=true are checked link by link as
+ * the range is read, and the total counts the tag's links so (side by side at
+ * 100,000 uploads, a tag of 1,139, answers equal: unvoted 6.2 -> 1.1 ms on
+ * SQLite, 4.4 -> 2.2 on PostgreSQL; before, every upload of the tag was
+ * matched, counted, sorted). Ranked top, the same tag (`npm run bench:scale`,
+ * before and after in the same hour): PostgreSQL 4.43 -> 0.56 ms (its 1,139
+ * uploads were read from 1,033 heap pages and sorted); SQLite, which walked
+ * the order's index checking each upload for the tag when the tag was common
+ * enough and matched it whole otherwise, 0.72 -> 0.25 at 100,000 uploads and
+ * 1.65 -> 0.24 at 1,000,000. The cost is the vote's: each moves its upload's
+ * links (2.5 on average) with it, in four more indexes (a vote alone, one
+ * after another: PostgreSQL 2.6 -> 3.3 ms, SQLite 0.52-0.60 -> 0.63 ms).
  */
-async function tagNewestPage(db: Executor, slug: string, paging: Paging, view: ListView) {
+async function tagPage(db: Executor, slug: string, paging: Paging, view: ListView) {
   const tag = tagIdOf(slug)
   const narrowing = callerConditions(view, sql`ut.upload_id`)
   const total = view.unvotedBy === null && view.hiddenTags.length === 0
     ? keptTagCount(slug)
     : sql`SELECT count(*) AS total FROM upload_tags ut WHERE ${publicLinksOf(tag)}${narrowing}`
-  return totalAndPage(db, total, newestTagged(tag, pageWindow(paging), narrowing), NEWEST, { username: true, join: sql`u.id = p.upload_id` })
-}
-
-/**
- * How much dearer, a row for a row, matching a tag's uploads is than walking
- * a ranking's index checking each upload for the tag (SQLite, 100,000
- * uploads: 2.8 µs a matched upload, sorted, against 1.4 µs an index row
- * walked and checked).
- */
-const WALK_ADVANTAGE = 2
-
-/**
- * SQLite: a page of one tag's public uploads ranked over all time, with
- * nothing of the caller's narrowing it, read by walking the order's index
- * and checking each upload for the tag, when the tag is common enough that
- * the walk is the shorter way: it reads about `need / share` index rows, a
- * match reads all of the tag's uploads and sorts them, so the walk wins when
- * tagged² · WALK_ADVANTAGE > need · uploads. The total is the tag's kept
- * count. Null when the tag is rarer (or unknown): the general way then.
- * At 100,000 uploads, the service before and after (medians of 100 calls):
- * the tag on 5,152 ranked top 24.1 -> 0.63 ms, hot 24.7 -> 1.04; tags on
- * 2,178 and 1,651 ranked top 6.7 -> 1.2 and 5.1 -> 1.25; on 1,139, near the
- * crossing, 3.3 -> 2.3; rarer tags keep the match (1.2 ms for 500).
- * PostgreSQL hashes the tag's links for such a walk (23.8 ms for that tag
- * against 30.4 matched) and keeps its way (`carryingTags`).
- */
-async function commonTagRankedPage(db: Executor, slug: string, sort: Sort, paging: Paging) {
-  const sizes = await db.get<{ tagged: number, uploads: number | null }>(sql`SELECT public_uploads AS tagged,
-    (SELECT max(rowid) FROM uploads) AS uploads FROM tags WHERE slug = ${slug}`)
-  const need = offset(paging) + paging.limit
-  if (!sizes || sizes.tagged * sizes.tagged * WALK_ADVANTAGE <= need * (sizes.uploads ?? 0)) return null
-  const order = LIST_SORTS[sort]
-  return totalAndPage(db, keptTagCount(slug), sql`SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE u.is_private = 0
-      AND EXISTS (SELECT 1 FROM upload_tags ut WHERE ut.upload_id = u.id AND ut.tag_id = ${tagIdOf(slug)})
-      ORDER BY ${order} ${pageWindow(paging)}`, order, { username: true })
+  return totalAndPage(db, total, taggedIds(tag, view.sort, pageWindow(paging), narrowing), LIST_SORTS[view.sort], { username: true, join: sql`u.id = p.upload_id` })
 }
 
 /** GET /api/uploads/filtered: public uploads with all (or any) of the tags, in the view's order. */
@@ -589,13 +575,9 @@ export function listFilteredUploads(db: Database, query: Paging & { tags?: strin
 }
 
 async function listFiltered(db: Executor, slugs: string[], query: Paging & { match: 'all' | 'any' }, view: ListView) {
-  if (slugs.length === 1 && view.sort === 'new') {
-    return { ...await tagNewestPage(db, slugs[0]!, query, view), page: query.page, limit: query.limit }
-  }
   const since = periodSince(view)
-  if (db.dialect === 'sqlite' && slugs.length === 1 && since === null && view.unvotedBy === null && view.hiddenTags.length === 0) {
-    const walked = await commonTagRankedPage(db, slugs[0]!, view.sort, query)
-    if (walked) return { ...walked, page: query.page, limit: query.limit }
+  if (slugs.length === 1 && since === null) {
+    return { ...await tagPage(db, slugs[0]!, query, view), page: query.page, limit: query.limit }
   }
   let source: Query | null
   if (slugs.length === 0) source = sql`uploads u WHERE u.is_private = 0${viewConditions(view)}`

@@ -2,7 +2,8 @@ import { describe, expect, inject, it } from 'vitest'
 import { api, registerUser, type TestUser } from '../support/api'
 import { enableMfa, requestResetToken, totpCode } from '../support/accounts'
 import { randomImage } from '../support/images'
-import { countedVotes, makeAdmin, seedUpload, storedCounts } from '../support/seed'
+import { sql } from '../../server/database/sql'
+import { countedVotes, makeAdmin, seedUpload, serverDatabase, storedCounts } from '../support/seed'
 import { postUpload } from '../support/uploads'
 
 /**
@@ -16,17 +17,24 @@ const statuses = (responses: { status: number }[]) => responses.map(r => r.statu
 const count = (list: number[], status: number) => list.filter(s => s === status).length
 
 describe('votes under concurrency', () => {
-  it('keeps the counts exact under 100 concurrent votes flipping values', async () => {
+  it('keeps the counts exact under 100 concurrent votes flipping values, and its tags\' copies of them while tags are added', async () => {
     const [owner, ...voters] = await users(21)
-    const uploadId = await seedUpload(owner!)
+    const uploadId = await seedUpload(owner!, { tags: ['race-one', 'race-two'] })
     const values = ['fucks', 'does_not_fuck'] as const
     const requests = voters.flatMap((voter, v) => Array.from({ length: 5 }, (_, k) =>
       api('/api/vote', { method: 'POST', token: voter.token, body: { uploadId, vote: values[(v + k) % 2] } })))
+    // Tags added meanwhile take the upload's lock first too: no deadlock, every copy right.
+    const tagging = Array.from({ length: 4 }, (_, i) => api(`/api/uploads/${uploadId}/tags`, { method: 'POST', token: owner!.token, body: { tags: [`race-${i + 3}`] } }))
     const answers = await Promise.all(requests)
     expect(count(statuses(answers), 200)).toBe(100)
+    expect(statuses(await Promise.all(tagging))).toEqual([200, 200, 200, 200])
     const stored = await storedCounts(uploadId)
     expect(stored).toEqual(await countedVotes(uploadId))
     expect(stored.upvotes + stored.downvote_count).toBe(20)
+    // Each of its 6 tags' links carries the upload's counts (a tag's rankings read them).
+    const { db } = serverDatabase()
+    const links = await db.all<{ upload_upvotes: number, upload_downvote_count: number }>(sql`SELECT upload_upvotes, upload_downvote_count FROM upload_tags WHERE upload_id = ${uploadId}`)
+    expect(links).toEqual(Array.from({ length: 6 }, () => ({ upload_upvotes: stored.upvotes, upload_downvote_count: stored.downvote_count })))
   })
 
   it('counts one anonymous vote per fingerprint under 20 parallel tries', async () => {

@@ -46,11 +46,19 @@ describe('migrations', () => {
       expect(found).not.toContain('TEMP B-TREE')
     }
     expect(plan(`SELECT id FROM uploads WHERE user_id = 'u' AND is_private = 0 ORDER BY created_at DESC`)).toContain('uploads_user_date_idx')
-    // A tag's page (tagNewestPage): a range of the tag's public links in order, no sort.
-    const tagPage = plan(`SELECT ut.upload_id FROM upload_tags ut WHERE ut.tag_id = 't' AND ut.upload_is_private = 0
-      ORDER BY ut.upload_created_at DESC, ut.upload_id DESC LIMIT 20 OFFSET 0`)
-    expect(tagPage).toContain('USING COVERING INDEX upload_tags_tag_newest_idx (tag_id=?)')
-    expect(tagPage).not.toContain('TEMP B-TREE')
+    // A tag's page in each order (tagPage): a range of the tag's public links in order, no sort.
+    const linkOrders = {
+      newest: 'upload_created_at DESC, upload_id DESC',
+      top: 'upload_upvotes DESC, upload_downvote_count DESC, upload_created_at DESC, upload_id DESC',
+      hot: 'upload_hot_score DESC, upload_created_at DESC, upload_id DESC',
+      best: 'upload_best_score DESC, upload_created_at DESC, upload_id DESC',
+      divisive: 'upload_divisive_score DESC, upload_created_at DESC, upload_id DESC',
+    }
+    for (const [name, order] of Object.entries(linkOrders)) {
+      const tagPage = plan(`SELECT ut.upload_id FROM upload_tags ut WHERE ut.tag_id = 't' AND ut.upload_is_private = 0 ORDER BY ${order} LIMIT 20 OFFSET 0`)
+      expect(tagPage, name).toContain(`USING COVERING INDEX upload_tags_tag_${name}_idx (tag_id=?)`)
+      expect(tagPage, name).not.toContain('TEMP B-TREE')
+    }
     expect(plan(`SELECT id FROM votes WHERE user_id = 'u' AND upload_id = 'x'`)).toContain('votes_user_upload_unique')
     expect(plan(`SELECT id FROM anonymous_votes WHERE upload_id = 'x' AND ip_hash = 'h'`)).toContain('anonymous_votes_upload_ip_unique')
     expect(plan(`SELECT id FROM anonymous_votes WHERE upload_id = 'x' AND fingerprint = 'f'`)).toContain('anonymous_votes_upload_fingerprint_unique')

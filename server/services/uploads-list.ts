@@ -200,8 +200,11 @@ async function taggedUploads(db: Executor, slugs: string[], match: 'all' | 'any'
   const named = tags.map(tag => tagIdOf(tag.slug))
   const [rarest, ...others] = named
   if (tags[1]!.publicUploads >= LOOKUP_RATIO * Math.max(1, tags[0]!.publicUploads)) {
+    // LIMIT -1 (none) keeps SQLite from flattening this into the caller's join with
+    // uploads, which read each of the rare tag's uploads before checking its other tags:
+    // a tag on 576 uploads AND one on 51,237 of 1,000,000, the page 3.9 -> 1.7 ms.
     return sql`SELECT t0.upload_id FROM upload_tags t0 WHERE t0.tag_id = ${rarest}${sql.join(others.map(tag => sql`
-      AND EXISTS (SELECT 1 FROM upload_tags t1 WHERE t1.upload_id = t0.upload_id AND t1.tag_id = ${tag})`), '')}`
+      AND EXISTS (SELECT 1 FROM upload_tags t1 WHERE t1.upload_id = t0.upload_id AND t1.tag_id = ${tag})`), '')} LIMIT -1`
   }
   return sql.join(named.map(tag => sql`SELECT upload_id FROM upload_tags WHERE tag_id = ${tag}`), ' INTERSECT ')
 }

@@ -333,15 +333,23 @@ export function listUploads(db: Database, paging: Paging, view: ListView = PUBLI
   return cachedList(db, `uploads ${paging.page} ${paging.limit} ${viewKey(view)}`, async () => {
     const order = LIST_SORTS[view.sort]
     const since = periodSince(view)
-    const page = since !== null && offset(paging) + paging.limit <= PERIOD_MERGE_MAX
-      ? await periodPage(db, since, view, paging)
-      : db.dialect === 'postgres' && view.sort === 'new' && paging.page > 1 && view.unvotedBy === null && view.hiddenTags.length === 0
-        ? newestPage(paging)
-        : sql`SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE u.is_private = 0${viewConditions(view)} ORDER BY ${order} ${pageWindow(paging)}`
-    const rows = await db.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username
+    const entries = (page: Query) => db.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username
     FROM (${page}) p
     ${THEN_JOIN} uploads u ON u.${ROW_KEY} = p.rid JOIN users us ON us.id = u.user_id
     ORDER BY ${order}`)
+    let rows: ListRow[] | undefined
+    if (since !== null && offset(paging) + paging.limit <= PERIOD_MERGE_MAX) {
+      // A long period's page is first looked for among the ranking's first rows, in the
+      // statement that reads its entries: a full page is the page (periodWalk).
+      const walk = periodWalk(since, view, paging)
+      const walked = walk && await entries(walk)
+      rows = walked?.length === paging.limit ? walked : await entries(await periodPage(db, since, view, paging))
+    }
+    else {
+      rows = await entries(db.dialect === 'postgres' && view.sort === 'new' && paging.page > 1 && view.unvotedBy === null && view.hiddenTags.length === 0
+        ? newestPage(paging)
+        : sql`SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE u.is_private = 0${viewConditions(view)} ORDER BY ${order} ${pageWindow(paging)}`)
+    }
     return { uploads: await withTags(db, rows), page: paging.page, limit: paging.limit }
   }, at)
 }
@@ -399,17 +407,33 @@ const PERIOD_WALK_ROWS = 1000
 const PERIOD_WALK_DAYS = 32
 
 /**
+ * A year has 367 days to read (periodPage); but its uploads are usually many
+ * among the best of all, so a period of more than PERIOD_WALK_DAYS days is
+ * first looked for among the first PERIOD_WALK_ROWS rows of the whole ranking
+ * (its index): when offset + limit of them fall within the period, the page
+ * of them is the period's page exactly, and the days are not read. The row
+ * keys of that page, to be read with its entries in one statement (a page of
+ * fewer than `limit` rows says the walk fell short), or null for a shorter
+ * period. On PostgreSQL a year's ranking was three round trips (the walk, the
+ * entries, their tags) and is two.
+ */
+function periodWalk(since: string, view: ListView, paging: Paging): Query | null {
+  if (periodDays(since).length <= PERIOD_WALK_DAYS) return null
+  const order = LIST_SORTS[view.sort]
+  const selected = sql.raw(ORDER_COLUMNS[view.sort].map(column => `u.${column}`).join(', '))
+  return sql`SELECT u.rid FROM (SELECT u.${ROW_KEY} AS rid, ${selected} FROM uploads u
+      WHERE u.is_private = 0${callerConditions(view)} ORDER BY ${order} LIMIT ${sql.raw(String(PERIOD_WALK_ROWS))}) u
+      WHERE u.created_at >= ${since} ORDER BY ${order} ${pageWindow(paging)}`
+}
+
+/**
  * The row keys of a page of a period's ranking: the first offset + limit
  * rows of the period's days, read in order from that sort's day index
  * (uploads_public_day_*_idx), merged and cut to the page. Each day read gives
  * as many rows as the page could need from it, so the merge is exact; the
  * cost follows the days in the period, never the uploads they hold or how
- * low the period's uploads rank among all the others.
- *
- * A year has 367 days to read; but its uploads are usually many among the
- * best of all, so it first looks among the first PERIOD_WALK_ROWS rows of
- * the whole ranking (its index): when offset + limit of them fall within the
- * period, they are the page's rows exactly, and the days are not read.
+ * low the period's uploads rank among all the others (a long period tries
+ * periodWalk first).
  */
 async function periodPage(db: Executor, since: string, view: ListView, paging: Paging): Promise<Query> {
   const order = LIST_SORTS[view.sort]
@@ -418,12 +442,6 @@ async function periodPage(db: Executor, since: string, view: ListView, paging: P
   const selected = sql.raw(columns.map(column => `u.${column}`).join(', '))
   const page = (rows: HeadRow[]) => rowKeys(rows.slice(offset(paging), need).map(row => row.rid!))
   const days = periodDays(since)
-  if (days.length > PERIOD_WALK_DAYS) {
-    const walked = await db.all<HeadRow>(sql`SELECT u.rid FROM (SELECT u.${ROW_KEY} AS rid, ${selected} FROM uploads u
-      WHERE u.is_private = 0${callerConditions(view)} ORDER BY ${order} LIMIT ${sql.raw(String(PERIOD_WALK_ROWS))}) u
-      WHERE u.created_at >= ${since} ORDER BY ${order} LIMIT ${sql.raw(String(need))}`)
-    if (walked.length === need) return page(walked)
-  }
   const head = (day: Query | string, rows: number, inPeriod: Query) => sql`SELECT u.${ROW_KEY} AS rid, ${selected} FROM uploads u
       WHERE u.is_private = 0 AND u.created_day = ${day}${inPeriod}${callerConditions(view)}
       ORDER BY ${order} LIMIT ${sql.raw(String(rows))}`

@@ -153,27 +153,16 @@ function publicLinksOf(tag: string | Query): Query {
 }
 
 /**
- * The columns of a link (`upload_tags`) that each public list's order reads:
- * the upload's own, copied by triggers, in ORDER_COLUMNS' order, so a tag's
- * public uploads in any order are one range of an index on upload_tags
- * (upload_tags_tag_newest_idx, upload_tags_tag_top_idx …).
- */
-const LINK_ORDER_COLUMNS: Record<Sort, readonly string[]> = {
-  new: ['upload_created_at', 'upload_id'],
-  top: ['upload_upvotes', 'upload_downvote_count', 'upload_created_at', 'upload_id'],
-  hot: ['upload_hot_score', 'upload_created_at', 'upload_id'],
-  best: ['upload_best_score', 'upload_created_at', 'upload_id'],
-  divisive: ['upload_divisive_score', 'upload_created_at', 'upload_id'],
-}
-
-/**
  * The ids of one tag's public uploads in the order of `sort`, in `window`
- * (LIMIT/OFFSET), read in its index's order; `narrowing` (conditions on
+ * (LIMIT/OFFSET), read in its index's order: each link carries its upload's
+ * order columns as `upload_<column>` (copied by triggers), so a tag's public
+ * uploads in any order are one range of an index on upload_tags
+ * (upload_tags_tag_newest_idx, upload_tags_tag_top_idx …); `narrowing` (conditions on
  * `ut.upload_id`, each starting with AND) leaves links out as they are read.
  */
 export function taggedIds(tag: string | Query, sort: Sort, window: Query, narrowing: Query = NOTHING): Query {
   return sql`SELECT ut.upload_id FROM upload_tags ut WHERE ${publicLinksOf(tag)}${narrowing}
-    ORDER BY ${sql.raw(LINK_ORDER_COLUMNS[sort].map(column => `ut.${column} DESC`).join(', '))} ${window}`
+    ORDER BY ${sql.raw(ORDER_COLUMNS[sort].map(column => `ut.upload_${column} DESC`).join(', '))} ${window}`
 }
 
 /** PostgreSQL: `uploads u` carries all (or any) of the slugs, as uploads_public_tag_ids_idx answers. */
@@ -337,7 +326,7 @@ export function listUploads(db: Database, paging: Paging, view: ListView = PUBLI
     FROM (${page}) p
     ${THEN_JOIN} uploads u ON u.${ROW_KEY} = p.rid JOIN users us ON us.id = u.user_id
     ORDER BY ${order}`)
-    let rows: ListRow[] | undefined
+    let rows: ListRow[]
     if (since !== null && offset(paging) + paging.limit <= PERIOD_MERGE_MAX) {
       // A long period's page is first looked for among the ranking's first rows, in the
       // statement that reads its entries: a full page is the page (periodWalk).

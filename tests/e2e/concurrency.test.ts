@@ -37,6 +37,33 @@ describe('votes under concurrency', () => {
     expect(links).toEqual(Array.from({ length: 6 }, () => ({ upload_upvotes: stored.upvotes, upload_downvote_count: stored.downvote_count })))
   })
 
+  it('keeps the counts exact under votes cast and taken back side by side, and on its tags\' links', async () => {
+    const [owner, ...voters] = await users(16)
+    const uploadId = await seedUpload(owner!, { tags: ['take-back-one', 'take-back-two'] })
+    // Each voter casts, takes back and casts again in parallel with everyone else;
+    // the requests of one voter race each other too, so any of them may land last.
+    const requests = voters.flatMap((voter, v) => [
+      api('/api/vote', { method: 'POST', token: voter.token, body: { uploadId, vote: v % 2 ? 'fucks' : 'does_not_fuck' } }),
+      api(`/api/vote?uploadId=${uploadId}`, { method: 'DELETE', token: voter.token }),
+      api('/api/vote', { method: 'POST', token: voter.token, body: { uploadId, vote: v % 3 ? 'fucks' : 'does_not_fuck' } }),
+      api(`/api/vote?uploadId=${uploadId}`, { method: 'DELETE', token: voter.token }),
+    ])
+    expect(statuses(await Promise.all(requests))).toEqual(Array.from({ length: 60 }, () => 200))
+    const stored = await storedCounts(uploadId)
+    expect(stored).toEqual(await countedVotes(uploadId))
+    const { db } = serverDatabase()
+    const rows = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM votes WHERE upload_id = ${uploadId}`)
+    expect(stored.upvotes + stored.downvote_count).toBe(rows!.n)
+    const links = await db.all<{ upload_upvotes: number, upload_downvote_count: number }>(sql`SELECT upload_upvotes, upload_downvote_count FROM upload_tags WHERE upload_id = ${uploadId}`)
+    expect(links).toEqual([stored, stored].map(({ upvotes, downvote_count }) => ({ upload_upvotes: upvotes, upload_downvote_count: downvote_count })))
+    // Taking back what is not there changes nothing; a last vote each leaves 15 counted.
+    for (const voter of voters) {
+      expect((await api(`/api/vote?uploadId=${uploadId}`, { method: 'DELETE', token: voter.token })).status).toBe(200)
+      expect((await api('/api/vote', { method: 'POST', token: voter.token, body: { uploadId, vote: 'fucks' } })).status).toBe(200)
+    }
+    expect(await storedCounts(uploadId)).toEqual({ upvotes: 15, downvote_count: 0 })
+  })
+
   it('counts one anonymous vote per fingerprint under 20 parallel tries', async () => {
     const [owner] = await users(1)
     const uploadId = await seedUpload(owner!)

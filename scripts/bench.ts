@@ -65,14 +65,33 @@ function startBaseline(dataDir: string, ctx: BenchContext) {
 /** Servers (url and scenario) that have had their warm-up (WARMUP_SECONDS). */
 const warmed = new Set<string>()
 
-/** One scenario against `url`, measured; the first time for that server and scenario after a warm-up run, not counted. */
-async function measureWarm(url: string, scenario: Scenario, ctx: BenchContext, duration: number, connections: number, wrk: boolean) {
+/**
+ * One scenario against `url`, measured; the first time for that server and scenario after a warm-up run, not counted.
+ * A write's run starts from settled tables (`settle`), whoever runs it.
+ */
+async function measureWarm(url: string, scenario: Scenario, ctx: BenchContext, duration: number, connections: number, wrk: boolean, settle?: () => Promise<void>) {
   const key = `${url} ${scenario.name}`
   if (!warmed.has(key)) {
     warmed.add(key)
     await measure(url, scenario, ctx, WARMUP_SECONDS, connections, wrk)
   }
+  if (!scenario.read) await settle?.()
   return measure(url, scenario, ctx, duration, connections, wrk)
+}
+
+/**
+ * The tables a vote writes, brought back to the same state before each
+ * write run. On PostgreSQL every vote leaves a dead version of its upload
+ * row and of each of its tag links, each with an entry in every index
+ * (about 20 on uploads); a run that followed others paid for all their dead
+ * versions until autovacuum came, whenever it came: four 5-second vote runs
+ * in a row on one process cost PostgreSQL 516, 504, 598 and 659 µs of CPU a
+ * vote, so a side's ratio depended on its place in the order. A plain VACUUM
+ * (0.3 s at 100,000 uploads) clears them. SQLite's deleted row versions need
+ * no such step.
+ */
+function settleWrites(db: Database): (() => Promise<void>) | undefined {
+  if (db.dialect === 'postgres') return () => db.exec('VACUUM uploads, upload_tags, votes, users, sessions')
 }
 
 /** One scenario against `url`, with wrk when installed (scripts/lib/load.ts): a GET, or a write with a body per request. */
@@ -138,7 +157,7 @@ async function main() {
     const ctx: BenchContext = { token, uploadIds, actor: { ...user, isAdmin: false, shadowBanned: false } }
     const chosen = scenarios.filter(s => !only || s.name.includes(only))
     sqlRows = await timeUncachedSql(reader, [...chosen.filter(s => s.read), ...periodScenarios.filter(s => !only || s.name.includes(only))], ctx)
-    await reader.close()
+    const settle = settleWrites(reader)
 
     const answers: FixedAnswers = {}
     for (const scenario of chosen.filter(s => s.read)) answers[scenario.path] = await captureAnswer(app.url, scenario.path, scenario.auth ? { cookie: `auth-token=${token}` } : {})
@@ -155,12 +174,12 @@ async function main() {
         const bytesRuns = []
         const nitroRuns = []
         for (let round = 0; round < ROUNDS; round++) {
-          oursRuns.push(await measureWarm(instances[round % instances.length]!.url, scenario, ctx, duration, connections, wrk))
+          oursRuns.push(await measureWarm(instances[round % instances.length]!.url, scenario, ctx, duration, connections, wrk, settle))
           if (scenario.read) {
             bytesRuns.push(await measureWarm(bytes.url, scenario, ctx, duration, connections, wrk))
             nitroRuns.push(await measureWarm(nitro.url, scenario, ctx, duration, connections, wrk))
           }
-          else baseRuns.push(await measureWarm(baseline.url, scenario, ctx, duration, connections, wrk))
+          else baseRuns.push(await measureWarm(baseline.url, scenario, ctx, duration, connections, wrk, settle))
         }
         // The SQL baseline of a read only shows what the list cache saves: one run.
         if (scenario.read) baseRuns.push(await measureWarm(baseline.url, scenario, ctx, duration, connections, wrk))
@@ -178,7 +197,7 @@ async function main() {
       }
     }
     finally {
-      await Promise.all([baseline.stop(), bytes.stop(), nitro.stop(), h3.stop()])
+      await Promise.all([baseline.stop(), bytes.stop(), nitro.stop(), h3.stop(), reader.close()])
     }
     if (!only) pages = await measurePages(app.url, uploadIds[0]!, token, duration, wrk)
   }

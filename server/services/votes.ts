@@ -104,8 +104,8 @@ async function writeVote(tx: Executor, { userId, uploadId, vote }: VoteWrite, co
  * writing the new one and moving the counters were three round trips, each
  * made while the upload row stayed locked. A vote cost PostgreSQL about
  * 400 µs of CPU and the transaction held its lock for four round trips;
- * with the upload's votes arriving in pairs (as a page's readers vote), the
- * second of two waited for all four. Now the lock is held over this
+ * of two votes on one upload close together (the bench sends them in
+ * pairs), the second waited for all four. Now the lock is held over this
  * statement and the COMMIT. The statement runs after the lock was taken, so
  * its snapshot holds every vote committed on the upload before, as the
  * separate SELECT's did. SQLite has no writes inside WITH, and its round

@@ -87,8 +87,8 @@ async function measureWarm(url: string, scenario: Scenario, ctx: BenchContext, d
  * versions until autovacuum came, whenever it came: four 5-second vote runs
  * in a row on one process cost PostgreSQL 516, 504, 598 and 659 µs of CPU a
  * vote, so a side's ratio depended on its place in the order. A plain VACUUM
- * (0.3 s at 100,000 uploads) clears them. SQLite's deleted row versions need
- * no such step.
+ * (0.3 s at 100,000 uploads) clears them. SQLite rewrites a row in place and
+ * keeps no dead versions: it needs no such step.
  */
 function settleWrites(db: Database): (() => Promise<void>) | undefined {
   if (db.dialect === 'postgres') return () => db.exec('VACUUM uploads, upload_tags, votes, users, sessions')

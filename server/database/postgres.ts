@@ -64,12 +64,21 @@ class PostgresExecutor implements Executor {
 
   constructor(protected readonly client: pg.Pool | pg.PoolClient, private readonly inTransaction: boolean) {}
 
+  /**
+   * One statement. Outside a transaction it is a transaction of its own, which
+   * a deadlock rolls back whole, so it runs again like a transaction does: an
+   * upload deleted while another sharing its tags changed privacy waited on
+   * each other's tag counts in the triggers, and one of them failed.
+   */
   protected async query<T extends pg.QueryResultRow>(query: Query): Promise<pg.QueryResult<T>> {
-    try {
-      return await this.client.query<T>(prepared(query))
-    }
-    catch (error) {
-      throw mapError(error)
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.client.query<T>(prepared(query))
+      }
+      catch (error) {
+        if (!this.inTransaction && isRetryable(error) && attempt < ATTEMPTS) continue
+        throw mapError(error)
+      }
     }
   }
 

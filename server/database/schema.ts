@@ -229,6 +229,21 @@ export const uploadDays = sqliteTable('upload_days', {
   publicUploads: integer('public_uploads').notNull().default(0),
 })
 
+/**
+ * Public uploads carrying both tags of a pair (first_tag_id < second_tag_id), one row
+ * per pair that has met on an upload, kept by triggers on upload_tags and uploads (the
+ * tag_pair_triggers migration) like tags.public_uploads. The AND of two tags reads its
+ * total here instead of counting the tags' whole intersection, which grows with them.
+ * No route deletes a tag, so the pair needs no foreign key to drop with one.
+ */
+export const tagPairs = sqliteTable('tag_pairs', {
+  firstTagId: text('first_tag_id').notNull(),
+  secondTagId: text('second_tag_id').notNull(),
+  publicUploads: integer('public_uploads').notNull().default(0),
+}, t => [
+  primaryKey({ columns: [t.firstTagId, t.secondTagId] }),
+])
+
 export const uploadTags = sqliteTable('upload_tags', {
   uploadId: text('upload_id').notNull().references(() => uploads.id, { onDelete: 'cascade' }),
   tagId: text('tag_id').notNull().references(() => tags.id, { onDelete: 'cascade' }),

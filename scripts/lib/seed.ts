@@ -239,6 +239,8 @@ export async function seedBulk(db: Executor, options: BulkOptions) {
           ON CONFLICT (first_tag_id, second_tag_id) DO UPDATE SET public_uploads = excluded.public_uploads`)
       log('counts')
     }
+    // Each account's vote count likewise (user_vote_counts, kept by a trigger on votes).
+    if (postgres) await tx.exec('ALTER TABLE votes DISABLE TRIGGER USER')
     let chunk: unknown[][] = []
     let written = 0
     for (let i = 0; i < uploads; i++) {
@@ -249,6 +251,11 @@ export async function seedBulk(db: Executor, options: BulkOptions) {
         chunk = []
         log(`votes ${written}`)
       }
+    }
+    if (postgres) {
+      await tx.exec(`ALTER TABLE votes ENABLE TRIGGER USER;
+        INSERT INTO user_vote_counts (user_id, shard, votes) SELECT user_id, substr(upload_id, 1, 1), count(*) FROM votes
+          GROUP BY user_id, substr(upload_id, 1, 1) ON CONFLICT (user_id, shard) DO UPDATE SET votes = excluded.votes`)
     }
   })
   return { users: userCount, uploads, tags: tagCount, votes: totalVotes }

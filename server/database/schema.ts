@@ -290,6 +290,23 @@ export const votes = sqliteTable('votes', {
   index('votes_upload_idx').on(t.uploadId),
 ])
 
+/**
+ * How many votes each account has cast (its rows in votes), kept by triggers on votes
+ * (the user_vote_count_triggers migration), so the profile every signed-in page reads
+ * sums at most 16 rows instead of counting the votes. One row per account and first
+ * character of the upload id (`shard`), so an account's votes at once (a script
+ * voting through the API) seldom wait for one row: with one row, 32 connections voting
+ * as one account queued on it. Not a column of users: a vote holds its voter's row FOR
+ * SHARE, so two votes of one account writing that row would deadlock.
+ */
+export const userVoteCounts = sqliteTable('user_vote_counts', {
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  shard: text('shard').notNull(),
+  votes: integer('votes').notNull().default(0),
+}, t => [
+  primaryKey({ columns: [t.userId, t.shard] }),
+])
+
 export const anonymousVotes = sqliteTable('anonymous_votes', {
   id: text('id').primaryKey(),
   uploadId: text('upload_id').notNull().references(() => uploads.id, { onDelete: 'cascade' }),

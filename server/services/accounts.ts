@@ -70,7 +70,7 @@ export async function profileOf(db: Executor, actor: { id: string, isAdmin: bool
   const row = (await db.get<Pick<Row<typeof users>, 'id' | 'username' | 'email' | 'created_at' | 'mfa_enabled'> & { uploads: number, votes: number }>(sql`
     SELECT id, username, email, created_at, mfa_enabled,
       (SELECT count(*) FROM uploads WHERE user_id = users.id) AS uploads,
-      (SELECT count(*) FROM votes WHERE user_id = users.id) AS votes
+      coalesce((SELECT sum(votes) FROM user_vote_counts WHERE user_id = users.id), 0) AS votes
     FROM users WHERE id = ${actor.id}`))!
   return {
     user: { id: row.id, username: row.username, email: row.email, createdAt: row.created_at, isAdmin: actor.isAdmin, mfaEnabled: row.mfa_enabled === 1 },

@@ -71,6 +71,7 @@ describe.skipIf(testEngine() !== 'postgres')('npm run move-data', () => {
     const kept = await databaseOf({ dataDir: embedded.dataDir, databaseUrl: target }).db.all<{ slugs: string, public_uploads: number }>(sql`SELECT
         a.slug || ' & ' || b.slug AS slugs, p.public_uploads FROM tag_pairs p JOIN tags a ON a.id = p.first_tag_id JOIN tags b ON b.id = p.second_tag_id`)
     expect(kept.map(row => ({ ...row, slugs: row.slugs.split(' & ').sort().join(' & ') }))).toEqual([{ slugs: 'cats & moved-site', public_uploads: 1 }])
+    expect(await databaseOf({ dataDir: embedded.dataDir, databaseUrl: target }).db.all(sql`SELECT user_id, votes FROM user_vote_counts`)).toEqual([{ user_id: bob.id, votes: 1 }])
     const onTarget: RunningServer = await startServer({ NUXT_DATABASE_URL: target }, { dataDir: embedded.dataDir })
     cleanup.push(() => onTarget.stop({ keepData: true }))
     const after = await Promise.all(paths.map(async path => (await api(path, { baseURL: onTarget.url })).body))

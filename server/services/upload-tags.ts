@@ -85,7 +85,7 @@ export async function attachTags(db: Executor, uploadId: string, names: string[]
     if (existing.size + fresh.length > MAX_TAGS_PER_UPLOAD) throw apiError(400, `An upload can have at most ${MAX_TAGS_PER_UPLOAD} tags`)
     // The tag rows are taken (made, or locked by the upsert) in slug order before any
     // link, so uploads tagged at once with the same tags in other orders never wait on
-    // each other in turn: on PostgreSQL 18 such uploads at once deadlocked 5 times.
+    // each other in turn: on PostgreSQL, 18 such uploads made at once had deadlocked 5 times.
     const ids = new Map<string, string>()
     for (const [slug, name] of [...fresh].sort(([a], [b]) => (a < b ? -1 : 1))) ids.set(slug, await upsertTag(tx, { name, slug }))
     let position = existing.size

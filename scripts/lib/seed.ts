@@ -221,26 +221,11 @@ export async function seedBulk(db: Executor, options: BulkOptions) {
     // thousand a second. Upload rows carry their tag ids already, and links their upload's
     // date and privacy. SQLite's triggers stay.
     const postgres = tx.dialect === 'postgres'
-    if (postgres) await tx.exec('ALTER TABLE uploads DISABLE TRIGGER USER; ALTER TABLE upload_tags DISABLE TRIGGER USER')
+    const kept = ['uploads', 'upload_tags', 'votes']
+    if (postgres) await tx.exec(kept.map(table => `ALTER TABLE ${table} DISABLE TRIGGER USER;`).join(' '))
     await insertRows(tx, 'uploads', UPLOAD_COLUMNS, uploadRows)
     log(`uploads ${uploads}`)
     await insertRows(tx, 'upload_tags', ['upload_id', 'tag_id', 'position', 'upload_created_at', 'upload_is_private'], links)
-    if (postgres) {
-      await tx.exec(`ALTER TABLE uploads ENABLE TRIGGER USER; ALTER TABLE upload_tags ENABLE TRIGGER USER;
-        UPDATE tags t SET public_uploads = c.n FROM (SELECT ut.tag_id, count(*) AS n FROM upload_tags ut
-          JOIN uploads u ON u.id = ut.upload_id AND u.is_private = 0 GROUP BY ut.tag_id) c WHERE t.id = c.tag_id;
-        UPDATE users us SET public_uploads = c.n FROM (SELECT user_id, count(*) AS n FROM uploads
-          WHERE is_private = 0 GROUP BY user_id) c WHERE us.id = c.user_id;
-        INSERT INTO upload_days (day, public_uploads) SELECT substr(created_at, 1, 10), count(*) FROM uploads WHERE is_private = 0 GROUP BY 1
-          ON CONFLICT (day) DO UPDATE SET public_uploads = excluded.public_uploads;
-        INSERT INTO tag_pairs (first_tag_id, second_tag_id, public_uploads) SELECT a.tag_id, b.tag_id, count(*) FROM upload_tags a
-          JOIN upload_tags b ON b.upload_id = a.upload_id AND b.tag_id > a.tag_id
-          JOIN uploads u ON u.id = a.upload_id AND u.is_private = 0 GROUP BY a.tag_id, b.tag_id
-          ON CONFLICT (first_tag_id, second_tag_id) DO UPDATE SET public_uploads = excluded.public_uploads`)
-      log('counts')
-    }
-    // Each account's vote count likewise (user_vote_counts, kept by a trigger on votes).
-    if (postgres) await tx.exec('ALTER TABLE votes DISABLE TRIGGER USER')
     let chunk: unknown[][] = []
     let written = 0
     for (let i = 0; i < uploads; i++) {
@@ -253,9 +238,20 @@ export async function seedBulk(db: Executor, options: BulkOptions) {
       }
     }
     if (postgres) {
-      await tx.exec(`ALTER TABLE votes ENABLE TRIGGER USER;
+      await tx.exec(`${kept.map(table => `ALTER TABLE ${table} ENABLE TRIGGER USER;`).join(' ')}
+        UPDATE tags t SET public_uploads = c.n FROM (SELECT ut.tag_id, count(*) AS n FROM upload_tags ut
+          JOIN uploads u ON u.id = ut.upload_id AND u.is_private = 0 GROUP BY ut.tag_id) c WHERE t.id = c.tag_id;
+        UPDATE users us SET public_uploads = c.n FROM (SELECT user_id, count(*) AS n FROM uploads
+          WHERE is_private = 0 GROUP BY user_id) c WHERE us.id = c.user_id;
+        INSERT INTO upload_days (day, public_uploads) SELECT substr(created_at, 1, 10), count(*) FROM uploads WHERE is_private = 0 GROUP BY 1
+          ON CONFLICT (day) DO UPDATE SET public_uploads = excluded.public_uploads;
+        INSERT INTO tag_pairs (first_tag_id, second_tag_id, public_uploads) SELECT a.tag_id, b.tag_id, count(*) FROM upload_tags a
+          JOIN upload_tags b ON b.upload_id = a.upload_id AND b.tag_id > a.tag_id
+          JOIN uploads u ON u.id = a.upload_id AND u.is_private = 0 GROUP BY a.tag_id, b.tag_id
+          ON CONFLICT (first_tag_id, second_tag_id) DO UPDATE SET public_uploads = excluded.public_uploads;
         INSERT INTO user_vote_counts (user_id, shard, votes) SELECT user_id, substr(upload_id, 1, 1), count(*) FROM votes
           GROUP BY user_id, substr(upload_id, 1, 1) ON CONFLICT (user_id, shard) DO UPDATE SET votes = excluded.votes`)
+      log('counts')
     }
   })
   return { users: userCount, uploads, tags: tagCount, votes: totalVotes }

@@ -30,8 +30,8 @@ export const users = pgTable('users', {
   mfaLastStep: integer('mfa_last_step'),
   /**
    * The account's public uploads, kept by triggers on uploads (the
-   * user_public_upload_triggers migration), so a user's list answers its total
-   * without counting their uploads.
+   * user_public_upload_triggers migration, one lock order since upload_lock_order), so
+   * a user's list answers its total without counting their uploads.
    */
   publicUploads: integer('public_uploads').notNull().default(0),
   createdAt: createdAt(),
@@ -226,9 +226,10 @@ export const tags = pgTable('tags', {
 
 /**
  * Public uploads per UTC day of created_at (uploads.created_day), kept by triggers on
- * uploads (the upload_day_triggers migration) like users.public_uploads. A deep page of
- * the newest uploads sums these from the newest day to find the day its first row is
- * in, and reads on from that day instead of skipping every newer upload one by one.
+ * uploads (the upload_day_triggers migration, one lock order since upload_lock_order)
+ * like users.public_uploads. A deep page of the newest uploads sums these from the
+ * newest day to find the day its first row is in, and reads on from that day instead
+ * of skipping every newer upload one by one.
  */
 export const uploadDays = pgTable('upload_days', {
   day: text('day').primaryKey(),

@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto'
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { api, registerUser, type TestUser } from '../support/api'
+import { createTestDatabase, dropTestDatabase } from '../support/postgres'
+import { startServer, testEngine, type RunningServer } from '../support/server'
+import { postUpload } from '../support/uploads'
+
+/**
+ * Own server on a database of its own: every change to an upload moves kept counts
+ * (its day and month, its owner's count, its tags' counts, its tag pairs) through
+ * triggers, and on PostgreSQL two transactions that take those rows in other orders
+ * deadlock. One is then ended, waits out deadlock_timeout and runs again, or answers 500
+ * after five tries. Uploads made on one day with the same tags, then tagged, hidden and
+ * deleted side by side, must not deadlock once: PostgreSQL counts every deadlock in
+ * pg_stat_database, read after the server is gone (a session writes its statistics as
+ * it ends).
+ */
+describe.skipIf(testEngine() !== 'postgres')('PostgreSQL lock order of the kept counts', () => {
+  let url: string
+  let server: RunningServer | undefined
+  const tags = ['lime', 'kiwi', 'fig', 'date'].map(name => `${name}${randomUUID().slice(0, 4)}`)
+
+  const deadlocks = async () => {
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    try {
+      return Number((await client.query('SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()')).rows[0].deadlocks)
+    }
+    finally {
+      await client.end()
+    }
+  }
+
+  beforeAll(async () => {
+    url = await createTestDatabase()
+  })
+
+  afterAll(async () => {
+    await server?.stop()
+    if (url) await dropTestDatabase(url)
+  })
+
+  it('takes them in one order on every path, so nothing deadlocks', async () => {
+    server = await startServer({ NUXT_RATE_LIMIT_ENABLED: 'false' }, { databaseUrl: url })
+    const base = { baseURL: server.url }
+    const users: TestUser[] = []
+    for (let i = 0; i < 3; i++) users.push(await registerUser({}, server.url))
+    const owner = (i: number) => users[i % 3]!
+
+    const made = await Promise.all(Array.from({ length: 24 }, (_, i) => {
+      const mine = [tags[i % 4]!, tags[(i + 1) % 4]!, tags[(i + 2) % 4]!]
+      return postUpload(owner(i), {
+        upload_type: 'link', description: `Locked link ${i}`, external_url: `https://example.com/${randomUUID()}`,
+        tags: (i % 2 === 0 ? mine : mine.reverse()).join(', '),
+      }, undefined, server.url)
+    }))
+    expect(made.map(response => response.status)).toEqual(Array(24).fill(201))
+    const idOf = (i: number) => made[i]!.body.upload.id as string
+
+    for (const round of [0, 1]) {
+      const at = round * 12
+      const results = await Promise.all([
+        ...[0, 1, 2, 3].map(i => api(`/api/uploads/${idOf(at + i)}/tags`, { ...base, method: 'POST', token: owner(at + i).token, body: { tags } })),
+        ...[4, 5, 6, 7].map(i => api(`/api/upload/${idOf(at + i)}/privacy`, { ...base, method: 'PATCH', token: owner(at + i).token })),
+        ...[8, 9, 10, 11].map(i => api(`/api/upload/${idOf(at + i)}`, { ...base, method: 'DELETE', token: owner(at + i).token })),
+      ])
+      expect(results.map(response => response.status), `round ${round}`).toEqual(Array(12).fill(200))
+    }
+
+    await server.stop()
+    server = undefined
+    expect(await deadlocks()).toBe(0)
+  })
+})

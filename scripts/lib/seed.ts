@@ -245,6 +245,8 @@ export async function seedBulk(db: Executor, options: BulkOptions) {
           WHERE is_private = 0 GROUP BY user_id) c WHERE us.id = c.user_id;
         INSERT INTO upload_days (day, public_uploads) SELECT substr(created_at, 1, 10), count(*) FROM uploads WHERE is_private = 0 GROUP BY 1
           ON CONFLICT (day) DO UPDATE SET public_uploads = excluded.public_uploads;
+        INSERT INTO upload_months (month, public_uploads) SELECT substr(created_at, 1, 7), count(*) FROM uploads WHERE is_private = 0 GROUP BY 1
+          ON CONFLICT (month) DO UPDATE SET public_uploads = excluded.public_uploads;
         INSERT INTO tag_pairs (first_tag_id, second_tag_id, public_uploads) SELECT a.tag_id, b.tag_id, count(*) FROM upload_tags a
           JOIN upload_tags b ON b.upload_id = a.upload_id AND b.tag_id > a.tag_id
           JOIN uploads u ON u.id = a.upload_id AND u.is_private = 0 GROUP BY a.tag_id, b.tag_id

@@ -237,6 +237,17 @@ export const uploadDays = pgTable('upload_days', {
 })
 
 /**
+ * Public uploads per UTC month of created_at ('YYYY-MM'), kept by triggers on uploads
+ * (the upload_month_triggers migration) like upload_days. A deep page sums the months
+ * first and then the days of one month, so its cost follows the months, not every day
+ * since the first upload.
+ */
+export const uploadMonths = pgTable('upload_months', {
+  month: text('month').primaryKey(),
+  publicUploads: integer('public_uploads').notNull().default(0),
+})
+
+/**
  * Public uploads carrying both tags of a pair (first_tag_id < second_tag_id), one row
  * per pair that has met on an upload, kept by triggers on upload_tags and uploads (the
  * tag_pair_triggers migration) like tags.public_uploads. The AND of two tags reads its

@@ -42,10 +42,10 @@ describe.skipIf(testEngine() !== 'postgres')('PostgreSQL lock order of the kept 
   })
 
   it('takes them in one order on every path, so nothing deadlocks', async () => {
-    server = await startServer({ NUXT_RATE_LIMIT_ENABLED: 'false' }, { databaseUrl: url })
-    const base = { baseURL: server.url }
+    const running = server = await startServer({ NUXT_RATE_LIMIT_ENABLED: 'false' }, { databaseUrl: url })
+    const base = { baseURL: running.url }
     const users: TestUser[] = []
-    for (let i = 0; i < 3; i++) users.push(await registerUser({}, server.url))
+    for (let i = 0; i < 3; i++) users.push(await registerUser({}, running.url))
     const owner = (i: number) => users[i % 3]!
 
     const made = await Promise.all(Array.from({ length: 24 }, (_, i) => {
@@ -53,7 +53,7 @@ describe.skipIf(testEngine() !== 'postgres')('PostgreSQL lock order of the kept 
       return postUpload(owner(i), {
         upload_type: 'link', description: `Locked link ${i}`, external_url: `https://example.com/${randomUUID()}`,
         tags: (i % 2 === 0 ? mine : mine.reverse()).join(', '),
-      }, undefined, server.url)
+      }, undefined, running.url)
     }))
     expect(made.map(response => response.status)).toEqual(Array(24).fill(201))
     const idOf = (i: number) => made[i]!.body.upload.id as string
@@ -68,8 +68,8 @@ describe.skipIf(testEngine() !== 'postgres')('PostgreSQL lock order of the kept 
       expect(results.map(response => response.status), `round ${round}`).toEqual(Array(12).fill(200))
     }
 
-    await server.stop()
     server = undefined
+    await running.stop()
     expect(await deadlocks()).toBe(0)
   })
 })

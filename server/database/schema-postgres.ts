@@ -21,6 +21,13 @@ export const users = pgTable('users', {
   // Flags are 0/1 integers in both dialects, so one SQL text compares them.
   isAdmin: integer('is_admin').notNull().default(0),
   shadowBanned: integer('shadow_banned').notNull().default(0),
+  /**
+   * The account proved it receives mail at `email` (a link from the verification mail, or a
+   * provider that reports the address verified). Only a verified address is made admin by
+   * NUXT_ADMIN_EMAILS, and an external sign-in with the same address takes over an
+   * unverified account only after removing its credentials (docs/behaviour.md, Accounts).
+   */
+  emailVerified: integer('email_verified').notNull().default(0),
   mfaEnabled: integer('mfa_enabled').notNull().default(0),
   /** Blind voting (GET/PUT /api/profile/filters): a card's counts stay hidden until this account has voted on it. */
   blindVoting: integer('blind_voting').notNull().default(0),
@@ -86,6 +93,35 @@ export const passwordResetTokens = pgTable('password_reset_tokens', {
   uniqueIndex('password_reset_tokens_hash_unique').on(t.tokenHash),
   index('password_reset_tokens_user_idx').on(t.userId),
 ])
+
+/** E-mail verification links: 32 random bytes, stored hashed, valid 24 hours, used once. */
+export const emailVerificationTokens = pgTable('email_verification_tokens', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash').notNull(),
+  expiresAt: text('expires_at').notNull(),
+  usedAt: text('used_at'),
+  createdAt: createdAt(),
+}, t => [
+  uniqueIndex('email_verification_tokens_hash_unique').on(t.tokenHash),
+  index('email_verification_tokens_user_idx').on(t.userId),
+])
+
+/**
+ * Media of deleted uploads still to be removed from the store. Written in the same
+ * transaction that deletes the upload's row, removed once every key is gone, and
+ * retried by any instance until then, so a store that is down or a crash mid-way
+ * never leaves objects behind for good.
+ */
+export const mediaDeletions = pgTable('media_deletions', {
+  uploadId: text('upload_id').primaryKey(),
+  /** The original's key (`filename`); null for a link, which has no media. */
+  filename: text('filename'),
+  attempts: integer('attempts').notNull().default(0),
+  /** When an instance may try again (ISO 8601 UTC). */
+  nextAttemptAt: text('next_attempt_at').notNull().default(now),
+  createdAt: createdAt(),
+}, t => [index('media_deletions_next_attempt_idx').on(t.nextAttemptAt)])
 
 /** WebAuthn credentials (passkeys): sign-in without a password. */
 export const passkeys = pgTable('passkeys', {
@@ -376,9 +412,13 @@ export const reports = pgTable('reports', {
 export const moderationLog = pgTable('moderation_log', {
   id: text('id').primaryKey(),
   actorId: text('actor_id').references(() => users.id, { onDelete: 'set null' }),
-  action: text('action', { enum: ['shadow_ban_on', 'shadow_ban_off', 'upload_removed', 'tag_added', 'report_claimed', 'report_resolved', 'admin_granted', 'admin_revoked'] }).notNull(),
+  /** The actor's username when the entry was written, so the entry stays named after the account is gone. */
+  actorUsername: text('actor_username'),
+  action: text('action', { enum: ['shadow_ban_on', 'shadow_ban_off', 'upload_removed', 'tag_added', 'report_claimed', 'report_resolved', 'admin_granted', 'admin_revoked', 'admin_account_deleted'] }).notNull(),
   targetType: text('target_type', { enum: ['user', 'upload', 'report'] }).notNull(),
   targetId: text('target_id').notNull(),
+  /** What the target was when the entry was written: a username, an upload's description (80 characters) or a report's reason. */
+  targetLabel: text('target_label'),
   note: text('note'),
   createdAt: createdAt(),
 }, t => [index('moderation_log_newest_idx').on(t.createdAt, t.id)])

@@ -15,6 +15,13 @@ export const users = sqliteTable('users', {
   // SQL text compares them; raw rows carry 0/1 on both engines.
   isAdmin: integer('is_admin', { mode: 'boolean' }).notNull().default(false),
   shadowBanned: integer('shadow_banned', { mode: 'boolean' }).notNull().default(false),
+  /**
+   * The account proved it receives mail at `email` (a link from the verification mail, or a
+   * provider that reports the address verified). Only a verified address is made admin by
+   * NUXT_ADMIN_EMAILS, and an external sign-in with the same address takes over an
+   * unverified account only after removing its credentials (docs/behaviour.md, Accounts).
+   */
+  emailVerified: integer('email_verified', { mode: 'boolean' }).notNull().default(false),
   mfaEnabled: integer('mfa_enabled', { mode: 'boolean' }).notNull().default(false),
   /** Blind voting (GET/PUT /api/profile/filters): a card's counts stay hidden until this account has voted on it. */
   blindVoting: integer('blind_voting', { mode: 'boolean' }).notNull().default(false),
@@ -80,6 +87,35 @@ export const passwordResetTokens = sqliteTable('password_reset_tokens', {
   uniqueIndex('password_reset_tokens_hash_unique').on(t.tokenHash),
   index('password_reset_tokens_user_idx').on(t.userId),
 ])
+
+/** E-mail verification links: 32 random bytes, stored hashed, valid 24 hours, used once. */
+export const emailVerificationTokens = sqliteTable('email_verification_tokens', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash').notNull(),
+  expiresAt: text('expires_at').notNull(),
+  usedAt: text('used_at'),
+  createdAt: createdAt(),
+}, t => [
+  uniqueIndex('email_verification_tokens_hash_unique').on(t.tokenHash),
+  index('email_verification_tokens_user_idx').on(t.userId),
+])
+
+/**
+ * Media of deleted uploads still to be removed from the store. Written in the same
+ * transaction that deletes the upload's row, removed once every key is gone, and
+ * retried by any instance until then, so a store that is down or a crash mid-way
+ * never leaves objects behind for good.
+ */
+export const mediaDeletions = sqliteTable('media_deletions', {
+  uploadId: text('upload_id').primaryKey(),
+  /** The original's key (`filename`); null for a link, which has no media. */
+  filename: text('filename'),
+  attempts: integer('attempts').notNull().default(0),
+  /** When an instance may try again (ISO 8601 UTC). */
+  nextAttemptAt: text('next_attempt_at').notNull().default(now),
+  createdAt: createdAt(),
+}, t => [index('media_deletions_next_attempt_idx').on(t.nextAttemptAt)])
 
 /** WebAuthn credentials (passkeys): sign-in without a password. */
 export const passkeys = sqliteTable('passkeys', {
@@ -369,9 +405,13 @@ export const reports = sqliteTable('reports', {
 export const moderationLog = sqliteTable('moderation_log', {
   id: text('id').primaryKey(),
   actorId: text('actor_id').references(() => users.id, { onDelete: 'set null' }),
-  action: text('action', { enum: ['shadow_ban_on', 'shadow_ban_off', 'upload_removed', 'tag_added', 'report_claimed', 'report_resolved', 'admin_granted', 'admin_revoked'] }).notNull(),
+  /** The actor's username when the entry was written, so the entry stays named after the account is gone. */
+  actorUsername: text('actor_username'),
+  action: text('action', { enum: ['shadow_ban_on', 'shadow_ban_off', 'upload_removed', 'tag_added', 'report_claimed', 'report_resolved', 'admin_granted', 'admin_revoked', 'admin_account_deleted'] }).notNull(),
   targetType: text('target_type', { enum: ['user', 'upload', 'report'] }).notNull(),
   targetId: text('target_id').notNull(),
+  /** What the target was when the entry was written: a username, an upload's description (80 characters) or a report's reason. */
+  targetLabel: text('target_label'),
   note: text('note'),
   createdAt: createdAt(),
 }, t => [index('moderation_log_newest_idx').on(t.createdAt, t.id)])

@@ -1,0 +1,3 @@
+-- PostgreSQL's 0026_upload_lock_order has no SQLite twin (SQLite has one writer, so it
+-- needs no lock order). This empty step brings SQLite's numbering level with
+-- PostgreSQL's, so from 0029 on both engines' migrations share numbers and names.

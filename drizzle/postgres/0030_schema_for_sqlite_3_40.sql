@@ -1,0 +1,3 @@
+-- SQLite's 0030 keeps its schema to what SQLite 3.40 reads (tag_ids triggers, the hot
+-- score's epoch). PostgreSQL's twin needs no change; this step keeps both engines'
+-- migration numbers and names equal.

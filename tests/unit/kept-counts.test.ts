@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { findDrift, KEPT_COUNTS, repairKeptCounts } from '../../server/database/kept-counts'
+import { sql } from '../../server/database/sql'
+import { ROOT } from '../../scripts/lib/database'
+import { triggerText } from '../../scripts/lib/triggers'
+import { testDatabase } from '../support/database'
+
+const triggersFile = (dialect: string) => readFileSync(join(ROOT, 'drizzle', `${dialect}-triggers.sql`), 'utf8')
+const triggerNames = (text: string) => [...text.matchAll(/CREATE TRIGGER [`"]?(\w+)/g)].map(match => match[1]!)
+
+describe('the kept counts\' trigger files', () => {
+  it('hold what the SQLite migrations make (`npm run db:triggers` after a migration)', async () => {
+    expect(triggersFile('sqlite')).toBe(await triggerText('sqlite'))
+  })
+
+  it.runIf(process.env.TEST_DATABASE_URL)('hold what the PostgreSQL migrations make', async () => {
+    expect(triggersFile('postgres')).toBe(await triggerText('postgres', process.env.TEST_DATABASE_URL))
+  }, 30_000)
+
+  it('name only triggers that KEPT_COUNTS lists, and KEPT_COUNTS names only triggers that exist', () => {
+    for (const dialect of ['sqlite', 'postgres'] as const) {
+      const listed = KEPT_COUNTS.flatMap(count => count.keptBy[dialect]).join(' ')
+      const existing = triggerNames(triggersFile(dialect))
+      // A trigger's name (or, on PostgreSQL, the name of its function) stands in some count's keptBy.
+      expect(existing.filter(name => !listed.includes(name) && !listed.includes(name.replace(/_(insert|delete|update|privacy)$/, '')))).toEqual([])
+      const named = KEPT_COUNTS.flatMap(count => count.keptBy[dialect]).filter(entry => !entry.startsWith('services/')).map(entry => entry.split(' ')[0]!)
+      expect(named.filter(name => !existing.some(trigger => trigger === name || trigger.startsWith(`${name}_`)))).toEqual([])
+    }
+  })
+})
+
+describe('drift and repair', () => {
+  it('find every kept value set wrong, and set each right from its recount', async () => {
+    const db = await testDatabase()
+    await db.run(sql`INSERT INTO users (id, username) VALUES ('u1', 'owner')`)
+    await db.run(sql`INSERT INTO uploads (id, user_id, original_name, description, upload_type) VALUES ('p1', 'u1', 'a.png', 'a', 'image')`)
+    await db.run(sql`INSERT INTO tags (id, name, slug) VALUES ('t1', 'red', 'red'), ('t2', 'blue', 'blue')`)
+    await db.run(sql`INSERT INTO upload_tags (upload_id, tag_id, position) VALUES ('p1', 't1', 0), ('p1', 't2', 1)`)
+    await db.run(sql`INSERT INTO votes (id, user_id, upload_id, vote) VALUES ('v1', 'u1', 'p1', 'fucks')`)
+    await db.run(sql`UPDATE uploads SET upvotes = 1`)
+    expect(await findDrift(db)).toEqual([])
+
+    for (const wrong of [sql`UPDATE uploads SET downvote_count = 3`, sql`UPDATE upload_days SET public_uploads = 9`,
+      sql`UPDATE upload_months SET public_uploads = 9`, sql`UPDATE users SET public_uploads = 9`, sql`UPDATE tags SET public_uploads = 5`,
+      sql`UPDATE tag_pairs SET public_uploads = 9`, sql`UPDATE user_vote_counts SET votes = 9`, sql`UPDATE uploads SET tag_ids = 'x'`,
+      sql`UPDATE upload_tags SET upload_upvotes = 7`, sql`INSERT INTO upload_days (day, public_uploads) VALUES ('2001-01-01', 2)`]) {
+      await db.run(wrong)
+    }
+    const drift = await findDrift(db)
+    expect(drift.map(d => d.name)).toEqual(KEPT_COUNTS.map(count => count.name))
+    expect(drift.find(d => d.name === 'upload_days.public_uploads')!.rows).toEqual([
+      { key: '2001-01-01', kept: '2', actual: '0' },
+      { key: expect.stringMatching(/^\d{4}-\d\d-\d\d$/), kept: '9', actual: '1' },
+    ])
+    expect(drift.find(d => d.name === 'uploads.tag_ids')!.rows).toEqual([{ key: 'p1', kept: 'x', actual: 't1,t2' }])
+
+    await repairKeptCounts(db)
+    expect(await findDrift(db)).toEqual([])
+    expect((await db.get<{ upvotes: number, downvote_count: number, tag_ids: string }>(sql`SELECT upvotes, downvote_count, tag_ids FROM uploads`))).toEqual({ upvotes: 1, downvote_count: 0, tag_ids: 't1,t2' })
+  })
+})

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { repairKeptCounts } from '../../server/database/kept-counts'
 import type { Executor } from '../../server/database/port'
 import { sql } from '../../server/database/sql'
 import { upsertTag } from '../../server/services/upload-tags'
@@ -222,6 +223,8 @@ export async function seedBulk(db: Executor, options: BulkOptions) {
     // date and privacy. SQLite's triggers stay.
     const postgres = tx.dialect === 'postgres'
     const kept = ['uploads', 'upload_tags', 'votes']
+    const SEED_FILLS = ['upload_days.public_uploads', 'upload_months.public_uploads', 'users.public_uploads', 'tags.public_uploads',
+      'tag_pairs.public_uploads', 'user_vote_counts.votes', 'upload_tags.upload_*']
     if (postgres) await tx.exec(kept.map(table => `ALTER TABLE ${table} DISABLE TRIGGER USER;`).join(' '))
     await insertRows(tx, 'uploads', UPLOAD_COLUMNS, uploadRows)
     log(`uploads ${uploads}`)
@@ -238,21 +241,11 @@ export async function seedBulk(db: Executor, options: BulkOptions) {
       }
     }
     if (postgres) {
-      await tx.exec(`${kept.map(table => `ALTER TABLE ${table} ENABLE TRIGGER USER;`).join(' ')}
-        UPDATE tags t SET public_uploads = c.n FROM (SELECT ut.tag_id, count(*) AS n FROM upload_tags ut
-          JOIN uploads u ON u.id = ut.upload_id AND u.is_private = 0 GROUP BY ut.tag_id) c WHERE t.id = c.tag_id;
-        UPDATE users us SET public_uploads = c.n FROM (SELECT user_id, count(*) AS n FROM uploads
-          WHERE is_private = 0 GROUP BY user_id) c WHERE us.id = c.user_id;
-        INSERT INTO upload_days (day, public_uploads) SELECT substr(created_at, 1, 10), count(*) FROM uploads WHERE is_private = 0 GROUP BY 1
-          ON CONFLICT (day) DO UPDATE SET public_uploads = excluded.public_uploads;
-        INSERT INTO upload_months (month, public_uploads) SELECT substr(created_at, 1, 7), count(*) FROM uploads WHERE is_private = 0 GROUP BY 1
-          ON CONFLICT (month) DO UPDATE SET public_uploads = excluded.public_uploads;
-        INSERT INTO tag_pairs (first_tag_id, second_tag_id, public_uploads) SELECT a.tag_id, b.tag_id, count(*) FROM upload_tags a
-          JOIN upload_tags b ON b.upload_id = a.upload_id AND b.tag_id > a.tag_id
-          JOIN uploads u ON u.id = a.upload_id AND u.is_private = 0 GROUP BY a.tag_id, b.tag_id
-          ON CONFLICT (first_tag_id, second_tag_id) DO UPDATE SET public_uploads = excluded.public_uploads;
-        INSERT INTO user_vote_counts (user_id, shard, votes) SELECT user_id, substr(upload_id, 1, 1), count(*) FROM votes
-          GROUP BY user_id, substr(upload_id, 1, 1) ON CONFLICT (user_id, shard) DO UPDATE SET votes = excluded.votes`)
+      await tx.exec(kept.map(table => `ALTER TABLE ${table} ENABLE TRIGGER USER;`).join(' '))
+      // The counts and link copies the triggers would have kept, from their recounts
+      // (links were written with their upload's date and privacy, not its counts and
+      // scores); the upload rows carry their vote counts and tag ids already.
+      await repairKeptCounts(tx, count => SEED_FILLS.includes(count.name))
       log('counts')
     }
   })

@@ -1,0 +1,85 @@
+import { execFile } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { findDrift, KEPT_COUNTS } from '../../server/database/kept-counts'
+import { sql } from '../../server/database/sql'
+import { api, registerUser, type TestUser } from '../support/api'
+import { databaseOf } from '../support/seed'
+import { ROOT, startServer, type RunningServer } from '../support/server'
+import { postUpload } from '../support/uploads'
+
+// Every kept count and copy (server/database/kept-counts.ts) against its recount after
+// a mixed workload sent in parallel: uploads with shared tags, votes cast, changed and
+// withdrawn, anonymous votes, tags added, privacy flipped, uploads and an account
+// deleted. Own server, so no other file's writes run in between.
+let server: RunningServer
+let users: TestUser[]
+
+const call = (path: string, user: TestUser | null, init: { method?: string, body?: unknown } = {}) =>
+  api(path, { baseURL: server.url, token: user?.token, ...init })
+
+const link = (user: TestUser, tags: string[], isPrivate = false) => postUpload(user, {
+  upload_type: 'link', description: `Kept ${randomUUID().slice(0, 8)}`, external_url: `https://example.com/${randomUUID()}`,
+  tags: tags.join(', '), is_private: String(isPrivate),
+}, undefined, server.url)
+
+/** `npm run admin -- …` against the server's database. */
+const admin = (...args: string[]) => promisify(execFile)(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/admin.ts'), ...args], {
+  cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, NUXT_DATA_DIR: server.dataDir, NUXT_DATABASE_URL: server.databaseUrl },
+})
+
+beforeAll(async () => {
+  server = await startServer({ NUXT_RATE_LIMIT_ENABLED: 'false' })
+  users = await Promise.all(Array.from({ length: 4 }, () => registerUser({}, server.url)))
+}, 60_000)
+afterAll(() => server.stop())
+
+describe('kept counts', () => {
+  it('equal their recounts after a mixed workload in parallel', async () => {
+    const tags = ['red', 'green', 'blue', 'black', 'white']
+    const made = await Promise.all(Array.from({ length: 16 }, (_, i) =>
+      link(users[i % 4]!, tags.filter((_, k) => (i + k) % 3 !== 0), i % 5 === 0)))
+    expect(made.map(response => response.status)).toEqual(Array(16).fill(201))
+    const ids = made.map(response => (response.body.upload as { id: string }).id)
+    const owner = (i: number) => users[i % 4]!
+
+    const first = await Promise.all([
+      ...ids.flatMap((id, i) => users.map((user, u) => call('/api/vote', user, { method: 'POST', body: { uploadId: id, vote: (i + u) % 3 ? 'fucks' : 'does_not_fuck' } }))),
+      ...ids.map((id, i) => call('/api/vote/anonymous', null, { method: 'POST', body: { uploadId: id, vote: i % 2 ? 'upvote' : 'downvote', clientFingerprint: `kept-${randomUUID()}` } })),
+    ])
+    // Private uploads take votes only from their owners: 400 for the others.
+    expect(first.filter(response => response.status !== 200 && response.status !== 400)).toEqual([])
+
+    const second = await Promise.all([
+      ...ids.slice(0, 6).map(id => call('/api/vote', users[1]!, { method: 'POST', body: { uploadId: id, vote: 'does_not_fuck' } })),
+      ...ids.slice(6, 10).map(id => call(`/api/vote?uploadId=${id}`, users[2]!, { method: 'DELETE' })),
+      ...ids.slice(1, 9).map((id, i) => call(`/api/uploads/${id}/tags`, owner(i + 1), { method: 'POST', body: { tags: ['purple', `only-${i}`] } })),
+      ...ids.slice(3, 12).map((id, i) => call(`/api/upload/${id}/privacy`, owner(i + 3), { method: 'PATCH' })),
+      ...ids.slice(12, 15).map((id, i) => call(`/api/upload/${id}`, owner(i + 12), { method: 'DELETE' })),
+      call('/api/profile', users[3]!, { method: 'DELETE', body: { password: users[3]!.password } }),
+    ])
+    expect(second.filter(response => response.status >= 500)).toEqual([])
+    expect(second.at(-1)!.status).toBe(200)
+
+    const drift = await findDrift(databaseOf(server).db)
+    expect(drift).toEqual([])
+    // The workload reached every kind of count (none is vacuously exact).
+    const { db } = databaseOf(server)
+    for (const table of ['upload_days', 'upload_months', 'tag_pairs', 'user_vote_counts', 'upload_tags']) {
+      expect(Number((await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM ${sql.raw(table)}`))!.n), table).toBeGreaterThan(0)
+    }
+    expect(KEPT_COUNTS.length).toBe(9)
+  }, 60_000)
+
+  it('are reported by `admin recount --check` when one drifts, and set right by `admin recount`', async () => {
+    const { db } = databaseOf(server)
+    await db.run(sql`UPDATE tags SET public_uploads = public_uploads + 7 WHERE slug = 'red'`)
+    await expect(admin('recount', '--check')).rejects.toMatchObject({ code: 1, stdout: expect.stringMatching(/tags\.public_uploads: drifted\n {2}\S+: kept \d+, recount \d+/) })
+    const repaired = await admin('recount')
+    expect(repaired.stdout).toContain('Every drifted count was set from its recount')
+    expect(await findDrift(db)).toEqual([])
+    expect((await admin('recount', '--check')).stdout).toContain('Every kept count equals its recount')
+  }, 60_000)
+})

@@ -117,6 +117,15 @@ BEGIN
   RETURN NEW;
 END $function$;
 
+CREATE OR REPLACE FUNCTION public.uploads_rank_copies_pending()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  INSERT INTO "rank_copies_pending" ("upload_id") VALUES (NEW."id") ON CONFLICT DO NOTHING;
+  RETURN NULL;
+END $function$;
+
 CREATE OR REPLACE FUNCTION public.uploads_tag_order()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -181,7 +190,9 @@ CREATE TRIGGER uploads_public_tag_count_delete BEFORE DELETE ON uploads FOR EACH
 
 CREATE TRIGGER uploads_public_tag_count_privacy AFTER UPDATE OF is_private ON uploads FOR EACH ROW EXECUTE FUNCTION uploads_public_tag_count();
 
-CREATE TRIGGER uploads_tag_order AFTER UPDATE OF is_private, created_at, upvotes, downvote_count ON uploads FOR EACH ROW WHEN (old.is_private IS DISTINCT FROM new.is_private OR old.created_at IS DISTINCT FROM new.created_at OR old.upvotes IS DISTINCT FROM new.upvotes OR old.downvote_count IS DISTINCT FROM new.downvote_count) EXECUTE FUNCTION uploads_tag_order();
+CREATE TRIGGER uploads_rank_copies_pending AFTER UPDATE OF upvotes, downvote_count ON uploads FOR EACH ROW WHEN ((old.upvotes IS DISTINCT FROM new.upvotes OR old.downvote_count IS DISTINCT FROM new.downvote_count) AND NOT old.is_private IS DISTINCT FROM new.is_private AND NOT old.created_at IS DISTINCT FROM new.created_at AND new.tag_ids <> ''::text) EXECUTE FUNCTION uploads_rank_copies_pending();
+
+CREATE TRIGGER uploads_tag_order AFTER UPDATE OF is_private, created_at ON uploads FOR EACH ROW WHEN (old.is_private IS DISTINCT FROM new.is_private OR old.created_at IS DISTINCT FROM new.created_at) EXECUTE FUNCTION uploads_tag_order();
 
 CREATE TRIGGER uploads_tag_pairs_delete BEFORE DELETE ON uploads FOR EACH ROW EXECUTE FUNCTION uploads_tag_pairs();
 

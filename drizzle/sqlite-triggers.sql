@@ -114,9 +114,15 @@ BEGIN
     WHERE `id` IN (SELECT `tag_id` FROM `upload_tags` WHERE `upload_id` = NEW.`id`);
 END;
 
-CREATE TRIGGER `uploads_tag_order_update` AFTER UPDATE OF `is_private`, `created_at`, `upvotes`, `downvote_count` ON `uploads`
+CREATE TRIGGER `uploads_rank_copies_pending` AFTER UPDATE OF `upvotes`, `downvote_count` ON `uploads`
+  WHEN (OLD.`upvotes` IS NOT NEW.`upvotes` OR OLD.`downvote_count` IS NOT NEW.`downvote_count`)
+    AND OLD.`is_private` IS NEW.`is_private` AND OLD.`created_at` IS NEW.`created_at` AND NEW.`tag_ids` <> ''
+BEGIN
+  INSERT OR IGNORE INTO `rank_copies_pending` (`upload_id`) VALUES (NEW.`id`);
+END;
+
+CREATE TRIGGER `uploads_tag_order_update` AFTER UPDATE OF `is_private`, `created_at` ON `uploads`
   WHEN OLD.`is_private` IS NOT NEW.`is_private` OR OLD.`created_at` IS NOT NEW.`created_at`
-    OR OLD.`upvotes` IS NOT NEW.`upvotes` OR OLD.`downvote_count` IS NOT NEW.`downvote_count`
 BEGIN
   UPDATE `upload_tags` SET `upload_created_at` = NEW.`created_at`, `upload_is_private` = NEW.`is_private`,
     `upload_upvotes` = NEW.`upvotes`, `upload_downvote_count` = NEW.`downvote_count`,

@@ -68,6 +68,10 @@ const orderedTagIds = dialects({
   postgres: `coalesce((SELECT string_agg(tag_id, ',' ORDER BY position) FROM upload_tags WHERE upload_id = uploads.id), '')`,
 })
 
+/** Whether a link's copies of its upload's counts and scores differ from the upload's (`u`). */
+const COUNT_COPIES_DIFFER = (link: string) => `(${link}.upload_upvotes <> u.upvotes OR ${link}.upload_downvote_count <> u.downvote_count
+  OR ${link}.upload_hot_score <> u.hot_score OR ${link}.upload_best_score <> u.best_score OR ${link}.upload_divisive_score <> u.divisive_score)`
+
 /** Runs statements one after another in the caller's transaction. */
 const statements = (...queries: Query[]) => async (tx: Executor) => {
   for (const query of queries) await tx.run(query)
@@ -185,22 +189,25 @@ export const KEPT_COUNTS: readonly KeptCount[] = [
   },
   {
     name: 'upload_tags.upload_*',
-    holds: 'copies of the upload\'s created_at, is_private, counts and scores on each of its links, so a tag\'s rankings are one index range',
-    keptBy: { sqlite: ['upload_tags_upload_order_insert', 'uploads_tag_order_update'], postgres: ['upload_tags_upload_order', 'uploads_tag_order'] },
+    holds: 'copies of the upload\'s created_at and is_private on each of its links, and of its counts and scores unless the upload waits in rank_copies_pending, so a tag\'s rankings are one index range',
+    keptBy: {
+      sqlite: ['upload_tags_upload_order_insert', 'uploads_tag_order_update', 'uploads_rank_copies_pending', 'services/rank-copies.ts (flushRankCopies)'],
+      postgres: ['upload_tags_upload_order', 'uploads_tag_order', 'uploads_rank_copies_pending', 'services/rank-copies.ts (flushRankCopies)'],
+    },
     lockOrder: 5,
     drift: raw(`SELECT ut.upload_id || ' ' || ut.tag_id AS key, 'copy' AS kept, 'differs' AS actual
       FROM upload_tags ut JOIN uploads u ON u.id = ut.upload_id
-      WHERE ut.upload_created_at <> u.created_at OR ut.upload_is_private <> u.is_private OR ut.upload_upvotes <> u.upvotes
-        OR ut.upload_downvote_count <> u.downvote_count OR ut.upload_hot_score <> u.hot_score
-        OR ut.upload_best_score <> u.best_score OR ut.upload_divisive_score <> u.divisive_score
+      WHERE ut.upload_created_at <> u.created_at OR ut.upload_is_private <> u.is_private OR (${COUNT_COPIES_DIFFER('ut')}
+        AND NOT EXISTS (SELECT 1 FROM rank_copies_pending r WHERE r.upload_id = ut.upload_id))
       ORDER BY ut.upload_id, ut.tag_id`),
-    repair: statements(raw(`UPDATE upload_tags SET upload_created_at = u.created_at, upload_is_private = u.is_private,
+    repair: statements(
+      raw(`DELETE FROM rank_copies_pending`),
+      raw(`UPDATE upload_tags SET upload_created_at = u.created_at, upload_is_private = u.is_private,
         upload_upvotes = u.upvotes, upload_downvote_count = u.downvote_count, upload_hot_score = u.hot_score,
         upload_best_score = u.best_score, upload_divisive_score = u.divisive_score
       FROM uploads u WHERE u.id = upload_tags.upload_id AND (upload_tags.upload_created_at <> u.created_at
-        OR upload_tags.upload_is_private <> u.is_private OR upload_tags.upload_upvotes <> u.upvotes
-        OR upload_tags.upload_downvote_count <> u.downvote_count OR upload_tags.upload_hot_score <> u.hot_score
-        OR upload_tags.upload_best_score <> u.best_score OR upload_tags.upload_divisive_score <> u.divisive_score)`)),
+        OR upload_tags.upload_is_private <> u.is_private OR ${COUNT_COPIES_DIFFER('upload_tags')})`),
+    ),
   },
 ]
 

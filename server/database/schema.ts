@@ -346,6 +346,18 @@ export const votes = sqliteTable('votes', {
  * as one account queued on it. Not a column of users: a vote holds its voter's row FOR
  * SHARE, so two votes of one account writing that row would deadlock.
  */
+/**
+ * Uploads whose counts changed since their links' copies (upload_tags.upload_upvotes,
+ * …_downvote_count and the three scores) were last written. A vote moves only the
+ * upload's own row and adds it here (a trigger); a tag's ranked page copies the
+ * counts of every upload listed here to its links before it reads them (and a sweep
+ * does so in the background), so no page misses a vote, and a vote no longer rewrites
+ * each of its upload's links in four indexes (docs/database.md, "Kept counts").
+ */
+export const rankCopiesPending = sqliteTable('rank_copies_pending', {
+  uploadId: text('upload_id').primaryKey(),
+})
+
 export const userVoteCounts = sqliteTable('user_vote_counts', {
   userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
   shard: text('shard').notNull(),

@@ -5,6 +5,7 @@ import type { Database, Executor, Row } from '../database/port'
 import type { uploads } from '../database/schema-postgres'
 import { dialects, inList, sql, type Query } from '../database/sql'
 import { apiError } from './errors'
+import { flushRankCopies } from './rank-copies'
 import { cachedList, type DataVersion } from './list-cache'
 import { tagIdsOf, tagRows, type TagRow } from './upload-tags'
 import { ENTRY_COLUMNS } from './upload-queries'
@@ -729,6 +730,9 @@ export function listFilteredUploads(db: Database, query: Paging & { tags?: strin
 
 async function listFiltered(db: Executor, slugs: string[], query: Paging & { match: 'all' | 'any' }, view: ListView) {
   const since = periodSince(view)
+  // A tag's (or a pair's) ranked page reads its links' copies of the counts: first
+  // copy the counts of uploads voted on since (services/rank-copies.ts).
+  if (view.sort !== 'new' && since === null && (slugs.length === 1 || slugs.length === 2)) await flushRankCopies(db)
   if (slugs.length === 1 && since === null) {
     return { ...await tagPage(db, slugs[0]!, query, view), page: query.page, limit: query.limit }
   }

@@ -31,7 +31,9 @@ describe('votes under concurrency', () => {
     const stored = await storedCounts(uploadId)
     expect(stored).toEqual(await countedVotes(uploadId))
     expect(stored.upvotes + stored.downvote_count).toBe(20)
-    // Each of its 6 tags' links carries the upload's counts (a tag's rankings read them).
+    // Each of its 6 tags' links carries the upload's counts once a tag's ranked page is
+    // read (votes leave them pending until then: services/rank-copies.ts).
+    expect((await api('/api/uploads/filtered?tags=race-one&sort=top')).status).toBe(200)
     const { db } = serverDatabase()
     const links = await db.all<{ upload_upvotes: number, upload_downvote_count: number }>(sql`SELECT upload_upvotes, upload_downvote_count FROM upload_tags WHERE upload_id = ${uploadId}`)
     expect(links).toEqual(Array.from({ length: 6 }, () => ({ upload_upvotes: stored.upvotes, upload_downvote_count: stored.downvote_count })))
@@ -54,6 +56,7 @@ describe('votes under concurrency', () => {
     const { db } = serverDatabase()
     const rows = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM votes WHERE upload_id = ${uploadId}`)
     expect(stored.upvotes + stored.downvote_count).toBe(rows!.n)
+    expect((await api('/api/uploads/filtered?tags=take-back-one&sort=hot')).status).toBe(200)
     const links = await db.all<{ upload_upvotes: number, upload_downvote_count: number }>(sql`SELECT upload_upvotes, upload_downvote_count FROM upload_tags WHERE upload_id = ${uploadId}`)
     expect(links).toEqual([stored, stored].map(({ upvotes, downvote_count }) => ({ upload_upvotes: upvotes, upload_downvote_count: downvote_count })))
     // Taking back what is not there changes nothing; a last vote each leaves 15 counted.

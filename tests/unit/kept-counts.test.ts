@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { findDrift, KEPT_COUNTS, repairKeptCounts } from '../../server/database/kept-counts'
 import { sql } from '../../server/database/sql'
+import { flushRankCopies } from '../../server/services/rank-copies'
 import { ROOT } from '../../scripts/lib/database'
 import { triggerText } from '../../scripts/lib/triggers'
 import { testDatabase } from '../support/database'
@@ -40,12 +41,19 @@ describe('drift and repair', () => {
     await db.run(sql`INSERT INTO upload_tags (upload_id, tag_id, position) VALUES ('p1', 't1', 0), ('p1', 't2', 1)`)
     await db.run(sql`INSERT INTO votes (id, user_id, upload_id, vote) VALUES ('v1', 'u1', 'p1', 'fucks')`)
     await db.run(sql`UPDATE uploads SET upvotes = 1`)
+    // The vote's counts wait for its links (rank_copies_pending): not drift, until copied.
+    expect(await db.all(sql`SELECT upload_id FROM rank_copies_pending`)).toEqual([{ upload_id: 'p1' }])
+    expect(await findDrift(db)).toEqual([])
+    await flushRankCopies(db)
+    expect(await db.all(sql`SELECT upload_id FROM rank_copies_pending`)).toEqual([])
+    expect(await db.all(sql`SELECT upload_upvotes FROM upload_tags`)).toEqual([{ upload_upvotes: 1 }, { upload_upvotes: 1 }])
     expect(await findDrift(db)).toEqual([])
 
     for (const wrong of [sql`UPDATE uploads SET downvote_count = 3`, sql`UPDATE upload_days SET public_uploads = 9`,
       sql`UPDATE upload_months SET public_uploads = 9`, sql`UPDATE users SET public_uploads = 9`, sql`UPDATE tags SET public_uploads = 5`,
       sql`UPDATE tag_pairs SET public_uploads = 9`, sql`UPDATE user_vote_counts SET votes = 9`, sql`UPDATE uploads SET tag_ids = 'x'`,
-      sql`UPDATE upload_tags SET upload_upvotes = 7`, sql`INSERT INTO upload_days (day, public_uploads) VALUES ('2001-01-01', 2)`]) {
+      // (The wrong count marked its upload pending; unmarked, its links' copies count as drift.)
+      sql`DELETE FROM rank_copies_pending`, sql`UPDATE upload_tags SET upload_upvotes = 7`, sql`INSERT INTO upload_days (day, public_uploads) VALUES ('2001-01-01', 2)`]) {
       await db.run(wrong)
     }
     const drift = await findDrift(db)

@@ -35,7 +35,7 @@ export default defineNuxtConfig({
     mailFrom: 'Does It Fuck? <no-reply@localhost>',
     trustProxy: false,
     imageFetchAllowPrivate: false,
-    // `fs`: <data>/media; `s3`: the bucket below (decisions.md "Scaling out").
+    // `fs`: <data>/media; `s3`: the bucket below (docs/behaviour.md, Scaling out).
     mediaStorage: 'fs',
     s3: {
       endpoint: '',

@@ -56,7 +56,7 @@ export default defineConfig({
           // page walk in console.test.ts, in one colour scheme) runs.
           exclude: [
             ...configDefaults.exclude,
-            'tests/browser/accessibility.test.ts', 'tests/browser/screenshots.test.ts', 'tests/browser/mobile-layout.test.ts',
+            'tests/browser/accessibility.test.ts', 'tests/browser/mobile-layout.test.ts',
             'tests/browser/image-slots.test.ts', 'tests/browser/rate-limited.test.ts',
           ],
         },

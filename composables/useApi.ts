@@ -1,6 +1,6 @@
 import { formatWait } from './useFormat'
 
-/** The body of every /api error (service-spec "Errors"); a 409 may carry extra fields. */
+/** The body of every /api error (docs/behaviour.md, Errors); a 409 may carry extra fields. */
 export interface ApiErrorBody {
   statusCode: number
   statusMessage: string

@@ -43,7 +43,7 @@ export default defineNitroErrorHandler(async (error: H3Error, event) => {
   }
   if (!internal && error.data && typeof error.data === 'object') {
     const data = error.data as Record<string, unknown>
-    // A 409 duplicate carries its fields at the top level (decisions.md); others keep `data`.
+    // A 409 duplicate carries its fields at the top level (docs/behaviour.md, Uploads and media); others keep `data`.
     if (statusCode === 409) Object.assign(body, data)
     else if (statusCode === 400 && !isValidationInternals(data)) body.data = data
   }

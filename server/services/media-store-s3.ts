@@ -5,7 +5,7 @@ import { AwsClient } from 'aws4fetch'
 import { apiError } from './errors'
 import type { MediaStore } from './media-store'
 
-/** NUXT_S3_* (decisions.md "Scaling out"). */
+/** NUXT_S3_* (docs/behaviour.md, Scaling out). */
 export interface S3Settings {
   /** Empty: AWS S3 of `region`. */
   endpoint: string

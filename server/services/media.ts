@@ -11,7 +11,7 @@ import { mediaKeys, type MediaStore } from './media-store'
 // Decoded images are never kept in libvips' operation cache: memory stays flat under load.
 sharp.cache(false)
 
-/** Largest image accepted, counting every frame of an animation (decisions.md). */
+/** Largest image accepted, counting every frame of an animation (docs/behaviour.md, Uploads and media). */
 export const MAX_IMAGE_PIXELS = 50_000_000
 /**
  * Two images whose 64-bit dHashes differ in at most this many bits are the same
@@ -66,7 +66,7 @@ const waitingForSlot: (() => void)[] = []
 /** Seconds one job has been taking lately (moving average), for Retry-After. */
 let recentJobSeconds = 1
 
-/** 503 with the seconds after which the queue has likely drained (decisions.md "Errors"). */
+/** 503 with the seconds after which the queue has likely drained (docs/behaviour.md, Errors). */
 function imageQueueBusy() {
   const retryAfter = Math.min(60, Math.max(1, Math.ceil(recentJobSeconds * (waitingForSlot.length + IMAGE_SLOTS))))
   return apiError(503, 'Image processing is busy, please try again later', { retryAfter })

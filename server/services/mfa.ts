@@ -9,7 +9,7 @@ import { apiError } from './errors'
 import { verifyPassword } from './accounts'
 import { openTotpSecret, sealTotpSecret } from './totp-secrets'
 
-/** TOTP issuer shown in authenticator apps (decisions.md "Names and configuration"). */
+/** TOTP issuer shown in authenticator apps (docs/behaviour.md, Names and configuration). */
 export const MFA_ISSUER = 'Does It Fuck?'
 export const BACKUP_CODE_COUNT = 10
 const PERIOD = 30

@@ -18,7 +18,7 @@ const ROW_KEY = dialects({ sqlite: 'rowid', postgres: 'id' })
 /** A join whose order SQLite must keep (CROSS JOIN pins it there); PostgreSQL plans it well as is. */
 const THEN_JOIN = dialects({ sqlite: 'CROSS JOIN', postgres: 'JOIN' })
 
-/** The one mapping of an upload row to a list entry (decisions.md "Lists"). */
+/** The one mapping of an upload row to a list entry (docs/behaviour.md, Lists). */
 export function toListEntry(row: ListRow, tags: TagRow[]) {
   return {
     id: row.id,
@@ -337,7 +337,7 @@ const NEWEST = sql`u.created_at DESC, u.id DESC`
 const NOTHING = sql`${sql.raw('')}`
 
 /**
- * The orders of the public lists (decisions.md "Voting flow, rankings and
+ * The orders of the public lists (docs/behaviour.md, "Voting flow and
  * feeds"), ties newest first, as the columns each sorts by (all descending).
  * hot, best and divisive read the kept score columns (generated from the
  * counts, see server/database/ranking-columns.ts), each with its own partial

@@ -6,7 +6,7 @@ import { refundRateLimit } from './rate-limit'
 import { requestHeader } from './request-header'
 import { getResponseHeader, getResponseStatus, setResponseHeader, setResponseStatus } from 'h3'
 
-/** Every Cache-Control value the API uses (decisions.md "Caching"), in one place. */
+/** Every Cache-Control value the API uses (docs/behaviour.md, Caching), in one place. */
 export const CACHE_POLICIES = {
   /** /api/uploads, /api/uploads/filtered */
   list: 'public, max-age=120',

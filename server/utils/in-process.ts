@@ -21,7 +21,7 @@ export function markServing(event: H3Event): void {
  * True for a request that this process made to itself on behalf of a request
  * it is serving (a page's server-side rendering calling the API). It is part of
  * the visitor's page view, not API use the visitor sent: it is not counted
- * against the rate limits (decisions.md counts the /api requests a client
+ * against the rate limits (docs/behaviour.md, Rate limits: counted are the /api requests a client
  * sends), and it shares lookups with the page's other calls (`sharedByPageView`).
  */
 export function isInProcessRequest(event: H3Event): boolean {

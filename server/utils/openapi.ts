@@ -123,11 +123,11 @@ function commonResponses(path: string, method: string, op: ApiOperation): ApiOpe
   const responses: ApiOperation['responses'] = {}
   if (method === 'get') responses[304] = { description: 'Not modified: If-None-Match matched the ETag' }
   if (op.body?.json) responses[413] = { description: 'JSON body over 1 MB' }
-  // decisions.md "Cross-site requests": a foreign Origin on an unsafe method, with or without a cookie.
+  // docs/behaviour.md, Cross-site requests: a foreign Origin on an unsafe method, with or without a cookie.
   if (method !== 'get') responses[403] = { description: 'Cross-site request blocked: Origin present and not the site\'s own' }
-  // Only JSON bodies reach a JSON endpoint (decisions.md "Errors"), so no cross-site form does.
+  // Only JSON bodies reach a JSON endpoint (docs/behaviour.md, Errors), so no cross-site form does.
   if (method !== 'get' && !op.body?.multipart) responses[415] = { description: 'A body that is not application/json' }
-  // Every /api request but an image counts against a rate limit (decisions.md "Rate limits"); feeds are not under /api.
+  // Every /api request but an image counts against a rate limit (docs/behaviour.md, Rate limits); feeds are not under /api.
   if (path.startsWith('/api/') && !path.startsWith('/api/image/')) responses[429] = { description: 'Rate limited', headers: { 'Retry-After': 'Seconds to wait' } }
   return responses
 }

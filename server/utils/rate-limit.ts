@@ -19,7 +19,7 @@ const AUTH_PATHS = new Set([
 ])
 
 /**
- * The one category a request counts in (decisions.md "Rate limits"), or null
+ * The one category a request counts in (docs/behaviour.md, Rate limits), or null
  * for requests that are not counted (pages, assets, /api/image/**, and
  * /api/health, which load balancers poll).
  */

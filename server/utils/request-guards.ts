@@ -23,7 +23,7 @@ export function setSecurityHeaders(event: H3Event): void {
 export const UNSAFE_METHODS: ReadonlySet<string> = new Set(['POST', 'PATCH', 'PUT', 'DELETE'])
 
 /**
- * The cross-site check (decisions.md "Cross-site requests") of an unsafe
+ * The cross-site check (docs/behaviour.md, Cross-site requests) of an unsafe
  * /api request: one whose Origin is present and not ours is refused (403).
  */
 export function refuseCrossSite(event: H3Event): void {

@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 
-/** The error body of every 4xx/5xx (service-spec "Errors"). */
+/** The error body of every 4xx/5xx (docs/behaviour.md, Errors). */
 export const ErrorSchema = v.object({
   statusCode: v.pipe(v.number(), v.integer()),
   statusMessage: v.string(),

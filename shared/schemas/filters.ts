@@ -7,7 +7,7 @@ export const MAX_HIDDEN_TAGS = 100
 /** A slug as tags carry it: the slug of a valid tag name, and that name's own slug. */
 const isTagSlug = (value: string) => parseTagName(value)?.slug === value
 
-/** PUT /api/profile/filters (decisions.md "Voting flow, rankings and feeds"). */
+/** PUT /api/profile/filters (docs/behaviour.md, Voting flow and feeds). */
 export const ProfileFiltersSchema = v.object({
   hiddenTags: v.pipe(
     v.array(v.pipe(v.string('Invalid hidden tags'), v.check(isTagSlug, 'Invalid hidden tags')), 'Invalid hidden tags'),

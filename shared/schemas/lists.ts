@@ -10,7 +10,7 @@ export const wholeNumberParam = () => v.metadata<string, { type: 'integer', mini
 
 /**
  * A 1-indexed page number from the query string: a positive integer or 400
- * `Invalid page` (decisions.md "Lists"). A page past the end is an empty page.
+ * `Invalid page` (docs/behaviour.md, Lists). A page past the end is an empty page.
  */
 export const PageSchema = v.optional(v.pipe(
   v.string('Invalid page'),
@@ -34,7 +34,7 @@ export function limitSchema(defaultLimit: number, max: number) {
 /** Comma-separated tag names or slugs, compared by slug. */
 const TagsParamSchema = v.optional(v.pipe(v.string('Invalid tags'), v.maxLength(1000, 'Invalid tags')))
 
-/** The ranking and period of the public lists (decisions.md "Voting flow, rankings and feeds"). */
+/** The ranking and period of the public lists (docs/behaviour.md, Voting flow and feeds). */
 const rankingParams = {
   sort: v.optional(v.pipe(
     v.picklist(SORTS, 'Invalid sort'),

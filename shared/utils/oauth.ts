@@ -1,4 +1,4 @@
-/** The identity providers of external sign-in (service-spec "Authentication", rule 4). */
+/** The identity providers of external sign-in (docs/behaviour.md, OAuth). */
 export const OAUTH_PROVIDERS = ['github', 'google', 'discord'] as const
 
 export type OAuthProvider = typeof OAUTH_PROVIDERS[number]

@@ -1,5 +1,5 @@
 /**
- * The list rankings (decisions.md "Voting flow, rankings and feeds"), with
+ * The list rankings (docs/behaviour.md, Voting flow and feeds), with
  * u = upvotes and d = downvotes. The database keeps the same formulas as
  * generated columns of `uploads` (server/database/schema.ts and its twin),
  * so a page of any ranking is read from an index; these functions are the

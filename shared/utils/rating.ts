@@ -1,4 +1,4 @@
-/** The stats object of an upload (service-spec "stats object"). */
+/** The stats object of an upload (docs/behaviour.md, Votes and rating). */
 export interface UploadStats {
   voteCount: number
   upvotes: number
@@ -7,7 +7,7 @@ export interface UploadStats {
   averageRating: number | null
 }
 
-/** The one place the rating formula lives (decisions.md "Votes and rating"). */
+/** The one place the rating formula lives (docs/behaviour.md, Votes and rating). */
 export function uploadStats(upvotes: number, downvotes: number): UploadStats {
   const voteCount = upvotes + downvotes
   const averageRating = voteCount === 0 ? null : Math.round(((10 * upvotes + downvotes) / voteCount) * 100) / 100

@@ -1,6 +1,6 @@
 import { hasVisibleCharacter, stripBidiControls } from './visible-text'
 
-/** An upload holds at most this many tags (service-spec "Limits"). */
+/** An upload holds at most this many tags (docs/behaviour.md, Uploads and media). */
 export const MAX_TAGS_PER_UPLOAD = 10
 
 /** 2 to 50 letters, digits, spaces and hyphens (after trimming); at least one of them visible. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, registerUser, type TestUser } from '../support/api'
 import { startServer, type RunningServer } from '../support/server'
 
-/** decisions.md "Rate limits": exactly these count as AUTH. */
+/** docs/behaviour.md, Rate limits: exactly these count as AUTH. */
 const AUTH_ENDPOINTS: [string, Record<string, unknown>][] = [
   ['/api/auth', { action: 'login', email: 'nobody@e2e.test', password: 'whatever1' }],
   ['/api/auth/forgot-password', { email: 'nobody@e2e.test' }],

@@ -84,7 +84,7 @@ describe('JSON body size', () => {
   })
 })
 
-describe('Cache-Control, ETag and 304 on every GET (decisions.md "Caching")', () => {
+describe('Cache-Control, ETag and 304 on every GET (docs/behaviour.md, Caching)', () => {
   it('uses the policy of each route and of each caller', async () => {
     const owner = await registerUser()
     const admin = await makeAdmin(await registerUser())

@@ -18,7 +18,7 @@ const newAccount = () => {
   return { username: `csrf_${suffix}`, email: `csrf_${suffix}@e2e.test`, password: 'correct horse battery' }
 }
 
-describe('cross-site requests without a cookie (decisions.md "Cross-site requests")', () => {
+describe('cross-site requests without a cookie (docs/behaviour.md, Cross-site requests)', () => {
   it('refuses a foreign Origin on sign-in and registration, so a visitor cannot be signed in by another site', async () => {
     const user = await registerUser()
     const account = newAccount()

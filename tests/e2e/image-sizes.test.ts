@@ -8,7 +8,7 @@ import { animatedImage, randomImage } from '../support/images'
 import { postUpload } from '../support/uploads'
 
 /**
- * GET /api/image/{id}?size=small|medium (decisions.md "Uploads"; README
+ * GET /api/image/{id}?size=small|medium (docs/behaviour.md, Uploads and media; docs/performance.md,
  * "Performance"): the 240 px and 960 px WebP derivatives that, with the 480 px
  * thumbnail and the 1600 px display size, let every slot get a picture at most
  * 2× its size. Made on first request and stored like the display size; and

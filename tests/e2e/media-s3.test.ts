@@ -12,7 +12,7 @@ import { startServer, type RunningServer } from '../support/server'
 import { postUpload } from '../support/uploads'
 
 /**
- * decisions.md "Scaling out": with NUXT_MEDIA_STORAGE=s3 the images and their
+ * docs/behaviour.md, Scaling out: with NUXT_MEDIA_STORAGE=s3 the images and their
  * derivatives live in the bucket (an s3rver in this process), nothing under
  * `<data>/media`, and GET /api/image/{id} answers exactly as from disk.
  */

@@ -11,7 +11,7 @@ import { freePort, startServer, testEngine, type RunningServer } from '../suppor
 import { postUpload } from '../support/uploads'
 
 /**
- * decisions.md "Scaling out": with NUXT_REDIS_URL, instances A and B on the same rows
+ * docs/behaviour.md, Scaling out: with NUXT_REDIS_URL, instances A and B on the same rows
  * count each rate limit once and never serve a list that misses a write acknowledged
  * by the other; without Redis reachable they keep answering, per instance.
  *

@@ -12,7 +12,7 @@ import { startServer, testEngine, type RunningServer } from '../support/server'
 import { postUpload } from '../support/uploads'
 
 /**
- * decisions.md "Scaling out", all switches on: instances A and B share one
+ * docs/behaviour.md, Scaling out, all switches on: instances A and B share one
  * PostgreSQL database, one Redis and one bucket, each with a data dir of its
  * own, and answer as one site. Only the PostgreSQL pass can run it: SQLite is
  * a file inside one data dir, which two instances with their own data dirs

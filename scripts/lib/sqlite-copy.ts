@@ -12,24 +12,29 @@ export interface CopiedRows {
 /** The images whose media a backup carries: one query for both engines. */
 export const IMAGES_QUERY = `SELECT id, filename FROM uploads WHERE upload_type = 'image' AND filename IS NOT NULL ORDER BY id`
 
-/** First pages copied a step; doubled whenever a write on the live database restarts the copy. */
-const FIRST_STEP_PAGES = 1024
+/** Pages copied a step while no one else writes (a step is one read; between steps the copy reports progress). */
+const STEP_PAGES = 1024
+/** What sqlite3_backup_step reads as "every page left" through better-sqlite3 (its largest rate). */
+const ALL_PAGES = 0x7fffffff
 
 /**
  * Copies the live database `source` (a site may be running on it) into the
- * new file `target` with SQLite's online backup: each step reads a consistent
- * set of pages, and a commit by anyone else between steps starts the copy
- * over, so the result is the database as one commit left it. Steps grow
- * while writes keep restarting it, so a busy site cannot hold it off for long.
+ * new file `target` with SQLite's online backup. Each step reads in one read
+ * transaction; a commit by another connection between steps makes SQLite
+ * start the copy over, so the result is always the database as one commit
+ * left it. Once that has happened, the whole copy is made in a single step (one
+ * read transaction, which WAL lets writers work beside), so a busy site
+ * cannot keep restarting it.
  */
 export async function backupSqlite(source: string, target: string, shown: Progress): Promise<void> {
   const live = new BetterSqlite3(source, { fileMustExist: true, timeout: 5000 })
   try {
-    let step = FIRST_STEP_PAGES
+    let step = STEP_PAGES
     let remaining = Infinity
     const { totalPages } = await live.backup(target, {
       progress({ totalPages, remainingPages }) {
-        if (remainingPages > remaining) step *= 2
+        // A step copies pages, so fewer remain after it unless the copy started over.
+        if (remainingPages >= remaining) step = ALL_PAGES
         remaining = remainingPages
         shown.set(totalPages - remainingPages, totalPages)
         return step
@@ -56,7 +61,7 @@ export function inspectSqlite(file: string, options: { detach?: boolean } = {}):
     if (check !== 'ok') throw new Error(`The copy of the database fails SQLite's check: ${String(check)}`)
     const tables = db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name`).pluck().all() as string[]
     const counts = Object.fromEntries(tables.map(table => [table, db.prepare(`SELECT count(*) FROM "${table}"`).pluck().get() as number]))
-    const images = db.prepare(IMAGES_QUERY).all() as CopiedRows['images']
+    const images = counts.uploads === undefined ? [] : db.prepare(IMAGES_QUERY).all() as CopiedRows['images']
     return { counts, images }
   }
   finally {

@@ -37,7 +37,8 @@ async function main(): Promise<number> {
   console.info(manifest.engine === 'sqlite'
     ? `secrets: ${manifest.secrets ? 'secrets.json copied' : 'none in the data dir'}`
     : 'secrets: in the dump (app_secrets)')
-  for (const file of manifest.media.missing) console.warn(`media: ${file} was deleted while the backup ran (its row is in the copy, its file is not)`)
+  for (const file of manifest.media.missing.slice(0, 10)) console.warn(`media: ${file} is missing: its row is in the copy, its file was gone (deleted while the backup ran, or lost before)`)
+  if (manifest.media.missing.length > 10) console.warn(`media: and ${manifest.media.missing.length - 10} more image file(s) missing (listed in manifest.json)`)
   return 0
 }
 

@@ -102,7 +102,7 @@ export async function verifyBackup(dir: string, manifest: BackupManifest): Promi
     if (path !== MANIFEST && !listed.has(path)) problems.push(`${path} is not in the manifest`)
   }
   const bytes = manifest.files.reduce((sum, entry) => sum + entry.size, 0)
-  const shown = progress('checking the backup', Math.ceil(bytes / 1048576), { unit: 'MB', every: 256 })
+  const shown = progress('checking the backup', bytes / 1048576, { unit: 'MB', every: 256 })
   for (const entry of manifest.files) {
     const path = join(dir, entry.path)
     if (!existsSync(path)) {

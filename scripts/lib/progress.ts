@@ -13,12 +13,13 @@ export interface Progress {
 
 export function progress(label: string, total: number, options: { every?: number, unit?: string, stream?: NodeJS.WriteStream } = {}): Progress {
   const stream = options.stream ?? process.stderr
-  const every = options.every ?? 100
+  // About a hundred lines at most for a long list, never more than one per 100 items.
+  const every = options.every ?? Math.max(100, Math.ceil(total / 100))
   const unit = options.unit ?? 'files'
   let done = 0
   let lastLine = 0
   let lastDraw = 0
-  const line = () => `${label}: ${Math.round(done)}${total > 0 ? `/${total}` : ''} ${unit}${total > 0 ? ` (${Math.min(100, Math.floor(done * 100 / total))}%)` : ''}`
+  const line = () => `${label}: ${Math.round(done)}${total > 0 ? `/${Math.round(total)}` : ''} ${unit}${total > 0 ? ` (${Math.min(100, Math.floor(done * 100 / total))}%)` : ''}`
   const draw = (final: boolean) => {
     if (stream.isTTY) {
       const now = Date.now()
@@ -26,7 +27,7 @@ export function progress(label: string, total: number, options: { every?: number
       lastDraw = now
       stream.write(`\r${line()}${final ? '\n' : ''}`)
     }
-    else if (final || done - lastLine >= every) {
+    else if ((final && done !== lastLine) || done - lastLine >= every) {
       lastLine = done
       stream.write(`${line()}\n`)
     }

@@ -134,6 +134,18 @@ describe('npm run backup and npm run restore', () => {
       stderr: expect.stringContaining(postgres ? `restore: The target database ${targetUrl} is not empty (` : `restore: The data dir ${restoredDir} is not empty (`),
     })
 
+    if (postgres) {
+      // The same backup with the media put on disk instead, into a data dir that a start already made folders in.
+      const onDisk = await createTestDatabase()
+      cleanup.push(() => dropTestDatabase(onDisk))
+      const dataDir = join(work, 'pg-data')
+      mkdirSync(join(dataDir, 'media', 'thumbs'), { recursive: true })
+      const toDisk = await script('restore', {}, '--from', backupDir, '--to', onDisk, '--data-dir', dataDir)
+      expect(toDisk.stdout).toContain(`media: ${manifest.media.objects} file(s) written to ${join(dataDir, 'media')} and read back`)
+      expect(readFileSync(join(dataDir, 'media', still.filename)).equals(await imageBytes(original.url, still.id))).toBe(true)
+      expect(readdirSync(join(dataDir, 'media', 'small'))).toEqual([`${voted[0]!.id}.webp`])
+    }
+
     // A tampered backup is refused, and the target stays empty.
     const image = join(backupDir, 'media', still.filename)
     const bytes = readFileSync(image)
@@ -168,5 +180,5 @@ describe('npm run backup and npm run restore', () => {
       stderr: expect.stringContaining(`restore: Row counts differ after the restore: votes ${manifest.counts.votes! + 1} → ${manifest.counts.votes}\n`),
     })
     await secondIsEmpty()
-  }, 120_000)
+  }, 180_000)
 })

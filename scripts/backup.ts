@@ -2,7 +2,7 @@
  * `npm run backup -- --to <dir>`: a copy of the site that `npm run restore`
  * brings back, taken while the site runs. Reads the same NUXT_* settings as
  * the server (NUXT_DATA_DIR, NUXT_DATABASE_URL, NUXT_MEDIA_STORAGE, NUXT_S3_*).
- * See docs/behaviour.md, "Backups".
+ * See docs/behaviour.md, "Operations".
  */
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'

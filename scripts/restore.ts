@@ -3,7 +3,7 @@
  * brings back a site written by `npm run backup` into an empty target,
  * after checking every file against the manifest. Without options the
  * target is what the server would use (NUXT_DATA_DIR, NUXT_DATABASE_URL,
- * NUXT_MEDIA_STORAGE, NUXT_S3_*). See docs/behaviour.md, "Backups".
+ * NUXT_MEDIA_STORAGE, NUXT_S3_*). See docs/behaviour.md, "Operations".
  */
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'

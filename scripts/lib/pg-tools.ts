@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import pg from 'pg'
+import { shownUrl } from './site-settings'
 import type { CopiedRows } from './sqlite-copy'
 import { IMAGES_QUERY } from './sqlite-copy'
 
@@ -40,7 +41,9 @@ export async function runPgTool(tool: 'pg_dump' | 'pg_restore', args: string[], 
 
 async function connected<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url })
-  await client.connect()
+  await client.connect().catch((error: Error) => {
+    throw new Error(`Cannot reach ${shownUrl(url)}: ${error.message}`)
+  })
   try {
     return await work(client)
   }

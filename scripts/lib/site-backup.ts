@@ -125,14 +125,13 @@ async function refuseNonEmptyBucket(bucket: MediaStore): Promise<void> {
 }
 
 /**
- * `npm run restore`: checks the backup against its manifest, refuses a
- * target holding anything, writes rows, secrets and media, then checks the
+ * `npm run restore`: refuses a target holding anything, checks the backup
+ * against its manifest, writes rows, secrets and media, then checks the
  * row counts and reads every media object back. On any failure everything
  * written is removed again, so the target is as empty as it was.
  */
 export async function restoreSite(from: string, target: RestoreTarget): Promise<RestoreReport> {
   const manifest = await readManifest(from)
-  await verifyBackup(from, manifest)
   const mediaFiles = manifest.files.filter(file => file.path.startsWith(`${MEDIA_FOLDER}/`))
   const strange = mediaFiles.find(file => !MEDIA_KEY.test(file.path.slice(MEDIA_FOLDER.length + 1)))
   if (strange) throw new Error(`The backup holds ${strange.path}, which is no media key of this site: nothing was restored`)
@@ -149,9 +148,7 @@ export async function restoreSite(from: string, target: RestoreTarget): Promise<
     await refuseNonEmptyFolder(target.dataDir, 'The data dir', 'restore into a new or empty data dir')
   }
   else {
-    const objects = await postgresObjects(target.databaseUrl).catch((error: Error) => {
-      throw new Error(`Cannot reach ${shownUrl(target.databaseUrl)}: ${error.message}`)
-    })
+    const objects = await postgresObjects(target.databaseUrl)
     if (objects > 0) throw new Error(`The target database ${shownUrl(target.databaseUrl)} is not empty (${objects} table(s), function(s) or other objects): restore into a new, empty database`)
     if (target.media === 'fs' && (await filesUnder(mediaDir)).length) throw new Error(`The media folder ${mediaDir} is not empty: restore into a data dir without media`)
   }
@@ -160,6 +157,8 @@ export async function restoreSite(from: string, target: RestoreTarget): Promise<
     await checkStore(bucket)
     await refuseNonEmptyBucket(bucket)
   }
+  // The slow check last, once the target is known to be usable; still before anything is written.
+  await verifyBackup(from, manifest)
 
   const undo: (() => Promise<unknown>)[] = []
   const where = { database: '', media: bucket?.name ?? mediaDir }

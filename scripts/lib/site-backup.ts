@@ -11,6 +11,28 @@ import { inParallel, progress } from './progress'
 import { shownUrl, type SiteSettings } from './site-settings'
 import { backupSqlite, inspectSqlite, type CopiedRows } from './sqlite-copy'
 
+/**
+ * While `work` runs, SIGINT and SIGTERM (Ctrl-C, a process manager) do not end
+ * the process at once: `check()` then throws, so the caller's clean-up runs.
+ */
+async function interruptible<T>(work: (check: () => void) => Promise<T>): Promise<T> {
+  let received: NodeJS.Signals | undefined
+  const onSignal = (signal: NodeJS.Signals) => {
+    received = signal
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+  try {
+    return await work(() => {
+      if (received) throw new Error(`Stopped by ${received}; what was written has been removed again`)
+    })
+  }
+  finally {
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+  }
+}
+
 /** Media read or written at once (files or bucket requests). */
 const MEDIA_WIDTH = 8
 
@@ -44,54 +66,58 @@ export async function backupSite(site: SiteSettings, to: string): Promise<Backup
   const createdFolder = !existsSync(to)
   mkdirSync(to, { recursive: true })
   try {
-    const takenAt = new Date().toISOString()
-    const databaseFile = join(to, DATABASE_FILE[engine])
-    let rows: CopiedRows
-    if (engine === 'sqlite') {
-      await backupSqlite(sqliteFile, databaseFile, progress('copying the database', 0, { unit: 'pages', every: 25_600 }))
-      rows = inspectSqlite(databaseFile, { detach: true })
-    }
-    else {
-      console.error(`dumping ${shownUrl(site.databaseUrl)} with pg_dump`)
-      rows = await dumpPostgres(site.databaseUrl, databaseFile, log)
-    }
-
-    // Secrets: the data dir's file on SQLite; on PostgreSQL they are rows of app_secrets, in the dump.
-    const secretsFile = join(site.dataDir, SECRETS_FILE)
-    const secrets = engine === 'sqlite' && existsSync(secretsFile)
-    if (secrets) {
-      const text = readFileSync(secretsFile, 'utf8')
-      readSecretsFile(text, secretsFile)
-      writeFileSync(join(to, SECRETS_FILE), text, { mode: 0o600 })
-    }
-
-    const files: BackupManifest['files'] = []
-    const media: BackupManifest['media'] = { from: site.media, images: rows.images.length, objects: 0, missing: [] }
-    const shown = progress(`copying media from ${source.name}`, rows.images.length)
-    await inParallel(rows.images, MEDIA_WIDTH, async (image) => {
-      for (const key of uploadMediaKeys(image.id, image.filename)) {
-        const data = await source.read(key)
-        if (!data) {
-          // A derivative not made yet is made again on its first request; an image
-          // whose file is gone was deleted after the copy of the rows was taken.
-          if (key === image.filename) media.missing.push(key)
-          continue
-        }
-        const path = join(to, MEDIA_FOLDER, key)
-        await mkdir(dirname(path), { recursive: true })
-        await writeFile(path, data, { flag: 'wx' })
-        files.push({ path: `${MEDIA_FOLDER}/${key}`, size: data.length, sha256: sha256(data) })
-        media.objects++
+    return await interruptible(async (check) => {
+      const takenAt = new Date().toISOString()
+      const databaseFile = join(to, DATABASE_FILE[engine])
+      let rows: CopiedRows
+      if (engine === 'sqlite') {
+        await backupSqlite(sqliteFile, databaseFile, progress('copying the database', 0, { unit: 'pages', every: 25_600 }))
+        rows = inspectSqlite(databaseFile, { detach: true })
       }
-      shown.add()
+      else {
+        console.error(`dumping ${shownUrl(site.databaseUrl)} with pg_dump`)
+        rows = await dumpPostgres(site.databaseUrl, databaseFile, log)
+      }
+
+      // Secrets: the data dir's file on SQLite; on PostgreSQL they are rows of app_secrets, in the dump.
+      const secretsFile = join(site.dataDir, SECRETS_FILE)
+      const secrets = engine === 'sqlite' && existsSync(secretsFile)
+      if (secrets) {
+        const text = readFileSync(secretsFile, 'utf8')
+        readSecretsFile(text, secretsFile)
+        writeFileSync(join(to, SECRETS_FILE), text, { mode: 0o600 })
+      }
+
+      const files: BackupManifest['files'] = []
+      const media: BackupManifest['media'] = { from: site.media, images: rows.images.length, objects: 0, missing: [] }
+      const shown = progress(`copying media from ${source.name}`, rows.images.length)
+      await inParallel(rows.images, MEDIA_WIDTH, async (image) => {
+        check()
+        for (const key of uploadMediaKeys(image.id, image.filename)) {
+          const data = await source.read(key)
+          if (!data) {
+            // A derivative not made yet is made again on its first request; an image
+            // whose file is gone was deleted after the copy of the rows was taken.
+            if (key === image.filename) media.missing.push(key)
+            continue
+          }
+          const path = join(to, MEDIA_FOLDER, key)
+          await mkdir(dirname(path), { recursive: true })
+          await writeFile(path, data, { flag: 'wx' })
+          files.push({ path: `${MEDIA_FOLDER}/${key}`, size: data.length, sha256: sha256(data) })
+          media.objects++
+        }
+        shown.add()
+      })
+      shown.end()
+      media.missing.sort()
+      for (const path of [DATABASE_FILE[engine], ...(secrets ? [SECRETS_FILE] : [])]) files.push({ path, ...await hashFile(join(to, path)) })
+      files.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
+      check()
+      const manifest: BackupManifest = { format: 1, engine, takenAt, finishedAt: new Date().toISOString(), counts: rows.counts, media, secrets, files }
+      await writeManifest(to, manifest)
+      return manifest
     })
-    shown.end()
-    media.missing.sort()
-    for (const path of [DATABASE_FILE[engine], ...(secrets ? [SECRETS_FILE] : [])]) files.push({ path, ...await hashFile(join(to, path)) })
-    files.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
-    const manifest: BackupManifest = { format: 1, engine, takenAt, finishedAt: new Date().toISOString(), counts: rows.counts, media, secrets, files }
-    await writeManifest(to, manifest)
-    return manifest
   }
   catch (error) {
     if (createdFolder) rmSync(to, { recursive: true, force: true })
@@ -163,62 +189,68 @@ export async function restoreSite(from: string, target: RestoreTarget): Promise<
   const undo: (() => Promise<unknown>)[] = []
   const where = { database: '', media: bucket?.name ?? mediaDir }
   try {
-    // What goes into the data dir is built in a folder beside it and renamed into place at the end.
-    const dataDirExisted = existsSync(target.dataDir)
-    const building = join(dirname(target.dataDir), `.${basename(target.dataDir)}.restoring-${randomBytes(4).toString('hex')}`)
-    if (manifest.engine === 'sqlite' || !bucket) {
-      mkdirSync(building, { recursive: true })
-      undo.push(() => rm(building, { recursive: true, force: true }))
-    }
-    let restored: Record<string, number>
-    if (manifest.engine === 'sqlite') {
-      const file = join(building, 'app.sqlite')
-      copyFileSync(join(from, DATABASE_FILE.sqlite), file)
-      if (manifest.secrets) writeFileSync(join(building, SECRETS_FILE), readFileSync(join(from, SECRETS_FILE)), { mode: 0o600 })
-      restored = inspectSqlite(file).counts
-      where.database = join(target.dataDir, 'app.sqlite')
-    }
-    else {
-      console.error(`restoring into ${shownUrl(target.databaseUrl)} with pg_restore (one transaction)`)
-      await restorePostgres(target.databaseUrl, join(from, DATABASE_FILE.postgres), log)
-      undo.push(() => dropRestored(target.databaseUrl))
-      restored = await postgresCounts(target.databaseUrl)
-      where.database = shownUrl(target.databaseUrl)
-    }
-    const tables = [...new Set([...Object.keys(manifest.counts), ...Object.keys(restored)])].sort()
-    const rows = tables.map(table => ({ table, backup: manifest.counts[table] ?? 0, restored: restored[table] ?? 0 }))
-    const wrong = rows.filter(row => row.backup !== row.restored)
-    if (wrong.length) throw new Error(`Row counts differ after the restore: ${wrong.map(row => `${row.table} ${row.backup} → ${row.restored}`).join(', ')}`)
+    return await interruptible(async (check) => {
+      // What goes into the data dir is built in a folder beside it and renamed into place at the end.
+      const dataDirExisted = existsSync(target.dataDir)
+      const building = join(dirname(target.dataDir), `.${basename(target.dataDir)}.restoring-${randomBytes(4).toString('hex')}`)
+      if (manifest.engine === 'sqlite' || !bucket) {
+        mkdirSync(building, { recursive: true })
+        undo.push(() => rm(building, { recursive: true, force: true }))
+      }
+      let restored: Record<string, number>
+      if (manifest.engine === 'sqlite') {
+        const file = join(building, 'app.sqlite')
+        copyFileSync(join(from, DATABASE_FILE.sqlite), file)
+        if (manifest.secrets) writeFileSync(join(building, SECRETS_FILE), readFileSync(join(from, SECRETS_FILE)), { mode: 0o600 })
+        restored = inspectSqlite(file).counts
+        where.database = join(target.dataDir, 'app.sqlite')
+      }
+      else {
+        console.error(`restoring into ${shownUrl(target.databaseUrl)} with pg_restore (one transaction)`)
+        // Pushed first: a restore stopped by a signal may still have committed.
+        undo.push(() => dropRestored(target.databaseUrl))
+        await restorePostgres(target.databaseUrl, join(from, DATABASE_FILE.postgres), log)
+        check()
+        restored = await postgresCounts(target.databaseUrl)
+        where.database = shownUrl(target.databaseUrl)
+      }
+      const tables = [...new Set([...Object.keys(manifest.counts), ...Object.keys(restored)])].sort()
+      const rows = tables.map(table => ({ table, backup: manifest.counts[table] ?? 0, restored: restored[table] ?? 0 }))
+      const wrong = rows.filter(row => row.backup !== row.restored)
+      if (wrong.length) throw new Error(`Row counts differ after the restore: ${wrong.map(row => `${row.table} ${row.backup} → ${row.restored}`).join(', ')}`)
 
-    const store = bucket ?? fsMediaStore(join(building, MEDIA_FOLDER))
-    const written: string[] = []
-    if (bucket) undo.push(() => bucket.remove(written))
-    const shown = progress(`restoring media into ${bucket?.name ?? mediaDir}`, mediaFiles.length)
-    await inParallel(mediaFiles, MEDIA_WIDTH, async (file) => {
-      const key = file.path.slice(MEDIA_FOLDER.length + 1)
-      const data = await readFile(join(from, file.path))
-      written.push(key)
-      await store.put(key, data, CONTENT_TYPES[key.split('.').pop()!] ?? 'application/octet-stream')
-      const stored = await store.read(key)
-      if (!stored || sha256(stored) !== file.sha256) throw new Error(`${key} reads back from ${store.name} with another SHA-256`)
-      shown.add()
+      const store = bucket ?? fsMediaStore(join(building, MEDIA_FOLDER))
+      const written: string[] = []
+      if (bucket) undo.push(() => bucket.remove(written))
+      const shown = progress(`restoring media into ${bucket?.name ?? mediaDir}`, mediaFiles.length)
+      await inParallel(mediaFiles, MEDIA_WIDTH, async (file) => {
+        check()
+        const key = file.path.slice(MEDIA_FOLDER.length + 1)
+        const data = await readFile(join(from, file.path))
+        written.push(key)
+        await store.put(key, data, CONTENT_TYPES[key.split('.').pop()!] ?? 'application/octet-stream')
+        const stored = await store.read(key)
+        if (!stored || sha256(stored) !== file.sha256) throw new Error(`${key} reads back from ${store.name} with another SHA-256`)
+        shown.add()
+      })
+      shown.end()
+
+      check()
+      // Into place: the whole data dir (SQLite), or its media folder (PostgreSQL with media on disk).
+      if (manifest.engine === 'sqlite') {
+        // Found empty above: rmdir refuses to remove it should anything have arrived since.
+        if (dataDirExisted) rmdirSync(target.dataDir)
+        renameSync(building, target.dataDir)
+      }
+      else if (!bucket) {
+        mkdirSync(target.dataDir, { recursive: true })
+        // Found without files above: at most the empty folders a start makes.
+        rmSync(mediaDir, { recursive: true, force: true })
+        renameSync(join(building, MEDIA_FOLDER), mediaDir)
+        rmSync(building, { recursive: true, force: true })
+      }
+      return { manifest, rows, objects: mediaFiles.length, where }
     })
-    shown.end()
-
-    // Into place: the whole data dir (SQLite), or its media folder (PostgreSQL with media on disk).
-    if (manifest.engine === 'sqlite') {
-      // Found empty above: rmdir refuses to remove it should anything have arrived since.
-      if (dataDirExisted) rmdirSync(target.dataDir)
-      renameSync(building, target.dataDir)
-    }
-    else if (!bucket) {
-      mkdirSync(target.dataDir, { recursive: true })
-      // Found without files above: at most the empty folders a start makes.
-      rmSync(mediaDir, { recursive: true, force: true })
-      renameSync(join(building, MEDIA_FOLDER), mediaDir)
-      rmSync(building, { recursive: true, force: true })
-    }
-    return { manifest, rows, objects: mediaFiles.length, where }
   }
   catch (error) {
     for (const step of undo.reverse()) await step().catch(() => {})

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs'
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { readSecretsFile } from '../../server/services/app-secrets'
@@ -64,7 +64,8 @@ export async function backupSite(site: SiteSettings, to: string): Promise<Backup
   const source = storeOf(site)
   await checkStore(source)
   const createdFolder = !existsSync(to)
-  mkdirSync(to, { recursive: true })
+  // It will hold the secrets and every row: readable by its owner only, as the data dir's files are.
+  mkdirSync(to, { recursive: true, mode: 0o700 })
   try {
     return await interruptible(async (check) => {
       const takenAt = new Date().toISOString()
@@ -72,11 +73,13 @@ export async function backupSite(site: SiteSettings, to: string): Promise<Backup
       let rows: CopiedRows
       if (engine === 'sqlite') {
         await backupSqlite(sqliteFile, databaseFile, progress('copying the database', 0, { unit: 'pages', every: 25_600 }))
+        chmodSync(databaseFile, 0o600)
         rows = inspectSqlite(databaseFile, { detach: true })
       }
       else {
         console.error(`dumping ${shownUrl(site.databaseUrl)} with pg_dump`)
         rows = await dumpPostgres(site.databaseUrl, databaseFile, log)
+        chmodSync(databaseFile, 0o600)
       }
 
       // Secrets: the data dir's file on SQLite; on PostgreSQL they are rows of app_secrets, in the dump.
@@ -201,6 +204,7 @@ export async function restoreSite(from: string, target: RestoreTarget): Promise<
       if (manifest.engine === 'sqlite') {
         const file = join(building, 'app.sqlite')
         copyFileSync(join(from, DATABASE_FILE.sqlite), file)
+        chmodSync(file, 0o600)
         if (manifest.secrets) writeFileSync(join(building, SECRETS_FILE), readFileSync(join(from, SECRETS_FILE)), { mode: 0o600 })
         restored = inspectSqlite(file).counts
         where.database = join(target.dataDir, 'app.sqlite')

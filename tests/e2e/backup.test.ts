@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -80,6 +80,10 @@ describe('npm run backup and npm run restore', () => {
     expect(manifest.files.map(file => file.path)).toEqual(expect.arrayContaining([
       postgres ? 'database.pgdump' : 'database.sqlite', `media/${still.filename}`, `media/small/${voted[0]!.id}.webp`, ...(postgres ? [] : ['secrets.json']),
     ]))
+    // Rows and secrets are readable by their owner only, as in the data dir.
+    for (const file of ['', postgres ? 'database.pgdump' : 'database.sqlite', ...(postgres ? [] : ['secrets.json'])]) {
+      expect((statSync(join(backupDir, file)).mode & 0o777).toString(8)).toBe(file ? '600' : '700')
+    }
     expect(backedUp.stdout).toContain(`| uploads | ${manifest.counts.uploads} |`)
     expect(backedUp.stdout).toContain(`| votes | ${manifest.counts.votes} |`)
 

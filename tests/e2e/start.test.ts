@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freePort, ROOT } from '../support/server'
+import { freePort, ROOT, testEngine } from '../support/server'
 
 /**
  * The built server started the way `npm start` starts it (the package.json
@@ -89,5 +90,73 @@ describe('npm start', () => {
     server = await start(dataDir)
     const banner = server.output().slice(0, server.output().indexOf('Listening on'))
     expect(banner.trim()).toBe(`Does It Fuck? · data: ${dataDir} (database app.sqlite, media/, outbox/, secrets.json) · open ${server.url}`)
+  })
+})
+
+/** The PIDs and commands of the processes still in a process group (none: []). */
+function processGroup(pgid: number): string[] {
+  try {
+    return execFileSync('ps', ['-o', 'pid=,args=', '-g', String(pgid)], { encoding: 'utf8' }).split('\n').map(line => line.trim()).filter(Boolean)
+  }
+  catch {
+    return [] // ps exits 1 when it finds no process
+  }
+}
+
+/** Whether something accepts connections on 127.0.0.1:port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1')
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(true)
+    })
+    socket.once('error', () => resolve(false))
+  })
+}
+
+/**
+ * `npm start` as a process manager runs it: a signal to the npm process
+ * must reach the server, which shuts down gracefully, so nothing is left (issue 45).
+ */
+describe.skipIf(testEngine() !== 'sqlite')('npm start under signals', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('on %s to the npm process the server shuts down, exit 0, nothing left running', async (signal) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'dif-signal-'))
+    const port = await freePort()
+    // Its own process group, so every process npm started can be found (and cleaned up).
+    const npm = spawn('npm', ['start'], {
+      cwd: ROOT,
+      detached: true,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PORT: String(port), NUXT_DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let log = ''
+    npm.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()))
+    npm.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()))
+    const exited = new Promise<{ code: number | null, signal: NodeJS.Signals | null }>(resolve => npm.once('exit', (code, signal) => resolve({ code, signal })))
+    try {
+      const deadline = Date.now() + 30_000
+      while (!log.includes('Listening on')) {
+        if (npm.exitCode !== null || Date.now() > deadline) throw new Error(`npm start did not start:\n${log}`)
+        await new Promise(r => setTimeout(r, 50))
+      }
+      expect(processGroup(npm.pid!).some(line => line.includes('.output/server/index.mjs'))).toBe(true)
+      expect(await listening(port)).toBe(true)
+
+      process.kill(npm.pid!, signal)
+      expect(await Promise.race([exited, new Promise(r => setTimeout(() => r('still running after 15 s'), 15_000))])).toEqual({ code: 0, signal: null })
+      // The server, once npm's only child, is gone with it; nothing holds the port.
+      let left = processGroup(npm.pid!)
+      for (let waited = 0; left.length && waited < 2000; waited += 100) {
+        await new Promise(r => setTimeout(r, 100))
+        left = processGroup(npm.pid!)
+      }
+      expect(left).toEqual([])
+      expect(await listening(port)).toBe(false)
+    }
+    finally {
+      if (processGroup(npm.pid!).length) process.kill(-npm.pid!, 'SIGKILL')
+      rmSync(dataDir, { recursive: true, force: true })
+    }
   })
 })

@@ -125,6 +125,26 @@ export async function enforceRateLimit(event: H3Event, category: RateLimitCatego
 }
 
 /**
+ * Who is uploading, counted in UPLOAD (docs/behaviour.md "Rate limits"):
+ * per account once `authenticate` knows the caller, by IP when it refuses
+ * them (no credential, or a junk cookie or token), so that every upload
+ * request counts once and a client cannot dodge the limit with a made-up
+ * credential. Over the limit, the 429 is answered instead of the 401.
+ */
+export async function limitUploader<A extends { id: string }>(event: H3Event, authenticate: (event: H3Event) => Promise<A>): Promise<A> {
+  let actor: A
+  try {
+    actor = await authenticate(event)
+  }
+  catch (error) {
+    await enforceRateLimit(event, 'upload', `ip:${clientIp(event)}`)
+    throw error
+  }
+  await enforceRateLimit(event, 'upload', actor.id)
+  return actor
+}
+
+/**
  * Gives back the point this request spent (a 304 answer: the client already
  * held the data, so a script that revalidates does not use up its allowance)
  * and corrects its RateLimit-Remaining header.

@@ -4,7 +4,8 @@ import { seedUpload } from '../support/seed'
 import { startServer, type RunningServer } from '../support/server'
 import { uploadForm } from '../support/images'
 
-// Own server with small VOTE, ANON_VOTE and UPLOAD limits (every client here is 127.0.0.1).
+// Own server with small VOTE, ANON_VOTE and UPLOAD limits and the default export limit
+// (every client here is 127.0.0.1).
 let server: RunningServer
 let voter: TestUser
 
@@ -70,5 +71,24 @@ describe('rate limit on uploads with a credential that is not valid', () => {
     const own = await api('/api/upload', { baseURL: server.url, method: 'POST', token: voter.token, body: link() })
     expect(own.status, JSON.stringify(own.body)).toBe(201)
     expect([own.headers.get('ratelimit-limit'), own.headers.get('ratelimit-remaining')]).toEqual(['2', '1'])
+  })
+})
+
+describe('rate limit on data exports', () => {
+  it('allows 3 exports an hour per account, then answers 429 with Retry-After', async () => {
+    const exporter = await registerUser({}, server.url)
+    for (let i = 0; i < 3; i++) {
+      const response = await api('/api/profile/export', { baseURL: server.url, token: exporter.token })
+      expect(response.status).toBe(200)
+      expect(response.body.profile.id).toBe(exporter.id)
+      // Still counted in GENERAL by IP, as every other request.
+      expect(response.headers.get('ratelimit-limit')).toBe('100')
+    }
+    const limited = await api('/api/profile/export', { baseURL: server.url, token: exporter.token })
+    expect(limited.status).toBe(429)
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(3500)
+    expect(limited.body).toEqual({ statusCode: 429, statusMessage: 'Too Many Requests', message: 'Too many data exports, please try again later' })
+    // Per account: another account exports at once.
+    expect((await api('/api/profile/export', { baseURL: server.url, token: voter.token })).status).toBe(200)
   })
 })

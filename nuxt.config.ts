@@ -52,6 +52,8 @@ export default defineNuxtConfig({
       vote: rateLimit(30, 60),
       anonVote: rateLimit(10, 60),
       general: rateLimit(100, 60),
+      // Per account, besides GENERAL: an export reads the whole account.
+      export: rateLimit(3, 60 * 60),
     },
     oauth: {
       github: {

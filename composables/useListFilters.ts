@@ -1,3 +1,5 @@
+import type { UploadListItem } from './useUploads'
+
 const BLIND_KEY = 'dif:blind-voting'
 const VOTED_KEY = 'dif:voted'
 
@@ -62,6 +64,9 @@ export function useTagHiding() {
 
   return { problems, hide }
 }
+
+/** What a card's counts are in a server-rendered page while blind voting hides them. */
+const HIDDEN_STATS: UploadListItem['stats'] = Object.freeze({ voteCount: 0, upvotes: 0, downvotes: 0, averageRating: null })
 
 /** Upload ids whose cards were shown on this page, asked about once each (client only). */
 const shownCards = new Set<string>()
@@ -140,6 +145,8 @@ const sharedBlindVoting = perApp(() => {
     if (signedIn.value) {
       try {
         await filters.save(filters.hiddenTags.value ?? await filters.load(), on)
+        // Counts a server render left out come back with the lists.
+        if (!on) await refreshNuxtData()
       }
       catch (error) {
         enabled.value = before
@@ -167,5 +174,33 @@ const sharedBlindVoting = perApp(() => {
   /** Whether a card hides this upload's counts. */
   const hides = (uploadId: string) => enabled.value && !voted.value.includes(uploadId) && !accountVoted.value[uploadId] && anonymousVoteOf(uploadId) === null
 
-  return { enabled, setEnabled, markVoted, shown, hides, load }
+  /**
+   * During a server render for a signed-in account with blind voting on: the
+   * uploads with their counts left out where the account has not voted, so
+   * the numbers are in neither the HTML nor the payload (a card hides them
+   * before hydration as after). The setting and the votes asked about go to
+   * the browser with the page, so its first render agrees. Anywhere else the
+   * uploads as they are. A failed read of the votes hides: counts are shown
+   * only once a vote is known.
+   */
+  async function withoutHiddenCounts<T extends { id: string, stats: UploadListItem['stats'] }>(uploads: readonly T[]): Promise<T[]> {
+    if (!import.meta.server || !signedIn.value || uploads.length === 0) return uploads as T[]
+    if (filters.blindVoting.value === null) await filters.loadAll().catch(() => undefined)
+    enabled.value = filters.blindVoting.value === true
+    if (!enabled.value) return uploads as T[]
+    const ids = uploads.map(upload => upload.id).filter(id => !asked.value[id])
+    for (let i = 0; i < ids.length; i += 100) {
+      const batch = ids.slice(i, i + 100)
+      try {
+        const { votes } = await api<{ votes: Record<string, string> }>('/api/vote/mine', { query: { uploadIds: batch.join(',') } })
+        accountVoted.value = { ...accountVoted.value, ...Object.fromEntries(Object.keys(votes).map(id => [id, true as const])) }
+        for (const id of batch) asked.value[id] = true
+      }
+      catch { /* unknown: hidden */ }
+    }
+    // A list entry carries its counts twice: in `stats` and as the stored counters.
+    return uploads.map(upload => accountVoted.value[upload.id] ? upload : { ...upload, upvotes: 0, downvote_count: 0, stats: HIDDEN_STATS })
+  }
+
+  return { enabled, setEnabled, markVoted, shown, hides, load, withoutHiddenCounts }
 })

@@ -92,18 +92,28 @@ export function tagNameProblem(name: string): string | null {
 /** Reads, writes and media addresses of uploads and their tags. */
 export function useUploads() {
   const api = useApi()
+  const blind = useBlindVoting()
+
+  /** A list answer whose cards' counts blind voting hides, server-rendered without them (useBlindVoting). */
+  const blindly = <K extends string>(key: K) => async <T extends { [P in K]: UploadListItem[] }>(answer: T): Promise<T> => {
+    if (!import.meta.server) return answer
+    const cards = await blind.withoutHiddenCounts(answer[key])
+    return cards === answer[key] ? answer : { ...answer, [key]: cards } as T
+  }
 
   function list(options: { page?: number, limit?: number, tags?: string[], sort?: Sort, period?: Period, unvoted?: boolean } = {}) {
     const query: Record<string, string | number> = { page: options.page ?? 1, limit: options.limit ?? 12 }
     if (options.sort && options.sort !== 'new') query.sort = options.sort
     if (options.sort && PERIOD_SORTS.includes(options.sort) && options.period && options.period !== 'all') query.period = options.period
     if (options.unvoted) query.unvoted = 'true'
-    if (options.tags?.length) return api<UploadPage>('/api/uploads/filtered', { query: { ...query, tags: options.tags.join(',') } })
-    return api<UploadPage>('/api/uploads', { query })
+    const page = options.tags?.length
+      ? api<UploadPage>('/api/uploads/filtered', { query: { ...query, tags: options.tags.join(',') } })
+      : api<UploadPage>('/api/uploads', { query })
+    return page.then(blindly('uploads'))
   }
 
-  const recent = () => api<{ items: UploadListItem[], type: 'recent' }>('/api/items-recent')
-  const topVoted = () => api<{ items: UploadListItem[], type: 'top-voted' }>('/api/items-top-voted')
+  const recent = () => api<{ items: UploadListItem[], type: 'recent' }>('/api/items-recent').then(blindly('items'))
+  const topVoted = () => api<{ items: UploadListItem[], type: 'top-voted' }>('/api/items-top-voted').then(blindly('items'))
   const get = (id: string) => api<Upload>(`/api/upload/${encodeURIComponent(id)}`)
 
   /** GET /api/vote/next: the newest public upload this visitor (account, or fingerprint and IP) has not voted on. */
@@ -115,7 +125,7 @@ export function useUploads() {
   function byUser(username: string, options: { page?: number, sort?: UserSort, tags?: string[] } = {}) {
     const query: Record<string, string | number> = { page: options.page ?? 1, limit: 12, sort: options.sort ?? 'date' }
     if (options.tags?.length) query.tags = options.tags.join(',')
-    return api<UserUploadPage>(`/api/user/${encodeURIComponent(username)}/uploads`, { query })
+    return api<UserUploadPage>(`/api/user/${encodeURIComponent(username)}/uploads`, { query }).then(blindly('uploads'))
   }
 
   const mine = (options: { page?: number, sort?: UserSort } = {}) =>

@@ -2,6 +2,10 @@ import type { H3Error } from 'h3'
 import { getRequestURL } from 'h3'
 
 /**
+ * While the database is unreachable a page, feed or sitemap answers 503 with
+ * Retry-After, as the API does (docs/behaviour.md "Errors"): a page as the
+ * HTML error page, a feed or sitemap in the API's error shape.
+ *
  * A page error below 500 (an unknown path, a missing or private upload, 401,
  * 403, 429) is about the request, not the server: one log line, no stack
  * trace. Nuxt's error handler, next in the chain, logs a stack for every
@@ -10,11 +14,29 @@ import { getRequestURL } from 'h3'
  * error page anyway, so the flag is dropped here. 5xx and unhandled errors
  * keep their stack.
  */
-export default defineNitroErrorHandler((error: H3Error, event) => {
+export default defineNitroErrorHandler(async (error: H3Error, event) => {
   const path = getRequestURL(event).pathname
   if (path === '/api' || path.startsWith('/api/') || path.startsWith('/__nuxt_error')) return
+  if (isDatabaseUnavailable(error) || isDatabaseUnavailable(error.cause)) {
+    console.warn(`[page] ${event.method} ${path}: database unavailable`)
+    // Feeds and sitemaps are read by programs: the API's error shape, as their 404s.
+    if (!isPagePath(path)) return sendUnavailable(event)
+    // A page: Nuxt's error page (next in the chain) says 503, with Retry-After.
+    setUnavailable(event)
+    error.statusCode = 503
+    error.statusMessage = 'Service Unavailable'
+    error.message = UNAVAILABLE_MESSAGE
+    error.fatal = false
+    error.unhandled = false
+    return
+  }
   const status = Number(error.statusCode) || 500
   if (status >= 500 || error.unhandled) return
   error.fatal = false
   console.info(`[page] ${event.method} ${path} → ${status}`)
 })
+
+/** Feeds and sitemaps are not pages; everything else that is not /api is. */
+function isPagePath(path: string): boolean {
+  return !path.startsWith('/feeds/') && path !== '/sitemap.xml' && !path.startsWith('/sitemaps/')
+}

@@ -1,6 +1,6 @@
 import type { H3Error } from 'h3'
 import { send, setResponseHeader, setResponseStatus } from 'h3'
-import { DatabaseUnavailableError, UnstorableTextError } from './database/port'
+import { UnstorableTextError } from './database/port'
 
 /**
  * Every error under /api becomes `{ statusCode, statusMessage, message }`
@@ -15,14 +15,9 @@ export default defineNitroErrorHandler(async (error: H3Error, event) => {
   const path = routedPath(event)
   if (!isApiPath(path)) return
 
-  if (error.cause instanceof DatabaseUnavailableError || (error as unknown) instanceof DatabaseUnavailableError) {
-    // A lost or refused database connection: this request fails cleanly, the pool reconnects on its own.
+  if (isDatabaseUnavailable(error)) {
     console.warn(`[api] ${event.method} ${path}: database unavailable`)
-    setResponseStatus(event, 503, reasonPhrase(503))
-    setResponseHeader(event, 'Content-Type', 'application/json')
-    setResponseHeader(event, 'Cache-Control', 'no-store')
-    setResponseHeader(event, 'Retry-After', 5)
-    await send(event, JSON.stringify({ statusCode: 503, statusMessage: reasonPhrase(503), message: 'The database is unavailable, please try again shortly' }))
+    await sendUnavailable(event)
     return
   }
   if (error.cause instanceof UnstorableTextError) {

@@ -20,12 +20,14 @@ export default defineNitroPlugin((nitroApp) => {
   if (import.meta.dev) return
   nitroApp.hooks.hook('render:before', async (ctx) => {
     const { event } = ctx
-    const key = cacheKey(event)
-    if (!key) return
-    const db = useDB()
-    // The render's API calls read their lists at this version too.
+    if (event.path.startsWith('/__nuxt_error')) return
+    // Read for every render, and shared with its API calls, which read their lists at this
+    // version too: with the database unreachable this throws, and the page is a 503 with
+    // Retry-After (server/error-pages.ts), not a page of load errors.
     const version = await dataVersionOf(event)
-    if (version === null) return
+    const key = cacheKey(event)
+    if (!key || version === null) return
+    const db = useDB()
     let page = keptPage(db, version, key)
     const rendering = page ? undefined : pageBeingRendered(db, version, key)
     if (rendering) {

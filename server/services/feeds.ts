@@ -1,5 +1,6 @@
 import type { Database, Executor } from '../database/port'
 import { sql } from '../database/sql'
+import { isTagSlug } from '../../shared/utils/tags'
 import { cachedList } from './list-cache'
 import { ENTRY_COLUMNS } from './upload-queries'
 import { taggedIds, withTags, type ListEntry, type ListRow } from './uploads-list'
@@ -43,17 +44,23 @@ async function loadFeed(db: Executor, source: FeedSource): Promise<Feed | null> 
     case 'top':
       return { title: `${PRODUCT}: top-voted uploads`, pagePath: '/?sort=top', feedPath: '/feeds/top', since: NEVER, entries: await entries(db, sql`1 = 1`, TOP) }
     case 'tag': {
-      const tag = await db.get<{ id: string, name: string, slug: string, created_at: string }>(sql`SELECT id, name, slug, created_at FROM tags WHERE slug = ${source.slug.toLowerCase()}`)
+      // Only a slug the tag rule could make is looked up: anything else (a NUL, odd bytes) is no tag, on either engine.
+      const slug = source.slug.toLowerCase()
+      if (!isTagSlug(slug)) return null
+      const tag = await db.get<{ id: string, name: string, slug: string, created_at: string }>(sql`SELECT id, name, slug, created_at FROM tags WHERE slug = ${slug}`)
       if (!tag) return null
+      // The tag's newest public links, read in order from upload_tags_tag_newest_idx: walking
+      // the newest uploads for the tag's took a rare tag's feed 196 ms on SQLite at 100,000
+      // uploads (0.17 ms so).
+      const found = await entries(db, sql`u.id IN (${taggedIds(tag.id, 'new', sql`LIMIT ${FEED_SIZE}`)})`, NEWEST)
+      // A tag on private uploads only is not shown: its feed would tell its name, case and age.
+      if (found.length === 0) return null
       return {
         title: `${PRODUCT}: uploads tagged ${tag.name}`,
         pagePath: `/tags/${encodeURIComponent(tag.slug)}`,
         feedPath: `/feeds/tag/${encodeURIComponent(tag.slug)}`,
         since: tag.created_at,
-        // The tag's newest public links, read in order from upload_tags_tag_newest_idx: walking
-        // the newest uploads for the tag's took a rare tag's feed 196 ms on SQLite at 100,000
-        // uploads (0.17 ms so).
-        entries: await entries(db, sql`u.id IN (${taggedIds(tag.id, 'new', sql`LIMIT ${FEED_SIZE}`)})`, NEWEST),
+        entries: found,
       }
     }
     case 'user': {

@@ -12,25 +12,100 @@ import { recountUploads } from './votes'
 /** How recent a sign-in must be for an account without a password (and without MFA) to be deleted. */
 export const FRESH_SIGN_IN_MS = 10 * 60 * 1000
 
+/** Rows read per statement while an export is written. */
+export const EXPORT_PAGE_ROWS = 200
+
+type ExportUploadRow = Pick<Row<typeof uploads>, 'id' | 'upload_type' | 'filename' | 'original_name' | 'description' | 'external_url'
+  | 'mime_type' | 'width' | 'height' | 'size_bytes' | 'is_private' | 'upvotes' | 'downvote_count' | 'created_at'>
+
 /**
  * GET /api/profile/export: everything the service keeps about the account,
- * with media as absolute URLs. Secrets (password and token hashes, the TOTP
- * secret, backup codes, IP hashes) are never part of it.
+ * with media as absolute URLs, as the pieces of one JSON document. Secrets
+ * (password and token hashes, the TOTP secret, backup codes, IP hashes) are
+ * never part of it.
+ *
+ * Written as it is read, so an account's size does not become the server's
+ * memory: uploads and votes, the parts that grow without bound, are read a
+ * page of `pageRows` at a time by key (uploads by creation, votes by upload
+ * id, the order of the index that holds them), and the next page is read only
+ * once the reader asks for more (a stream built on this waits for the client).
  */
-export async function exportAccount(db: Executor, actor: Actor, siteUrl: string, now = Date.now()) {
+export async function* exportAccount(db: Executor, actor: Actor, siteUrl: string, options: { now?: number, pageRows?: number } = {}): AsyncGenerator<string> {
   const site = siteUrl.replace(/\/+$/, '')
+  const pageRows = options.pageRows ?? EXPORT_PAGE_ROWS
   const user = (await db.get<Pick<Row<typeof users>, 'id' | 'username' | 'email' | 'created_at' | 'mfa_enabled' | 'shadow_banned'> & { has_password: number }>(sql`
     SELECT id, username, email, created_at, mfa_enabled, shadow_banned, CASE WHEN password_hash IS NOT NULL THEN 1 ELSE 0 END AS has_password
     FROM users WHERE id = ${actor.id}`))!
-  const [uploadRows, tagRows, voteRows, tokenRows, sessionRows, oauthRows, passkeyRows, reportRows] = await Promise.all([
-    db.all<Pick<Row<typeof uploads>, 'id' | 'upload_type' | 'filename' | 'original_name' | 'description' | 'external_url' | 'mime_type'
-    | 'width' | 'height' | 'size_bytes' | 'is_private' | 'upvotes' | 'downvote_count' | 'created_at'>>(sql`
+  const profile = {
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    createdAt: user.created_at,
+    isAdmin: actor.isAdmin,
+    mfaEnabled: user.mfa_enabled === 1,
+    hasPassword: user.has_password === 1,
+  }
+  yield `{"exportedAt":${JSON.stringify(new Date(options.now ?? Date.now()).toISOString())},"profile":${JSON.stringify(profile)},"uploads":[`
+
+  let comma = ''
+  let afterUpload: ExportUploadRow | undefined
+  for (;;) {
+    const rows = await db.all<ExportUploadRow>(sql`
       SELECT id, upload_type, filename, original_name, description, external_url, mime_type, width, height, size_bytes, is_private,
-        upvotes, downvote_count, created_at FROM uploads WHERE user_id = ${actor.id} ORDER BY created_at, id`),
-    db.all<{ upload_id: string, name: string }>(sql`SELECT ut.upload_id, t.name FROM upload_tags ut JOIN tags t ON t.id = ut.tag_id
-      JOIN uploads u ON u.id = ut.upload_id WHERE u.user_id = ${actor.id} ORDER BY ut.upload_id, ut.position`),
-    db.all<Pick<Row<typeof votes>, 'upload_id' | 'vote' | 'created_at' | 'updated_at'>>(sql`
-      SELECT upload_id, vote, created_at, updated_at FROM votes WHERE user_id = ${actor.id} ORDER BY created_at, id`),
+        upvotes, downvote_count, created_at FROM uploads WHERE user_id = ${actor.id}
+      ${afterUpload ? sql`AND (created_at > ${afterUpload.created_at} OR (created_at = ${afterUpload.created_at} AND id > ${afterUpload.id}))` : sql``}
+      ORDER BY created_at, id LIMIT ${pageRows}`)
+    if (rows.length === 0) break
+    const tagRows = await db.all<{ upload_id: string, name: string }>(sql`SELECT ut.upload_id, t.name FROM upload_tags ut JOIN tags t ON t.id = ut.tag_id
+      WHERE ut.upload_id IN (${sql.join(rows.map(row => sql`${row.id}`))}) ORDER BY ut.upload_id, ut.position`)
+    const tagsByUpload = new Map<string, string[]>()
+    for (const row of tagRows) tagsByUpload.set(row.upload_id, [...tagsByUpload.get(row.upload_id) ?? [], row.name])
+    let text = ''
+    for (const row of rows) {
+      text += comma + JSON.stringify({
+        id: row.id,
+        uploadType: row.upload_type,
+        originalName: row.original_name,
+        description: row.description,
+        externalUrl: row.external_url,
+        isPrivate: row.is_private === 1,
+        tags: tagsByUpload.get(row.id) ?? [],
+        upvotes: row.upvotes,
+        downvotes: row.downvote_count,
+        createdAt: row.created_at,
+        page: `${site}/upload/${row.id}`,
+        media: row.upload_type === 'image' && row.filename
+          ? { url: `${site}/api/image/${row.id}`, thumbnailUrl: `${site}/api/image/${row.id}?size=thumb`, mimeType: row.mime_type, width: row.width, height: row.height, sizeBytes: row.size_bytes }
+          : null,
+      })
+      comma = ','
+    }
+    yield text
+    if (rows.length < pageRows) break
+    afterUpload = rows.at(-1)
+  }
+
+  yield '],"votes":['
+  comma = ''
+  let afterVote: string | undefined
+  for (;;) {
+    // Read along votes_user_upload_unique: each page is a range of that index, never a sort of all the account's votes.
+    const rows = await db.all<Pick<Row<typeof votes>, 'upload_id' | 'vote' | 'created_at' | 'updated_at'>>(sql`
+      SELECT upload_id, vote, created_at, updated_at FROM votes WHERE user_id = ${actor.id}
+      ${afterVote === undefined ? sql`` : sql`AND upload_id > ${afterVote}`} ORDER BY upload_id LIMIT ${pageRows}`)
+    if (rows.length === 0) break
+    let text = ''
+    for (const row of rows) {
+      text += comma + JSON.stringify({ uploadId: row.upload_id, vote: row.vote, createdAt: row.created_at, updatedAt: row.updated_at })
+      comma = ','
+    }
+    yield text
+    if (rows.length < pageRows) break
+    afterVote = rows.at(-1)!.upload_id
+  }
+
+  // A handful of rows each (tokens, sessions, linked accounts, passkeys, reports filed).
+  const [tokenRows, sessionRows, oauthRows, passkeyRows, reportRows] = await Promise.all([
     db.all<Pick<Row<typeof apiTokens>, 'id' | 'name' | 'created_at' | 'expires_at' | 'last_used_at'>>(sql`
       SELECT id, name, created_at, expires_at, last_used_at FROM api_tokens WHERE user_id = ${actor.id} ORDER BY created_at, id`),
     db.all<Pick<Row<typeof sessions>, 'id' | 'created_at' | 'expires_at' | 'revoked_at'>>(sql`
@@ -42,42 +117,14 @@ export async function exportAccount(db: Executor, actor: Actor, siteUrl: string,
     db.all<Pick<Row<typeof reports>, 'id' | 'upload_id' | 'reason' | 'details' | 'status' | 'created_at'>>(sql`
       SELECT id, upload_id, reason, details, status, created_at FROM reports WHERE reporter_id = ${actor.id} ORDER BY created_at, id`),
   ])
-  const tagsByUpload = new Map<string, string[]>()
-  for (const row of tagRows) tagsByUpload.set(row.upload_id, [...tagsByUpload.get(row.upload_id) ?? [], row.name])
-  return {
-    exportedAt: new Date(now).toISOString(),
-    profile: {
-      id: user.id,
-      username: user.username,
-      email: user.email,
-      createdAt: user.created_at,
-      isAdmin: actor.isAdmin,
-      mfaEnabled: user.mfa_enabled === 1,
-      hasPassword: user.has_password === 1,
-    },
-    uploads: uploadRows.map(row => ({
-      id: row.id,
-      uploadType: row.upload_type,
-      originalName: row.original_name,
-      description: row.description,
-      externalUrl: row.external_url,
-      isPrivate: row.is_private === 1,
-      tags: tagsByUpload.get(row.id) ?? [],
-      upvotes: row.upvotes,
-      downvotes: row.downvote_count,
-      createdAt: row.created_at,
-      page: `${site}/upload/${row.id}`,
-      media: row.upload_type === 'image' && row.filename
-        ? { url: `${site}/api/image/${row.id}`, thumbnailUrl: `${site}/api/image/${row.id}?size=thumb`, mimeType: row.mime_type, width: row.width, height: row.height, sizeBytes: row.size_bytes }
-        : null,
-    })),
-    votes: voteRows.map(row => ({ uploadId: row.upload_id, vote: row.vote, createdAt: row.created_at, updatedAt: row.updated_at })),
+  const rest = {
     apiTokens: tokenRows.map(row => ({ id: row.id, name: row.name, createdAt: row.created_at, expiresAt: row.expires_at, lastUsedAt: row.last_used_at })),
     sessions: sessionRows.map(row => ({ id: row.id, createdAt: row.created_at, expiresAt: row.expires_at, revokedAt: row.revoked_at })),
     linkedAccounts: oauthRows.map(row => ({ provider: row.provider, email: row.email, createdAt: row.created_at })),
     passkeys: passkeyRows.map(row => ({ id: row.id, name: row.name, createdAt: row.created_at, lastUsedAt: row.last_used_at })),
     reports: reportRows.map(row => ({ id: row.id, uploadId: row.upload_id, reason: row.reason, details: row.details, status: row.status, createdAt: row.created_at })),
   }
+  yield `],${JSON.stringify(rest).slice(1)}`
 }
 
 /**

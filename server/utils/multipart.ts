@@ -65,6 +65,10 @@ export async function readMultipart(event: H3Event, options: { maxFileBytes: num
         return
       }
       const file = { path: tempPath, filename: info.filename ?? '', size: 0 }
+      if (file.filename.includes('\0')) {
+        stream.resume()
+        return fail(badRequest(NUL_MESSAGE))
+      }
       out = createWriteStream(tempPath, { flags: 'wx' })
       const written = out
       stream.on('data', (chunk: Buffer) => {

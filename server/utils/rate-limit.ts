@@ -40,9 +40,12 @@ interface RateLimitCharge {
   key: string
 }
 
-const limiters = new Map<RateLimitCategory, RateLimiterAbstract>()
+/** What a limiter counts: a request category, or data exports per account (`limitExports`). */
+type Counted = RateLimitCategory | 'export'
 
-function limiter(category: RateLimitCategory): RateLimiterAbstract {
+const limiters = new Map<Counted, RateLimiterAbstract>()
+
+function limiter(category: Counted): RateLimiterAbstract {
   let found = limiters.get(category)
   if (!found) {
     found = buildLimiter(category)
@@ -58,7 +61,7 @@ function limiter(category: RateLimitCategory): RateLimiterAbstract {
  * within 1 s) the same request counts in this instance's memory instead, so
  * the site keeps answering with per-instance limits until Redis is back.
  */
-function buildLimiter(category: RateLimitCategory): RateLimiterAbstract {
+function buildLimiter(category: Counted): RateLimiterAbstract {
   const { max, windowSeconds } = useRuntimeConfig().rateLimit[category]
   const options = { keyPrefix: category, points: Number(max), duration: Number(windowSeconds) }
   const redis = useRedis()
@@ -122,6 +125,45 @@ export function applyRateLimit(event: H3Event, count: RateLimitCount): void {
 export async function enforceRateLimit(event: H3Event, category: RateLimitCategory, key: string): Promise<void> {
   const count = await countRateLimit(event, category, key)
   if (count) applyRateLimit(event, count)
+}
+
+/**
+ * Data exports per account (docs/behaviour.md "Own data"): an export reads
+ * the whole account, so at most `rateLimit.export.max` a window, counted
+ * across instances like every limit (Redis when configured). The request
+ * also counts in GENERAL by IP, like every other; over this limit it is a
+ * 429 with Retry-After and the error body.
+ */
+export async function limitExports(event: H3Event, userId: string): Promise<void> {
+  if (!useRuntimeConfig().rateLimit.enabled || isInProcessRequest(event)) return
+  try {
+    await limiter('export').consume(userId)
+  }
+  catch (error) {
+    if (!(error instanceof RateLimiterRes)) throw error
+    setResponseHeader(event, 'Retry-After', Math.max(1, Math.ceil(error.msBeforeNext / 1000)))
+    throw apiError(429, 'Too many data exports, please try again later')
+  }
+}
+
+/**
+ * Who is uploading, counted in UPLOAD (docs/behaviour.md "Rate limits"):
+ * per account once `authenticate` knows the caller, by IP when it refuses
+ * them (no credential, or a junk cookie or token), so that every upload
+ * request counts once and a client cannot dodge the limit with a made-up
+ * credential. Over the limit, the 429 is answered instead of the 401.
+ */
+export async function limitUploader<A extends { id: string }>(event: H3Event, authenticate: (event: H3Event) => Promise<A>): Promise<A> {
+  let actor: A
+  try {
+    actor = await authenticate(event)
+  }
+  catch (error) {
+    await enforceRateLimit(event, 'upload', `ip:${clientIp(event)}`)
+    throw error
+  }
+  await enforceRateLimit(event, 'upload', actor.id)
+  return actor
 }
 
 /**

@@ -12,10 +12,38 @@ type Schema = v.GenericSchema
  * `data.issues` lists every field that failed.
  */
 export function parseWith<S extends Schema>(schema: S, input: unknown): v.InferOutput<S> {
+  refuseNul(input)
   const result = v.safeParse(schema, input)
   if (result.success) return result.output
   const issues = result.issues.map(issue => ({ path: v.getDotPath(issue) ?? '', message: issueMessage(issue) }))
   throw badRequest(issues[0]!.message, { issues })
+}
+
+/** The message of every text refused for a U+0000 in it (docs/behaviour.md "Errors"). */
+export const NUL_MESSAGE = 'Text must not contain NUL characters'
+
+/**
+ * PostgreSQL cannot hold U+0000 in text and SQLite would keep it, so no text
+ * carries one, whichever engine runs: every input that reaches a handler
+ * (JSON body, query, router params, multipart fields and file name) passes
+ * here, keys and values, at any depth. A 400 before the schema runs, so a
+ * field with a NUL is refused with the same words everywhere.
+ */
+export function refuseNul(input: unknown): void {
+  if (hasNul(input, 0)) throw badRequest(NUL_MESSAGE)
+}
+
+/** Deep enough for every body the API takes; a deeper one is refused by its schema anyway. */
+const MAX_DEPTH = 32
+
+function hasNul(value: unknown, depth: number): boolean {
+  if (typeof value === 'string') return value.includes('\0')
+  if (typeof value !== 'object' || value === null || depth > MAX_DEPTH) return false
+  if (Array.isArray(value)) return value.some(item => hasNul(item, depth + 1))
+  for (const key in value) {
+    if (key.includes('\0') || hasNul((value as Record<string, unknown>)[key], depth + 1)) return true
+  }
+  return false
 }
 
 /**

@@ -1,11 +1,8 @@
 import * as v from 'valibot'
-import { parseTagName } from '../utils/tags'
+import { isTagSlug } from '../utils/tags'
 
 /** Most tags one account may hide. */
 export const MAX_HIDDEN_TAGS = 100
-
-/** A slug as tags carry it: the slug of a valid tag name, and that name's own slug. */
-const isTagSlug = (value: string) => parseTagName(value)?.slug === value
 
 /** PUT /api/profile/filters (docs/behaviour.md, Voting flow and feeds). */
 export const ProfileFiltersSchema = v.object({

@@ -26,3 +26,8 @@ export function parseTagName(raw: string): { name: string, slug: string } | null
   if (!TAG_NAME.test(name) || !hasVisibleCharacter(name)) return null
   return { name, slug: slugify(name) }
 }
+
+/** A slug as tags carry it: the slug of a valid tag name, and that name's own slug. */
+export function isTagSlug(value: string): boolean {
+  return parseTagName(value)?.slug === value
+}

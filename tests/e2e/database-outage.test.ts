@@ -30,7 +30,7 @@ describe.skipIf(testEngine() !== 'postgres')('a lost PostgreSQL connection', () 
     if (databaseUrl) await dropTestDatabase(databaseUrl)
   })
 
-  it('answers 503 JSON while the database is gone, writes nothing half, and recovers without a restart', async () => {
+  it('answers 503 (JSON, or an HTML page for pages) while the database is gone, writes nothing half, and recovers without a restart', async () => {
     const user = await registerUser({}, server.url)
     const before = await api('/api/uploads/filtered', { baseURL: server.url })
     expect(before.status).toBe(200)
@@ -45,6 +45,22 @@ describe.skipIf(testEngine() !== 'postgres')('a lost PostgreSQL connection', () 
       expect(response.status, server.output()).toBe(503)
       expect(response.body).toEqual({ statusCode: 503, statusMessage: 'Service Unavailable', message: 'The database is unavailable, please try again shortly' })
       expect(response.headers.get('retry-after')).toBe('5')
+    }
+
+    // Pages (with and without a cookie), feeds and the sitemap say the same: come back shortly.
+    for (const [path, token] of [['/', undefined], ['/', user.token], [`/user/${user.username}`, undefined], ['/tags/cats', user.token]] as const) {
+      const page = await api(path, { baseURL: server.url, token, headers: { accept: 'text/html' } })
+      expect(page.status, `${path} ${server.output()}`).toBe(503)
+      expect(page.headers.get('retry-after'), path).toBe('5')
+      expect(page.headers.get('content-type'), path).toContain('text/html')
+      expect(page.body, path).toContain('data-testid="error-page"')
+    }
+    for (const path of ['/feeds/recent.atom', '/feeds/top.json', '/feeds/tag/cats.atom', `/feeds/user/${user.username}.json`, '/sitemap.xml', '/sitemaps/uploads-1.xml']) {
+      const response = await api(path, { baseURL: server.url })
+      expect(response.status, `${path} ${server.output()}`).toBe(503)
+      expect(response.headers.get('retry-after'), path).toBe('5')
+      expect(response.headers.get('cache-control'), path).toBe('no-store')
+      expect(response.body, path).toEqual({ statusCode: 503, statusMessage: 'Service Unavailable', message: 'The database is unavailable, please try again shortly' })
     }
 
     const health = await api('/api/health', { baseURL: server.url })

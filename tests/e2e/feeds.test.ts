@@ -147,6 +147,16 @@ describe('unknown feeds', () => {
       ['/feeds/newest.atom', 'Feed not found'],
       ['/feeds/recent.rss', 'Feed not found'],
       [`/feeds/tag/${tag}.xml`, 'Tag not found'],
+      // Bytes no tag or name can hold: no lookup reaches the database (PostgreSQL refuses a NUL).
+      ['/feeds/tag/%00.atom', 'Tag not found'],
+      ['/feeds/tag/%00.json', 'Tag not found'],
+      ['/feeds/tag/a%00b.atom', 'Tag not found'],
+      ['/feeds/tag/%FF%FE.atom', 'Tag not found'],
+      ['/feeds/tag/%ED%A0%80.json', 'Tag not found'],
+      ['/feeds/user/%00.atom', 'User not found'],
+      ['/feeds/user/a%00b.json', 'User not found'],
+      ['/feeds/user/%FF%FE.atom', 'User not found'],
+      ['/feeds/user/%ED%A0%80.json', 'User not found'],
     ]
     for (const [path, message] of cases) {
       const response = await api(path)
@@ -154,5 +164,24 @@ describe('unknown feeds', () => {
       expect(response.headers.get('content-type')).toContain('application/json')
       expect(response.body).toEqual({ statusCode: 404, statusMessage: 'Not Found', message })
     }
+  })
+})
+
+describe('a tag used only on private uploads', () => {
+  it('has no feed: 404 as an unknown tag, so neither its name nor its age shows', async () => {
+    const hidden = `Private-${randomUUID().slice(0, 8)}`
+    const slug = hidden.toLowerCase()
+    const privateId = await seedUpload(author, { tags: [hidden], isPrivate: true, description: 'Only for me' })
+    for (const format of ['atom', 'json']) {
+      const response = await api(`/feeds/tag/${slug}.${format}`)
+      expect(response.status, format).toBe(404)
+      expect(response.body).toEqual({ statusCode: 404, statusMessage: 'Not Found', message: 'Tag not found' })
+    }
+    // Once a public upload carries it, the feed lists that one only.
+    const publicId = await seedUpload(author, { tags: [hidden], description: 'For everyone' })
+    const feed = await api(`/feeds/tag/${slug}.json`)
+    expect(feed.status).toBe(200)
+    expect(feed.body.items.map((item: { id: string }) => item.id)).toEqual([publicId])
+    expect(feed.body.items.map((item: { id: string }) => item.id)).not.toContain(privateId)
   })
 })

@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, registerUser, type TestUser } from '../support/api'
 import { seedUpload } from '../support/seed'
 import { startServer, type RunningServer } from '../support/server'
+import { uploadForm } from '../support/images'
 
-// Own server with small VOTE and ANON_VOTE limits (every client here is 127.0.0.1).
+// Own server with small VOTE, ANON_VOTE and UPLOAD limits and the default export limit
+// (every client here is 127.0.0.1).
 let server: RunningServer
 let voter: TestUser
 
@@ -15,6 +17,7 @@ beforeAll(async () => {
     NUXT_RATE_LIMIT_VOTE_WINDOW_SECONDS: '60',
     NUXT_RATE_LIMIT_ANON_VOTE_MAX: '2',
     NUXT_RATE_LIMIT_ANON_VOTE_WINDOW_SECONDS: '60',
+    NUXT_RATE_LIMIT_UPLOAD_MAX: '2',
   })
   voter = await registerUser({}, server.url)
 })
@@ -48,5 +51,44 @@ describe('rate limits on votes', () => {
     const limited = await cast(uploadIds[2]!)
     expect(limited.status).toBe(429)
     expect(limited.headers.get('retry-after')).toMatch(/^\d+$/)
+  })
+})
+
+describe('rate limit on uploads with a credential that is not valid', () => {
+  it('counts them in UPLOAD by IP, with RateLimit-* headers, then answers 429', async () => {
+    const link = () => uploadForm({ upload_type: 'link', external_url: 'https://example.com/junk', description: 'Junk' })
+    const junkCookie = await api('/api/upload', { baseURL: server.url, method: 'POST', token: 'junk', body: link() })
+    expect(junkCookie.status).toBe(401)
+    expect([junkCookie.headers.get('ratelimit-limit'), junkCookie.headers.get('ratelimit-remaining')]).toEqual(['2', '1'])
+    const junkBearer = await api('/api/v1/upload', { baseURL: server.url, method: 'POST', bearer: 'junk', body: link() })
+    expect(junkBearer.status).toBe(401)
+    expect([junkBearer.headers.get('ratelimit-limit'), junkBearer.headers.get('ratelimit-remaining')]).toEqual(['2', '0'])
+    const limited = await api('/api/upload', { baseURL: server.url, method: 'POST', token: 'junk', body: link() })
+    expect(limited.status).toBe(429)
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(limited.body).toEqual({ statusCode: 429, statusMessage: 'Too Many Requests', message: 'Too many requests, please try again later' })
+    // A signed-in uploader counts on their own account, not on the IP's spent allowance.
+    const own = await api('/api/upload', { baseURL: server.url, method: 'POST', token: voter.token, body: link() })
+    expect(own.status, JSON.stringify(own.body)).toBe(201)
+    expect([own.headers.get('ratelimit-limit'), own.headers.get('ratelimit-remaining')]).toEqual(['2', '1'])
+  })
+})
+
+describe('rate limit on data exports', () => {
+  it('allows 3 exports an hour per account, then answers 429 with Retry-After', async () => {
+    const exporter = await registerUser({}, server.url)
+    for (let i = 0; i < 3; i++) {
+      const response = await api('/api/profile/export', { baseURL: server.url, token: exporter.token })
+      expect(response.status).toBe(200)
+      expect(response.body.profile.id).toBe(exporter.id)
+      // Still counted in GENERAL by IP, as every other request.
+      expect(response.headers.get('ratelimit-limit')).toBe('100')
+    }
+    const limited = await api('/api/profile/export', { baseURL: server.url, token: exporter.token })
+    expect(limited.status).toBe(429)
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(3500)
+    expect(limited.body).toEqual({ statusCode: 429, statusMessage: 'Too Many Requests', message: 'Too many data exports, please try again later' })
+    // Per account: another account exports at once.
+    expect((await api('/api/profile/export', { baseURL: server.url, token: voter.token })).status).toBe(200)
   })
 })

@@ -4,8 +4,7 @@ import { createUpload } from '../../services/uploads'
 
 /** POST /api/upload (cookie): an image file, an image fetched from a URL, or a link. 201 with the creation subset. */
 export default defineEventHandler(async (event) => {
-  const actor = await requireUser(event)
-  await enforceRateLimit(event, 'upload', actor.id)
+  const actor = await limitUploader(event, requireUser)
   const options = mediaOptions()
   const form = await readMultipart(event, { maxFileBytes: MAX_IMAGE_BYTES, tmpDir: options.tmpDir })
   const input = parseWith(UploadFieldsSchema, form.fields)

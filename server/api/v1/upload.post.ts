@@ -4,8 +4,7 @@ import { createUpload } from '../../services/uploads'
 
 /** POST /api/v1/upload (API token): an image file or a link; `image_url` is refused with 400. */
 export default defineEventHandler(async (event) => {
-  const actor = await requireApiToken(event)
-  await enforceRateLimit(event, 'upload', actor.id)
+  const actor = await limitUploader(event, requireApiToken)
   const options = mediaOptions()
   const form = await readMultipart(event, { maxFileBytes: MAX_IMAGE_BYTES, tmpDir: options.tmpDir })
   const input = parseWith(ApiUploadFieldsSchema, form.fields)

@@ -16,6 +16,8 @@ const AUTH_PATHS = new Set([
   '/api/auth/oauth/mfa',
   '/api/auth/passkeys/login/options',
   '/api/auth/passkeys/login/verify',
+  '/api/auth/verify-email',
+  '/api/auth/verify-email/resend',
 ])
 
 /**

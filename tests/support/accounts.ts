@@ -1,7 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Secret, TOTP } from 'otpauth'
+import { inject } from 'vitest'
 import { api, type TestUser } from './api'
+import { ADMIN_EMAIL } from './global-setup'
 
 /** The code an authenticator would show for `secret` at `timestamp` (ms). */
 export function totpCode(secret: string, timestamp = Date.now()): string {
@@ -35,6 +37,56 @@ export function resetTokenOf(rawMail: string): string {
   const match = decodeQuotedPrintable(rawMail).match(/reset token: ([0-9a-f]{64})/)
   if (!match) throw new Error(`no reset token in mail:\n${rawMail}`)
   return match[1]!
+}
+
+/** The verification token in a raw e-mail (the text part says "verification token: <64 hex>"). */
+export function verificationTokenOf(rawMail: string): string {
+  const match = decodeQuotedPrintable(rawMail).match(/verification token: ([0-9a-f]{64})/)
+  if (!match) throw new Error(`no verification token in mail:\n${rawMail}`)
+  return match[1]!
+}
+
+/** A server's data dir and URL; the shared server's when left out. */
+interface Target { dataDir?: string, baseURL?: string }
+const targetOf = (target: Target) => ({ dataDir: target.dataDir ?? inject('dataDir'), baseURL: target.baseURL ?? inject('baseURL') })
+
+/**
+ * Verifies a freshly registered account's address as its owner would: the
+ * token from the registration mail in the outbox, posted to verify-email.
+ */
+export async function verifyRegisteredEmail(user: Pick<TestUser, 'email'>, target: Target = {}): Promise<void> {
+  const { dataDir, baseURL } = targetOf(target)
+  const token = verificationTokenOf((await waitForOutboxMail(dataDir, user.email)).raw)
+  const verified = await api('/api/auth/verify-email', { method: 'POST', body: { token }, baseURL })
+  if (verified.status !== 200) throw new Error(`verify-email failed: ${verified.status} ${JSON.stringify(verified.body)}`)
+}
+
+/**
+ * A session of the server's admin (ADMIN_EMAIL, in NUXT_ADMIN_EMAILS), which
+ * is an admin only once its address is verified: registered by the first
+ * caller, then verified through the outbox. Files running side by side may
+ * each void the other's token, so it asks again until the account is admin.
+ */
+export async function signInAsAdmin(target: Target = {}): Promise<string> {
+  const { dataDir, baseURL } = targetOf(target)
+  const credentials = { email: ADMIN_EMAIL, password: 'correct horse battery' }
+  let before = outboxFiles(dataDir)
+  const registered = await api('/api/auth', { method: 'POST', body: { action: 'register', username: `admin_${Date.now().toString(36)}`, ...credentials }, baseURL })
+  const token: string | undefined = registered.status === 201
+    ? registered.body.token
+    : (await api('/api/auth', { method: 'POST', body: { action: 'login', ...credentials }, baseURL })).body.token
+  if (!token) throw new Error('could not sign in as the admin')
+  for (let attempt = 0; attempt < 10; attempt++) {
+    if ((await api('/api/profile', { token, baseURL })).body.user.isAdmin) return token
+    if (registered.status !== 201 || attempt > 0) {
+      before = outboxFiles(dataDir)
+      const resent = await api('/api/auth/verify-email/resend', { method: 'POST', token, baseURL })
+      if (resent.status === 409) continue
+    }
+    const { raw } = await waitForOutboxMail(dataDir, ADMIN_EMAIL, before)
+    await api('/api/auth/verify-email', { method: 'POST', body: { token: verificationTokenOf(raw) }, baseURL })
+  }
+  throw new Error('the admin account did not become an admin')
 }
 
 /** Waits (up to 10 s) for an .eml in `<dataDir>/outbox` addressed to `to`, and returns its text. */

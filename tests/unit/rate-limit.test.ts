@@ -26,6 +26,8 @@ describe('rate-limit categories', () => {
     ['GET', '/api/uploads', 'general'],
     ['POST', '/api/upload/0b6f3c1e-5d2a-4f7e-9a61-2c8d4e5f6a7b/report', 'general'],
     ['DELETE', '/api/profile', 'general'],
+    ['POST', '/api/auth/verify-email', 'auth'],
+    ['POST', '/api/auth/verify-email/resend', 'auth'],
     ['GET', '/api/image/abc', null],
     ['GET', '/api/health', null],
     ['GET', '/', null],

@@ -80,11 +80,15 @@ export async function exportAccount(db: Executor, actor: Actor, siteUrl: string,
   }
 }
 
+/** The one answer to a wrong password or a wrong or missing MFA code, so it never tells which factor was right. */
+export const DELETION_REFUSED = 'Invalid password or code'
+
 /**
  * The confirmation DELETE /api/profile asks for: the password (and the MFA
  * code when MFA is on); an account without a password gives its MFA code, or
- * signed in within the last 10 minutes. 400 as change-password answers, 403
- * for a sign-in that is too old (an account with neither password nor MFA).
+ * signed in within the last 10 minutes. A wrong or missing factor is one 400
+ * (`DELETION_REFUSED`); 403 for a sign-in that is too old (an account with
+ * neither password nor MFA).
  */
 async function confirmDeletion(db: Executor, actor: Actor, input: { password?: string, mfaCode?: string }, now: number): Promise<void> {
   const row = (await db.get<{ password_hash: string | null, session_created_at: string | null }>(sql`
@@ -93,19 +97,18 @@ async function confirmDeletion(db: Executor, actor: Actor, input: { password?: s
   const mfaOn = await isMfaEnabled(db, actor.id)
   if (row.password_hash !== null) {
     if (!input.password) throw apiError(400, 'Password is required')
-    if (!await verifyPassword(row.password_hash, input.password)) throw apiError(400, 'Password is incorrect')
-    if (!mfaOn) return
-    if (!input.mfaCode) throw apiError(400, 'MFA code required')
-    if (!await verifyMfaCode(db, actor.id, input.mfaCode, now)) throw apiError(400, 'Invalid MFA code')
+    const passwordOk = await verifyPassword(row.password_hash, input.password)
+    // The code is checked only after a right password, so a guess never spends the caller's TOTP step.
+    if (!passwordOk || (mfaOn && !(input.mfaCode && await verifyMfaCode(db, actor.id, input.mfaCode, now)))) throw apiError(400, DELETION_REFUSED)
     return
   }
   if (mfaOn && input.mfaCode) {
-    if (!await verifyMfaCode(db, actor.id, input.mfaCode, now)) throw apiError(400, 'Invalid MFA code')
+    if (!await verifyMfaCode(db, actor.id, input.mfaCode, now)) throw apiError(400, DELETION_REFUSED)
     return
   }
   const signedIn = row.session_created_at ? Date.parse(row.session_created_at) : 0
   if (now - signedIn <= FRESH_SIGN_IN_MS) return
-  throw mfaOn ? apiError(400, 'MFA code required') : apiError(403, 'Sign in again to delete your account')
+  throw mfaOn ? apiError(400, DELETION_REFUSED) : apiError(403, 'Sign in again to delete your account')
 }
 
 /**

@@ -13,6 +13,7 @@ const AUTH_ENDPOINTS: [string, Record<string, unknown>, string?][] = [
   ['/api/auth/mfa/disable', {}],
   ['/api/auth/verify-email', { token: 'f'.repeat(64) }],
   ['/api/auth/verify-email/resend', {}],
+  ['/api/profile', { password: 'not the password' }, 'DELETE'],
 ]
 
 describe('AUTH rate-limit category (own server, small limits)', () => {

@@ -110,15 +110,20 @@ describe('DELETE /api/profile', () => {
     expect(missing.body).toEqual({ statusCode: 400, statusMessage: 'Bad Request', message: 'Password is required' })
     const wrong = await deleteAccount(user, { password: 'not the password' })
     expect(wrong.status).toBe(400)
-    expect(wrong.body.message).toBe('Password is incorrect')
+    expect(wrong.body).toEqual({ statusCode: 400, statusMessage: 'Bad Request', message: 'Invalid password or code' })
     expect((await rowsOf(user.id)).users).toBe(1)
     expect((await api('/api/profile', { token: user.token })).status).toBe(200)
   })
 
-  it('asks for the MFA code when MFA is on', async () => {
+  it('asks for the MFA code when MFA is on, with one answer whichever factor is wrong', async () => {
     const user = await enableMfa(await registerUser())
-    expect((await deleteAccount(user, { password: user.password })).body).toMatchObject({ statusCode: 400, message: 'MFA code required' })
-    expect((await deleteAccount(user, { password: user.password, mfaCode: '000000' })).body.message).toBe('Invalid MFA code')
+    const refused = { statusCode: 400, statusMessage: 'Bad Request', message: 'Invalid password or code' }
+    // Right password and no code, right password and a wrong code, wrong password and no code: nothing tells them apart.
+    for (const body of [{ password: user.password }, { password: user.password, mfaCode: '000000' }, { password: 'not the password' }, { password: 'not the password', mfaCode: '000000' }]) {
+      const response = await deleteAccount(user, body)
+      expect(response.status).toBe(400)
+      expect(response.body).toEqual(refused)
+    }
     expect((await rowsOf(user.id)).users).toBe(1)
     const deleted = await deleteAccount(user, { password: user.password, mfaCode: user.backupCodes[0] })
     expect(deleted.status).toBe(200)
@@ -141,10 +146,146 @@ describe('DELETE /api/profile', () => {
     const user = await enableMfa(await registerUser())
     await db().run(sql`UPDATE users SET password_hash = NULL WHERE id = ${user.id}`)
     await db().run(sql`UPDATE sessions SET created_at = ${new Date(Date.now() - 11 * 60_000).toISOString()} WHERE user_id = ${user.id}`)
-    expect((await deleteAccount(user, {})).body).toMatchObject({ statusCode: 400, message: 'MFA code required' })
-    expect((await deleteAccount(user, { mfaCode: '123456' })).body.message).toBe('Invalid MFA code')
+    expect((await deleteAccount(user, {})).body).toEqual({ statusCode: 400, statusMessage: 'Bad Request', message: 'Invalid password or code' })
+    expect((await deleteAccount(user, { mfaCode: '123456' })).body.message).toBe('Invalid password or code')
     const deleted = await deleteAccount(user, { mfaCode: user.backupCodes[0] })
     expect(deleted.status).toBe(200)
+  })
+
+  it('answers 401 signed out', async () => {
+    expect((await api('/api/profile/export')).status).toBe(401)
+  })
+})
+
+describe('DELETE /api/profile', () => {
+  it('removes the account and every row, file and count it leaves behind', async () => {
+    const [user, owner, voter] = await Promise.all([registerUser(), registerUser(), registerUser()])
+    const image = await uploadImage(user)
+    const link = await seedUpload(user)
+    const others = [await seedUpload(owner), await seedUpload(owner)]
+    await vote(image.id, 'fucks', voter.token)
+    await vote(others[0]!, 'fucks', user.token)
+    await vote(others[1]!, 'does_not_fuck', user.token)
+    await vote(others[1]!, 'fucks', voter.token)
+    await api(`/api/upload/${others[0]}/report`, { method: 'POST', body: { reason: 'spam' }, token: user.token })
+    await createApiToken(user.id)
+    await api('/api/auth/forgot-password', { method: 'POST', body: { email: user.email } })
+    await db().run(sql`INSERT INTO oauth_accounts (id, user_id, provider, provider_user_id) VALUES (${crypto.randomUUID()}, ${user.id}, 'github', ${user.id})`)
+    await addPasskey(user)
+    expect((await api('/api/auth/passkeys/register/options', { method: 'POST', token: user.token })).status).toBe(200)
+    expect((await api('/api/profile/filters', { method: 'PUT', token: user.token, body: { hiddenTags: ['gone-with-me'] } })).status).toBe(200)
+    expect(await rowsOf(user.id)).toMatchObject({ passkeys: 1, webauthn_challenges: 1, user_hidden_tags: 1 })
+    expect(existsSync(mediaPath(image.filename))).toBe(true)
+    expect(await storedCounts(others[1]!)).toEqual({ upvotes: 1, downvote_count: 1 })
+
+    const response = await deleteAccount(user, { password: user.password })
+    expect(response.status).toBe(200)
+    expect(response.body).toEqual({ success: true })
+    await expectMatchesOpenApi('delete', '/api/profile', response)
+    expect(response.headers.getSetCookie().some(line => /^auth-token=;/.test(line) && /Max-Age=0/i.test(line))).toBe(true)
+
+    expect(await rowsOf(user.id)).toEqual({ users: 0, sessions: 0, api_tokens: 0, mfa_backup_codes: 0, password_reset_tokens: 0, oauth_accounts: 0, uploads: 0, votes: 0, reports: 0, passkeys: 0, webauthn_challenges: 0, user_hidden_tags: 0 })
+    for (const id of [image.id, link]) expect((await db().get<{ n: number }>(sql`SELECT count(*) AS n FROM votes WHERE upload_id = ${id}`))!.n).toBe(0)
+    expect(existsSync(mediaPath(image.filename))).toBe(false)
+    expect(existsSync(mediaPath('thumbs', `${image.id}.webp`))).toBe(false)
+    expect(await storedCounts(others[0]!)).toEqual({ upvotes: 0, downvote_count: 0 })
+    expect(await storedCounts(others[1]!)).toEqual({ upvotes: 1, downvote_count: 0 })
+    expect((await api(`/api/upload/${image.id}`)).status).toBe(404)
+    expect((await api('/api/profile', { token: user.token })).status).toBe(401)
+    const login = await api('/api/auth', { method: 'POST', body: { action: 'login', email: user.email, password: user.password } })
+    expect(login.status).toBe(401)
+    // The e-mail and username are free again.
+    expect((await api('/api/auth', { method: 'POST', body: { action: 'register', email: user.email, username: user.username, password: user.password } })).status).toBe(201)
+  })
+
+  it('answers 400 for a missing or wrong password, and keeps the account', async () => {
+    const user = await registerUser()
+    const missing = await deleteAccount(user, {})
+    expect(missing.status).toBe(400)
+    expect(missing.body).toEqual({ statusCode: 400, statusMessage: 'Bad Request', message: 'Password is required' })
+    const wrong = await deleteAccount(user, { password: 'not the password' })
+    expect(wrong.status).toBe(400)
+    expect(wrong.body).toEqual({ statusCode: 400, statusMessage: 'Bad Request', message: 'Invalid password or code' })
+    expect((await rowsOf(user.id)).users).toBe(1)
+    expect((await api('/api/profile', { token: user.token })).status).toBe(200)
+  })
+
+  it('asks for the MFA code when MFA is on, with one answer whichever factor is wrong', async () => {
+    const user = await enableMfa(await registerUser())
+    const refused = { statusCode: 400, statusMessage: 'Bad Request', message: 'Invalid password or code' }
+    // Right password and no code, right password and a wrong code, wrong password and no code: nothing tells them apart.
+    for (const body of [{ password: user.password }, { password: user.password, mfaCode: '000000' }, { password: 'not the password' }, { password: 'not the password', mfaCode: '000000' }]) {
+      const response = await deleteAccount(user, body)
+      expect(response.status).toBe(400)
+      expect(response.body).toEqual(refused)
+    }
+    expect((await rowsOf(user.id)).users).toBe(1)
+    const deleted = await deleteAccount(user, { password: user.password, mfaCode: user.backupCodes[0] })
+    expect(deleted.status).toBe(200)
+    expect(await rowsOf(user.id)).toMatchObject({ users: 0, mfa_backup_codes: 0 })
+  })
+
+  it('lets an account without a password go after a fresh sign-in, else answers 403', async () => {
+    const user = await registerUser()
+    await db().run(sql`UPDATE users SET password_hash = NULL WHERE id = ${user.id}`)
+    await db().run(sql`UPDATE sessions SET created_at = ${new Date(Date.now() - 11 * 60_000).toISOString()} WHERE user_id = ${user.id}`)
+    const stale = await deleteAccount(user, {})
+    expect(stale.status).toBe(403)
+    expect(stale.body).toEqual({ statusCode: 403, statusMessage: 'Forbidden', message: 'Sign in again to delete your account' })
+    await db().run(sql`UPDATE sessions SET created_at = ${new Date(Date.now() - 60_000).toISOString()} WHERE user_id = ${user.id}`)
+    expect((await deleteAccount(user, {})).status).toBe(200)
+    expect((await rowsOf(user.id)).users).toBe(0)
+  })
+
+  it('lets an account without a password but with MFA go with its code', async () => {
+    const user = await enableMfa(await registerUser())
+    await db().run(sql`UPDATE users SET password_hash = NULL WHERE id = ${user.id}`)
+    await db().run(sql`UPDATE sessions SET created_at = ${new Date(Date.now() - 11 * 60_000).toISOString()} WHERE user_id = ${user.id}`)
+    expect((await deleteAccount(user, {})).body).toEqual({ statusCode: 400, statusMessage: 'Bad Request', message: 'Invalid password or code' })
+    expect((await deleteAccount(user, { mfaCode: '123456' })).body.message).toBe('Invalid password or code')
+    const deleted = await deleteAccount(user, { mfaCode: user.backupCodes[0] })
+    expect(deleted.status).toBe(200)
+  })
+
+  it('finishes while its uploads are deleted by its other session and an admin at the same time', async () => {
+    const [user, owner, admin] = await Promise.all([registerUser(), registerUser(), registerUser().then(made => makeAdmin(made))])
+    const mine = await Promise.all(Array.from({ length: 60 }, () => seedUpload(user)))
+    const theirs = [await seedUpload(owner), await seedUpload(owner)]
+    await vote(theirs[0]!, 'fucks', user.token)
+    await vote(theirs[1]!, 'does_not_fuck', user.token)
+    await vote(mine[0]!, 'fucks', owner.token)
+    const other = await api('/api/auth', { method: 'POST', body: { action: 'login', email: user.email, password: user.password } })
+    const uploadsLeft = async () => Number((await db().get<{ n: number }>(sql`SELECT count(*) AS n FROM uploads WHERE user_id = ${user.id}`))!.n)
+
+    // The others start once the account's deletion is under way, from the other end of its order, so they meet it.
+    const deletion = deleteAccount(user, { password: user.password })
+    const others = (async () => {
+      const deadline = Date.now() + 10_000
+      while (await uploadsLeft() === mine.length && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 2))
+      const ids = [...mine].sort().reverse()
+      return Promise.all([
+        (async () => {
+          const statuses = []
+          for (const id of ids.filter((_, i) => i % 2 === 0)) statuses.push((await api(`/api/upload/${id}`, { method: 'DELETE', token: other.body.token })).status)
+          return statuses
+        })(),
+        (async () => {
+          const statuses = []
+          for (const id of ids.filter((_, i) => i % 2 === 1)) statuses.push((await api(`/api/upload/${id}`, { method: 'DELETE', token: admin.token })).status)
+          return statuses
+        })(),
+      ])
+    })()
+    const [response, [ownerStatuses, adminStatuses]] = await Promise.all([deletion, others])
+    expect(response.status).toBe(200)
+    expect(response.body).toEqual({ success: true })
+    // The other session may have been ended by the deletion; the admin's deletes found each upload or not.
+    for (const status of ownerStatuses!) expect([200, 401, 404]).toContain(status)
+    for (const status of adminStatuses!) expect([200, 404]).toContain(status)
+    expect(await rowsOf(user.id)).toEqual({ users: 0, sessions: 0, api_tokens: 0, mfa_backup_codes: 0, password_reset_tokens: 0, oauth_accounts: 0, uploads: 0, votes: 0, reports: 0, passkeys: 0, webauthn_challenges: 0, user_hidden_tags: 0 })
+    expect(await storedCounts(theirs[0]!)).toEqual({ upvotes: 0, downvote_count: 0 })
+    expect(await storedCounts(theirs[1]!)).toEqual({ upvotes: 0, downvote_count: 0 })
+    expect(Number((await db().get<{ n: number }>(sql`SELECT count(*) AS n FROM votes WHERE upload_id = ${mine[0]!}`))!.n)).toBe(0)
   })
 
   it('answers 401 signed out', async () => {

@@ -112,6 +112,15 @@ async function confirmDeletion(db: Executor, actor: Actor, input: { password?: s
 }
 
 /**
+ * An upload that something else (its owner's other session, an admin, a
+ * second deletion of the account) removed after it was listed: already what
+ * the account's deletion wants, so it goes on.
+ */
+function ignoreGone(error: unknown): void {
+  if ((error as { statusCode?: unknown })?.statusCode !== 404) throw error
+}
+
+/**
  * DELETE /api/profile: removes the account and everything it owns. Its
  * uploads go first, each with its files, through the one upload removal.
  * Then, in one transaction: the account is shadow-banned and the uploads it
@@ -126,7 +135,7 @@ export async function deleteAccount(db: Executor, actor: Actor, input: { passwor
   for (;;) {
     const batch = await db.all<{ id: string }>(sql`SELECT id FROM uploads WHERE user_id = ${actor.id} ORDER BY id LIMIT 100`)
     if (batch.length === 0) break
-    for (const { id } of batch) await deleteUpload(db, id, owner, store)
+    for (const { id } of batch) await deleteUpload(db, id, owner, store).catch(ignoreGone)
   }
   await db.transaction(async (tx) => {
     const user = await tx.get(sql`UPDATE users SET shadow_banned = 1 WHERE id = ${actor.id} RETURNING id`)
@@ -134,7 +143,7 @@ export async function deleteAccount(db: Executor, actor: Actor, input: { passwor
     await recountUploads(tx, sql`SELECT upload_id AS id FROM votes WHERE user_id = ${actor.id}`)
     // An upload that arrived while the others were removed: its row goes with the account, its files here.
     const late = await tx.all<{ id: string }>(sql`SELECT id FROM uploads WHERE user_id = ${actor.id}${FOR_UPDATE}`)
-    for (const { id } of late) await deleteUpload(tx, id, owner, store)
+    for (const { id } of late) await deleteUpload(tx, id, owner, store).catch(ignoreGone)
     await tx.run(sql`DELETE FROM users WHERE id = ${actor.id}`)
   })
   return { success: true as const }

@@ -56,7 +56,7 @@ const targetOf = (target: Target) => ({ dataDir: target.dataDir ?? inject('dataD
  */
 export async function verifyRegisteredEmail(user: Pick<TestUser, 'email'>, target: Target = {}): Promise<void> {
   const { dataDir, baseURL } = targetOf(target)
-  const token = verificationTokenOf((await waitForOutboxMail(dataDir, user.email)).raw)
+  const token = verificationTokenOf((await waitForOutboxMail(dataDir, user.email, undefined, 'verification')).raw)
   const verified = await api('/api/auth/verify-email', { method: 'POST', body: { token }, baseURL })
   if (verified.status !== 200) throw new Error(`verify-email failed: ${verified.status} ${JSON.stringify(verified.body)}`)
 }
@@ -83,21 +83,27 @@ export async function signInAsAdmin(target: Target = {}): Promise<string> {
       const resent = await api('/api/auth/verify-email/resend', { method: 'POST', token, baseURL })
       if (resent.status === 409) continue
     }
-    const { raw } = await waitForOutboxMail(dataDir, ADMIN_EMAIL, before)
+    const { raw } = await waitForOutboxMail(dataDir, ADMIN_EMAIL, before, 'verification')
     await api('/api/auth/verify-email', { method: 'POST', body: { token: verificationTokenOf(raw) }, baseURL })
   }
   throw new Error('the admin account did not become an admin')
 }
 
-/** Waits (up to 10 s) for an .eml in `<dataDir>/outbox` addressed to `to`, and returns its text. */
-export async function waitForOutboxMail(dataDir: string, to: string, after = new Set<string>()): Promise<{ file: string, raw: string }> {
+/** The subject lines of our mails, to tell a reset mail from the verification mail sent at registration. */
+export const MAIL_SUBJECTS = { reset: /^Subject: Reset your /m, verification: /^Subject: Confirm your /m }
+
+/**
+ * Waits (up to 10 s) for an .eml in `<dataDir>/outbox` addressed to `to` (of
+ * one kind, when given), and returns its text.
+ */
+export async function waitForOutboxMail(dataDir: string, to: string, after = new Set<string>(), kind?: keyof typeof MAIL_SUBJECTS): Promise<{ file: string, raw: string }> {
   const outbox = join(dataDir, 'outbox')
   const deadline = Date.now() + 10_000
   for (;;) {
     const files = existsSync(outbox) ? readdirSync(outbox).filter(f => f.endsWith('.eml') && !after.has(f)) : []
     for (const file of files) {
       const raw = readFileSync(join(outbox, file), 'utf8')
-      if (new RegExp(`^To: ${to.replace(/[.+]/g, '\\$&')}$`, 'im').test(raw)) return { file, raw }
+      if (new RegExp(`^To: ${to.replace(/[.+]/g, '\\$&')}$`, 'im').test(raw) && (!kind || MAIL_SUBJECTS[kind].test(raw))) return { file, raw }
     }
     if (Date.now() > deadline) throw new Error(`no mail to ${to} in ${outbox}`)
     await new Promise(r => setTimeout(r, 50))
@@ -115,7 +121,7 @@ export async function requestResetToken(dataDir: string, email: string, baseURL?
   const before = outboxFiles(dataDir)
   const response = await api('/api/auth/forgot-password', { method: 'POST', body: { email }, baseURL })
   if (response.status !== 200) throw new Error(`forgot-password failed: ${response.status}`)
-  return resetTokenOf((await waitForOutboxMail(dataDir, email, before)).raw)
+  return resetTokenOf((await waitForOutboxMail(dataDir, email, before, 'reset')).raw)
 }
 
 /** Polls `check` until it is true (up to 10 s); for effects that land after the HTTP answer. */

@@ -56,7 +56,7 @@ describe('POST /api/auth/verify-email', () => {
     }
     const missing = await api('/api/auth/verify-email', { method: 'POST', body: {} })
     expect(missing.status).toBe(400)
-    expect(missing.body.message).toBe('Invalid or expired token')
+    expect(missing.body.message).toBe('Token is required')
 
     const user = await registerUser()
     const token = await registrationToken(user)

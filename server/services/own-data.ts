@@ -91,9 +91,11 @@ export const DELETION_REFUSED = 'Invalid password or code'
  * neither password nor MFA).
  */
 async function confirmDeletion(db: Executor, actor: Actor, input: { password?: string, mfaCode?: string }, now: number): Promise<void> {
-  const row = (await db.get<{ password_hash: string | null, session_created_at: string | null }>(sql`
+  const row = await db.get<{ password_hash: string | null, session_created_at: string | null }>(sql`
     SELECT u.password_hash, s.created_at AS session_created_at FROM users u LEFT JOIN sessions s ON s.id = ${actor.sessionId ?? ''}
-    WHERE u.id = ${actor.id}`))!
+    WHERE u.id = ${actor.id}`)
+  // Deleted since its session was checked (another deletion of the account finished first).
+  if (!row) throw apiError(401, 'Invalid or expired token')
   const mfaOn = await isMfaEnabled(db, actor.id)
   if (row.password_hash !== null) {
     if (!input.password) throw apiError(400, 'Password is required')

@@ -193,6 +193,20 @@ describe('DELETE /api/profile', () => {
     expect(Number((await db().get<{ n: number }>(sql`SELECT count(*) AS n FROM votes WHERE upload_id = ${mine[0]!}`))!.n)).toBe(0)
   })
 
+  it('deletes an account once when two of its sessions delete it at the same time', async () => {
+    const [user, owner] = await Promise.all([registerUser(), registerUser()])
+    await Promise.all(Array.from({ length: 20 }, () => seedUpload(user)))
+    const theirs = await seedUpload(owner)
+    await vote(theirs, 'fucks', user.token)
+    const other = await api('/api/auth', { method: 'POST', body: { action: 'login', email: user.email, password: user.password } })
+    const answers = await Promise.all([deleteAccount(user, { password: user.password }), deleteAccount({ token: other.body.token }, { password: user.password })])
+    // One finishes; the other finds its account (and so its session) gone.
+    expect(answers.map(answer => answer.status).sort()).toEqual([200, 401])
+    expect(answers.find(answer => answer.status === 401)!.body).toEqual({ statusCode: 401, statusMessage: 'Unauthorized', message: 'Invalid or expired token' })
+    expect(await rowsOf(user.id)).toMatchObject({ users: 0, sessions: 0, uploads: 0, votes: 0 })
+    expect(await storedCounts(theirs)).toEqual({ upvotes: 0, downvote_count: 0 })
+  })
+
   it('answers 401 signed out', async () => {
     expect((await api('/api/profile', { method: 'DELETE', body: { password: 'x' } })).status).toBe(401)
   })

@@ -5,6 +5,7 @@ export interface ProfileUser {
   createdAt: string
   isAdmin: boolean
   mfaEnabled: boolean
+  emailVerified: boolean
 }
 
 export interface Profile {
@@ -103,6 +104,17 @@ export const useAuth = perApp(() => {
     return api<{ message: string }>('/api/auth/reset-password', { method: 'POST', body: input })
   }
 
+  /** Proves the address with the mailed token; the signed-in account (if any) is read again, as it may now be verified or admin. */
+  async function verifyEmail(token: string): Promise<void> {
+    await api('/api/auth/verify-email', { method: 'POST', body: { token } })
+    if (profile.value) await refresh()
+  }
+
+  /** Mails a new verification link to the signed-in account; older links stop working. */
+  function resendVerification() {
+    return api<{ success: true }>('/api/auth/verify-email/resend', { method: 'POST' })
+  }
+
   /**
    * For route guards: the error page to show when nobody is known to be signed
    * in because the account could not be loaded (not because of a 401), or null.
@@ -118,5 +130,5 @@ export const useAuth = perApp(() => {
     })
   }
 
-  return { profile, user, signedIn, isAdmin, loaded, loadFailure, unavailableError, refresh, ensureLoaded, login, register, logout, changePassword, forgotPassword, checkResetToken, resetPassword }
+  return { profile, user, signedIn, isAdmin, loaded, loadFailure, unavailableError, refresh, ensureLoaded, login, register, logout, changePassword, forgotPassword, checkResetToken, resetPassword, verifyEmail, resendVerification }
 })

@@ -2,7 +2,7 @@ import * as v from 'valibot'
 import {
   AuthResponseSchema, AuthSchema, ChangePasswordSchema, ForgotPasswordSchema, GeneratedTokenSchema, GenerateTokenSchema,
   MessageSchema, MfaCodeBodySchema, MfaDisableSchema, MfaSetupSchema, MfaStateSchema, ProfileSchema, ResetPasswordSchema,
-  ResetTokenCheckSchema, ResetTokenStatusSchema, SuccessMessageSchema, TokenListSchema,
+  ResetTokenCheckSchema, ResetTokenStatusSchema, SuccessMessageSchema, TokenListSchema, VerifyEmailSchema,
 } from '#shared/schemas/auth'
 import { IdParamsSchema, SuccessSchema } from '#shared/schemas/common'
 
@@ -172,6 +172,37 @@ export default defineApiPaths({
       responses: {
         200: { description: '`valid: false` (and `mfaRequired: false`) for an unknown, expired or used token', schema: ResetTokenStatusSchema },
         400: { description: '`Token is required`, or a value that cannot be a token (`Invalid or expired token`)' },
+        ...rateLimited,
+      },
+    },
+  },
+  '/api/auth/verify-email': {
+    post: {
+      operationId: 'verifyEmail',
+      summary: 'Prove the account\'s e-mail address with the e-mailed token',
+      description: 'Registration mails `<site>/verify-email?token=<token>` and the token; it is valid 24 hours, once. No sign-in needed. '
+        + 'A verified address listed in NUXT_ADMIN_EMAILS makes the account an admin from now on. Counted as AUTH.',
+      tags,
+      body: { json: VerifyEmailSchema },
+      responses: {
+        200: { description: 'Verified', schema: SuccessSchema },
+        400: { description: '`Invalid or expired token` (unknown, used, expired or malformed)' },
+        ...rateLimited,
+      },
+    },
+  },
+  '/api/auth/verify-email/resend': {
+    post: {
+      operationId: 'resendVerificationEmail',
+      summary: 'Mail a new verification link; older ones stop working',
+      description: 'Counted as AUTH. An address that is already verified gets no mail: 409.',
+      tags,
+      security: ['jwt', 'cookie'],
+      responses: {
+        200: { description: 'Sent', schema: SuccessSchema },
+        400: { description: '`No email address to verify` (an account made by an external sign-in without a verified address)' },
+        ...unauthenticated,
+        409: { description: '`Email already verified`' },
         ...rateLimited,
       },
     },

@@ -23,15 +23,17 @@ export default defineApiPaths({
       summary: 'Delete the caller\'s account',
       description: 'Removes the account, its uploads and media, votes (the counts of every upload it voted on are recomputed), sessions, API '
         + 'tokens, linked accounts, MFA and reset codes and the reports it filed; moderation log entries stay with no actor. Confirmed by '
-        + '`password` (and `mfaCode` when MFA is on). An account without a password gives `mfaCode`, or must have signed in within the last 10 minutes. Clears the cookie.',
+        + '`password` (and `mfaCode` when MFA is on). An account without a password gives `mfaCode`, or must have signed in within the last 10 minutes. Clears the cookie. '
+        + 'Counted as AUTH; a wrong password and a wrong or missing code answer alike, so neither factor can be guessed alone.',
       tags: ['Accounts'],
       security: ['cookie'],
       body: { json: DeleteAccountSchema },
       responses: {
         200: { description: 'Deleted', schema: SuccessSchema, headers: { 'Set-Cookie': 'auth-token=; Max-Age=0; Path=/' } },
-        400: { description: '`Password is required`, `Password is incorrect`, `MFA code required`, `Invalid MFA code`' },
+        400: { description: '`Password is required` (none sent), or `Invalid password or code` (a wrong password, or a wrong or missing MFA code)' },
         401: { description: 'Not authenticated' },
         403: { description: '`Sign in again to delete your account` (no password, no MFA, and the sign-in is older than 10 minutes)' },
+        429: { description: 'Too many requests (AUTH category)', headers: { 'Retry-After': 'Seconds until the next request is accepted' } },
       },
     },
   },

@@ -34,8 +34,12 @@ export async function usernameTaken(db: Executor, username: string): Promise<boo
   return (await db.get(sql`SELECT 1 AS taken FROM users WHERE lower(username) = lower(${username})`)) !== undefined
 }
 
-/** Creates an account; 409 when the e-mail or (case-insensitively) the username is taken. */
-export async function registerAccount(db: Executor, input: { email: string, username: string, password: string }, isAdmin: boolean) {
+/**
+ * Creates an account, its address not yet verified; 409 when the e-mail or
+ * (case-insensitively) the username is taken. `isAdmin` is a grant (as the
+ * CLI's), never the admin e-mail list, which counts only once the address is verified.
+ */
+export async function registerAccount(db: Executor, input: { email: string, username: string, password: string }, isAdmin = false) {
   const taken = await db.get<{ email_taken: number }>(sql`SELECT CASE WHEN email = ${input.email} THEN 1 ELSE 0 END AS email_taken
     FROM users WHERE email = ${input.email} OR lower(username) = lower(${input.username}) LIMIT 1`)
   if (taken) throw apiError(409, taken.email_taken ? 'Email already registered' : 'Username already taken')
@@ -54,9 +58,13 @@ export async function registerAccount(db: Executor, input: { email: string, user
   return { id, username: input.username, email: input.email }
 }
 
-/** Keeps the stored admin flag in step with NUXT_ADMIN_EMAILS (checked at every login/registration). */
+/**
+ * Keeps the stored admin flag in step with NUXT_ADMIN_EMAILS (checked at every
+ * login, external sign-in and e-mail verification): only a verified address
+ * counts, so registering an admin's address gives nothing until it is proved.
+ */
 export async function syncAdminFlag(db: Executor, userId: string, email: string | null, adminEmails: string[]): Promise<void> {
-  if (email && adminEmails.includes(email)) await db.run(sql`UPDATE users SET is_admin = 1 WHERE id = ${userId}`)
+  if (email && adminEmails.includes(email)) await db.run(sql`UPDATE users SET is_admin = 1 WHERE id = ${userId} AND email_verified = 1`)
 }
 
 /** syncAdminFlag for a user known by id only (external sign-in). */
@@ -67,13 +75,13 @@ export async function syncAdminFlagOf(db: Executor, userId: string, adminEmails:
 
 /** GET /api/profile's body. */
 export async function profileOf(db: Executor, actor: { id: string, isAdmin: boolean }) {
-  const row = (await db.get<Pick<Row<typeof users>, 'id' | 'username' | 'email' | 'created_at' | 'mfa_enabled'> & { uploads: number, votes: number }>(sql`
-    SELECT id, username, email, created_at, mfa_enabled,
+  const row = (await db.get<Pick<Row<typeof users>, 'id' | 'username' | 'email' | 'created_at' | 'mfa_enabled' | 'email_verified'> & { uploads: number, votes: number }>(sql`
+    SELECT id, username, email, created_at, mfa_enabled, email_verified,
       (SELECT count(*) FROM uploads WHERE user_id = users.id) AS uploads,
       coalesce((SELECT sum(votes) FROM user_vote_counts WHERE user_id = users.id), 0) AS votes
     FROM users WHERE id = ${actor.id}`))!
   return {
-    user: { id: row.id, username: row.username, email: row.email, createdAt: row.created_at, isAdmin: actor.isAdmin, mfaEnabled: row.mfa_enabled === 1 },
+    user: { id: row.id, username: row.username, email: row.email, createdAt: row.created_at, isAdmin: actor.isAdmin, mfaEnabled: row.mfa_enabled === 1, emailVerified: row.email_verified === 1 },
     stats: { uploads: row.uploads, votes: row.votes },
   }
 }

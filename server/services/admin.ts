@@ -4,11 +4,11 @@ import { FOR_UPDATE, sql } from '../database/sql'
 import { apiError } from './errors'
 import { logModeration } from './modlog'
 import type { MediaStore } from './media-store'
-import type { Actor } from './sessions'
+import { isAdminRow, type Actor } from './sessions'
 import { deleteUpload } from './uploads'
 import { recountUploads } from './votes'
 
-type UserRow = Pick<Row<typeof users>, 'id' | 'username' | 'email' | 'is_admin' | 'shadow_banned' | 'created_at'>
+type UserRow = Pick<Row<typeof users>, 'id' | 'username' | 'email' | 'is_admin' | 'email_verified' | 'shadow_banned' | 'created_at'>
 
 /** GET /api/admin/users: every account, newest first, optionally filtered by username or e-mail. */
 export async function listUsers(db: Executor, query: { page: number, limit: number, q: string }, adminEmails: string[]) {
@@ -16,14 +16,14 @@ export async function listUsers(db: Executor, query: { page: number, limit: numb
   const pattern = `%${query.q.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`
   const where = sql`WHERE lower(username) LIKE ${pattern} ESCAPE '\\' OR lower(email) LIKE ${pattern} ESCAPE '\\'`
   const { total } = (await db.get<{ total: number }>(sql`SELECT count(*) AS total FROM users ${where}`))!
-  const rows = await db.all<UserRow>(sql`SELECT id, username, email, is_admin, shadow_banned, created_at FROM users ${where}
+  const rows = await db.all<UserRow>(sql`SELECT id, username, email, is_admin, email_verified, shadow_banned, created_at FROM users ${where}
     ORDER BY created_at DESC, id DESC LIMIT ${query.limit} OFFSET ${(query.page - 1) * query.limit}`)
   return {
     users: rows.map(row => ({
       id: row.id,
       username: row.username,
       email: row.email,
-      isAdmin: row.is_admin === 1 || (row.email !== null && adminEmails.includes(row.email)),
+      isAdmin: isAdminRow(row, adminEmails),
       shadowBanned: row.shadow_banned === 1,
       createdAt: row.created_at,
     })),

@@ -20,7 +20,7 @@ export async function actorFromApiToken(db: Executor, token: string, adminEmails
   const hash = hashApiToken(token)
   const now = new Date(nowMs).toISOString()
   const row = await db.get<ActorRow & { token_id: string, token_hash: string }>(sql`
-    SELECT t.id AS token_id, t.token_hash, u.id, u.username, u.email, u.is_admin, u.shadow_banned
+    SELECT t.id AS token_id, t.token_hash, u.id, u.username, u.email, u.is_admin, u.email_verified, u.shadow_banned
     FROM api_tokens t JOIN users u ON u.id = t.user_id
     WHERE t.token_hash = ${hash} AND t.expires_at > ${now}`)
   if (!row || !timingSafeEqual(Buffer.from(row.token_hash), Buffer.from(hash))) return null

@@ -56,3 +56,23 @@ export function passwordResetMail(to: string, siteUrl: string, token: string): M
 <p>If it was not you, ignore this e-mail; your password stays the same.</p>`
   return { to, subject: 'Reset your Does It Fuck? password', text, html, link }
 }
+
+/** The address-verification e-mail: the link `<site>/verify-email?token=<token>` and the token itself. */
+export function emailVerificationMail(to: string, siteUrl: string, token: string): Mail & { link: string } {
+  const link = `${siteUrl.replace(/\/+$/, '')}/verify-email?token=${encodeURIComponent(token)}`
+  const text = [
+    'Welcome to Does It Fuck?',
+    '',
+    'Open this link within 24 hours to confirm that this address is yours:',
+    link,
+    '',
+    `Or enter this verification token: ${token}`,
+    '',
+    'If you did not create an account, ignore this e-mail; the address stays unconfirmed.',
+  ].join('\n')
+  const html = `<p>Welcome to Does It Fuck?</p>
+<p>Open this link within 24 hours to confirm that this address is yours:<br><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>
+<p>Or enter this verification token: <code>${escapeHtml(token)}</code></p>
+<p>If you did not create an account, ignore this e-mail; the address stays unconfirmed.</p>`
+  return { to, subject: 'Confirm your Does It Fuck? e-mail address', text, html, link }
+}

@@ -1,10 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { OAUTH_PROVIDER_LABELS, type OAuthProvider } from '#shared/utils/oauth'
 import type { Executor } from '../database/port'
-import { sql } from '../database/sql'
+import { FOR_UPDATE, sql } from '../database/sql'
 import { lockedSignInMethods, usernameTaken } from './accounts'
 import { apiError } from './errors'
 import { verifyMfaCode } from './mfa'
+import { revokeUserSessions } from './sessions'
 
 /** What a provider told us about its user, in one shape for every provider. */
 export interface ProviderProfile {
@@ -120,7 +121,13 @@ export function resolveOAuthSignIn(db: Executor, profile: ProviderProfile): Prom
     if (linked) return { userId: linked.id, mfaRequired: linked.mfa_enabled === 1, pendingLink: null, created: false }
 
     const email = profile.emailVerified && profile.email ? profile.email.toLowerCase() : null
-    const owner = email ? await tx.get<UserRow>(sql`SELECT id, mfa_enabled FROM users WHERE email = ${email}`) : undefined
+    const owner = email ? await tx.get<UserRow & { email_verified: number }>(sql`SELECT id, mfa_enabled, email_verified FROM users WHERE email = ${email}${FOR_UPDATE}`) : undefined
+    if (owner && owner.email_verified !== 1) {
+      // Whoever registered the address never proved it; the provider just did.
+      await dropUnprovedCredentials(tx, owner.id)
+      await linkOAuthAccount(tx, owner.id, profile)
+      return { userId: owner.id, mfaRequired: false, pendingLink: null, created: false }
+    }
     if (owner) {
       if (owner.mfa_enabled === 1) {
         await assertLinkable(tx, owner.id, profile)
@@ -130,12 +137,29 @@ export function resolveOAuthSignIn(db: Executor, profile: ProviderProfile): Prom
       return { userId: owner.id, mfaRequired: false, pendingLink: null, created: false }
     }
 
-    // An unverified e-mail is kept on the link only, never as the account's e-mail.
+    // An unverified e-mail is kept on the link only, never as the account's e-mail; a verified one is the account's, verified.
     const userId = randomUUID()
-    await tx.run(sql`INSERT INTO users (id, email, username, password_hash) VALUES (${userId}, ${email}, ${await uniqueUsername(tx, profile.username)}, NULL)`)
+    await tx.run(sql`INSERT INTO users (id, email, username, password_hash, email_verified)
+      VALUES (${userId}, ${email}, ${await uniqueUsername(tx, profile.username)}, NULL, ${email !== null})`)
     await linkOAuthAccount(tx, userId, profile)
     return { userId, mfaRequired: false, pendingLink: null, created: true }
   })
+}
+
+/**
+ * An account whose address was never verified, taken over by a provider's
+ * proof of that address: every way in its registrant had goes (password,
+ * sessions, API tokens, passkeys, MFA, other linked providers, pending reset
+ * and verification tokens), then the address is marked verified. Runs in the
+ * caller's transaction, with the user row locked, before the link is stored.
+ */
+async function dropUnprovedCredentials(tx: Executor, userId: string): Promise<void> {
+  await tx.run(sql`UPDATE users SET password_hash = NULL, mfa_enabled = 0, mfa_secret = NULL, mfa_last_step = NULL, email_verified = 1
+    WHERE id = ${userId}`)
+  await revokeUserSessions(tx, userId)
+  for (const table of ['api_tokens', 'passkeys', 'webauthn_challenges', 'mfa_backup_codes', 'oauth_accounts', 'password_reset_tokens', 'email_verification_tokens']) {
+    await tx.run(sql`DELETE FROM ${sql.raw(table)} WHERE user_id = ${userId}`)
+  }
 }
 
 async function assertLinkable(db: Executor, userId: string, profile: ProviderProfile): Promise<'new' | 'linked'> {

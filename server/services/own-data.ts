@@ -127,32 +127,46 @@ export async function* exportAccount(db: Executor, actor: Actor, siteUrl: string
   yield `],${JSON.stringify(rest).slice(1)}`
 }
 
+/** The one answer to a wrong password or a wrong or missing MFA code, so it never tells which factor was right. */
+export const DELETION_REFUSED = 'Invalid password or code'
+
 /**
  * The confirmation DELETE /api/profile asks for: the password (and the MFA
  * code when MFA is on); an account without a password gives its MFA code, or
- * signed in within the last 10 minutes. 400 as change-password answers, 403
- * for a sign-in that is too old (an account with neither password nor MFA).
+ * signed in within the last 10 minutes. A wrong or missing factor is one 400
+ * (`DELETION_REFUSED`); 403 for a sign-in that is too old (an account with
+ * neither password nor MFA).
  */
 async function confirmDeletion(db: Executor, actor: Actor, input: { password?: string, mfaCode?: string }, now: number): Promise<void> {
-  const row = (await db.get<{ password_hash: string | null, session_created_at: string | null }>(sql`
+  const row = await db.get<{ password_hash: string | null, session_created_at: string | null }>(sql`
     SELECT u.password_hash, s.created_at AS session_created_at FROM users u LEFT JOIN sessions s ON s.id = ${actor.sessionId ?? ''}
-    WHERE u.id = ${actor.id}`))!
+    WHERE u.id = ${actor.id}`)
+  // Deleted since its session was checked (another deletion of the account finished first).
+  if (!row) throw apiError(401, 'Invalid or expired token')
   const mfaOn = await isMfaEnabled(db, actor.id)
   if (row.password_hash !== null) {
     if (!input.password) throw apiError(400, 'Password is required')
-    if (!await verifyPassword(row.password_hash, input.password)) throw apiError(400, 'Password is incorrect')
-    if (!mfaOn) return
-    if (!input.mfaCode) throw apiError(400, 'MFA code required')
-    if (!await verifyMfaCode(db, actor.id, input.mfaCode, now)) throw apiError(400, 'Invalid MFA code')
+    const passwordOk = await verifyPassword(row.password_hash, input.password)
+    // The code is checked only after a right password, so a guess never spends the caller's TOTP step.
+    if (!passwordOk || (mfaOn && !(input.mfaCode && await verifyMfaCode(db, actor.id, input.mfaCode, now)))) throw apiError(400, DELETION_REFUSED)
     return
   }
   if (mfaOn && input.mfaCode) {
-    if (!await verifyMfaCode(db, actor.id, input.mfaCode, now)) throw apiError(400, 'Invalid MFA code')
+    if (!await verifyMfaCode(db, actor.id, input.mfaCode, now)) throw apiError(400, DELETION_REFUSED)
     return
   }
   const signedIn = row.session_created_at ? Date.parse(row.session_created_at) : 0
   if (now - signedIn <= FRESH_SIGN_IN_MS) return
-  throw mfaOn ? apiError(400, 'MFA code required') : apiError(403, 'Sign in again to delete your account')
+  throw mfaOn ? apiError(400, DELETION_REFUSED) : apiError(403, 'Sign in again to delete your account')
+}
+
+/**
+ * An upload that something else (its owner's other session, an admin, a
+ * second deletion of the account) removed after it was listed: already what
+ * the account's deletion wants, so it goes on.
+ */
+function ignoreGone(error: unknown): void {
+  if ((error as { statusCode?: unknown })?.statusCode !== 404) throw error
 }
 
 /**
@@ -170,7 +184,7 @@ export async function deleteAccount(db: Executor, actor: Actor, input: { passwor
   for (;;) {
     const batch = await db.all<{ id: string }>(sql`SELECT id FROM uploads WHERE user_id = ${actor.id} ORDER BY id LIMIT 100`)
     if (batch.length === 0) break
-    for (const { id } of batch) await deleteUpload(db, id, owner, store)
+    for (const { id } of batch) await deleteUpload(db, id, owner, store).catch(ignoreGone)
   }
   await db.transaction(async (tx) => {
     const user = await tx.get(sql`UPDATE users SET shadow_banned = 1 WHERE id = ${actor.id} RETURNING id`)
@@ -178,7 +192,7 @@ export async function deleteAccount(db: Executor, actor: Actor, input: { passwor
     await recountUploads(tx, sql`SELECT upload_id AS id FROM votes WHERE user_id = ${actor.id}`)
     // An upload that arrived while the others were removed: its row goes with the account, its files here.
     const late = await tx.all<{ id: string }>(sql`SELECT id FROM uploads WHERE user_id = ${actor.id}${FOR_UPDATE}`)
-    for (const { id } of late) await deleteUpload(tx, id, owner, store)
+    for (const { id } of late) await deleteUpload(tx, id, owner, store).catch(ignoreGone)
     await tx.run(sql`DELETE FROM users WHERE id = ${actor.id}`)
   })
   return { success: true as const }

@@ -19,14 +19,19 @@ export interface Actor {
   sessionId?: string
 }
 
-export type ActorRow = Pick<Row<typeof users>, 'id' | 'username' | 'email' | 'is_admin' | 'shadow_banned'>
+export type ActorRow = Pick<Row<typeof users>, 'id' | 'username' | 'email' | 'is_admin' | 'email_verified' | 'shadow_banned'>
+
+/** An admin: granted (the stored flag), or with a verified address listed in NUXT_ADMIN_EMAILS. */
+export function isAdminRow(row: Pick<ActorRow, 'is_admin' | 'email' | 'email_verified'>, adminEmails: string[]): boolean {
+  return row.is_admin === 1 || (row.email_verified === 1 && row.email !== null && adminEmails.includes(row.email))
+}
 
 export function toActor(row: ActorRow, adminEmails: string[], sessionId?: string): Actor {
   return {
     id: row.id,
     username: row.username,
     email: row.email,
-    isAdmin: row.is_admin === 1 || (row.email !== null && adminEmails.includes(row.email)),
+    isAdmin: isAdminRow(row, adminEmails),
     shadowBanned: row.shadow_banned === 1,
     sessionId,
   }
@@ -119,7 +124,7 @@ const LOCKING_USER = dialects({ sqlite: '', postgres: ' FOR SHARE OF u' })
 export async function actorOfSession(db: Executor, claims: SessionClaims, adminEmails: string[], options: { nowMs?: number, lockUser?: boolean } = {}): Promise<Actor | null> {
   const nowMs = options.nowMs ?? Date.now()
   const now = new Date(nowMs).toISOString()
-  const row = await db.get<ActorRow & { last_seen_at: string | null }>(sql`SELECT u.id, u.username, u.email, u.is_admin, u.shadow_banned, s.last_seen_at
+  const row = await db.get<ActorRow & { last_seen_at: string | null }>(sql`SELECT u.id, u.username, u.email, u.is_admin, u.email_verified, u.shadow_banned, s.last_seen_at
     FROM sessions s JOIN users u ON u.id = s.user_id
     WHERE s.id = ${claims.sid} AND s.user_id = ${claims.sub} AND s.revoked_at IS NULL AND s.expires_at > ${now}${options.lockUser ? LOCKING_USER : sql.raw('')}`)
   if (!row) return null

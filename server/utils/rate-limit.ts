@@ -16,6 +16,8 @@ const AUTH_PATHS = new Set([
   '/api/auth/oauth/mfa',
   '/api/auth/passkeys/login/options',
   '/api/auth/passkeys/login/verify',
+  '/api/auth/verify-email',
+  '/api/auth/verify-email/resend',
 ])
 
 /**
@@ -28,6 +30,8 @@ export function rateLimitCategory(method: string, rawPath: string): RateLimitCat
   if (path !== '/api' && !path.startsWith('/api/')) return null
   if (path.startsWith('/api/image/') || path === '/api/health') return null
   if (method === 'POST' && AUTH_PATHS.has(path)) return 'auth'
+  // Deleting the account takes the password and MFA code: guesses count like a login's.
+  if (method === 'DELETE' && path === '/api/profile') return 'auth'
   if (method === 'POST' && (path === '/api/upload' || path === '/api/v1/upload')) return 'upload'
   if ((method === 'POST' || method === 'DELETE') && path === '/api/vote') return 'vote'
   if (method === 'POST' && path === '/api/vote/anonymous') return 'anonVote'

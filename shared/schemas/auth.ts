@@ -110,6 +110,8 @@ export const ProfileSchema = v.object({
     createdAt: v.string(),
     isAdmin: v.boolean(),
     mfaEnabled: v.boolean(),
+    /** The address was proved (the mailed link, or a provider that reports it verified). */
+    emailVerified: v.boolean(),
   }),
   stats: v.object({ uploads: v.number(), votes: v.number() }),
 })
@@ -147,5 +149,8 @@ export const SuccessMessageSchema = v.object({ success: v.literal(true), message
 
 /** POST /api/auth/reset-password/check: the e-mailed token only, same rule as the reset itself. */
 export const ResetTokenCheckSchema = v.pick(ResetPasswordSchema, ['token'])
+
+/** POST /api/auth/verify-email: the token from the verification e-mail. */
+export const VerifyEmailSchema = v.pick(ResetPasswordSchema, ['token'])
 
 export const ResetTokenStatusSchema = v.object({ valid: v.boolean(), mfaRequired: v.boolean() })

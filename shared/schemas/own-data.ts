@@ -3,7 +3,7 @@ import { MfaCodeSchema } from './auth'
 
 /** DELETE /api/profile: the password (absent for an account without one) and, with MFA on, a code. */
 export const DeleteAccountSchema = v.object({
-  password: v.optional(v.pipe(v.string('Password is required'), v.maxLength(256, 'Password is incorrect'))),
+  password: v.optional(v.pipe(v.string('Password is required'), v.maxLength(256, 'Invalid password or code'))),
   mfaCode: v.optional(v.pipe(MfaCodeSchema, v.transform(code => code || undefined))),
 }, 'Password is required')
 

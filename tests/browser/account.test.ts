@@ -148,7 +148,7 @@ describe('account flows in the browser', () => {
       await page.locator('[role=status]').waitFor()
       await expect(page.innerText('[role=status]')).resolves.toContain('an e-mail with a reset link is on its way')
 
-      const mail = decodeQuotedPrintable((await waitForOutboxMail(dataDir, user.email, before)).raw)
+      const mail = decodeQuotedPrintable((await waitForOutboxMail(dataDir, user.email, before, 'reset')).raw)
       const link = new URL(mail.match(/https?:\/\/\S+\/reset-password\?token=[0-9a-f]{64}/)![0])
       const checked = page.waitForResponse(response => response.url().endsWith('/api/auth/reset-password/check'))
       await goto(page, `${link.pathname}${link.search}`)
@@ -222,6 +222,39 @@ describe('account flows in the browser', () => {
     await goto(page, '/settings')
     expect(new URL(page.url()).pathname).toBe('/login')
     expect(errors).toEqual([])
+    await context.close()
+  })
+
+  it('asks an unverified account to confirm its address, sends a new link, and confirms it from the mail (phone width)', async () => {
+    const user = await registerUser()
+    const dataDir = inject('dataDir')
+    await waitForOutboxMail(dataDir, user.email, undefined, 'verification')
+    const context = await signedInContext(browser, user, { mobile: true })
+    const page = await context.newPage()
+    const errors = watchErrors(page)
+    await goto(page, '/')
+    const banner = page.locator('[data-testid=verify-email-banner]')
+    await expect(banner.innerText()).resolves.toContain(`Please confirm your e-mail address: open the link we sent to ${user.email}.`)
+
+    // By keyboard: the button is reachable and says what happened.
+    const before = outboxFiles(dataDir)
+    await page.locator('[data-testid=verify-email-resend]').focus()
+    await page.keyboard.press('Enter')
+    await expect(page.locator('[data-testid=verify-email-outcome]').filter({ hasText: 'on its way' }).innerText())
+      .resolves.toBe(`A new link is on its way to ${user.email}. Earlier links no longer work.`)
+    const mail = decodeQuotedPrintable((await waitForOutboxMail(dataDir, user.email, before, 'verification')).raw)
+    const link = new URL(mail.match(/https?:\/\/\S+\/verify-email\?token=[0-9a-f]{64}/)![0])
+
+    await goto(page, `${link.pathname}${link.search}`)
+    const result = page.locator('[data-testid=verify-email-result]')
+    await expect(result.innerText()).resolves.toContain('Your e-mail address is confirmed.')
+    await banner.waitFor({ state: 'detached' })
+    expect((await api('/api/profile', { token: user.token })).body.user.emailVerified).toBe(true)
+
+    // The same link again: used up, and the page says so.
+    await goto(page, `${link.pathname}${link.search}`)
+    await expect(result.innerText()).resolves.toContain('This link is invalid, expired or already used (Invalid or expired token).')
+    expect(errors.filter(error => !error.includes('400'))).toEqual([])
     await context.close()
   })
 })

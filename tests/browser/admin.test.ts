@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { launchBrowser } from '../support/browser'
 import { api } from '../support/api'
+import { verifyRegisteredEmail } from '../support/accounts'
 import { ADMIN_EMAIL } from '../support/global-setup'
 import { listEntryOf } from '../support/seed'
 import { goto, registerUser, seedLink, signedInContext } from './helpers'
@@ -15,6 +16,7 @@ describe('admin page', () => {
 
   it('shadow-bans a user, whose votes then stop counting', async () => {
     const admin = await registerUser({ email: ADMIN_EMAIL })
+    await verifyRegisteredEmail(admin)
     const target = await registerUser()
     const member = await registerUser()
     const id = await seedLink(member, { url: 'https://example.com/shadow-ban-target' })

@@ -104,7 +104,7 @@ describe('moderation and own data', () => {
     await page.fill('#delete-password', 'not my password')
     await page.check('[data-testid=delete-account-confirm]')
     await page.click('[data-testid=delete-account-submit]')
-    await expect(page.locator('[data-testid=delete-account-error]').innerText()).resolves.toBe('Password is incorrect')
+    await expect(page.locator('[data-testid=delete-account-error]').innerText()).resolves.toBe('Invalid password or code')
     await page.locator('#own-data').scrollIntoViewIfNeeded()
     await screenshot(page, 'settings-own-data')
     expect((await api('/api/profile', { token: user.token })).status).toBe(200)

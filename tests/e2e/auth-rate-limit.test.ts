@@ -3,7 +3,7 @@ import { api, registerUser, type TestUser } from '../support/api'
 import { startServer, type RunningServer } from '../support/server'
 
 /** docs/behaviour.md, Rate limits: exactly these count as AUTH. */
-const AUTH_ENDPOINTS: [string, Record<string, unknown>][] = [
+const AUTH_ENDPOINTS: [string, Record<string, unknown>, string?][] = [
   ['/api/auth', { action: 'login', email: 'nobody@e2e.test', password: 'whatever1' }],
   ['/api/auth/forgot-password', { email: 'nobody@e2e.test' }],
   ['/api/auth/reset-password', { token: 'f'.repeat(64), password: 'whatever1' }],
@@ -11,6 +11,9 @@ const AUTH_ENDPOINTS: [string, Record<string, unknown>][] = [
   ['/api/auth/change-password', {}],
   ['/api/auth/mfa/verify', {}],
   ['/api/auth/mfa/disable', {}],
+  ['/api/auth/verify-email', { token: 'f'.repeat(64) }],
+  ['/api/auth/verify-email/resend', {}],
+  ['/api/profile', { password: 'not the password' }, 'DELETE'],
 ]
 
 describe('AUTH rate-limit category (own server, small limits)', () => {
@@ -31,8 +34,8 @@ describe('AUTH rate-limit category (own server, small limits)', () => {
 
   it('counts exactly the decided endpoints as AUTH, then answers 429 with Retry-After', async () => {
     let remaining = AUTH_MAX - 1
-    for (const [path, body] of AUTH_ENDPOINTS) {
-      const response = await api(path, { method: 'POST', body, token: user.token, baseURL: server.url })
+    for (const [path, body, method = 'POST'] of AUTH_ENDPOINTS) {
+      const response = await api(path, { method, body, token: user.token, baseURL: server.url })
       expect(response.status, path).not.toBe(429)
       expect(response.headers.get('ratelimit-limit'), path).toBe(String(AUTH_MAX))
       expect(response.headers.get('ratelimit-remaining'), path).toBe(String(--remaining))
@@ -51,8 +54,8 @@ describe('AUTH rate-limit category (own server, small limits)', () => {
       expect(response.headers.get('ratelimit-limit'), path).toBe('1000')
     }
 
-    for (const [path, body] of AUTH_ENDPOINTS) {
-      const limited = await api(path, { method: 'POST', body, baseURL: server.url })
+    for (const [path, body, method = 'POST'] of AUTH_ENDPOINTS) {
+      const limited = await api(path, { method, body, token: user.token, baseURL: server.url })
       expect(limited.status, path).toBe(429)
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0)
       expect(limited.body).toEqual({ statusCode: 429, statusMessage: 'Too Many Requests', message: 'Too many requests, please try again later' })

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net'
 import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, registerUser } from '../support/api'
-import { outboxFiles, resetTokenOf, waitFor, waitForOutboxMail } from '../support/accounts'
+import { outboxFiles, resetTokenOf, verificationTokenOf, waitFor, waitForOutboxMail } from '../support/accounts'
 import { startServer, type RunningServer } from '../support/server'
 
 interface Received { from: string, to: string[], raw: string }
@@ -58,8 +58,24 @@ describe('password reset mail over SMTP (NUXT_SMTP_URL)', () => {
     }
   })
 
-  it('delivers the reset mail to the listener, and its token resets the password', async () => {
+  /** Registers an account and takes its verification mail off the inbox, so the next mail is the test's own. */
+  async function registered() {
+    const verification = nextMail()
     const user = await registerUser({}, server.url)
+    const mail = await verification
+    expect(mail.to).toEqual([user.email])
+    return { user, verificationToken: verificationTokenOf(mail.raw) }
+  }
+
+  it('delivers the verification mail at registration, whose token verifies the address', async () => {
+    const { user, verificationToken } = await registered()
+    const verified = await api('/api/auth/verify-email', { method: 'POST', body: { token: verificationToken }, baseURL: server.url })
+    expect(verified.status).toBe(200)
+    expect((await api('/api/profile', { token: user.token, baseURL: server.url })).body.user.emailVerified).toBe(true)
+  })
+
+  it('delivers the reset mail to the listener, and its token resets the password', async () => {
+    const { user } = await registered()
     const arriving = nextMail()
     const response = await api('/api/auth/forgot-password', { method: 'POST', body: { email: user.email }, baseURL: server.url })
     expect(response.status).toBe(200)
@@ -76,7 +92,7 @@ describe('password reset mail over SMTP (NUXT_SMTP_URL)', () => {
   })
 
   it('answers a known and an unknown address alike, before the look-up and the mail', async () => {
-    const user = await registerUser({}, server.url)
+    const { user } = await registered()
     let release!: () => void
     greetingHeld = new Promise<void>((resolve) => {
       release = resolve
@@ -122,7 +138,7 @@ describe('password reset mail without SMTP', () => {
     const user = await registerUser({}, server.url)
     const before = outboxFiles(server.dataDir)
     await api('/api/auth/forgot-password', { method: 'POST', body: { email: user.email }, baseURL: server.url })
-    const { file, raw } = await waitForOutboxMail(server.dataDir, user.email, before)
+    const { file, raw } = await waitForOutboxMail(server.dataDir, user.email, before, 'reset')
     const token = resetTokenOf(raw)
     expect(file).toMatch(/\.eml$/)
     const line = `[mail] password reset for ${user.email}: ${server.url}/reset-password?token=${token}`

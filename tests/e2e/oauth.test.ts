@@ -7,13 +7,18 @@ import { browse, CookieJar, runOAuthFlow, startOAuthMock, type MockProvider, typ
 import { databaseOf } from '../support/seed'
 import { startServer, type RunningServer } from '../support/server'
 import { registerPasskey } from '../support/webauthn'
+import { verifyRegisteredEmail } from '../support/accounts'
+import { createApiToken } from '../support/uploads'
 
 let mock: OAuthMock
 let server: RunningServer
+/** Admin addresses of this file's server, registered by nobody but the tests that squat them. */
+const BOSS = 'boss@oauth.test'
+const CHIEF = 'chief@oauth.test'
 
 beforeAll(async () => {
   mock = await startOAuthMock()
-  server = await startServer(mock.env)
+  server = await startServer({ ...mock.env, NUXT_ADMIN_EMAILS: `${BOSS},${CHIEF}` })
 })
 
 afterAll(async () => {
@@ -103,7 +108,8 @@ describe.each(['github', 'google', 'discord'] as const)('%s sign-in', (provider)
     expect(cookie).toMatch(/SameSite=Lax/i)
     expect(cookie).toMatch(/Max-Age=86400/i)
     const token = sessionToken(callback)!
-    expect(await profileOf(token)).toMatchObject({ username: name, email, isAdmin: false, mfaEnabled: false })
+    // The provider vouched for the address: it is the account's, verified.
+    expect(await profileOf(token)).toMatchObject({ username: name, email, isAdmin: false, mfaEnabled: false, emailVerified: true })
     const linked = await api('/api/auth/oauth-accounts', { token, baseURL: server.url })
     expect(linked.status).toBe(200)
     expect(linked.headers.get('cache-control')).toBe('private, no-store')
@@ -128,8 +134,9 @@ describe.each(['github', 'google', 'discord'] as const)('%s sign-in', (provider)
     expect(await countUsers()).toBe(users)
   })
 
-  it('links to an existing account by verified e-mail', async () => {
+  it('links to an existing account by verified e-mail, which keeps its password', async () => {
     const user = await registerUser({}, server.url)
+    await verifyRegisteredEmail(user, { dataDir: server.dataDir, baseURL: server.url })
     providerUser(provider, { id: String(numericId()), name: `${provider}_${unique()}`, email: user.email.toUpperCase(), verified: true })
     const { callback } = await runOAuthFlow(server.url, provider)
     expect(callback.status).toBe(302)
@@ -137,6 +144,9 @@ describe.each(['github', 'google', 'discord'] as const)('%s sign-in', (provider)
     expect((await profileOf(token)).id).toBe(user.id)
     const linked = await api('/api/auth/oauth-accounts', { token, baseURL: server.url })
     expect(linked.body).toEqual({ accounts: [{ provider, email: user.email, createdAt: expect.any(String) }], hasPassword: true })
+    // The registrant's own password and session still work.
+    expect((await api('/api/auth', { method: 'POST', body: { action: 'login', email: user.email, password: user.password }, baseURL: server.url })).status).toBe(200)
+    expect((await api('/api/profile', { token: user.token, baseURL: server.url })).status).toBe(200)
   })
 
   it('does not link by an unverified e-mail', async () => {
@@ -147,7 +157,7 @@ describe.each(['github', 'google', 'discord'] as const)('%s sign-in', (provider)
     expect(callback.status).toBe(302)
     const profile = await profileOf(sessionToken(callback)!)
     expect(profile.id).not.toBe(user.id)
-    expect(profile).toMatchObject({ username: name, email: null })
+    expect(profile).toMatchObject({ username: name, email: null, emailVerified: false })
     const owner = await api('/api/auth/oauth-accounts', { token: user.token, baseURL: server.url })
     expect(owner.body).toEqual({ accounts: [], hasPassword: true })
   })
@@ -175,6 +185,7 @@ describe.each(['github', 'google', 'discord'] as const)('%s sign-in', (provider)
 
   it('asks an MFA account for a code before setting the cookie', async () => {
     const user = await registerUser({}, server.url)
+    await verifyRegisteredEmail(user, { dataDir: server.dataDir, baseURL: server.url })
     const totp = await enableMfa(user.id)
     providerUser(provider, { id: String(numericId()), name: `${provider}_${unique()}`, email: user.email, verified: true })
     const { callback, jar } = await runOAuthFlow(server.url, provider)
@@ -241,6 +252,72 @@ describe.each(['github', 'google', 'discord'] as const)('%s sign-in', (provider)
     mock.failUserInfo()
     const { callback } = await runOAuthFlow(server.url, provider)
     await expectErrorPage(callback, 502, 'did not answer as expected')
+  })
+})
+
+describe('an account whose address was never verified', () => {
+  const login = (email: string, password: string) => api('/api/auth', { method: 'POST', body: { action: 'login', email, password }, baseURL: server.url })
+
+  it('is taken over by the provider\'s verified owner, with every credential of its registrant gone', async () => {
+    // Someone registers the owner's address, and arms the account with every way back in.
+    const squatter = await registerUser({}, server.url)
+    const apiToken = await createApiToken(squatter.id, { server })
+    await registerPasskey(squatter, server.url, 'Squatter key')
+    providerUser('discord', { id: String(numericId()), name: `squat_${unique()}`, email: null, verified: false })
+    const jar = new CookieJar()
+    jar.cookies.set('auth-token', squatter.token)
+    expect((await runOAuthFlow(server.url, 'discord', { jar })).callback.headers.get('location')).toBe('/settings')
+    await enableMfa(squatter.id)
+    await databaseOf(server).db.run(sql`INSERT INTO mfa_backup_codes (id, user_id, code_hash) VALUES (${randomUUID()}, ${squatter.id}, 'x')`)
+
+    // The address's owner signs in with GitHub, which vouches for it: no MFA step of the squatter's.
+    providerUser('github', { id: String(numericId()), name: `owner_${unique()}`, email: squatter.email, verified: true })
+    const { callback } = await runOAuthFlow(server.url, 'github')
+    expect(callback.status).toBe(302)
+    expect(callback.headers.get('location')).toBe('/')
+    const token = sessionToken(callback)!
+    expect(await profileOf(token)).toMatchObject({ id: squatter.id, email: squatter.email, emailVerified: true, mfaEnabled: false })
+    const linked = await api('/api/auth/oauth-accounts', { token, baseURL: server.url })
+    expect(linked.body).toEqual({ accounts: [{ provider: 'github', email: squatter.email, createdAt: expect.any(String) }], hasPassword: false })
+
+    // The squatter's password, session, API token, passkey, MFA and Discord link are gone.
+    const password = await login(squatter.email, squatter.password)
+    expect(password.status).toBe(401)
+    expect(password.body).toEqual({ statusCode: 401, statusMessage: 'Unauthorized', message: 'Invalid email or password' })
+    const session = await api('/api/profile', { token: squatter.token, baseURL: server.url })
+    expect(session.status).toBe(401)
+    expect(session.body.message).toBe('Invalid or expired token')
+    const upload = await api('/api/v1/upload', { method: 'POST', bearer: apiToken.token, body: { upload_type: 'link', external_url: 'https://example.com/' }, baseURL: server.url })
+    expect(upload.status).toBe(401)
+    expect(upload.body.message).toBe('Invalid or expired token')
+    const left = await databaseOf(server).db.get<Record<string, number>>(sql`SELECT
+      (SELECT count(*) FROM passkeys WHERE user_id = ${squatter.id}) AS passkeys,
+      (SELECT count(*) FROM api_tokens WHERE user_id = ${squatter.id}) AS api_tokens,
+      (SELECT count(*) FROM mfa_backup_codes WHERE user_id = ${squatter.id}) AS backup_codes,
+      (SELECT count(*) FROM sessions WHERE user_id = ${squatter.id} AND revoked_at IS NULL) AS live_sessions,
+      (SELECT count(*) FROM users WHERE id = ${squatter.id} AND (mfa_secret IS NOT NULL OR password_hash IS NOT NULL)) AS secrets`)
+    expect(Object.fromEntries(Object.entries(left!).map(([key, n]) => [key, Number(n)]))).toEqual({ passkeys: 0, api_tokens: 0, backup_codes: 0, live_sessions: 1, secrets: 0 })
+    const discord = await runOAuthFlow(server.url, 'discord')
+    expect((await profileOf(sessionToken(discord.callback)!)).id).not.toBe(squatter.id)
+  })
+
+  it('gives an admin\'s address no admin until it is verified: by a provider, or by the mailed link', async () => {
+    const squatter = await registerUser({ email: BOSS }, server.url)
+    expect(await profileOf(squatter.token)).toMatchObject({ email: BOSS, isAdmin: false, emailVerified: false })
+    expect((await login(BOSS, squatter.password)).status).toBe(200)
+    expect(await profileOf(squatter.token)).toMatchObject({ isAdmin: false })
+    expect((await api('/api/admin/users', { token: squatter.token, baseURL: server.url })).status).toBe(403)
+
+    providerUser('google', { id: String(numericId()), name: 'The Boss', email: BOSS, verified: true })
+    const { callback } = await runOAuthFlow(server.url, 'google')
+    expect(await profileOf(sessionToken(callback)!)).toMatchObject({ id: squatter.id, isAdmin: true, emailVerified: true })
+    expect((await api('/api/profile', { token: squatter.token, baseURL: server.url })).status).toBe(401)
+
+    const chief = await registerUser({ email: CHIEF }, server.url)
+    expect(await profileOf(chief.token)).toMatchObject({ isAdmin: false })
+    await verifyRegisteredEmail(chief, { dataDir: server.dataDir, baseURL: server.url })
+    expect(await profileOf(chief.token)).toMatchObject({ isAdmin: true, emailVerified: true })
+    expect((await api('/api/admin/users', { token: chief.token, baseURL: server.url })).status).toBe(200)
   })
 })
 

@@ -110,15 +110,20 @@ describe('DELETE /api/profile', () => {
     expect(missing.body).toEqual({ statusCode: 400, statusMessage: 'Bad Request', message: 'Password is required' })
     const wrong = await deleteAccount(user, { password: 'not the password' })
     expect(wrong.status).toBe(400)
-    expect(wrong.body.message).toBe('Password is incorrect')
+    expect(wrong.body).toEqual({ statusCode: 400, statusMessage: 'Bad Request', message: 'Invalid password or code' })
     expect((await rowsOf(user.id)).users).toBe(1)
     expect((await api('/api/profile', { token: user.token })).status).toBe(200)
   })
 
-  it('asks for the MFA code when MFA is on', async () => {
+  it('asks for the MFA code when MFA is on, with one answer whichever factor is wrong', async () => {
     const user = await enableMfa(await registerUser())
-    expect((await deleteAccount(user, { password: user.password })).body).toMatchObject({ statusCode: 400, message: 'MFA code required' })
-    expect((await deleteAccount(user, { password: user.password, mfaCode: '000000' })).body.message).toBe('Invalid MFA code')
+    const refused = { statusCode: 400, statusMessage: 'Bad Request', message: 'Invalid password or code' }
+    // Right password and no code, right password and a wrong code, wrong password and no code: nothing tells them apart.
+    for (const body of [{ password: user.password }, { password: user.password, mfaCode: '000000' }, { password: 'not the password' }, { password: 'not the password', mfaCode: '000000' }]) {
+      const response = await deleteAccount(user, body)
+      expect(response.status).toBe(400)
+      expect(response.body).toEqual(refused)
+    }
     expect((await rowsOf(user.id)).users).toBe(1)
     const deleted = await deleteAccount(user, { password: user.password, mfaCode: user.backupCodes[0] })
     expect(deleted.status).toBe(200)
@@ -141,10 +146,65 @@ describe('DELETE /api/profile', () => {
     const user = await enableMfa(await registerUser())
     await db().run(sql`UPDATE users SET password_hash = NULL WHERE id = ${user.id}`)
     await db().run(sql`UPDATE sessions SET created_at = ${new Date(Date.now() - 11 * 60_000).toISOString()} WHERE user_id = ${user.id}`)
-    expect((await deleteAccount(user, {})).body).toMatchObject({ statusCode: 400, message: 'MFA code required' })
-    expect((await deleteAccount(user, { mfaCode: '123456' })).body.message).toBe('Invalid MFA code')
+    expect((await deleteAccount(user, {})).body).toEqual({ statusCode: 400, statusMessage: 'Bad Request', message: 'Invalid password or code' })
+    expect((await deleteAccount(user, { mfaCode: '123456' })).body.message).toBe('Invalid password or code')
     const deleted = await deleteAccount(user, { mfaCode: user.backupCodes[0] })
     expect(deleted.status).toBe(200)
+  })
+
+  it('finishes while its uploads are deleted by its other session and an admin at the same time', async () => {
+    const [user, owner, admin] = await Promise.all([registerUser(), registerUser(), registerUser().then(made => makeAdmin(made))])
+    const mine = await Promise.all(Array.from({ length: 60 }, () => seedUpload(user)))
+    const theirs = [await seedUpload(owner), await seedUpload(owner)]
+    await vote(theirs[0]!, 'fucks', user.token)
+    await vote(theirs[1]!, 'does_not_fuck', user.token)
+    await vote(mine[0]!, 'fucks', owner.token)
+    const other = await api('/api/auth', { method: 'POST', body: { action: 'login', email: user.email, password: user.password } })
+    const uploadsLeft = async () => Number((await db().get<{ n: number }>(sql`SELECT count(*) AS n FROM uploads WHERE user_id = ${user.id}`))!.n)
+
+    // The others start once the account's deletion is under way, from the other end of its order, so they meet it.
+    const deletion = deleteAccount(user, { password: user.password })
+    const others = (async () => {
+      const deadline = Date.now() + 10_000
+      while (await uploadsLeft() === mine.length && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 2))
+      const ids = [...mine].sort().reverse()
+      return Promise.all([
+        (async () => {
+          const statuses = []
+          for (const id of ids.filter((_, i) => i % 2 === 0)) statuses.push((await api(`/api/upload/${id}`, { method: 'DELETE', token: other.body.token })).status)
+          return statuses
+        })(),
+        (async () => {
+          const statuses = []
+          for (const id of ids.filter((_, i) => i % 2 === 1)) statuses.push((await api(`/api/upload/${id}`, { method: 'DELETE', token: admin.token })).status)
+          return statuses
+        })(),
+      ])
+    })()
+    const [response, [ownerStatuses, adminStatuses]] = await Promise.all([deletion, others])
+    expect(response.status).toBe(200)
+    expect(response.body).toEqual({ success: true })
+    // The other session may have been ended by the deletion; the admin's deletes found each upload or not.
+    for (const status of ownerStatuses!) expect([200, 401, 404]).toContain(status)
+    for (const status of adminStatuses!) expect([200, 404]).toContain(status)
+    expect(await rowsOf(user.id)).toEqual({ users: 0, sessions: 0, api_tokens: 0, mfa_backup_codes: 0, password_reset_tokens: 0, oauth_accounts: 0, uploads: 0, votes: 0, reports: 0, passkeys: 0, webauthn_challenges: 0, user_hidden_tags: 0 })
+    expect(await storedCounts(theirs[0]!)).toEqual({ upvotes: 0, downvote_count: 0 })
+    expect(await storedCounts(theirs[1]!)).toEqual({ upvotes: 0, downvote_count: 0 })
+    expect(Number((await db().get<{ n: number }>(sql`SELECT count(*) AS n FROM votes WHERE upload_id = ${mine[0]!}`))!.n)).toBe(0)
+  })
+
+  it('deletes an account once when two of its sessions delete it at the same time', async () => {
+    const [user, owner] = await Promise.all([registerUser(), registerUser()])
+    await Promise.all(Array.from({ length: 20 }, () => seedUpload(user)))
+    const theirs = await seedUpload(owner)
+    await vote(theirs, 'fucks', user.token)
+    const other = await api('/api/auth', { method: 'POST', body: { action: 'login', email: user.email, password: user.password } })
+    const answers = await Promise.all([deleteAccount(user, { password: user.password }), deleteAccount({ token: other.body.token }, { password: user.password })])
+    // One finishes; the other finds its account (and so its session) gone.
+    expect(answers.map(answer => answer.status).sort()).toEqual([200, 401])
+    expect(answers.find(answer => answer.status === 401)!.body).toEqual({ statusCode: 401, statusMessage: 'Unauthorized', message: 'Invalid or expired token' })
+    expect(await rowsOf(user.id)).toMatchObject({ users: 0, sessions: 0, uploads: 0, votes: 0 })
+    expect(await storedCounts(theirs)).toEqual({ upvotes: 0, downvote_count: 0 })
   })
 
   it('answers 401 signed out', async () => {

@@ -74,7 +74,7 @@ describe('POST /api/auth/forgot-password', () => {
     const user = await registerUser()
     const before = outboxFiles(inject('dataDir'))
     await api('/api/auth/forgot-password', { method: 'POST', body: { email: user.email } })
-    const { raw } = await waitForOutboxMail(inject('dataDir'), user.email, before)
+    const { raw } = await waitForOutboxMail(inject('dataDir'), user.email, before, 'reset')
     const mail = decodeQuotedPrintable(raw)
     expect(raw).toMatch(/^Subject: Reset your Does It Fuck\? password$/m)
     expect(raw).toMatch(/^From: "Does It Fuck\?" <no-reply@localhost>$/m)

@@ -7,7 +7,7 @@ import sharp from 'sharp'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { sql } from '../../server/database/sql'
 import { api, errorBody, registerUser, type TestUser } from '../support/api'
-import { ADMIN_EMAIL } from '../support/global-setup'
+import { signInAsAdmin } from '../support/accounts'
 import { animatedImage, hugePng, jpegWithGps, MIME, randomImage, uploadForm, type ImageFormat } from '../support/images'
 import { serverDatabase } from '../support/seed'
 import { createApiToken, postUpload, uploadImage } from '../support/uploads'
@@ -21,13 +21,8 @@ let admin: TestUser
 
 beforeAll(async () => {
   [owner, other, admin] = await Promise.all([registerUser(), registerUser(), registerUser({ email: `admin+${randomUUID().slice(0, 6)}@e2e.test` })])
-  // The shared server's admin is ADMIN_EMAIL; register it once (another file may have done so).
-  const login = await api('/api/auth', { method: 'POST', body: { action: 'register', email: ADMIN_EMAIL, username: `admin_${randomUUID().slice(0, 6)}`, password: 'correct horse battery' } })
-  const token = login.status === 201
-    ? login.body.token
-    : (await api('/api/auth', { method: 'POST', body: { action: 'login', email: ADMIN_EMAIL, password: 'correct horse battery' } })).body.token
-  if (!token) throw new Error('could not sign in as the admin')
-  admin = { ...admin, token }
+  // The shared server's admin is ADMIN_EMAIL, registered and verified once (another file may have done so).
+  admin = { ...admin, token: await signInAsAdmin() }
 })
 
 describe('POST /api/upload (image)', () => {

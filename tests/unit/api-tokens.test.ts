@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
+import { sql } from '../../server/database/sql'
 import { registerAccount } from '../../server/services/accounts'
 import { actorFromApiToken, generateApiToken, listApiTokens, revokeApiToken } from '../../server/services/api-tokens'
 import { createSession } from '../../server/services/sessions'
@@ -54,9 +55,11 @@ describe('actorFromApiToken (what requireApiToken checks)', () => {
     expect(await actorFromApiToken(db, jwt, [])).toBeNull()
   })
 
-  it('marks an admin from the admin e-mail list', async () => {
+  it('marks an admin from the admin e-mail list once the address is verified', async () => {
     const { db, user } = await withUser()
     const { token } = await generateApiToken(db, user.id, { name: 'ci', expiresInDays: 30 })
+    expect((await actorFromApiToken(db, token, ['tokens@unit.test']))?.isAdmin).toBe(false)
+    await db.run(sql`UPDATE users SET email_verified = 1 WHERE id = ${user.id}`)
     expect((await actorFromApiToken(db, token, ['tokens@unit.test']))?.isAdmin).toBe(true)
   })
 })

@@ -10,10 +10,11 @@ import { testDatabase } from '../support/database'
 
 let db: SqliteDatabase
 
-async function addUser(fields: { email?: string | null, username?: string, password?: boolean, mfa?: boolean } = {}) {
+/** An account; its address verified unless `verified: false`. */
+async function addUser(fields: { email?: string | null, username?: string, password?: boolean, mfa?: boolean, verified?: boolean } = {}) {
   const id = randomUUID()
-  await db.run(sql`INSERT INTO users (id, email, username, password_hash, mfa_enabled)
-    VALUES (${id}, ${fields.email ?? null}, ${fields.username ?? `u_${id.slice(0, 8)}`}, ${fields.password === false ? null : 'hash'}, ${fields.mfa ? 1 : 0})`)
+  await db.run(sql`INSERT INTO users (id, email, username, password_hash, mfa_enabled, email_verified)
+    VALUES (${id}, ${fields.email ?? null}, ${fields.username ?? `u_${id.slice(0, 8)}`}, ${fields.password === false ? null : 'hash'}, ${fields.mfa ? 1 : 0}, ${fields.verified !== false})`)
   return id
 }
 
@@ -85,6 +86,15 @@ describe('resolveOAuthSignIn', () => {
     expect(result).toMatchObject({ userId: owner, mfaRequired: true, created: false })
     expect(result.pendingLink?.providerUserId).toBe('42')
     expect((await listOAuthAccounts(db, owner)).accounts).toEqual([])
+  })
+
+  it('takes an unverified account over, MFA and password gone, without an MFA step', async () => {
+    const squatted = await addUser({ email: 'squat@x.test', mfa: true, verified: false })
+    const result = await resolveOAuthSignIn(db, profile({ email: 'squat@x.test', emailVerified: true }))
+    expect(result).toEqual({ userId: squatted, mfaRequired: false, pendingLink: null, created: false })
+    expect(await db.get(sql`SELECT password_hash, mfa_enabled, email_verified FROM users WHERE id = ${squatted}`))
+      .toEqual({ password_hash: null, mfa_enabled: 0, email_verified: 1 })
+    expect((await listOAuthAccounts(db, squatted)).accounts.map(a => a.provider)).toEqual(['github'])
   })
 
   it('maps the same id from two providers to two accounts', async () => {

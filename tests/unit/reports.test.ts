@@ -11,7 +11,7 @@ import { testDatabase } from '../support/database'
 
 async function account(db: Executor, name: string, isAdmin = false): Promise<Actor> {
   const user = await registerAccount(db, { email: `${name}@unit.test`, username: name, password: 'correct horse battery' }, isAdmin)
-  return toActor({ id: user.id, username: user.username, email: user.email, is_admin: isAdmin ? 1 : 0, shadow_banned: 0 }, [])
+  return toActor({ id: user.id, username: user.username, email: user.email, is_admin: isAdmin ? 1 : 0, email_verified: 0, shadow_banned: 0 }, [])
 }
 
 async function setUp() {

@@ -9,7 +9,9 @@ export default defineEventHandler(async (event) => {
   const db = useDB()
 
   if (input.action === 'register') {
-    const user = await registerAccount(db, input, adminEmails().includes(input.email))
+    // The address is unproved until the mailed link is opened: no admin, no trust for external sign-in.
+    const user = await registerAccount(db, input)
+    await startEmailVerification(event, user.id)
     const token = await startSession(event, user.id)
     setResponseStatus(event, 201)
     return { user, token, mfaRequired: false }

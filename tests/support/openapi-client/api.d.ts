@@ -581,6 +581,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prove the account's e-mail address with the e-mailed token
+         * @description Registration mails `<site>/verify-email?token=<token>` and the token; it is valid 24 hours, once. No sign-in needed. A verified address listed in NUXT_ADMIN_EMAILS makes the account an admin from now on. Counted as AUTH.
+         */
+        post: operations["verifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/verify-email/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a new verification link; older ones stop working
+         * @description Counted as AUTH. An address that is already verified gets no mail: 409.
+         */
+        post: operations["resendVerificationEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -694,7 +734,7 @@ export interface paths {
         post?: never;
         /**
          * Delete the caller's account
-         * @description Removes the account, its uploads and media, votes (the counts of every upload it voted on are recomputed), sessions, API tokens, linked accounts, MFA and reset codes and the reports it filed; moderation log entries stay with no actor. Confirmed by `password` (and `mfaCode` when MFA is on). An account without a password gives `mfaCode`, or must have signed in within the last 10 minutes. Clears the cookie.
+         * @description Removes the account, its uploads and media, votes (the counts of every upload it voted on are recomputed), sessions, API tokens, linked accounts, MFA and reset codes and the reports it filed; moderation log entries stay with no actor. Confirmed by `password` (and `mfaCode` when MFA is on). An account without a password gives `mfaCode`, or must have signed in within the last 10 minutes. Clears the cookie. Counted as AUTH; a wrong password and a wrong or missing code answer alike, so neither factor can be guessed alone.
          */
         delete: operations["deleteProfile"];
         options?: never;
@@ -1458,7 +1498,8 @@ export interface components {
          *         "email": "alice@example.com",
          *         "createdAt": "2026-11-01T09:30:00.000Z",
          *         "isAdmin": false,
-         *         "mfaEnabled": false
+         *         "mfaEnabled": false,
+         *         "emailVerified": true
          *       },
          *       "stats": {
          *         "uploads": 3,
@@ -1475,6 +1516,7 @@ export interface components {
                 createdAt: string;
                 isAdmin: boolean;
                 mfaEnabled: boolean;
+                emailVerified: boolean;
             };
             stats: {
                 uploads: number;
@@ -4162,6 +4204,161 @@ export interface operations {
             };
         };
     };
+    verifyEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Verified */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description `Invalid or expired token` (unknown, used, expired or malformed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Cross-site request blocked: Origin present and not the site's own */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (AUTH category) */
+            429: {
+                headers: {
+                    /** @description Seconds until the next request is accepted */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resendVerificationEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description `No email address to verify` (an account made by an external sign-in without a verified address) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid, expired or revoked (`Invalid or expired token`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Cross-site request blocked: Origin present and not the site's own */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Email already verified` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (AUTH category) */
+            429: {
+                headers: {
+                    /** @description Seconds until the next request is accepted */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -4501,7 +4698,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Password is required`, `Password is incorrect`, `MFA code required`, `Invalid MFA code` */
+            /** @description `Password is required` (none sent), or `Invalid password or code` (a wrong password, or a wrong or missing MFA code) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4546,10 +4743,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited */
+            /** @description Too many requests (AUTH category) */
             429: {
                 headers: {
-                    /** @description Seconds to wait */
+                    /** @description Seconds until the next request is accepted */
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };

@@ -97,6 +97,23 @@ describe(`every page at ${WIDTH} px`, () => {
     })
   }
 
+  it('every table reads on a phone: each of its buttons and links lies whole inside the screen, none behind a scroll', async () => {
+    for (const [who, path, tables] of [['owner', '/settings', ['session-list', 'token-list']], ['admin', '/admin', ['admin-users']]] as const) {
+      const page = await (await contextFor(who)).newPage()
+      await goto(page, path)
+      for (const table of tables) {
+        await page.locator(`[data-testid=${table}]`).waitFor()
+        const controls = await page.$$eval(`[data-testid=${table}] tbody :is(button, a)`, (elements, width) => elements.map((el) => {
+          const box = el.getBoundingClientRect()
+          return { text: el.textContent!.trim(), whole: box.left >= 0 && box.right <= width && box.width > 0 }
+        }), WIDTH)
+        expect(controls.length, table).toBeGreaterThan(0)
+        expect(controls.filter(control => !control.whole), table).toEqual([])
+      }
+      await page.close()
+    }
+  })
+
   it('settings, right after creating a token (value and example shown once): no horizontal overflow', async () => {
     const page = await (await contextFor('owner')).newPage()
     await goto(page, '/settings')

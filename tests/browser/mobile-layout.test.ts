@@ -114,6 +114,24 @@ describe(`every page at ${WIDTH} px`, () => {
     }
   })
 
+  it('a touch screen shows no key hints or drop target, and keeps the sort tabs on one line', async () => {
+    const page = await (await contextFor('owner')).newPage()
+    expect(await page.evaluate(() => matchMedia('(hover: none)').matches)).toBe(true)
+    await goto(page, '/upload/new')
+    expect(await page.locator('text=Drop an image here').isVisible()).toBe(false)
+    expect(await page.locator('text=Choose an image').isVisible()).toBe(true)
+    await goto(page, `/upload/${session.fixtures.imageId}`)
+    expect(await page.locator('kbd').evaluateAll(keys => keys.filter(key => (key as HTMLElement).offsetParent !== null).length)).toBe(0)
+    await goto(page, '/vote')
+    await page.locator('[data-testid=vote-mode-upload], [data-testid=vote-mode-done]').first().waitFor()
+    expect(await page.locator('kbd').evaluateAll(keys => keys.filter(key => (key as HTMLElement).offsetParent !== null).length)).toBe(0)
+    await goto(page, '/?sort=top')
+    const tops = await page.locator('nav[aria-label="Sort uploads"] a').evaluateAll(tabs => tabs.map(tab => Math.round(tab.getBoundingClientRect().top)))
+    expect(tops).toHaveLength(5)
+    expect(new Set(tops).size).toBe(1)
+    await page.close()
+  })
+
   it('settings, right after creating a token (value and example shown once): no horizontal overflow', async () => {
     const page = await (await contextFor('owner')).newPage()
     await goto(page, '/settings')

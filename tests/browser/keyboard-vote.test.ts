@@ -59,7 +59,7 @@ describe('keyboard voting', () => {
       const seen: string[] = []
       for (let i = 0; i < cards.length; i++) {
         const card = page.locator('[data-testid=vote-mode-upload]')
-        await page.waitForFunction(seen => {
+        await page.waitForFunction((seen) => {
           const id = document.querySelector('[data-testid=vote-mode-upload]')?.getAttribute('data-upload-id')
           return id && !seen.includes(id)
         }, seen)

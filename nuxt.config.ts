@@ -83,6 +83,8 @@ export default defineNuxtConfig({
     },
   },
   srcDir: '.',
+  // No route rule needs the client-side app manifest: its code and a /_nuxt/builds request on every first visit.
+  experimental: { appManifest: false },
   compatibilityDate: '2026-11-01',
   nitro: {
     // Build assets (/_nuxt JS, CSS) and public files are written beside their .br and .gz
@@ -92,6 +94,8 @@ export default defineNuxtConfig({
     serverAssets: [{ baseName: 'migrations', dir: '../drizzle' }],
     externals: { external: ['better-sqlite3', 'sharp', '@node-rs/argon2'] },
   },
+  // No component here uses the Options API: Vue leaves it out of the first-load JavaScript.
+  vite: { vue: { features: { optionsAPI: false } } },
   typescript: { strict: true },
   telemetry: false,
   hooks: {

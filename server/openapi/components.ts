@@ -21,6 +21,8 @@ const upload = {
   description: 'Does this sunset fuck?',
   upload_type: 'image',
   external_url: null,
+  width: 1280,
+  height: 853,
   upvotes: 4,
   downvote_count: 1,
   is_private: 0,

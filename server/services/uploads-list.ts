@@ -11,7 +11,7 @@ import { tagIdsOf, tagRows, type TagRow } from './upload-tags'
 import { ENTRY_COLUMNS } from './upload-queries'
 
 export type ListRow = Pick<Row<typeof uploads>, 'id' | 'user_id' | 'filename' | 'description' | 'upload_type' | 'external_url'
-  | 'upvotes' | 'downvote_count' | 'is_private' | 'created_at' | 'tag_ids'> & { username?: string }
+  | 'width' | 'height' | 'upvotes' | 'downvote_count' | 'is_private' | 'created_at' | 'tag_ids'> & { username?: string }
 
 /** The cheapest key from an index entry back to its row: SQLite's rowid, PostgreSQL's primary key. */
 const ROW_KEY = dialects({ sqlite: 'rowid', postgres: 'id' })
@@ -27,6 +27,8 @@ export function toListEntry(row: ListRow, tags: TagRow[]) {
     description: row.description,
     upload_type: row.upload_type,
     external_url: row.external_url,
+    width: row.width,
+    height: row.height,
     upvotes: row.upvotes,
     downvote_count: row.downvote_count,
     is_private: row.is_private,

@@ -34,7 +34,7 @@ export interface ReceivedFile {
 }
 
 type UploadRow = Pick<Row<typeof uploads>, 'id' | 'user_id' | 'filename' | 'original_name' | 'description' | 'upload_type'
-  | 'external_url' | 'upvotes' | 'downvote_count' | 'is_private' | 'created_at' | 'tag_ids'> & { username: string }
+  | 'external_url' | 'width' | 'height' | 'upvotes' | 'downvote_count' | 'is_private' | 'created_at' | 'tag_ids'> & { username: string }
 
 /** The creation subset (camelCase) answered by both upload endpoints. */
 function createdUpload(row: { id: string, userId: string, filename: string | null, originalName: string, description: string, uploadType: 'image' | 'link', externalUrl: string | null, isPrivate: boolean }) {
@@ -47,7 +47,7 @@ function createdUpload(row: { id: string, userId: string, filename: string | nul
  */
 export async function getUploadForViewer(db: Executor, id: string, actor: Pick<Actor, 'id' | 'isAdmin'> | null) {
   const row = await db.get<UploadRow>(sql`SELECT u.id, u.user_id, u.filename, u.original_name, u.description, u.upload_type,
-      u.external_url, u.upvotes, u.downvote_count, u.is_private, u.created_at, u.tag_ids, us.username
+      u.external_url, u.width, u.height, u.upvotes, u.downvote_count, u.is_private, u.created_at, u.tag_ids, us.username
     FROM uploads u JOIN users us ON us.id = u.user_id
     WHERE u.id = ${id} AND ${visibleTo(actor)}`)
   if (!row) return null

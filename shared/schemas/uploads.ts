@@ -154,6 +154,9 @@ export const UploadSchema = v.object({
   description: v.string(),
   upload_type: v.picklist(['image', 'link']),
   external_url: v.nullable(v.string()),
+  /** Pixels of the stored image (after auto-orientation); null for links. */
+  width: v.nullable(v.pipe(v.number(), v.integer())),
+  height: v.nullable(v.pipe(v.number(), v.integer())),
   upvotes: v.pipe(v.number(), v.integer()),
   downvote_count: v.pipe(v.number(), v.integer()),
   is_private: v.picklist([0, 1]),

@@ -324,6 +324,30 @@ describe('pictures sized to their slots', () => {
     }
   })
 
+  it('home and an upload page reserve every picture\'s box: the layout shifts add up to less than 0.01, desktop and phone', async () => {
+    for (const size of [VIEWPORTS[0], VIEWPORTS[1]]) {
+      for (const path of ['/', `/upload/${ids[0]}`]) {
+        const { context, page } = await openAt(browser, size)
+        await context.addInitScript(`window.__cls = 0; new PerformanceObserver(list => {
+          for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__cls += entry.value
+        }).observe({ type: 'layout-shift', buffered: true })`)
+        expect((await goto(page, path))?.status()).toBe(200)
+        await page.waitForLoadState('networkidle')
+        await page.waitForFunction(() => [...document.images].every(image => image.complete || image.loading === 'lazy'))
+        // Let a late paint settle, then read the page's cumulative layout shift.
+        await page.waitForTimeout(300)
+        const cls = await page.evaluate(() => (window as unknown as { __cls: number }).__cls)
+        expect(cls, `${path} at ${size.name}`).toBeLessThan(0.01)
+        if (path !== '/') {
+          const [picture] = await pictures(page, '[data-testid=upload-image]')
+          // The full object's size, so the box is there before the picture.
+          expect([picture!.widthAttr, picture!.heightAttr]).toEqual([String(ORIGINAL.width), String(ORIGINAL.height)])
+        }
+        await context.close()
+      }
+    }
+  })
+
   it('tag page, user page, my uploads, an upload page and vote mode at desktop and phone sizes: the same rules', async () => {
     for (const size of [VIEWPORTS[0], VIEWPORTS[2]]) {
       for (const path of [`/tags/${tag}`, `/user/${user.username}`, '/my-uploads']) {

@@ -97,6 +97,41 @@ describe(`every page at ${WIDTH} px`, () => {
     })
   }
 
+  it('every table reads on a phone: each of its buttons and links lies whole inside the screen, none behind a scroll', async () => {
+    for (const [who, path, tables] of [['owner', '/settings', ['session-list', 'token-list']], ['admin', '/admin', ['admin-users']]] as const) {
+      const page = await (await contextFor(who)).newPage()
+      await goto(page, path)
+      for (const table of tables) {
+        await page.locator(`[data-testid=${table}]`).waitFor()
+        const controls = await page.$$eval(`[data-testid=${table}] tbody :is(button, a)`, (elements, width) => elements.map((el) => {
+          const box = el.getBoundingClientRect()
+          return { text: el.textContent!.trim(), whole: box.left >= 0 && box.right <= width && box.width > 0 }
+        }), WIDTH)
+        expect(controls.length, table).toBeGreaterThan(0)
+        expect(controls.filter(control => !control.whole), table).toEqual([])
+      }
+      await page.close()
+    }
+  })
+
+  it('a touch screen shows no key hints or drop target, and keeps the sort tabs on one line', async () => {
+    const page = await (await contextFor('owner')).newPage()
+    expect(await page.evaluate(() => matchMedia('(hover: none)').matches)).toBe(true)
+    await goto(page, '/upload/new')
+    expect(await page.locator('text=Drop an image here').isVisible()).toBe(false)
+    expect(await page.locator('text=Choose an image').isVisible()).toBe(true)
+    await goto(page, `/upload/${session.fixtures.imageId}`)
+    expect(await page.locator('kbd').evaluateAll(keys => keys.filter(key => (key as HTMLElement).offsetParent !== null).length)).toBe(0)
+    await goto(page, '/vote')
+    await page.locator('[data-testid=vote-mode-upload], [data-testid=vote-mode-done]').first().waitFor()
+    expect(await page.locator('kbd').evaluateAll(keys => keys.filter(key => (key as HTMLElement).offsetParent !== null).length)).toBe(0)
+    await goto(page, '/?sort=top')
+    const tops = await page.locator('nav[aria-label="Sort uploads"] a').evaluateAll(tabs => tabs.map(tab => Math.round(tab.getBoundingClientRect().top)))
+    expect(tops).toHaveLength(5)
+    expect(new Set(tops).size).toBe(1)
+    await page.close()
+  })
+
   it('settings, right after creating a token (value and example shown once): no horizontal overflow', async () => {
     const page = await (await contextFor('owner')).newPage()
     await goto(page, '/settings')

@@ -52,8 +52,17 @@ describe('vote mode', () => {
     await page.waitForURL('**/vote')
     await showing(page, ids[0]!)
     await page.keyboard.press('f')
+    // The crowd's result for the upload just judged, a moment, then the next.
+    await page.waitForSelector(`[data-testid=vote-mode-upload][data-upload-id="${ids[0]}"] [data-testid=vote-mode-result]`)
+    expect(await page.innerText('[data-testid=vote-mode-result] [data-testid=rating]')).toBe('10.0/10')
+    expect(await page.innerText('[data-testid=vote-mode-result] [data-testid=vote-count]')).toBe('1 vote')
     await showing(page, ids[1]!)
+    expect(await page.$('[data-testid=vote-mode-result]')).toBeNull()
     await page.keyboard.press('d')
+    await page.waitForSelector('[data-testid=vote-mode-result]')
+    expect(await page.innerText('[data-testid=vote-mode-result] [data-testid=vote-count]')).toBe('3 votes')
+    // Enter (or the Next button) moves on at once.
+    await page.keyboard.press('Enter')
     await showing(page, ids[2]!)
     await page.keyboard.press('f')
     await page.waitForSelector('[data-testid=vote-mode-done]')
@@ -69,17 +78,55 @@ describe('vote mode', () => {
     await context.close()
   })
 
-  it('takes an anonymous visitor through the uploads too', async () => {
-    const context = await newContext(browser, server.url)
+  it('skips an upload without voting, and keeps it away for the rest of the session', async () => {
+    const voter = await registerUser({}, server.url)
+    const context = await signedIn(voter)
     const page = await context.newPage()
     await open(page, '/vote')
-    for (const id of ids) {
+    await showing(page, ids[0]!)
+    await page.keyboard.press('s')
+    await showing(page, ids[1]!)
+    expect(await page.innerText('[data-testid=vote-mode-status]')).toBe('Skipped. No vote was cast.')
+    // A reload in the same tab does not bring it back; the button skips as the key does.
+    await open(page, '/vote')
+    await showing(page, ids[1]!)
+    await page.click('[data-testid=vote-mode-skip]')
+    await showing(page, ids[2]!)
+    await page.click('[data-testid=vote-mode-fucks]')
+    await page.waitForSelector('[data-testid=vote-mode-done]')
+    expect(await Promise.all(ids.map(id => voteOf(voter, id)))).toEqual([null, null, 'fucks'])
+    await context.close()
+  })
+
+  it('takes an anonymous visitor through the uploads too, a key press asking for a second one as on the upload page', async () => {
+    const context = await newContext(browser, server.url)
+    const page = await context.newPage()
+    const sent: string[] = []
+    page.on('request', request => request.url().includes('/api/vote/anonymous') && sent.push(request.url()))
+    const statusIs = (text: string) => page.waitForFunction(expected =>
+      document.querySelector('[data-testid=vote-mode-status]')?.textContent?.trim() === expected, text)
+    await open(page, '/vote')
+    await showing(page, ids[0]!)
+    await page.keyboard.press('d')
+    await statusIs('Press D again to vote “Does not fuck”: an anonymous vote cannot be changed. Esc cancels.')
+    await page.keyboard.press('Escape')
+    await statusIs('No vote was cast.')
+    expect(sent).toEqual([])
+    // Skipped: the next upload this visitor has not voted on comes from the public list past it.
+    await page.keyboard.press('s')
+    for (const id of ids.slice(1)) {
       await showing(page, id)
       await page.keyboard.press('d')
+      await page.keyboard.press('d')
+      await page.waitForSelector('[data-testid=vote-mode-result]')
     }
     await page.waitForSelector('[data-testid=vote-mode-done]')
-    const { body } = await api(`/api/upload/${ids[0]}`, { baseURL: server.url })
-    expect(body.stats.downvotes).toBe(1)
+    expect(sent).toHaveLength(2)
+    const stats = await Promise.all(ids.map(async id => (await api(`/api/upload/${id}`, { baseURL: server.url })).body.stats.downvotes))
+    expect(stats).toEqual([0, 2, 2])
+    // Still skipped after a reload.
+    await open(page, '/vote')
+    await page.waitForSelector('[data-testid=vote-mode-done]')
     await context.close()
   })
 })

@@ -18,7 +18,7 @@ const VOTES: Record<number, [number, number]> = { 5: [10, 0], 6: [10, 5], 7: [10
 
 const get = (path: string, token?: string) => api(path, { baseURL: server.url, token })
 const ids = (entries: { id: string }[]) => entries.map(entry => u.indexOf(entry.id))
-const ENTRY_KEYS = ['created_at', 'description', 'downvote_count', 'external_url', 'filename', 'id', 'is_private', 'stats', 'tags', 'upload_type', 'upvotes', 'user_id', 'username']
+const ENTRY_KEYS = ['created_at', 'description', 'downvote_count', 'external_url', 'filename', 'height', 'id', 'is_private', 'stats', 'tags', 'upload_type', 'upvotes', 'user_id', 'username', 'width']
 
 beforeAll(async () => {
   server = await startServer()
@@ -61,7 +61,7 @@ describe('GET /api/uploads', () => {
       stats: { voteCount: 0, upvotes: 0, downvotes: 0, averageRating: null },
     })
     expect(byIndex(0).tags.map((t: { name: string, slug: string }) => [t.name, t.slug])).toEqual([['Cats', 'cats'], ['Dogs', 'dogs']])
-    expect(byIndex(1)).toMatchObject({ upload_type: 'link', filename: null, external_url: `https://example.com/${u[1]}`, username: bob.username })
+    expect(byIndex(1)).toMatchObject({ upload_type: 'link', filename: null, external_url: `https://example.com/${u[1]}`, username: bob.username, width: null, height: null })
     expect(byIndex(9).stats).toEqual({ voteCount: 28, upvotes: 8, downvotes: 20, averageRating: 3.57 })
     expect(byIndex(2).stats).toEqual({ voteCount: 6, upvotes: 3, downvotes: 3, averageRating: 5.5 })
   })

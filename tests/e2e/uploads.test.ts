@@ -9,7 +9,7 @@ import { sql } from '../../server/database/sql'
 import { api, errorBody, registerUser, type TestUser } from '../support/api'
 import { signInAsAdmin } from '../support/accounts'
 import { animatedImage, hugePng, jpegWithGps, MIME, randomImage, uploadForm, type ImageFormat } from '../support/images'
-import { serverDatabase } from '../support/seed'
+import { listEntryOf, serverDatabase } from '../support/seed'
 import { createApiToken, postUpload, uploadImage } from '../support/uploads'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
@@ -79,6 +79,11 @@ describe('POST /api/upload (image)', () => {
     // Orientation 6 (rotate 90° clockwise) was applied to the pixels.
     expect([metadata.width, metadata.height]).toEqual([200, 300])
     expect(metadata.orientation).toBeUndefined()
+    // The full object and the list entry give the stored size, so pages can reserve the picture's box.
+    const full = (await api(`/api/upload/${response.body.upload.id}`)).body
+    expect([full.width, full.height]).toEqual([200, 300])
+    const entry = await listEntryOf(owner, response.body.upload.id)
+    expect([entry.width, entry.height]).toEqual([200, 300])
   })
 
   it('refuses a file of 10 MB + 1 byte with 413 while streaming', async () => {
@@ -278,6 +283,8 @@ describe('GET /api/upload/{id}', () => {
       description: 'full object',
       upload_type: 'image',
       external_url: null,
+      width: 320,
+      height: 240,
       upvotes: 0,
       downvote_count: 0,
       is_private: 0,

@@ -1,0 +1,179 @@
+/**
+ * `npm run lighthouse` (after `npm run build`): Lighthouse's mobile audit of the
+ * home page, an upload page, vote mode and a user page, and the home page's
+ * first-load JavaScript as brotli. Starts the built server on 127.0.0.1 with a
+ * fresh SQLite data dir, seeds it through the API (a user, 16 pictures, 4 links,
+ * some votes), runs each page `RUNS` times (the median score counts: one run on a
+ * shared machine swings by several points) and prints a table. Not part of
+ * `npm test`. Chromium is Debian's (`CHROME_PATH`, default /usr/bin/chromium).
+ */
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { brotliCompressSync, constants } from 'node:zlib'
+import sharp from 'sharp'
+import lighthouse from 'lighthouse'
+import { freePort, startServer, type RunningServer } from '../tests/support/server'
+
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3)
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const
+const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium'
+
+async function json(server: RunningServer, path: string, init: { method?: string, token?: string, body?: unknown } = {}) {
+  const headers: Record<string, string> = { origin: server.url }
+  if (init.token) headers.cookie = `auth-token=${init.token}`
+  let body: BodyInit | undefined
+  if (init.body instanceof FormData) body = init.body
+  else if (init.body !== undefined) {
+    headers['content-type'] = 'application/json'
+    body = JSON.stringify(init.body)
+  }
+  const response = await fetch(`${server.url}${path}`, { method: init.method ?? 'GET', headers, body })
+  const text = await response.text()
+  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status} ${text}`)
+  return { body: JSON.parse(text), cookie: response.headers.getSetCookie().join('; ') }
+}
+
+/** A picture with a photo's worth of detail: a gradient and shapes placed at random, so no two look alike to the duplicate check. */
+function picture(hue: number, width: number, height: number): Promise<Buffer> {
+  const shapes = Array.from({ length: 8 }, (_, i) => {
+    const [x, y, r] = [Math.random() * width, Math.random() * height, (0.05 + Math.random() * 0.2) * height]
+    return i % 2
+      ? `<circle cx="${x}" cy="${y}" r="${r}" fill="hsl(${(hue + i * 40) % 360},85%,${30 + i * 7}%)"/>`
+      : `<rect x="${x - r}" y="${y - r}" width="${2 * r}" height="${r}" fill="hsl(${(hue + i * 50) % 360},70%,${80 - i * 6}%)"/>`
+  }).join('')
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+    <defs><linearGradient id="g" x1="${Math.random()}" y1="0" x2="${Math.random()}" y2="1">
+      <stop offset="0" stop-color="hsl(${hue},80%,60%)"/><stop offset="1" stop-color="hsl(${(hue + 120) % 360},70%,25%)"/>
+    </linearGradient></defs>
+    <rect width="100%" height="100%" fill="url(#g)"/>${shapes}
+  </svg>`
+  return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer()
+}
+
+async function register(server: RunningServer, name: string): Promise<string> {
+  const { cookie } = await json(server, '/api/auth', { method: 'POST', body: { action: 'register', email: `${name}@example.com`, username: name, password: 'correct horse battery' } })
+  const token = /auth-token=([^;]+)/.exec(cookie)?.[1]
+  if (!token) throw new Error('no session cookie after registration')
+  return token
+}
+
+async function seed(server: RunningServer) {
+  const owner = await register(server, 'lighthouse_owner')
+  const voter = await register(server, 'lighthouse_voter')
+  const ids: string[] = []
+  for (let i = 0; i < 20; i++) {
+    const form = new FormData()
+    form.set('description', i % 5 === 4 ? `A link worth a look, number ${i + 1}` : `A sunset over the bay, picture ${i + 1}`)
+    form.set('tags', i % 2 ? 'Sunset, Beach' : 'Sunset')
+    if (i % 5 === 4) {
+      form.set('upload_type', 'link')
+      form.set('external_url', i % 10 === 4 ? `https://www.youtube.com/watch?v=video${i}` : `https://example.com/article-${i}`)
+    }
+    else {
+      form.set('upload_type', 'image')
+      form.set('file', new Blob([new Uint8Array(await picture(i * 37, i % 3 ? 1600 : 1080, i % 3 ? 1067 : 1350))], { type: 'image/jpeg' }), `sunset-${i}.jpg`)
+    }
+    ids.push((await json(server, '/api/upload', { method: 'POST', token: owner, body: form })).body.upload.id)
+  }
+  for (const [i, id] of ids.entries()) {
+    if (i % 3 !== 2) await json(server, '/api/vote', { method: 'POST', token: voter, body: { uploadId: id, vote: i % 2 ? 'fucks' : 'does_not_fuck' } })
+  }
+  return { imageId: ids[0]!, username: 'lighthouse_owner' }
+}
+
+/** The home page's first-load JavaScript: every script and module preload of its HTML, compressed with brotli (quality 11, as served precompressed). */
+async function firstLoadJs(server: RunningServer): Promise<{ files: number, raw: number, brotli: number }> {
+  const html = await (await fetch(`${server.url}/`)).text()
+  const urls = new Set<string>()
+  for (const match of html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="([^"]+\.js)"/g)) urls.add(match[1]!)
+  for (const match of html.matchAll(/<link[^>]*\shref="([^"]+\.js)"[^>]*rel="modulepreload"/g)) urls.add(match[1]!)
+  let raw = 0
+  let brotli = 0
+  for (const url of urls) {
+    const bytes = Buffer.from(await (await fetch(new URL(url, server.url))).arrayBuffer())
+    raw += bytes.length
+    brotli += brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length
+  }
+  return { files: urls.size, raw, brotli }
+}
+
+/** Debian's Chromium with a DevTools port for Lighthouse, in a throwaway profile. */
+async function launchChromium() {
+  const port = await freePort()
+  const profile = mkdtempSync(join(tmpdir(), 'dif-lighthouse-'))
+  const child = spawn(CHROME_PATH, [
+    '--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update',
+    '--disable-sync', `--remote-debugging-port=${port}`, '--remote-debugging-address=127.0.0.1', `--user-data-dir=${profile}`, 'about:blank',
+  ], { stdio: 'ignore' })
+  for (let tries = 0; ; tries++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/json/version`)).ok) break
+    }
+    catch { /* not listening yet */ }
+    if (tries > 100) throw new Error('Chromium did not open its DevTools port')
+    await new Promise(resolve => setTimeout(resolve, 100))
+  }
+  return {
+    port,
+    kill: () => {
+      child.kill('SIGKILL')
+      rmSync(profile, { recursive: true, force: true })
+    },
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+
+async function main() {
+  const server = await startServer({}, { engine: 'sqlite' })
+  const chrome = await launchChromium()
+  try {
+    const fixtures = await seed(server)
+    const pages = [
+      ['home', '/'],
+      ['upload page', `/upload/${fixtures.imageId}`],
+      ['vote mode', '/vote'],
+      ['user page', `/user/${fixtures.username}`],
+    ] as const
+    const rows: string[][] = []
+    for (const [name, path] of pages) {
+      const scores: Record<string, number[]> = {}
+      const failed = new Set<string>()
+      let lcp = 0
+      let cls = 0
+      let tbt = 0
+      for (let run = 0; run < RUNS; run++) {
+        const result = await lighthouse(`${server.url}${path}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] })
+        const lhr = result!.lhr
+        for (const category of CATEGORIES) (scores[category] ??= []).push(Math.round((lhr.categories[category]?.score ?? 0) * 100))
+        lcp = Math.max(lcp, lhr.audits['largest-contentful-paint']?.numericValue ?? 0)
+        cls = Math.max(cls, lhr.audits['cumulative-layout-shift']?.numericValue ?? 0)
+        tbt = Math.max(tbt, lhr.audits['total-blocking-time']?.numericValue ?? 0)
+        for (const category of CATEGORIES.slice(1)) {
+          for (const ref of lhr.categories[category]?.auditRefs ?? []) {
+            const audit = lhr.audits[ref.id]
+            if (ref.weight > 0 && audit && audit.score !== null && audit.score < 1) failed.add(`${category}: ${ref.id}`)
+          }
+        }
+      }
+      rows.push([name, ...CATEGORIES.map(category => String(median(scores[category]!))), `${Math.round(lcp)} ms`, cls.toFixed(3), `${Math.round(tbt)} ms`, [...failed].join(', ') || '—'])
+    }
+    const header = ['page', 'perf', 'a11y', 'best pr.', 'SEO', 'LCP (max)', 'CLS (max)', 'TBT (max)', 'failed audits']
+    const widths = header.map((title, i) => Math.max(title.length, ...rows.map(row => row[i]!.length)))
+    const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`
+    console.log(`\nLighthouse ${RUNS} run(s) a page, mobile preset, median score:\n`)
+    console.log(line(header))
+    console.log(line(widths.map(width => '-'.repeat(width))))
+    for (const row of rows) console.log(line(row))
+    const js = await firstLoadJs(server)
+    console.log(`\nHome page first-load JavaScript: ${js.files} files, ${(js.raw / 1024).toFixed(1)} KB raw, ${(js.brotli / 1024).toFixed(1)} KB brotli (goal ≤ 70 KB)`)
+  }
+  finally {
+    chrome.kill()
+    await server.stop()
+  }
+}
+
+await main()

@@ -27,6 +27,7 @@ export async function startTcpProxy(target: { host: string, port: number }) {
   let stalled = false
   /** Bytes still allowed upstream before the proxy cuts by itself (cutAfter). */
   let budget = Number.POSITIVE_INFINITY
+  let cutByItself: () => void = () => {}
 
   const drop = (link: Link) => {
     link.client.destroy()
@@ -67,7 +68,7 @@ export async function startTcpProxy(target: { host: string, port: number }) {
         budget -= chunk.length
         if (budget < 0) {
           budget = Number.POSITIVE_INFINITY
-          void cut()
+          void cut().then(() => cutByItself())
           return
         }
         link.upstream?.write(chunk)
@@ -88,9 +89,12 @@ export async function startTcpProxy(target: { host: string, port: number }) {
     cut,
     /** Accepts connections again on the same port. */
     restore: listen,
-    /** Drops everything once this many more bytes have gone upstream (a bucket lost in the middle of a copy). */
-    cutAfter: (bytes: number) => {
+    /** Drops everything once this many more bytes have gone upstream (a bucket lost in the middle of a copy); resolves then. */
+    cutAfter: (bytes: number): Promise<void> => {
       budget = bytes
+      return new Promise((resolve) => {
+        cutByItself = resolve
+      })
     },
     /** Holds every byte in both directions (connections stay open, new ones are accepted and held too). */
     stall: () => {

@@ -140,14 +140,11 @@ async function copyMediaToBucket(bucket: MediaStore, mediaDir: string, images: {
       report.mismatched.push(image.filename)
       return
     }
-    const files = [{ key: mediaKeys.original(image.filename), type: image.mime_type, data: original }]
+    const files: { key: string, type: string, data: Buffer }[] = [{ key: mediaKeys.original(image.filename), type: image.mime_type, data: original }]
     for (const { size, key } of pageSizes(image.id)) {
-      let data = await readFile(join(mediaDir, key)).catch(() => null)
-      if (!data) {
-        data = await derivativeOf(original, size)
-        report.made++
-      }
-      files.push({ key, type: 'image/webp', data })
+      const stored: Buffer | null = await readFile(join(mediaDir, key)).catch(() => null)
+      if (!stored) report.made++
+      files.push({ key, type: 'image/webp', data: stored ?? await derivativeOf(original, size) })
     }
     for (const file of files) {
       written.push(file.key)

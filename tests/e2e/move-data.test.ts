@@ -187,7 +187,7 @@ describe.skipIf(testEngine() !== 'postgres')('npm run move-data', () => {
     await source.run(sql`UPDATE uploads SET description = ${'a NUL \u0000 inside'} WHERE id = ${bad}`)
     const target = await createTestDatabase()
     cleanup.push(() => dropTestDatabase(target))
-    const failed = await moveData('--to', target, '--data-dir', embedded.dataDir).catch((error: { code: number, stdout: string, stderr: string }) => error)
+    const failed = await moveData('--to', target, '--data-dir', embedded.dataDir).then(() => ({ code: 0, stdout: '', stderr: '' }), (error: { code: number, stdout: string, stderr: string }) => error)
     expect(failed.code).toBe(1)
     expect(failed.stderr).toContain(`move-data: The target refused the row uploads ${bad}: invalid byte sequence for encoding "UTF8": 0x00\n`)
     const { db } = databaseOf({ dataDir: embedded.dataDir, databaseUrl: target })
@@ -209,7 +209,7 @@ describe.skipIf(testEngine() !== 'postgres')('npm run move-data', () => {
     // Lost after a few objects went in; back two seconds later, while the move still tries to empty it.
     const lost = proxy.cutAfter(8_000).then(() => new Promise(resolve => setTimeout(resolve, 2000))).then(() => proxy.restore())
     const failed = await moveDataWith({ ...s3.env(bucket), NUXT_S3_ENDPOINT: `http://127.0.0.1:${proxy.port}` }, '--to', target, '--data-dir', embedded.dataDir, '--media', 's3')
-      .catch((error: { code: number, stdout: string, stderr: string }) => error)
+      .then(() => ({ code: 0, stdout: '', stderr: '' }), (error: { code: number, stdout: string, stderr: string }) => error)
     await lost
     expect(failed.code).toBe(1)
     expect(failed.stderr).toContain('move-data: Media storage is unavailable, please try again shortly')

@@ -84,7 +84,7 @@ describe.skipIf(testEngine() !== 'postgres')('npm run move-data', () => {
     // The anonymous visitor is still known by the same keyed hashes.
     const again = await api('/api/vote/anonymous', { method: 'POST', body: { uploadId: image.id, vote: 'upvote', clientFingerprint: 'moved-visitor' }, baseURL: onTarget.url })
     expect(again.status).toBe(409)
-  })
+  }, 90_000)
 
   it('with --media s3 copies images and derivatives into the bucket, checks them, and refuses a bucket holding media', async () => {
     const embedded = await startServer({}, { engine: 'sqlite' })
@@ -136,7 +136,7 @@ describe.skipIf(testEngine() !== 'postgres')('npm run move-data', () => {
     cleanup.push(() => onTarget.stop({ keepData: true }))
     expect(await served(onTarget.url)).toEqual(before)
     expect(existsSync(join(dataDir, 'media'))).toBe(false)
-  })
+  }, 90_000)
 
   it('reads a live site as one snapshot: votes flowing during the move leave the target consistent', async () => {
     const embedded = await startServer({}, { engine: 'sqlite' })
@@ -192,7 +192,7 @@ describe.skipIf(testEngine() !== 'postgres')('npm run move-data', () => {
     expect(failed.stderr).toContain(`move-data: The target refused the row uploads ${bad}: invalid byte sequence for encoding "UTF8": 0x00\n`)
     const { db } = databaseOf({ dataDir: embedded.dataDir, databaseUrl: target })
     for (const table of ['users', 'uploads', 'app_secrets']) expect(Number((await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM ${sql.raw(table)}`))!.n), table).toBe(0)
-  })
+  }, 60_000)
 
   it('leaves both the database and the bucket empty when the bucket is lost in the middle of the copy', async () => {
     const embedded = await startServer({}, { engine: 'sqlite' })

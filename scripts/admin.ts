@@ -1,24 +1,58 @@
 /**
- * Admin CLI: `npm run admin -- grant <email>` / `npm run admin -- revoke <email>`;
- * `npm run admin -- recount [--check]` compares every kept count with its recount
- * (server/database/kept-counts.ts) and, without --check, sets the drifted ones right
- * (exit 1 with --check when any has drifted).
+ * Admin CLI: `npm run admin -- grant <email>` / `npm run admin -- revoke <email>`
+ * / `npm run admin -- media-check [--fix]` / `npm run admin -- recount [--check]`
+ * (see USAGE). recount compares every kept count with its recount
+ * (server/database/kept-counts.ts) and, without --check, sets the drifted ones right.
  * Opens the site's database (NUXT_DATABASE_URL, else <NUXT_DATA_DIR or
  * ./data>/app.sqlite), migrating it first if needed, and sets the account's
  * admin flag, logging the change in the moderation log (no actor: the command
  * line) in the same transaction. An address in NUXT_ADMIN_EMAILS stays admin
  * whatever the flag says.
  */
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { findDrift, repairKeptCounts } from '../server/database/kept-counts'
 import type { Database } from '../server/database/port'
 import { sql } from '../server/database/sql'
+import { checkMedia } from '../server/services/media-check'
+import { fsMediaStore } from '../server/services/media-store'
+import { s3MediaStore, s3SettingsFromEnv } from '../server/services/media-store-s3'
 import { logModeration } from '../server/services/modlog'
 import { openMigrated } from './lib/database'
 
-const USAGE = 'Usage: npm run admin -- grant <email> | revoke <email> | recount [--check]'
+const USAGE = `Usage: npm run admin -- grant <email> | revoke <email> | media-check [--fix] | recount [--check]
 
-const openSite = () => openMigrated({ url: process.env.NUXT_DATABASE_URL, dataDir: resolve(process.env.NUXT_DATA_DIR || './data'), log: console.info })
+  grant <email>       make the account an admin (logged in the moderation log)
+  revoke <email>      take the admin flag away again
+  media-check         compare the media (<data>/media, or the bucket when NUXT_MEDIA_STORAGE=s3)
+                      with the uploads: lists objects no upload owns and uploads missing
+                      their image or thumbnail; small, medium and display sizes may be
+                      missing legitimately (made on request) and are only counted
+  media-check --fix   the same, then removes the objects no upload owns
+  recount --check     compare every kept count (server/database/kept-counts.ts) with its
+                      recount and list the ones that drifted
+  recount             the same, then set each drifted count from its recount
+
+Exit codes: 0 done (media-check: nothing wrong, or every orphan removed with --fix);
+1 failed (no such account; media-check: orphans left, or an upload's image is missing;
+recount --check: a count drifted; recount: a count drifted again while it was set);
+2 usage.`
+
+const openSiteDatabase = () => openMigrated({ url: process.env.NUXT_DATABASE_URL, dataDir: resolve(process.env.NUXT_DATA_DIR || './data'), log: console.info })
+
+async function mediaCheck(db: Database, fix: boolean): Promise<number> {
+  const kind = (process.env.NUXT_MEDIA_STORAGE || 'fs').trim().toLowerCase()
+  const store = kind === 's3' ? s3MediaStore(s3SettingsFromEnv()) : fsMediaStore(join(resolve(process.env.NUXT_DATA_DIR || './data'), 'media'))
+  const check = await checkMedia(db, store, { fix })
+  console.info(`media-check: ${store.name}`)
+  for (const key of check.orphans) console.info(`orphan (no upload): ${key}${fix ? ' (removed)' : ''}`)
+  for (const key of check.inFlight) console.info(`in flight (an upload not committed yet, left alone): ${key}`)
+  for (const { id, key } of check.missingOriginals) console.info(`missing image: upload ${id} has no ${key}`)
+  for (const id of check.missingThumbnails) console.info(`missing thumbnail: upload ${id} (made again on its first request)`)
+  console.info(`${check.orphans.length} orphan object(s)${fix ? `, ${check.removed} removed` : check.orphans.length ? ' (run with --fix to remove them)' : ''}; `
+    + `${check.missingOriginals.length} upload(s) missing their image; ${check.missingThumbnails.length} missing their thumbnail; `
+    + `${check.missingSizes} small/medium/display size(s) not made yet (made on request, not a fault)`)
+  return check.missingOriginals.length > 0 || (check.orphans.length > 0 && !fix) ? 1 : 0
+}
 
 /** Prints each drifted count with a few of its rows; whether any drifted. */
 async function reportDrift(db: Database): Promise<boolean> {
@@ -31,7 +65,7 @@ async function reportDrift(db: Database): Promise<boolean> {
 }
 
 async function recount(check: boolean): Promise<number> {
-  const db = await openSite()
+  const db = await openSiteDatabase()
   try {
     const drifted = await reportDrift(db)
     if (!drifted) {
@@ -54,13 +88,27 @@ async function recount(check: boolean): Promise<number> {
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'recount' && (argv.length === 1 || (argv.length === 2 && argv[1] === '--check'))) return recount(argv[1] === '--check')
+  if (argv[0] === 'media-check') {
+    const options = argv.slice(1)
+    if (options.some(option => option !== '--fix')) {
+      console.error(USAGE)
+      return 2
+    }
+    const db = await openSiteDatabase()
+    try {
+      return await mediaCheck(db, options.includes('--fix'))
+    }
+    finally {
+      await db.close()
+    }
+  }
   const [command, rawEmail, ...rest] = argv
   if ((command !== 'grant' && command !== 'revoke') || !rawEmail || rest.length > 0) {
     console.error(USAGE)
     return 2
   }
   const email = rawEmail.trim().toLowerCase()
-  const db = await openSite()
+  const db = await openSiteDatabase()
   try {
     const granted = command === 'grant'
     const changed = await db.transaction(async (tx) => {

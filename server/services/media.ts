@@ -72,8 +72,8 @@ function imageQueueBusy() {
   return apiError(503, 'Image processing is busy, please try again later', { retryAfter })
 }
 
-async function withImageSlot<T>(work: () => Promise<T>): Promise<T> {
-  await takeImageSlot()
+async function withImageSlot<T>(work: () => Promise<T>, priority: 'request' | 'background' = 'request'): Promise<T> {
+  await (priority === 'request' ? takeImageSlot() : takeImageSlotWhenIdle())
   const started = performance.now()
   try {
     return await work()
@@ -105,9 +105,24 @@ function takeImageSlot(): Promise<void> {
   })
 }
 
-/** The slot passes straight to the next in line, so no newcomer can take it in between. */
+/**
+ * Background work (derivatives made ahead of their first request) waits
+ * behind every request, with no time limit and no place in the request
+ * queue: a request waits for at most the one background job running.
+ */
+const waitingWhenIdle: (() => void)[] = []
+
+function takeImageSlotWhenIdle(): Promise<void> {
+  if (busySlots < IMAGE_SLOTS && waitingForSlot.length === 0) {
+    busySlots++
+    return Promise.resolve()
+  }
+  return new Promise<void>(resolve => waitingWhenIdle.push(resolve))
+}
+
+/** The slot passes straight to the next in line (requests first), so no newcomer can take it in between. */
 function releaseImageSlot(): void {
-  const next = waitingForSlot.shift()
+  const next = waitingForSlot.shift() ?? waitingWhenIdle.shift()
   if (next) next()
   else busySlots--
 }
@@ -262,25 +277,80 @@ export function thumbnailOf(image: Buffer, limit: { seconds: number } = { second
 /** Derivatives being made, by key, so concurrent requests share one job. */
 const making = new Map<string, Promise<void>>()
 
+export interface DerivativeOptions {
+  /**
+   * Whether the upload still exists, asked once the derivative is written:
+   * an upload deleted meanwhile (on any instance) would otherwise keep a file
+   * that nothing removes, so it is removed again.
+   */
+  stillExists?: () => Promise<boolean>
+  /** The stored image's bytes when the caller holds them already. */
+  original?: Buffer
+  /** `background`: waits behind every request for the image slot (derivatives made ahead). */
+  priority?: 'request' | 'background'
+}
+
 /**
  * Makes a missing derivative (small, thumbnail, medium or display size) from
  * the stored image, in the image slot (503 when the queue is full), and stores
  * it. Rejects when the stored image itself cannot be read.
  */
-export function makeDerivative(store: MediaStore, uploadId: string, filename: string, size: ImageSize): Promise<void> {
+export function makeDerivative(store: MediaStore, uploadId: string, filename: string, size: ImageSize, options: DerivativeOptions = {}): Promise<void> {
   const target = mediaKeys[size](uploadId)
-  let job = making.get(target)
-  if (!job) {
-    job = (async () => {
-      // Only the decoding holds the image slot, not the reads and writes around it.
-      const original = await store.read(mediaKeys.original(filename))
-      if (!original) throw new Error(`The stored image ${filename} is missing`)
-      const data = await withImageSlot(() => derivativeOf(original, size))
-      await store.put(target, data, 'image/webp')
-    })().finally(() => making.delete(target))
-    making.set(target, job)
-  }
+  const running = making.get(target)
+  if (running) return running
+  const job = (async () => {
+    // Only the decoding holds the image slot, not the reads and writes around it.
+    const original = options.original ?? await store.read(mediaKeys.original(filename))
+    if (!original) throw new Error(`The stored image ${filename} is missing`)
+    const data = await withImageSlot(() => derivativeOf(original, size), options.priority)
+    await store.put(target, data, 'image/webp')
+    if (options.stillExists && !await options.stillExists()) await store.remove([target])
+  })().finally(() => making.delete(target))
+  making.set(target, job)
   return job
+}
+
+/** The derivatives made ahead of their first request: every size a page asks for (the thumbnail comes with the upload). */
+export const AHEAD_SIZES = ['small', 'medium', 'display'] as const satisfies readonly ImageSize[]
+
+/** Uploads waiting for their derivatives, made one upload at a time; beyond this many, later ones are made on request. */
+const AHEAD_QUEUE_LIMIT = 1000
+const aheadQueue: { store: MediaStore, uploadId: string, filename: string, stillExists: () => Promise<boolean> }[] = []
+let aheadRunning: Promise<void> | null = null
+
+/**
+ * Queues the derivatives of a new upload, made in the background at the
+ * lowest priority, so the first page showing it finds every size ready. The
+ * caller does not wait; a failure only leaves a size to be made on request.
+ */
+export function makeDerivativesAhead(store: MediaStore, uploadId: string, filename: string, stillExists: () => Promise<boolean>): void {
+  if (aheadQueue.length >= AHEAD_QUEUE_LIMIT) return
+  aheadQueue.push({ store, uploadId, filename, stillExists })
+  aheadRunning ??= runAheadQueue().finally(() => {
+    aheadRunning = null
+  })
+}
+
+/** Resolves once every queued derivative has been made (or has failed). */
+export async function derivativesAheadSettled(): Promise<void> {
+  while (aheadRunning) await aheadRunning
+}
+
+async function runAheadQueue(): Promise<void> {
+  for (let next = aheadQueue.shift(); next; next = aheadQueue.shift()) {
+    const { store, uploadId, filename, stillExists } = next
+    try {
+      const original = await store.read(mediaKeys.original(filename))
+      if (!original) continue
+      for (const size of AHEAD_SIZES) {
+        await makeDerivative(store, uploadId, filename, size, { original, stillExists, priority: 'background' })
+      }
+    }
+    catch (error) {
+      console.warn(`[media] could not make the sizes of upload ${uploadId} ahead: ${(error as Error).message}`)
+    }
+  }
 }
 
 function isApiError(error: unknown): boolean {
@@ -292,7 +362,7 @@ function isApiError(error: unknown): boolean {
  * first frame, like the thumbnail made with the upload); `medium` and
  * `display` keep an animation.
  */
-function derivativeOf(original: Buffer, size: ImageSize): Promise<Buffer> {
+export function derivativeOf(original: Buffer, size: ImageSize): Promise<Buffer> {
   if (size === 'thumb') return thumbnailOf(original)
   const side = IMAGE_SIZES[size]
   const still = size === 'small'

@@ -11,8 +11,9 @@ import { dialects, inList, sql } from '../database/sql'
 import { badRequest, conflict, notFound } from './errors'
 import type { Actor } from './sessions'
 import { fetchImageToFile, ImageFetchError } from './image-fetch'
-import { forgetImageFiles, knownImageFile, rememberImageFile, type ImageFile } from './image-file-cache'
-import { PHASH_MAX_DISTANCE, processImage, makeDerivative, type ProcessedImage } from './media'
+import { knownImageFile, rememberImageFile, type ImageFile } from './image-file-cache'
+import { makeDerivative, makeDerivativesAhead, PHASH_MAX_DISTANCE, processImage, type ProcessedImage } from './media'
+import { recordMediaDeletion, removeDeletedMedia } from './media-deletions'
 import { mediaKeys, uploadMediaKeys, type MediaStore } from './media-store'
 import { attachTags, tagsFrom } from './upload-tags'
 import { visibleTo } from './upload-queries'
@@ -95,10 +96,12 @@ async function createLink(db: Executor, actor: Actor, input: Extract<UploadField
 
 /**
  * Duplicate check → image and thumbnail written atomically → row and tags in
- * one transaction; undone on any failure. A listed upload always has both
+ * one transaction; undone on any failure (at once, or by the media sweep
+ * once a failing store answers again). A listed upload always has both
  * files. Until the row commits, `pending/<id>` names the upload, so files that
  * a crash left without a row are removed at the next start
- * (reclaimUnfinishedUploads).
+ * (reclaimUnfinishedUploads). Once committed, the other sizes are queued to
+ * be made in the background; the answer does not wait for them.
  */
 async function storeImage(db: Executor, actor: Actor, input: { description: string, tags: string[], is_private: boolean }, image: ProcessedImage, originalName: string, options: MediaOptions) {
   await refuseDuplicate(db, actor.id, image)
@@ -107,10 +110,12 @@ async function storeImage(db: Executor, actor: Actor, input: { description: stri
   const filename = `${id}.${image.ext}`
   const keys = [mediaKeys.original(filename), mediaKeys.thumb(id)] as const
   const pending = mediaKeys.pending(id)
-  await store.put(pending, Buffer.from(filename), 'text/plain')
+  let written = false
   try {
+    await store.put(pending, Buffer.from(filename), 'text/plain')
     await store.put(keys[0], image.data, image.mime)
     await store.put(keys[1], image.thumbnail, 'image/webp')
+    written = true
     await db.transaction(async (tx) => {
       // Image inserts take turns (across instances too), and a concurrent upload
       // of the same image may have won meanwhile: check again holding the turn.
@@ -124,15 +129,43 @@ async function storeImage(db: Executor, actor: Actor, input: { description: stri
     })
   }
   catch (error) {
-    // The marker goes last, and stays when the files could not be removed: the next start removes them.
-    await store.remove([...keys]).then(() => store.remove([pending]), (cleanup: unknown) => {
-      console.warn(`[upload] could not remove the files of failed upload ${id}: ${(cleanup as Error).message}`)
-    })
+    await discardFailedUpload(db, store, id, filename, written)
     throw error
   }
   // Committed: a marker left behind now only costs the next start a look-up.
   await store.remove([pending]).catch(() => {})
+  makeDerivativesAhead(store, id, filename, () => uploadExists(db, id))
   return createdUpload({ id, userId: actor.id, filename, originalName, description: input.description, uploadType: 'image', externalUrl: null, isPrivate: input.is_private })
+}
+
+/** Longest a store takes to answer (or be given up on): a write it was sent may land until then. */
+const STORE_LATE_WRITE_MS = 15_000
+
+/**
+ * Removes what a failed upload wrote, its marker last. When a write to the
+ * store itself failed (a stalled bucket gives up after its answer time, but
+ * may still carry the write out when it wakes) or the removal fails, the
+ * removal is also recorded for the sweep, due once any late write has
+ * landed, so nothing stays behind once the store answers again.
+ */
+async function discardFailedUpload(db: Executor, store: MediaStore, id: string, filename: string, written: boolean): Promise<void> {
+  // A store that failed a write is not asked again now: a stalled one would hold the answer another while.
+  if (written) {
+    const removed = await store.remove(uploadMediaKeys(id, filename)).then(() => store.remove([mediaKeys.pending(id)])).then(() => true, (cleanup: unknown) => {
+      console.warn(`[upload] could not remove the files of failed upload ${id} yet: ${(cleanup as Error).message}`)
+      return false
+    })
+    if (removed) return
+  }
+  // The marker stays if this fails too (the database is down as well): a start reclaims it.
+  await recordMediaDeletion(db, id, filename, STORE_LATE_WRITE_MS).catch((error: unknown) => {
+    console.warn(`[upload] could not record the removal of failed upload ${id}: ${(error as Error).message}`)
+  })
+}
+
+/** Whether an upload row with this id exists (asked after writing a derivative). */
+async function uploadExists(db: Executor, id: string): Promise<boolean> {
+  return (await db.get(sql`SELECT id FROM uploads WHERE id = ${id}`)) !== undefined
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
@@ -247,26 +280,21 @@ export async function toggleUploadPrivacy(db: Executor, id: string, actor: Actor
   return { success: true as const, upload: (await getUploadForViewer(db, id, actor))!, is_private: toggled.is_private }
 }
 
-/** DELETE /api/upload/{id}: owner or admin; the row (votes and tag links cascade) and its files. */
-export async function deleteUpload(db: Executor, id: string, actor: Actor, store: MediaStore) {
-  const deleted = await db.get<{ filename: string | null }>(sql`DELETE FROM uploads
-    WHERE id = ${id} AND (user_id = ${actor.id} OR ${actor.isAdmin ? 1 : 0} = 1) RETURNING filename`)
-  if (deleted === undefined) throw notFound('Upload not found')
-  if (deleted.filename) await removeUploadMedia(store, id, deleted.filename)
-  return { success: true as const }
-}
-
 /**
- * Removes the media of an upload whose row is gone (its image and every
- * derivative) and forgets what the image route kept of them. The row is what
- * the site answers from, so a store that fails now leaves unreachable files,
- * logged, rather than failing the deletion.
+ * DELETE /api/upload/{id}: owner or admin; the row (votes and tag links
+ * cascade) and, in the same transaction, the record that its media must go
+ * (media-deletions.ts), then the media themselves.
  */
-export async function removeUploadMedia(store: MediaStore, id: string, filename: string): Promise<void> {
-  forgetImageFiles(id)
-  await store.remove(uploadMediaKeys(id, filename)).catch((error: unknown) => {
-    console.warn(`[upload] could not remove the files of deleted upload ${id}: ${(error as Error).message}`)
+export async function deleteUpload(db: Executor, id: string, actor: Actor, store: MediaStore) {
+  const deleted = await db.transaction(async (tx) => {
+    const row = await tx.get<{ filename: string | null }>(sql`DELETE FROM uploads
+      WHERE id = ${id} AND (user_id = ${actor.id} OR ${actor.isAdmin ? 1 : 0} = 1) RETURNING filename`)
+    if (row === undefined) throw notFound('Upload not found')
+    if (row.filename) await recordMediaDeletion(tx, id, row.filename)
+    return row
   })
+  if (deleted.filename) await removeDeletedMedia(db, store, id, deleted.filename)
+  return { success: true as const }
 }
 
 /**
@@ -287,7 +315,7 @@ export async function imageFileOf(db: Executor, id: string, store: MediaStore, s
     key: mediaKeys[size](id),
     contentType: 'image/webp',
     etag: `"${row.sha256}-${size}"`,
-    remake: () => makeDerivative(store, id, row.filename, size),
+    remake: () => makeDerivative(store, id, row.filename, size, { stillExists: () => uploadExists(db, id) }),
   })
 }
 

@@ -23,6 +23,17 @@ async function upload(user: TestUser, data: Buffer, server: RunningServer, descr
   return postUpload(user, { upload_type: 'image', description }, { data, name: 'picture.png', type: 'image/png' }, server.url)
 }
 
+/** Waits until the sizes made in the background after an upload are in the bucket. */
+async function sizesMade(s3: TestS3, bucket: string, id: string) {
+  const wanted = ['small', 'medium', 'display'].map(folder => `${folder}/${id}.webp`)
+  for (let tries = 0; tries < 80; tries++) {
+    const keys = await s3.keys(bucket)
+    if (wanted.every(key => keys.includes(key))) return
+    await new Promise(resolve => setTimeout(resolve, 250))
+  }
+  throw new Error(`the sizes of ${id} were not made ahead`)
+}
+
 async function fetchImage(baseURL: string, path: string, headers: Record<string, string> = {}) {
   const response = await fetch(`${baseURL}${path}`, { headers })
   return { status: response.status, headers: response.headers, data: Buffer.from(await response.arrayBuffer()) }
@@ -106,6 +117,9 @@ describe('media in an S3 bucket', () => {
 
   it('serves the thumbnail, small, medium and display sizes from the bucket, and makes a missing one there', async () => {
     const { id, filename } = (await upload(user, await randomImage('png', { width: 2000, height: 1500 }), server)).body.upload
+    // Made ahead after the upload; removed here to see them made on request too.
+    await sizesMade(s3, bucket, id)
+    for (const folder of ['small', 'medium', 'display']) await s3.deleteObject(bucket, `${folder}/${id}.webp`)
     const etag = `"${sha256((await s3.object(bucket, filename))!.data)}`
 
     const thumb = await fetchImage(server.url, `/api/image/${id}?size=thumb`)
@@ -155,7 +169,9 @@ describe('media in an S3 bucket', () => {
 
   it('leaves the bucket as it was after a duplicate or an upload the database refuses', async () => {
     const data = await randomImage('png')
-    expect((await upload(user, data, server)).status).toBe(201)
+    const first = await upload(user, data, server)
+    expect(first.status).toBe(201)
+    await sizesMade(s3, bucket, first.body.upload.id)
     const before = await s3.keys(bucket)
 
     const duplicate = await upload(user, data, server)
@@ -186,8 +202,10 @@ describe('media in an S3 bucket', () => {
     finally {
       await db.run(sql`DROP TRIGGER refuse_upload ${sql.raw(db.dialect === 'postgres' ? 'ON uploads' : '')}`)
     }
-    expect((await upload(user, await randomImage('png'), server, 'accepted again')).status).toBe(201)
-    expect((await s3.keys(bucket)).length).toBe(before.length + 2)
+    const accepted = await upload(user, await randomImage('png'), server, 'accepted again')
+    expect(accepted.status).toBe(201)
+    await sizesMade(s3, bucket, accepted.body.upload.id)
+    expect((await s3.keys(bucket)).length).toBe(before.length + 5)
   })
 
   it('removes an upload\'s objects when its owner or an admin deletes it', async () => {

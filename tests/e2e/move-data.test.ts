@@ -9,6 +9,7 @@ import { sql } from '../../server/database/sql'
 import { api, registerUser } from '../support/api'
 import { createTestDatabase, dropTestDatabase } from '../support/postgres'
 import { startS3 } from '../support/s3'
+import { startTcpProxy } from '../support/tcp-proxy'
 import { databaseOf, makeAdmin } from '../support/seed'
 import { ROOT, startServer, testEngine, type RunningServer } from '../support/server'
 import { uploadImage, postUpload } from '../support/uploads'
@@ -83,7 +84,7 @@ describe.skipIf(testEngine() !== 'postgres')('npm run move-data', () => {
     // The anonymous visitor is still known by the same keyed hashes.
     const again = await api('/api/vote/anonymous', { method: 'POST', body: { uploadId: image.id, vote: 'upvote', clientFingerprint: 'moved-visitor' }, baseURL: onTarget.url })
     expect(again.status).toBe(409)
-  })
+  }, 90_000)
 
   it('with --media s3 copies images and derivatives into the bucket, checks them, and refuses a bucket holding media', async () => {
     const embedded = await startServer({}, { engine: 'sqlite' })
@@ -108,21 +109,17 @@ describe.skipIf(testEngine() !== 'postgres')('npm run move-data', () => {
     const moved = await moveDataWith(env, '--to', target, '--data-dir', embedded.dataDir, '--media', 's3')
     expect(moved.stdout).toContain('| uploads | 2 | 2 |')
     expect(moved.stdout).toContain(`media: 2 file(s) match their SHA-256 in bucket "${bucket}" at ${s3.endpoint}`)
-    expect(moved.stdout).toContain('media: 7 object(s) (images and their derivatives) copied into the bucket and read back unchanged')
-    expect(await s3.keys(bucket)).toEqual([
-      `display/${images[0]!.id}.webp`,
-      `medium/${images[0]!.id}.webp`,
-      `small/${images[0]!.id}.webp`,
-      ...images.map(image => image.filename).sort(),
-      ...images.map(image => `thumbs/${image.id}.webp`).sort(),
-    ].sort())
+    // Every size a page asks for is in the bucket, those not made yet made on the way.
+    expect(moved.stdout).toContain('media: 10 object(s) (images and their derivatives) copied into the bucket and read back unchanged')
+    expect(moved.stdout).toMatch(/media: \d+ picture size\(s\) not made yet were made, so pages find every size ready/)
+    expect(await s3.keys(bucket)).toEqual(images.flatMap(image => [image.filename, ...['display', 'medium', 'small', 'thumbs'].map(folder => `${folder}/${image.id}.webp`)]).sort())
 
     // A second move into another empty database finds the bucket holding media: refused, nothing written.
     const second = await createTestDatabase()
     cleanup.push(() => dropTestDatabase(second))
     await expect(moveDataWith(env, '--to', second, '--data-dir', embedded.dataDir, '--media', 's3')).rejects.toMatchObject({
       code: 1,
-      stderr: expect.stringContaining(`move-data: The bucket "${bucket}" at ${s3.endpoint} already holds media (7 object(s)`),
+      stderr: expect.stringContaining(`move-data: The bucket "${bucket}" at ${s3.endpoint} already holds media (10 object(s)`),
     })
     const rows = await databaseOf({ dataDir: embedded.dataDir, databaseUrl: second }).db.get<{ n: number }>(sql`SELECT count(*) AS n FROM uploads`)
     expect(Number(rows!.n)).toBe(0)
@@ -139,5 +136,86 @@ describe.skipIf(testEngine() !== 'postgres')('npm run move-data', () => {
     cleanup.push(() => onTarget.stop({ keepData: true }))
     expect(await served(onTarget.url)).toEqual(before)
     expect(existsSync(join(dataDir, 'media'))).toBe(false)
-  })
+  }, 90_000)
+
+  it('reads a live site as one snapshot: votes flowing during the move leave the target consistent', async () => {
+    const embedded = await startServer({}, { engine: 'sqlite' })
+    cleanup.push(() => embedded.stop())
+    const owner = await registerUser({}, embedded.url)
+    const voters = await Promise.all(Array.from({ length: 6 }, () => registerUser({}, embedded.url)))
+    const { seeder } = databaseOf(embedded)
+    const ids: string[] = []
+    // Enough rows that the copy takes a while, so votes land between the tables' reads.
+    for (let n = 0; n < 3000; n++) ids.push(await seeder.upload({ userId: owner.id, uploadType: 'link', externalUrl: `https://example.com/${n}`, description: `link ${n}` }))
+    const voted = ids.slice(0, 40)
+    let flowing = true
+    let votes = 0
+    const flow = voters.map(async (voter, v) => {
+      for (let n = v; flowing && n < 5000; n++) {
+        const response = await api('/api/vote', { method: 'POST', token: voter.token, body: { uploadId: voted[n % voted.length], vote: n % 3 ? 'fucks' : 'does_not_fuck' }, baseURL: embedded.url })
+          .catch(() => ({ status: 0 }))
+        if (response.status === 200) votes++
+      }
+    })
+    const target = await createTestDatabase()
+    cleanup.push(() => dropTestDatabase(target))
+    try {
+      const moved = await moveData('--to', target, '--data-dir', embedded.dataDir)
+      expect(moved.stdout).toContain('| uploads | 3000 | 3000 |')
+    }
+    finally {
+      flowing = false
+      await Promise.all(flow)
+    }
+    expect(votes).toBeGreaterThan(0)
+    expect(embedded.process.exitCode, embedded.output().slice(-2000)).toBeNull()
+    const { db } = databaseOf({ dataDir: embedded.dataDir, databaseUrl: target })
+    const counted = (userVote: string, anonymousVote: string) => sql`(SELECT count(*) FROM votes v JOIN users us ON us.id = v.user_id
+      WHERE v.upload_id = u.id AND v.vote = ${userVote} AND us.shadow_banned = 0)
+      + (SELECT count(*) FROM anonymous_votes a WHERE a.upload_id = u.id AND a.vote = ${anonymousVote})`
+    const wrong = await db.all(sql`SELECT u.id, u.upvotes, u.downvote_count FROM uploads u
+      WHERE u.upvotes <> ${counted('fucks', 'upvote')} OR u.downvote_count <> ${counted('does_not_fuck', 'downvote')}`)
+    expect(wrong).toEqual([])
+  }, 120_000)
+
+  it('names a row the target refuses by table and id, and leaves the target empty', async () => {
+    const embedded = await startServer({}, { engine: 'sqlite' })
+    cleanup.push(() => embedded.stop())
+    const alice = await registerUser({}, embedded.url)
+    const { db: source, seeder } = databaseOf(embedded)
+    const bad = await seeder.upload({ userId: alice.id, uploadType: 'link', externalUrl: 'https://example.com/nul', description: 'fine' })
+    await source.run(sql`UPDATE uploads SET description = ${'a NUL \u0000 inside'} WHERE id = ${bad}`)
+    const target = await createTestDatabase()
+    cleanup.push(() => dropTestDatabase(target))
+    const failed = await moveData('--to', target, '--data-dir', embedded.dataDir).then(() => ({ code: 0, stdout: '', stderr: '' }), (error: { code: number, stdout: string, stderr: string }) => error)
+    expect(failed.code).toBe(1)
+    expect(failed.stderr).toContain(`move-data: The target refused the row uploads ${bad}: invalid byte sequence for encoding "UTF8": 0x00\n`)
+    const { db } = databaseOf({ dataDir: embedded.dataDir, databaseUrl: target })
+    for (const table of ['users', 'uploads', 'app_secrets']) expect(Number((await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM ${sql.raw(table)}`))!.n), table).toBe(0)
+  }, 60_000)
+
+  it('leaves both the database and the bucket empty when the bucket is lost in the middle of the copy', async () => {
+    const embedded = await startServer({}, { engine: 'sqlite' })
+    cleanup.push(() => embedded.stop())
+    const alice = await registerUser({}, embedded.url)
+    for (let n = 0; n < 4; n++) await uploadImage(alice, { baseURL: embedded.url })
+    const s3 = await startS3()
+    cleanup.push(() => s3.stop())
+    const bucket = await s3.createBucket()
+    const proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(s3.endpoint).port) })
+    cleanup.push(() => proxy.close())
+    const target = await createTestDatabase()
+    cleanup.push(() => dropTestDatabase(target))
+    // Lost after a few objects went in; back two seconds later, while the move still tries to empty it.
+    const lost = proxy.cutAfter(8_000).then(() => new Promise(resolve => setTimeout(resolve, 2000))).then(() => proxy.restore())
+    const failed = await moveDataWith({ ...s3.env(bucket), NUXT_S3_ENDPOINT: `http://127.0.0.1:${proxy.port}` }, '--to', target, '--data-dir', embedded.dataDir, '--media', 's3')
+      .then(() => ({ code: 0, stdout: '', stderr: '' }), (error: { code: number, stdout: string, stderr: string }) => error)
+    await lost
+    expect(failed.code).toBe(1)
+    expect(failed.stderr).toContain('move-data: Media storage is unavailable, please try again shortly')
+    expect(failed.stdout).toMatch(/removed the \d+ object\(s\) this move had put into the bucket/)
+    expect(await s3.keys(bucket)).toEqual([])
+    const { db } = databaseOf({ dataDir: embedded.dataDir, databaseUrl: target })
+    for (const table of ['users', 'uploads', 'app_secrets']) expect(Number((await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM ${sql.raw(table)}`))!.n), table).toBe(0)
+  }, 120_000)
 })

@@ -18,6 +18,19 @@ function countUploads(page: Page) {
   return sent
 }
 
+/** The chips of a tag input, as shown. */
+function chips(page: Page, input: string) {
+  return page.locator(`.tag-input:has(#${input}) ul[aria-label="Chosen tags"] li`).evaluateAll(items => items.map(item => item.textContent!.trim()))
+}
+
+/** Puts text into the focused field in one go, as a paste does (one input event, no key presses). */
+async function paste(page: Page, selector: string, text: string) {
+  await page.focus(selector)
+  await page.keyboard.insertText(text)
+}
+
+const tagNames = async (id: string) => (await api(`/api/uploads/${id}/tags`)).body.tags.map((t: { name: string }) => t.name)
+
 describe('the new-upload form', () => {
   let browser: Browser
   beforeAll(async () => {
@@ -106,5 +119,66 @@ describe('the new-upload form', () => {
     await goto(visitorPage, `/upload/${other}`)
     await expect(visitorPage.locator('#manage-title').count()).resolves.toBe(0)
     await visitorContext.close()
+  })
+
+  it('adds every tag of a pasted or typed comma list, and refuses an eleventh with a message', async () => {
+    const user = await registerUser()
+    const context = await signedInContext(browser, user)
+    const page = await context.newPage()
+    const sent = countUploads(page)
+    await goto(page, '/upload/new')
+    await page.click('label:has(input[value=link])')
+    await page.fill('#link-url', 'https://example.com/many-tags')
+    await page.fill('#description', 'Many tags')
+
+    await paste(page, '#tags', 'red, green, blue')
+    await page.waitForFunction(() => document.querySelectorAll('ul[aria-label="Chosen tags"] li').length === 3)
+    expect(await chips(page, 'tags')).toEqual(['#red', '#green', '#blue'])
+    await page.keyboard.type('yellow, purple,')
+    expect(await chips(page, 'tags')).toEqual(['#red', '#green', '#blue', '#yellow', '#purple'])
+    await paste(page, '#tags', 'one, two, three, four, five, six')
+    await page.waitForFunction(() => document.querySelectorAll('ul[aria-label="Chosen tags"] li').length === 10)
+    expect(await chips(page, 'tags')).toEqual(['#red', '#green', '#blue', '#yellow', '#purple', '#one', '#two', '#three', '#four', '#five'])
+    await expect(page.innerText('.tag-input .field-error')).resolves.toBe('At most 10 tags per upload: “six” was not added')
+    await expect(page.inputValue('#tags')).resolves.toBe('six')
+
+    // What was refused stays in the box and keeps the form from sending without it.
+    await page.click('button[type=submit]')
+    await expect(page.innerText('.tag-input .field-error')).resolves.toBe('At most 10 tags per upload: “six” was not added')
+    expect(sent).toEqual([])
+    await page.fill('#tags', '')
+    await page.click('button[type=submit]')
+    await page.waitForURL(url => url.pathname.startsWith('/upload/') && url.pathname !== '/upload/new')
+    const id = new URL(page.url()).pathname.split('/').pop()!
+    expect(await tagNames(id)).toEqual(['red', 'green', 'blue', 'yellow', 'purple', 'one', 'two', 'three', 'four', 'five'])
+    expect(sent).toHaveLength(1)
+    await context.close()
+  })
+
+  it('adds every tag of a comma list on an upload\'s page, up to 10 in all', async () => {
+    const owner = await registerUser()
+    const id = await createUpload(owner, { link: 'https://example.com/tag-list', description: 'Tag list', tags: 'first' })
+    const context = await signedInContext(browser, owner)
+    const page = await context.newPage()
+    await goto(page, `/upload/${id}`)
+    await paste(page, '#add-tags-input', 'red, green, blue')
+    await page.waitForFunction(() => document.querySelectorAll('ul[aria-label="Chosen tags"] li').length === 3)
+    await page.keyboard.type('yellow,')
+    expect(await chips(page, 'add-tags-input')).toEqual(['#red', '#green', '#blue', '#yellow'])
+    await page.click('button:has-text("Save tags")')
+    await page.waitForFunction(() => document.querySelector('[data-testid=tags-status]')?.textContent?.includes('Added 4 tags.'))
+    expect(await tagNames(id)).toEqual(['first', 'red', 'green', 'blue', 'yellow'])
+
+    await page.locator('ul[aria-label=Tags] a[href="/tags/yellow"]').waitFor()
+    await paste(page, '#add-tags-input', 'a1, a2, a3, a4, a5, a6, a7')
+    await page.waitForFunction(() => document.querySelectorAll('ul[aria-label="Chosen tags"] li').length === 5)
+    await expect(page.innerText('.tag-input .field-error')).resolves.toBe('At most 10 tags per upload: “a6”, “a7” were not added')
+    await page.click('button:has-text("Save tags")')
+    expect(await tagNames(id)).toEqual(['first', 'red', 'green', 'blue', 'yellow'])
+    await page.fill('#add-tags-input', '')
+    await page.click('button:has-text("Save tags")')
+    await page.waitForFunction(() => document.querySelector('[data-testid=tags-status]')?.textContent?.includes('Added 5 tags.'))
+    expect(await tagNames(id)).toEqual(['first', 'red', 'green', 'blue', 'yellow', 'a1', 'a2', 'a3', 'a4', 'a5'])
+    await context.close()
   })
 })

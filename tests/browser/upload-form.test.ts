@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core'
 import { launchBrowser } from '../support/browser'
 import { api } from '../support/api'
 import { makeAdmin } from '../support/seed'
-import { createUpload, fetchUpload, goto, noisePng, registerUser, signedInContext } from './helpers'
+import { createUpload, fetchUpload, goto, noisePng, registerUser, signedInContext, watchErrors } from './helpers'
 
 async function uploadsOf(username: string) {
   return (await api(`/api/user/${username}/uploads?limit=50`)).body.uploads as { id: string }[]
@@ -179,6 +179,32 @@ describe('the new-upload form', () => {
     await page.click('button:has-text("Save tags")')
     await page.waitForFunction(() => document.querySelector('[data-testid=tags-status]')?.textContent?.includes('Added 5 tags.'))
     expect(await tagNames(id)).toEqual(['first', 'red', 'green', 'blue', 'yellow', 'a1', 'a2', 'a3', 'a4', 'a5'])
+    await context.close()
+  })
+
+  it('says there is no preview for an http image address, and drops an old error when the address changes', async () => {
+    const user = await registerUser()
+    const context = await signedInContext(browser, user)
+    const page = await context.newPage()
+    const errors = watchErrors(page)
+    await goto(page, '/upload/new')
+    await page.click('label:has(input[value=image_url])')
+    await page.fill('#image-url', 'not an address')
+    await page.fill('#description', 'From an address')
+    await page.click('button[type=submit]')
+    await expect(page.innerText('#image-url-error')).resolves.toBe('Invalid image URL')
+
+    await page.fill('#image-url', 'http://example.com/picture.png')
+    await expect(page.locator('#image-url-error').count()).resolves.toBe(0)
+    await expect(page.innerText('[data-testid=url-preview-note]')).resolves.toBe('No preview for http addresses; the server still fetches the image when you publish.')
+    await expect(page.locator('img.url-preview').count()).resolves.toBe(0)
+
+    // An https picture that does not load says so instead of a broken image.
+    await page.fill('#image-url', 'https://127.0.0.1:9/picture.png')
+    await page.locator('[data-testid=url-preview-note]:has-text("did not load")').waitFor()
+    await expect(page.innerText('[data-testid=url-preview-note]')).resolves.toBe('No preview: this address did not load as an image here. The server tries it again when you publish.')
+    await expect(page.locator('img.url-preview').count()).resolves.toBe(0)
+    expect(errors).toEqual([])
     await context.close()
   })
 })

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest'
+import * as v from 'valibot'
+import { MfaCodeBodySchema } from '../../shared/schemas/auth'
+import { fieldError, plainMessage } from '../../composables/useForm'
+
+describe('the words of an error message', () => {
+  it('says "two-step verification" where the API says MFA', () => {
+    expect(plainMessage('MFA code required')).toBe('Enter your two-step verification code')
+    expect(plainMessage('MFA code is required')).toBe('Enter your two-step verification code')
+    expect(plainMessage('Invalid MFA code')).toBe('Invalid two-step verification code')
+    expect(plainMessage('MFA is already enabled')).toBe('Two-step verification is already on')
+    expect(plainMessage('MFA is not enabled')).toBe('Two-step verification is not on')
+    expect(plainMessage('MFA setup has not been started')).toBe('Start setting up two-step verification first')
+    expect(plainMessage('MFA is something new')).toBe('Two-step verification is something new')
+    expect(plainMessage('Invalid email or password')).toBe('Invalid email or password')
+    expect(fieldError(v.pipe(v.string(), v.nonEmpty('MFA code is required')), '')).toBe('Enter your two-step verification code')
+    expect(fieldError(MfaCodeBodySchema, { mfaCode: '' })).toBe('Enter your two-step verification code')
+  })
+})

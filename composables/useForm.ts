@@ -24,8 +24,22 @@ export function fieldError(schema: v.GenericSchema, value: unknown): string | nu
   return result.success ? null : plainMessage(result.issues[0]?.message ?? 'Invalid value')
 }
 
-/** A redirect target from a query value: only paths on this site. */
+/**
+ * A redirect target from a query value: only paths on this site, read the way
+ * a browser reads them (a backslash counts as a slash, tabs and newlines are
+ * dropped), so `/\evil.example` cannot leave the site; anything else is `fallback`.
+ */
 export function safeRedirect(value: unknown, fallback = '/'): string {
   const target = Array.isArray(value) ? value[0] : value
-  return typeof target === 'string' && target.startsWith('/') && !target.startsWith('//') ? target : fallback
+  if (typeof target !== 'string' || !target.startsWith('/')) return fallback
+  const base = 'http://this-site.invalid'
+  try {
+    const url = new URL(target, base)
+    const path = `${url.pathname}${url.search}${url.hash}`
+    const unusual = target.includes('\\') || [...target].some(char => char < ' ')
+    return url.origin === base && !path.startsWith('//') && !unusual ? path : fallback
+  }
+  catch {
+    return fallback
+  }
 }

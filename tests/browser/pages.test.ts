@@ -122,6 +122,21 @@ describe('pages in Chromium', () => {
     await context.close()
   })
 
+  it('lists every settings section in the settings menu, each leading to its section', async () => {
+    const user = await registerUser()
+    const context = await signedInContext(browser, user)
+    const page = await context.newPage()
+    await goto(page, '/settings')
+    const links = await page.locator('.toc nav a').evaluateAll(elements => elements.map(a => [a.textContent!.trim(), a.getAttribute('href')]))
+    expect(links).toEqual([
+      ['Profile', '#profile'], ['Password', '#password'], ['Two-step verification', '#mfa'], ['Passkeys', '#passkeys'],
+      ['Sessions', '#sessions'], ['API tokens', '#tokens'], ['Filters', '#filters'], ['Linked accounts', '#linked'], ['Your data', '#own-data'],
+    ])
+    const sections = await page.evaluate(() => [...document.querySelectorAll('.sections > [id]')].map(section => section.id))
+    expect(sections).toEqual(links.map(([, href]) => href!.slice(1)))
+    await context.close()
+  })
+
   it('sends guests from signed-in pages to /login and back', async () => {
     const context = await newContext(browser, inject('baseURL'))
     const page = await context.newPage()

@@ -151,7 +151,7 @@ export function errorMessage(error: unknown, fallback = 'Something went wrong. P
     return `Too many requests. ${tryAgainIn(headers?.get?.('retry-after'))}`
   }
   const body = errorBody(error)
-  if (body?.message) return body.message
+  if (body?.message) return plainMessage(body.message)
   if (status === 0) return 'Could not reach the server. Check your connection.'
   return fallback
 }

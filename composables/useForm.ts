@@ -1,13 +1,45 @@
 import * as v from 'valibot'
 
+/**
+ * The API's messages say "MFA" (they are part of the API and stay as they
+ * are); the pages say "two-step verification". Every message shown to a
+ * person passes through here.
+ */
+const PLAIN_MESSAGES: Record<string, string> = {
+  'MFA code required': 'Enter your two-step verification code',
+  'MFA code is required': 'Enter your two-step verification code',
+  'Invalid MFA code': 'Invalid two-step verification code',
+  'MFA is already enabled': 'Two-step verification is already on',
+  'MFA is not enabled': 'Two-step verification is not on',
+  'MFA setup has not been started': 'Start setting up two-step verification first',
+}
+
+export function plainMessage(message: string): string {
+  return PLAIN_MESSAGES[message] ?? message.replace(/^MFA\b/, 'Two-step verification').replace(/\bMFA\b/g, 'two-step verification')
+}
+
 /** The first message of a valibot schema for a value, or null when it passes. */
 export function fieldError(schema: v.GenericSchema, value: unknown): string | null {
   const result = v.safeParse(schema, value)
-  return result.success ? null : result.issues[0]?.message ?? 'Invalid value'
+  return result.success ? null : plainMessage(result.issues[0]?.message ?? 'Invalid value')
 }
 
-/** A redirect target from a query value: only paths on this site. */
+/**
+ * A redirect target from a query value: only paths on this site, read the way
+ * a browser reads them (a backslash counts as a slash, tabs and newlines are
+ * dropped), so `/\evil.example` cannot leave the site; anything else is `fallback`.
+ */
 export function safeRedirect(value: unknown, fallback = '/'): string {
   const target = Array.isArray(value) ? value[0] : value
-  return typeof target === 'string' && target.startsWith('/') && !target.startsWith('//') ? target : fallback
+  if (typeof target !== 'string' || !target.startsWith('/')) return fallback
+  const base = 'http://this-site.invalid'
+  try {
+    const url = new URL(target, base)
+    const path = `${url.pathname}${url.search}${url.hash}`
+    const unusual = target.includes('\\') || [...target].some(char => char < ' ')
+    return url.origin === base && !path.startsWith('//') && !unusual ? path : fallback
+  }
+  catch {
+    return fallback
+  }
 }

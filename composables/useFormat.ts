@@ -30,6 +30,14 @@ export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`
 }
 
+/**
+ * The "does not fuck" count next to "2 fucks" in a rating's legend: "0 against",
+ * "1 against", "3 against" read as a count whatever the number ("0 does not" did not).
+ */
+export function downvoteCount(count: number): string {
+  return `${count} against`
+}
+
 /** "1 says it fucks, 2 say it does not": an upload's votes in words. */
 export function voteSummary(upvotes: number, downvotes: number): string {
   const say = (count: number) => `${count} ${count === 1 ? 'says' : 'say'}`

@@ -28,8 +28,9 @@ export const useListFilters = perApp(() => {
     const saved = await api<ProfileFilters>('/api/profile/filters', { method: 'PUT', body: blind === undefined ? { hiddenTags: tags } : { hiddenTags: tags, blindVoting: blind } })
     hiddenTags.value = saved.hiddenTags
     blindVoting.value = saved.blindVoting
-    // Every list on the page now leaves these tags out.
-    if (blind === undefined) await refreshNuxtData()
+    // Every list on the page now leaves these tags out. Not awaited: refreshNuxtData first waits
+    // for an idle moment of the browser, and what was saved is known now (a toast says so at once).
+    if (blind === undefined) refreshNuxtData().catch(() => {})
     return saved.hiddenTags
   }
 
@@ -44,22 +45,32 @@ export const useListFilters = perApp(() => {
 })
 
 /**
- * A tag chip's hide button (signed in): hides the tag from every list, and a
- * failure's message goes under the chips it was clicked in, by key (a card's
- * upload id in a list, one key for chips shown alone).
+ * A tag chip's hide button (signed in, on others' uploads): hides the tag from
+ * every list and says so in a toast with Undo; a failure's message goes under
+ * the chips it was clicked in, by key (a card's upload id in a list, one key
+ * for chips shown alone).
  */
 export function useTagHiding() {
   const filters = useListFilters()
+  const toast = useToast()
   const problems = ref<Record<string, string>>({})
 
-  async function hide(key: string, slug: string) {
+  async function hide(key: string, tag: { name: string, slug: string }) {
     problems.value[key] = ''
     try {
-      await filters.hide(slug)
+      await filters.hide(tag.slug)
     }
     catch (error) {
       problems.value[key] = errorMessage(error, 'The tag could not be hidden.')
+      return
     }
+    toast.show(`Uploads tagged #${tag.name} are now hidden from your lists.`, {
+      label: 'Undo',
+      run: () => filters.unhide(tag.slug).then(
+        () => toast.show(`Uploads tagged #${tag.name} are shown again.`),
+        error => toast.show(errorMessage(error, 'The tag could not be shown again.')),
+      ),
+    })
   }
 
   return { problems, hide }

@@ -13,7 +13,8 @@ const createResponses = {
   429: rateLimited,
   503: { description: 'Image processing is busy (its queue is full), or the media storage (an S3 bucket) does not answer: try again later', headers: { 'Retry-After': 'Seconds after which to try again' } },
 }
-const imageBinary = v.pipe(v.string(), v.metadata({ format: 'binary', contentMediaType: 'application/octet-stream' }), v.description('The image bytes'))
+/** Bytes, with no `type: string` (generators would type them as text); see ImageUploadFormSchema's `file`. */
+const imageBinary = v.pipe(v.unknown(), v.metadata({ format: 'binary', contentMediaType: 'application/octet-stream' }), v.description('The image bytes'))
 /** The file part's own type: one of the accepted image types (read from the bytes anyway). */
 const encoding = { file: { contentType: 'image/jpeg, image/png, image/gif, image/webp' } }
 

@@ -97,8 +97,10 @@ const FormCommon = {
 /** upload_type `image`: the image itself in the `file` part. */
 export const ImageUploadFormSchema = v.object({
   upload_type: v.literal('image'),
+  // No `type: string`: client generators type a string as text (openapi-typescript gives `string`,
+  // so a script had to cast its Blob); bytes with no type are `unknown` there, which takes a Blob.
   file: v.pipe(
-    v.string(),
+    v.unknown(),
     v.metadata({ format: 'binary', contentMediaType: 'application/octet-stream' }),
     v.description('The image file: JPEG, PNG, GIF or WebP, at most 10 MB and 50 megapixels (the type is read from the bytes)'),
   ),

@@ -79,3 +79,19 @@ export function detectEmbed(address: string): Embed | null {
   if (host === 'open.spotify.com') return found('spotify', spotify(parts))
   return null
 }
+
+/**
+ * The words a link upload's tile shows in place of a picture: the platform's
+ * name for embeds, else the address's host (without `www.`), else `link`. A
+ * card's accessible name starts with them, so it contains what is seen.
+ */
+export function linkTileName(address: string | null): string {
+  const embed = address ? detectEmbed(address) : null
+  if (embed) return EMBED_PLATFORM_NAMES[embed.platform]
+  try {
+    return new URL(address ?? '').hostname.replace(/^www\./, '') || 'link'
+  }
+  catch {
+    return 'link'
+  }
+}

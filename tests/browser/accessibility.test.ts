@@ -22,6 +22,7 @@ describe('accessibility of every page', () => {
       <input id="nameless"><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="><button><svg></svg></button>
       <p style="color: #aaa">Too pale</p><p id="twice">a</p><p id="twice">b</p>
       <input aria-describedby="nowhere" aria-label="Described by nothing">
+      <a href="#top" aria-label="Open: a video">YouTube</a>
     </main></body></html>`)
     const problems = await auditPage(page)
     expect(problems).toEqual(expect.arrayContaining([
@@ -36,6 +37,7 @@ describe('accessibility of every page', () => {
       'id "twice" is used 2 times',
       expect.stringMatching(/^aria-describedby points at missing id\(s\) nowhere/),
       expect.stringMatching(/^contrast 2\.32:1 < 4\.5:1 for <p> "Too pale"/),
+      'accessible name "Open: a video" does not contain the visible text "youtube": <a> "YouTube"',
     ]))
     const { invisible } = await invisibleFocus(page)
     expect(invisible).toEqual(['<input#nameless> ""', '<button> ""', '<input> "Described by nothing"'])

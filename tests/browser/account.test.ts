@@ -88,7 +88,7 @@ describe('account flows in the browser', () => {
     await page.fill('#new-password', 'another new secret')
     await page.fill('#confirm-password', 'another new secret')
     await page.click('#password button[type=submit]')
-    await expect(page.innerText('#password-mfa ~ .field-error')).resolves.toBe('MFA code required')
+    await expect(page.innerText('#password-mfa ~ .field-error')).resolves.toBe('Enter your two-step verification code')
     await page.fill('#password-mfa', user.backupCodes[0]!)
     await page.click('#password button[type=submit]')
     await page.locator('#password [role=status]').waitFor()

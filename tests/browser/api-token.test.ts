@@ -38,8 +38,13 @@ describe('API tokens in settings', () => {
     const reported = await fetchUpload(uploaded.body.upload.id)
     expect(reported.body.username).toBe(user.username)
 
-    // Revoke it in the UI: the token stops working.
+    // Revoke it in the UI: asked first, Cancel keeps it; confirmed, the token stops working.
     await page.click('button[aria-label="Revoke token my script"]')
+    await expect(page.innerText('[role=group][aria-label="Confirm revoking token my script"]')).resolves.toContain('Scripts using it stop working.')
+    expect((await api('/api/auth/tokens', { token: user.token })).body.tokens).toHaveLength(1)
+    await page.click('[role=group][aria-label="Confirm revoking token my script"] button:has-text("Cancel")')
+    await page.click('button[aria-label="Revoke token my script"]')
+    await page.click('[data-testid=confirm-revoke]')
     await page.waitForFunction(() => !document.querySelector('[data-testid=token-list]'))
     expect((await api('/api/auth/tokens', { token: user.token })).body.tokens).toEqual([])
     const again = new FormData()

@@ -58,6 +58,14 @@ export function auditPage(page: Page): Promise<string[]> {
       if (hiddenFromAll(el)) continue
       if (!nameOf(el)) problems.push(`${el.tagName.toLowerCase() === 'a' ? 'link' : 'button'} without an accessible name: ${describe(el)}`)
     }
+    // Label in name (WCAG 2.5.3, axe's label-content-name-mismatch): a control named by aria-label
+    // whose visible text is not part of that name cannot be spoken to by what one sees.
+    const words = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim()
+    for (const el of document.querySelectorAll('button[aria-label], a[href][aria-label], [role=button][aria-label], [role=link][aria-label]')) {
+      if (hiddenFromAll(el)) continue
+      const visible = words((el as HTMLElement).innerText ?? '')
+      if (visible && !words(el.getAttribute('aria-label')!).includes(visible)) problems.push(`accessible name "${el.getAttribute('aria-label')}" does not contain the visible text "${visible}": ${describe(el)}`)
+    }
     for (const el of document.querySelectorAll('img')) {
       if (!el.hasAttribute('alt')) problems.push(`image without alt: ${describe(el)} src=${el.getAttribute('src')?.slice(0, 60)}`)
     }

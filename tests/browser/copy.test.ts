@@ -43,7 +43,7 @@ describe('copy', () => {
     await context.close()
   })
 
-  it('counts "1 fuck" and "2 fucks", and "1 says" in words', async () => {
+  it('counts "1 fuck" and "2 fucks", "0 against" and "1 against", and "1 says" in words', async () => {
     const owner = await registerUser()
     const one = await seedUpload(owner, { description: 'one of each', uploadType: 'link', externalUrl: 'https://example.com/one', upvotes: 1, downvotes: 1 })
     const two = await seedUpload(owner, { description: 'two fucks', uploadType: 'link', externalUrl: 'https://example.com/two', upvotes: 2, downvotes: 0 })
@@ -51,11 +51,17 @@ describe('copy', () => {
     const page = await context.newPage()
     await goto(page, `/upload/${one}`)
     expect((await page.locator('[data-testid=upvotes]').innerText()).trim()).toBe('1 fuck')
+    expect((await page.locator('[data-testid=downvotes]').innerText()).trim()).toBe('1 against')
     expect(await page.locator('.rating .bar').getAttribute('aria-label')).toBe('1 says it fucks, 1 says it does not')
     expect(await page.locator('meta[property="og:description"]').getAttribute('content')).toBe('1 says it fucks, 1 says it does not. Cast your vote.')
     await goto(page, `/upload/${two}`)
     expect((await page.locator('[data-testid=upvotes]').innerText()).trim()).toBe('2 fucks')
+    expect((await page.locator('[data-testid=downvotes]').innerText()).trim()).toBe('0 against')
     expect(await page.locator('.rating .bar').getAttribute('aria-label')).toBe('2 say it fucks, 0 say it does not')
+    // The cards of a list read the same.
+    await goto(page, `/user/${owner.username}`)
+    expect((await page.locator(`[data-upload-id="${two}"] [data-testid=downvotes]`).innerText()).trim()).toBe('0 against')
+    expect((await page.locator(`[data-upload-id="${one}"] [data-testid=upvotes]`).innerText()).trim()).toBe('1 fuck')
     await context.close()
   })
 })

@@ -28,7 +28,7 @@ describe('keyboard voting', () => {
     await page.waitForSelector('#vote-does-not-fuck[aria-pressed="true"]')
     await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('vote-does-not-fuck')
     expect((await api(`/api/vote?uploadId=${id}`, { token: voter.token })).body).toEqual({ vote: 'does_not_fuck' })
-    await page.waitForFunction(() => document.querySelector('[data-testid=downvotes]')?.textContent?.includes('1 does not'))
+    await page.waitForFunction(() => document.querySelector('[data-testid=downvotes]')?.textContent?.includes('1 against'))
     expect((await fetchUpload(id)).body.stats).toMatchObject({ upvotes: 0, downvotes: 1 })
 
     // Focus is visible: a keyboard-focused vote button has an outline.

@@ -51,7 +51,7 @@ describe('two-step verification in the browser', () => {
     await login.fill('#mfa-code', '000000')
     await login.click('[data-testid=mfa-step] button[type=submit]')
     await login.locator('[data-testid=form-error]').waitFor()
-    await expect(login.innerText('[data-testid=form-error]')).resolves.toContain('Invalid MFA code')
+    await expect(login.innerText('[data-testid=form-error]')).resolves.toBe('Invalid two-step verification code')
     await login.fill('#mfa-code', totp(secret, 1))
     await login.click('[data-testid=mfa-step] button[type=submit]')
     await login.waitForURL(url => url.pathname === '/')

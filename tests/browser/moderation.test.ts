@@ -112,6 +112,9 @@ describe('moderation and own data', () => {
     await page.fill('#delete-password', user.password)
     await page.click('[data-testid=delete-account-submit]')
     await page.waitForURL(url => url.pathname === '/')
+    // The home page says what happened, in a live region.
+    await expect(page.locator('[data-testid=toast-text]').innerText()).resolves.toBe('Your account and everything in it have been deleted.')
+    await expect(page.getAttribute('[data-testid=toast]', 'aria-live')).resolves.toBe('polite')
     expect((await context.cookies()).find(cookie => cookie.name === 'auth-token')).toBeUndefined()
     expect((await api('/api/profile', { token: user.token })).status).toBe(401)
     expect((await api(`/api/upload/${uploadId}`)).status).toBe(404)

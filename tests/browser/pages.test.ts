@@ -105,6 +105,38 @@ describe('pages in Chromium', () => {
     await context.close()
   })
 
+  it('signs in to / when the redirect would leave the site', async () => {
+    const user = await registerUser()
+    const context = await newContext(browser, inject('baseURL'))
+    const page = await context.newPage()
+    const errors = watchErrors(page)
+    await goto(page, '/login?redirect=/%5Cevil.example')
+    await page.fill('#email', user.email)
+    await page.fill('#password', user.password)
+    await page.click('button[type=submit]')
+    await page.waitForURL(url => url.pathname === '/')
+    expect(new URL(page.url()).host).toBe(new URL(inject('baseURL')).host)
+    await page.locator('[data-testid=header-user]').waitFor()
+    await expect(page.locator('[data-testid=form-error]').count()).resolves.toBe(0)
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
+  it('lists every settings section in the settings menu, each leading to its section', async () => {
+    const user = await registerUser()
+    const context = await signedInContext(browser, user)
+    const page = await context.newPage()
+    await goto(page, '/settings')
+    const links = await page.locator('.toc nav a').evaluateAll(elements => elements.map(a => [a.textContent!.trim(), a.getAttribute('href')]))
+    expect(links).toEqual([
+      ['Profile', '#profile'], ['Password', '#password'], ['Two-step verification', '#mfa'], ['Passkeys', '#passkeys'],
+      ['Sessions', '#sessions'], ['API tokens', '#tokens'], ['Filters', '#filters'], ['Linked accounts', '#linked'], ['Your data', '#own-data'],
+    ])
+    const sections = await page.evaluate(() => [...document.querySelectorAll('.sections > [id]')].map(section => section.id))
+    expect(sections).toEqual(links.map(([, href]) => href!.slice(1)))
+    await context.close()
+  })
+
   it('sends guests from signed-in pages to /login and back', async () => {
     const context = await newContext(browser, inject('baseURL'))
     const page = await context.newPage()

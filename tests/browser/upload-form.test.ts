@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core'
 import { launchBrowser } from '../support/browser'
 import { api } from '../support/api'
 import { makeAdmin } from '../support/seed'
-import { createUpload, fetchUpload, goto, noisePng, registerUser, signedInContext } from './helpers'
+import { createUpload, fetchUpload, goto, noisePng, registerUser, signedInContext, watchErrors } from './helpers'
 
 async function uploadsOf(username: string) {
   return (await api(`/api/user/${username}/uploads?limit=50`)).body.uploads as { id: string }[]
@@ -17,6 +17,19 @@ function countUploads(page: Page) {
   })
   return sent
 }
+
+/** The chips of a tag input, as shown. */
+function chips(page: Page, input: string) {
+  return page.locator(`.tag-input:has(#${input}) ul[aria-label="Chosen tags"] li`).evaluateAll(items => items.map(item => item.textContent!.trim()))
+}
+
+/** Puts text into the focused field in one go, as a paste does (one input event, no key presses). */
+async function paste(page: Page, selector: string, text: string) {
+  await page.focus(selector)
+  await page.keyboard.insertText(text)
+}
+
+const tagNames = async (id: string) => (await api(`/api/uploads/${id}/tags`)).body.tags.map((t: { name: string }) => t.name)
 
 describe('the new-upload form', () => {
   let browser: Browser
@@ -106,5 +119,121 @@ describe('the new-upload form', () => {
     await goto(visitorPage, `/upload/${other}`)
     await expect(visitorPage.locator('#manage-title').count()).resolves.toBe(0)
     await visitorContext.close()
+  })
+
+  it('adds every tag of a pasted or typed comma list, and refuses an eleventh with a message', async () => {
+    const user = await registerUser()
+    const context = await signedInContext(browser, user)
+    const page = await context.newPage()
+    const sent = countUploads(page)
+    await goto(page, '/upload/new')
+    await page.click('label:has(input[value=link])')
+    await page.fill('#link-url', 'https://example.com/many-tags')
+    await page.fill('#description', 'Many tags')
+
+    await paste(page, '#tags', 'red, green, blue')
+    await page.waitForFunction(() => document.querySelectorAll('ul[aria-label="Chosen tags"] li').length === 3)
+    expect(await chips(page, 'tags')).toEqual(['#red', '#green', '#blue'])
+    await page.keyboard.type('yellow, purple,')
+    expect(await chips(page, 'tags')).toEqual(['#red', '#green', '#blue', '#yellow', '#purple'])
+    await paste(page, '#tags', 'one, two, three, four, five, six')
+    await page.waitForFunction(() => document.querySelectorAll('ul[aria-label="Chosen tags"] li').length === 10)
+    expect(await chips(page, 'tags')).toEqual(['#red', '#green', '#blue', '#yellow', '#purple', '#one', '#two', '#three', '#four', '#five'])
+    await expect(page.innerText('.tag-input .field-error')).resolves.toBe('At most 10 tags per upload: “six” was not added')
+    await expect(page.inputValue('#tags')).resolves.toBe('six')
+
+    // What was refused stays in the box and keeps the form from sending without it.
+    await page.click('button[type=submit]')
+    await expect(page.innerText('.tag-input .field-error')).resolves.toBe('At most 10 tags per upload: “six” was not added')
+    expect(sent).toEqual([])
+    await page.fill('#tags', '')
+    await page.click('button[type=submit]')
+    await page.waitForURL(url => url.pathname.startsWith('/upload/') && url.pathname !== '/upload/new')
+    const id = new URL(page.url()).pathname.split('/').pop()!
+    expect(await tagNames(id)).toEqual(['red', 'green', 'blue', 'yellow', 'purple', 'one', 'two', 'three', 'four', 'five'])
+    expect(sent).toHaveLength(1)
+    await context.close()
+  })
+
+  it('adds every tag of a comma list on an upload\'s page, up to 10 in all', async () => {
+    const owner = await registerUser()
+    const id = await createUpload(owner, { link: 'https://example.com/tag-list', description: 'Tag list', tags: 'first' })
+    const context = await signedInContext(browser, owner)
+    const page = await context.newPage()
+    await goto(page, `/upload/${id}`)
+    await paste(page, '#add-tags-input', 'red, green, blue')
+    await page.waitForFunction(() => document.querySelectorAll('ul[aria-label="Chosen tags"] li').length === 3)
+    await page.keyboard.type('yellow,')
+    expect(await chips(page, 'add-tags-input')).toEqual(['#red', '#green', '#blue', '#yellow'])
+    await page.click('button:has-text("Save tags")')
+    await page.waitForFunction(() => document.querySelector('[data-testid=tags-status]')?.textContent?.includes('Added 4 tags.'))
+    expect(await tagNames(id)).toEqual(['first', 'red', 'green', 'blue', 'yellow'])
+
+    await page.locator('ul[aria-label=Tags] a[href="/tags/yellow"]').waitFor()
+    await paste(page, '#add-tags-input', 'a1, a2, a3, a4, a5, a6, a7')
+    await page.waitForFunction(() => document.querySelectorAll('ul[aria-label="Chosen tags"] li').length === 5)
+    await expect(page.innerText('.tag-input .field-error')).resolves.toBe('At most 10 tags per upload: “a6”, “a7” were not added')
+    await page.click('button:has-text("Save tags")')
+    expect(await tagNames(id)).toEqual(['first', 'red', 'green', 'blue', 'yellow'])
+    await page.fill('#add-tags-input', '')
+    await page.click('button:has-text("Save tags")')
+    await page.waitForFunction(() => document.querySelector('[data-testid=tags-status]')?.textContent?.includes('Added 5 tags.'))
+    expect(await tagNames(id)).toEqual(['first', 'red', 'green', 'blue', 'yellow', 'a1', 'a2', 'a3', 'a4', 'a5'])
+    await context.close()
+  })
+
+  it('says there is no preview for an http image address, and drops an old error when the address changes', async () => {
+    const user = await registerUser()
+    const context = await signedInContext(browser, user)
+    const page = await context.newPage()
+    const errors = watchErrors(page)
+    await goto(page, '/upload/new')
+    await page.click('label:has(input[value=image_url])')
+    await page.fill('#image-url', 'not an address')
+    await page.fill('#description', 'From an address')
+    await page.click('button[type=submit]')
+    await expect(page.innerText('#image-url-error')).resolves.toBe('Invalid image URL')
+
+    await page.fill('#image-url', 'http://example.com/picture.png')
+    await expect(page.locator('#image-url-error').count()).resolves.toBe(0)
+    await expect(page.innerText('[data-testid=url-preview-note]')).resolves.toBe('No preview for http addresses; the server still fetches the image when you publish.')
+    await expect(page.locator('img.url-preview').count()).resolves.toBe(0)
+
+    // An https picture that does not load says so instead of a broken image.
+    await page.fill('#image-url', 'https://127.0.0.1:9/picture.png')
+    await page.locator('[data-testid=url-preview-note]:has-text("did not load")').waitFor()
+    await expect(page.innerText('[data-testid=url-preview-note]')).resolves.toBe('No preview: this address did not load as an image here. The server tries it again when you publish.')
+    await expect(page.locator('img.url-preview').count()).resolves.toBe(0)
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
+  it('names the hide button of a tag chip, confirms hiding with Undo, and shows none on one\'s own upload', async () => {
+    const owner = await registerUser()
+    const viewer = await registerUser()
+    const id = await createUpload(owner, { link: 'https://example.com/hide-my-tag', description: 'Hide my tag', tags: 'uf-hidden' })
+    const ownerContext = await signedInContext(browser, owner)
+    const own = await ownerContext.newPage()
+    await goto(own, `/upload/${id}`)
+    await own.locator('ul[aria-label=Tags] a[href="/tags/uf-hidden"]').waitFor()
+    await expect(own.locator('[data-testid=hide-tag]').count()).resolves.toBe(0)
+    await goto(own, `/user/${owner.username}`)
+    await own.locator(`[data-upload-id="${id}"] a[href="/tags/uf-hidden"]`).waitFor()
+    await expect(own.locator('[data-testid=hide-tag]').count()).resolves.toBe(0)
+    await ownerContext.close()
+
+    const context = await signedInContext(browser, viewer)
+    const page = await context.newPage()
+    await goto(page, `/upload/${id}`)
+    await expect(page.getAttribute('[data-testid=hide-tag]', 'aria-label')).resolves.toBe('Hide tag #uf-hidden')
+    await expect(page.getAttribute('[data-testid=hide-tag]', 'title')).resolves.toBe('Hide tag #uf-hidden from your lists')
+    await page.click('[data-testid=hide-tag]')
+    await page.locator('[data-testid=toast-text]').waitFor()
+    await expect(page.innerText('[data-testid=toast-text]')).resolves.toBe('Uploads tagged #uf-hidden are now hidden from your lists.')
+    expect((await api('/api/profile/filters', { token: viewer.token })).body.hiddenTags).toEqual(['uf-hidden'])
+    await page.click('[data-testid=toast-action]')
+    await page.locator('[data-testid=toast-text]:has-text("shown again")').waitFor()
+    expect((await api('/api/profile/filters', { token: viewer.token })).body.hiddenTags).toEqual([])
+    await context.close()
   })
 })

@@ -82,7 +82,7 @@ describe('register, upload an image, vote and change the vote', () => {
     // Switch to "Does not fuck".
     await page.click('#vote-does-not-fuck')
     await page.waitForSelector('#vote-does-not-fuck[aria-pressed="true"]')
-    await page.waitForFunction(() => document.querySelector('[data-testid=downvotes]')?.textContent?.includes('1 does not'))
+    await page.waitForFunction(() => document.querySelector('[data-testid=downvotes]')?.textContent?.includes('1 against'))
     await expect(page.innerText('[data-testid=rating]')).resolves.toContain('1.0')
     await expect(page.getAttribute('#vote-fucks', 'aria-pressed')).resolves.toBe('false')
     reported = await api(`/api/upload/${id}`)

@@ -17,14 +17,15 @@ const CLIENT = join(CLIENT_DIR, 'client.ts')
 type Operation = { operationId?: string, parameters: { name: string, in: string, schema: Record<string, unknown> }[], responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> }
 type Document = { paths: Record<string, Record<string, Operation>>, components: { schemas: Record<string, { examples?: unknown[] }> } }
 
+/** openapi-typescript's documented transform: `format: binary` typed as a Blob (what FormData takes). */
+const binaryAsBlob = (schema: { format?: string }) => schema.format === 'binary' ? ts.factory.createTypeReferenceNode(ts.factory.createIdentifier('Blob')) : undefined
+
 /**
- * The types a client generates from the served document: openapi-typescript's Node API,
- * with `format: binary` typed as a Blob (what FormData takes), as its docs recommend.
+ * The types a client generates from the served document: openapi-typescript's Node API
+ * with its default options, as `npx openapi-typescript <url>` writes them.
  */
-async function generateTypes(document: Document): Promise<string> {
-  const ast = await openapiTS(JSON.stringify(document), {
-    transform: schema => schema.format === 'binary' ? ts.factory.createTypeReferenceNode(ts.factory.createIdentifier('Blob')) : undefined,
-  })
+async function generateTypes(document: Document, options: { transform?: typeof binaryAsBlob } = {}): Promise<string> {
+  const ast = await openapiTS(JSON.stringify(document), options)
   return `/* eslint-disable */\n${COMMENT_HEADER}${astToString(ast)}`
 }
 
@@ -88,6 +89,14 @@ describe('the OpenAPI document serves generated clients', () => {
   it('keeps the committed generated types up to date with the served document', async () => {
     // After an API change: `npx vitest run --project e2e tests/e2e/openapi-client.test.ts -u` rewrites the file.
     await expect(await generateTypes(document)).toMatchFileSnapshot('../support/openapi-client/api.d.ts')
+  })
+
+  it('types the upload\'s file as bytes a Blob goes into, never as text', async () => {
+    const fileOf = (types: string) => types.match(/ImageUploadForm: \{.*?\n\s+file: ([^;]+);/s)?.[1]
+    // Default options: `unknown` takes a Blob with no cast; `string` (a `type: string` schema) did not.
+    expect(fileOf(await generateTypes(document))).toBe('unknown')
+    // With the transform openapi-typescript documents for binary data: a Blob.
+    expect(fileOf(await generateTypes(document, { transform: binaryAsBlob }))).toBe('Blob')
   })
 
   it('a client generated from it compiles under tsc --strict without casts and runs register → token → upload → vote → lists', async () => {

@@ -1408,7 +1408,7 @@ export interface components {
              * Format: binary
              * @description The image file: JPEG, PNG, GIF or WebP, at most 10 MB and 50 megapixels (the type is read from the bytes)
              */
-            file: Blob;
+            file: unknown;
             /** @description 1 to 500 characters, at least one of them visible */
             description: string;
             /** @description Comma-separated tag names, at most 10 */
@@ -4448,7 +4448,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/*": Blob;
+                    "image/*": unknown;
                 };
             };
             /** @description Not modified */

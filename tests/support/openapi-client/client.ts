@@ -55,7 +55,11 @@ const created = ok('upload', await client.POST('/api/v1/upload', {
     form.append('description', body.description)
     if (body.tags !== undefined) form.append('tags', body.tags)
     if (body.is_private !== undefined) form.append('is_private', body.is_private)
-    if (body.upload_type === 'image') form.append('file', body.file, 'client.png')
+    if (body.upload_type === 'image') {
+      // `file` is bytes of no declared type (`unknown`): the Blob given above, checked rather than cast.
+      if (!(body.file instanceof Blob)) throw new Error('upload: file is not a Blob')
+      form.append('file', body.file, 'client.png')
+    }
     else form.append('external_url', body.external_url)
     return form
   },

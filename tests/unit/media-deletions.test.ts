@@ -42,7 +42,7 @@ function switchableStore() {
 async function setUp() {
   const db = await testDatabase()
   const user = await registerAccount(db, { email: 'owner@unit.test', username: 'owner', password: 'correct horse battery' }, false)
-  const owner = toActor({ id: user.id, username: user.username, email: user.email, is_admin: 0, shadow_banned: 0 }, [])
+  const owner = toActor({ id: user.id, username: user.username, email: user.email, is_admin: 0, email_verified: 0, shadow_banned: 0 }, [])
   const media = switchableStore()
   const seeder = createSeeder(db)
   /** An image upload with every one of its files written. */

@@ -15,7 +15,7 @@ describe('the data export, written page by page', () => {
     const db = await testDatabase()
     const user = await registerAccount(db, { email: 'exporter@unit.test', username: 'exporter', password: 'correct horse battery' }, false)
     const other = await registerAccount(db, { email: 'other@unit.test', username: 'other', password: 'correct horse battery' }, false)
-    const actor = toActor({ id: user.id, username: user.username, email: user.email, is_admin: 0, shadow_banned: 0 }, [])
+    const actor = toActor({ id: user.id, username: user.username, email: user.email, is_admin: 0, email_verified: 0, shadow_banned: 0 }, [])
     const seeder = createSeeder(db)
     // Five uploads, two of them created in the same millisecond (the page key is creation time, then id).
     const uploads: string[] = []
@@ -54,7 +54,7 @@ describe('the data export, written page by page', () => {
   it('is valid JSON for an account with nothing', async () => {
     const db = await testDatabase()
     const user = await registerAccount(db, { email: 'empty@unit.test', username: 'empty', password: 'correct horse battery' }, false)
-    const actor = toActor({ id: user.id, username: user.username, email: user.email, is_admin: 0, shadow_banned: 0 }, [])
+    const actor = toActor({ id: user.id, username: user.username, email: user.email, is_admin: 0, email_verified: 0, shadow_banned: 0 }, [])
     let text = ''
     for await (const piece of exportAccount(db, actor, SITE)) text += piece
     const data = v.parse(AccountExportSchema, JSON.parse(text))

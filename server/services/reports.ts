@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto'
-import type { ReportAction, ReportReason, ReportStatus } from '../../shared/schemas/reports'
+import { REPORT_SEVERITY, type ReportAction, type ReportReason, type ReportStatus } from '../../shared/schemas/reports'
 import type { Executor, Row } from '../database/port'
 import type { reports } from '../database/schema-postgres'
-import { sql } from '../database/sql'
+import { inList, sql } from '../database/sql'
 import { removeUploadAsAdmin, setShadowBan } from './admin'
 import { apiError } from './errors'
 import { logModeration } from './modlog'
 import type { MediaStore } from './media-store'
 import type { Actor } from './sessions'
 import { ENTRY_COLUMNS, visibleTo } from './upload-queries'
-import { withTags, type ListRow } from './uploads-list'
+import { withTags, type ListEntry, type ListRow } from './uploads-list'
 import { hashSignal, type AnonymousVoter } from './votes'
 
 /** Who files a report: an account, or an anonymous visitor known by keyed IP hash and fingerprint (as anonymous votes). */
@@ -42,49 +42,87 @@ export async function createReport(db: Executor, reporter: Reporter, uploadId: s
   return { report: { id: inserted.id, uploadId, reason: input.reason, status: 'open' as const, createdAt } }
 }
 
-interface GroupRow extends ListRow {
-  username: string
-  report_id: string
+/** SQL of a report's rank: its reason's place in REPORT_SEVERITY counted from the least severe, so a higher rank is more severe. */
+const SEVERITY_RANK = sql.raw(`CASE reason ${REPORT_SEVERITY.map((reason, i) => `WHEN '${reason}' THEN ${REPORT_SEVERITY.length - i}`).join(' ')} END`)
+
+interface GroupKey { upload_id: string }
+
+interface ItemRow {
+  id: string
+  upload_id: string
   reason: ReportReason
   details: string | null
   status: ReportStatus
-  report_count: number
+  reporter_id: string | null
+  reporter_username: string | null
   claimed_by: string | null
   claimer_username: string | null
-  report_created_at: string
+  created_at: string
 }
 
+const severity = (reason: ReportReason) => REPORT_SEVERITY.indexOf(reason)
+
 /**
- * GET /api/admin/reports: the queue, one entry per upload and status, most
- * reported first, then oldest first. An entry's id, reason, details and
- * createdAt are its first report's; `reportCount` counts the group.
+ * GET /api/admin/reports: the queue, one entry per upload and status; the
+ * group whose most severe report is more severe comes first, then the group
+ * whose first report is older (docs/behaviour.md, "Trust and safety"). The
+ * page's groups are ranked from the reports index alone; their reports,
+ * uploads and names are read for that page only.
  */
 export async function listReports(db: Executor, query: { status: ReportStatus, page: number, limit: number }) {
   const { total } = (await db.get<{ total: number }>(sql`SELECT count(DISTINCT upload_id) AS total FROM reports WHERE status = ${query.status}`))!
-  const rows = await db.all<GroupRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username, r.id AS report_id, r.reason, r.details, r.status,
-      g.report_count, r.claimed_by, cu.username AS claimer_username, r.created_at AS report_created_at
-    FROM (SELECT upload_id, count(*) AS report_count FROM reports WHERE status = ${query.status} GROUP BY upload_id) g
-    JOIN reports r ON r.id = (SELECT f.id FROM reports f WHERE f.upload_id = g.upload_id AND f.status = ${query.status} ORDER BY f.created_at, f.id LIMIT 1)
-    JOIN uploads u ON u.id = g.upload_id
-    JOIN users us ON us.id = u.user_id
-    LEFT JOIN users cu ON cu.id = r.claimed_by
-    ORDER BY g.report_count DESC, r.created_at, r.id
+  const keys = await db.all<GroupKey>(sql`SELECT upload_id FROM reports WHERE status = ${query.status}
+    GROUP BY upload_id ORDER BY max(${SEVERITY_RANK}) DESC, min(created_at), upload_id
     LIMIT ${query.limit} OFFSET ${(query.page - 1) * query.limit}`)
-  const entries = await withTags(db, rows)
+  if (keys.length === 0) return { reports: [], total, page: query.page, limit: query.limit }
+  const uploadIds = keys.map(key => key.upload_id)
+  const [items, uploadRows] = await Promise.all([
+    db.all<ItemRow>(sql`SELECT r.id, r.upload_id, r.reason, r.details, r.status, r.reporter_id, ru.username AS reporter_username,
+        r.claimed_by, cu.username AS claimer_username, r.created_at
+      FROM reports r LEFT JOIN users ru ON ru.id = r.reporter_id LEFT JOIN users cu ON cu.id = r.claimed_by
+      WHERE r.status = ${query.status} AND r.upload_id ${inList(uploadIds)}
+      ORDER BY r.created_at, r.id`),
+    db.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username FROM uploads u JOIN users us ON us.id = u.user_id WHERE u.id ${inList(uploadIds)}`),
+  ])
+  const entries = await withTags(db, uploadRows)
+  const uploadOf = new Map(entries.map(entry => [entry.id, entry]))
   return {
-    reports: rows.map((row, i) => ({
-      id: row.report_id,
-      upload: entries[i]!,
-      reason: row.reason,
-      details: row.details,
-      status: row.status,
-      reportCount: row.report_count,
-      claimedBy: row.claimed_by && row.claimer_username !== null ? { id: row.claimed_by, username: row.claimer_username } : null,
-      createdAt: row.report_created_at,
-    })),
+    reports: uploadIds.map(uploadId => toGroup(items.filter(item => item.upload_id === uploadId), uploadOf.get(uploadId) ?? null)),
     total,
     page: query.page,
     limit: query.limit,
+  }
+}
+
+/**
+ * One queue entry from its reports, oldest first: `id`, `reason` and
+ * `details` are those of the first of its most severe reports, `createdAt`
+ * the group's first report's, `claimedBy` the admin who claimed (or
+ * resolved) it.
+ */
+function toGroup(items: ItemRow[], upload: ListEntry | null) {
+  const lead = items.reduce((best, item) => severity(item.reason) < severity(best.reason) ? item : best)
+  const counts = new Map<ReportReason, number>()
+  for (const item of items) counts.set(item.reason, (counts.get(item.reason) ?? 0) + 1)
+  const claimer = items.find(item => item.claimed_by !== null && item.claimer_username !== null)
+  return {
+    id: lead.id,
+    upload,
+    removedUpload: null,
+    reason: lead.reason,
+    details: lead.details,
+    status: lead.status,
+    reportCount: items.length,
+    reasons: REPORT_SEVERITY.filter(reason => counts.has(reason)).map(reason => ({ reason, count: counts.get(reason)! })),
+    items: items.map(item => ({
+      id: item.id,
+      reason: item.reason,
+      details: item.details,
+      reporter: item.reporter_id !== null && item.reporter_username !== null ? { id: item.reporter_id, username: item.reporter_username } : null,
+      createdAt: item.created_at,
+    })),
+    claimedBy: claimer ? { id: claimer.claimed_by!, username: claimer.claimer_username! } : null,
+    createdAt: items[0]!.created_at,
   }
 }
 

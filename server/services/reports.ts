@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { REPORT_SEVERITY, type ReportAction, type ReportReason, type ReportStatus } from '../../shared/schemas/reports'
 import type { Executor, Row } from '../database/port'
 import type { reports } from '../database/schema-postgres'
-import { inList, sql } from '../database/sql'
+import { FOR_UPDATE, inList, sql } from '../database/sql'
 import { removeUploadAsAdmin, setShadowBan } from './admin'
 import { apiError } from './errors'
 import { logModeration } from './modlog'
@@ -42,9 +42,6 @@ export async function createReport(db: Executor, reporter: Reporter, uploadId: s
   return { report: { id: inserted.id, uploadId, reason: input.reason, status: 'open' as const, createdAt } }
 }
 
-/** SQL of a report's rank: its reason's place in REPORT_SEVERITY counted from the least severe, so a higher rank is more severe. */
-const SEVERITY_RANK = sql.raw(`CASE reason ${REPORT_SEVERITY.map((reason, i) => `WHEN '${reason}' THEN ${REPORT_SEVERITY.length - i}`).join(' ')} END`)
-
 interface GroupKey { upload_id: string }
 
 interface ItemRow {
@@ -66,14 +63,16 @@ const severity = (reason: ReportReason) => REPORT_SEVERITY.indexOf(reason)
  * GET /api/admin/reports: the queue, one entry per upload and status; the
  * group whose most severe report is more severe comes first, then the group
  * whose first report is older (docs/behaviour.md, "Trust and safety"). The
- * page's groups are ranked from the reports index alone; their reports,
- * uploads and names are read for that page only.
+ * groups are kept rows (report_groups, kept by triggers on reports) paged on
+ * their index; the page's reports, uploads and names are read for it alone.
  */
 export async function listReports(db: Executor, query: { status: ReportStatus, page: number, limit: number }) {
-  const { total } = (await db.get<{ total: number }>(sql`SELECT count(DISTINCT upload_id) AS total FROM reports WHERE status = ${query.status}`))!
-  const keys = await db.all<GroupKey>(sql`SELECT upload_id FROM reports WHERE status = ${query.status}
-    GROUP BY upload_id ORDER BY max(${SEVERITY_RANK}) DESC, min(created_at), upload_id
-    LIMIT ${query.limit} OFFSET ${(query.page - 1) * query.limit}`)
+  const [counted, keys] = await Promise.all([
+    db.get<{ total: number }>(sql`SELECT count(*) AS total FROM report_groups WHERE status = ${query.status}`),
+    db.all<GroupKey>(sql`SELECT upload_id FROM report_groups WHERE status = ${query.status}
+      ORDER BY reason_rank, first_at, upload_id LIMIT ${query.limit} OFFSET ${(query.page - 1) * query.limit}`),
+  ])
+  const total = counted!.total
   if (keys.length === 0) return { reports: [], total, page: query.page, limit: query.limit }
   const uploadIds = keys.map(key => key.upload_id)
   const [items, uploadRows] = await Promise.all([
@@ -166,6 +165,8 @@ export function claimReport(db: Executor, actor: Actor, reportId: string) {
 export function resolveReport(db: Executor, actor: Actor, reportId: string, input: { action: ReportAction, note?: string }, store: MediaStore) {
   return db.transaction(async (tx) => {
     const { uploadId, pending } = await lockGroup(tx, actor, reportId)
+    // The upload row before the report groups the update below locks, as a new report's foreign key check takes them: one lock order, no deadlock.
+    if (input.action === 'remove_upload') await tx.get(sql`SELECT id FROM uploads WHERE id = ${uploadId}${FOR_UPDATE}`)
     await tx.run(sql`UPDATE reports SET status = 'resolved', claimed_by = COALESCE(claimed_by, ${actor.id}), resolution = ${input.action},
       resolved_at = ${new Date().toISOString()} WHERE upload_id = ${uploadId} AND status <> 'resolved'`)
     const note = input.note ? `${input.action}: ${input.note}` : input.action

@@ -163,6 +163,28 @@ describe('GET /api/admin/reports', () => {
     expect([...keys].sort((a, b) => a[0] - b[0] || a[1].localeCompare(b[1]))).toEqual(keys)
   })
 
+  it('keeps each group exact under parallel reports, claims and resolves', async () => {
+    const uploadId = await seedUpload(owner)
+    const reporters = await Promise.all(Array.from({ length: 12 }, () => registerUser()))
+    const reasons = ['spam', 'other', 'copyright', 'illegal'] as const
+    const first = await report(uploadId, { reason: 'spam' }, member.token)
+    // Reports arrive while one admin claims the group and then resolves it.
+    const filing = Promise.all(reporters.map((who, i) => report(uploadId, { reason: reasons[i % reasons.length] }, who.token)))
+    const handling = claim(first.body.report.id, admin.token).then(() => resolve(first.body.report.id, { action: 'dismiss' }, admin.token))
+    const [filed, handled] = await Promise.all([filing, handling])
+    expect(filed.map(response => response.status)).toEqual(Array(12).fill(201))
+    expect(handled.status).toBe(200)
+    const { db } = serverDatabase()
+    const kept = await db.all(sql`SELECT status, reason_rank, report_count, first_at FROM report_groups WHERE upload_id = ${uploadId} ORDER BY status`)
+    const counted = await db.all(sql`SELECT status, min(CASE reason WHEN 'minor_safety' THEN 0 WHEN 'illegal' THEN 1 WHEN 'harassment' THEN 2
+        WHEN 'copyright' THEN 3 WHEN 'spam' THEN 4 ELSE 5 END) AS reason_rank, count(*) AS report_count, min(created_at) AS first_at
+      FROM reports WHERE upload_id = ${uploadId} GROUP BY status ORDER BY status`)
+    expect(kept).toEqual(counted.map(row => ({ ...row, report_count: Number((row as { report_count: number }).report_count) })))
+    const open = await groupOf(uploadId)
+    const resolved = await groupOf(uploadId, 'resolved')
+    expect((open?.reportCount ?? 0) + resolved.reportCount).toBe(13)
+  })
+
   it('filters by status and pages', async () => {
     const uploadId = await seedUpload(owner)
     const filed = await report(uploadId, { reason: 'spam' }, member.token)

@@ -176,10 +176,10 @@ describe('GET /api/admin/reports', () => {
     expect(handled.status).toBe(200)
     const { db } = serverDatabase()
     const kept = await db.all(sql`SELECT status, reason_rank, report_count, first_at FROM report_groups WHERE upload_id = ${uploadId} ORDER BY status`)
-    const counted = await db.all(sql`SELECT status, min(CASE reason WHEN 'minor_safety' THEN 0 WHEN 'illegal' THEN 1 WHEN 'harassment' THEN 2
+    const counted = await db.all<{ status: string, reason_rank: number, report_count: number, first_at: string }>(sql`SELECT status, min(CASE reason WHEN 'minor_safety' THEN 0 WHEN 'illegal' THEN 1 WHEN 'harassment' THEN 2
         WHEN 'copyright' THEN 3 WHEN 'spam' THEN 4 ELSE 5 END) AS reason_rank, count(*) AS report_count, min(created_at) AS first_at
       FROM reports WHERE upload_id = ${uploadId} GROUP BY status ORDER BY status`)
-    expect(kept).toEqual(counted.map(row => ({ ...row, report_count: Number((row as { report_count: number }).report_count) })))
+    expect(kept).toEqual(counted.map(row => ({ ...row, report_count: Number(row.report_count) })))
     const open = await groupOf(uploadId)
     const resolved = await groupOf(uploadId, 'resolved')
     expect((open?.reportCount ?? 0) + resolved.reportCount).toBe(13)

@@ -86,7 +86,11 @@ export async function listReports(db: Executor, query: { status: ReportStatus, p
   const entries = await withTags(db, uploadRows)
   const uploadOf = new Map(entries.map(entry => [entry.id, entry]))
   return {
-    reports: uploadIds.map(uploadId => toGroup(items.filter(item => item.upload_id === uploadId), uploadOf.get(uploadId) ?? null)),
+    // A group resolved or removed between the two reads has no reports left in this status: it is left out.
+    reports: uploadIds.flatMap((uploadId) => {
+      const reports = items.filter(item => item.upload_id === uploadId)
+      return reports.length > 0 ? [toGroup(reports, uploadOf.get(uploadId) ?? null)] : []
+    }),
     total,
     page: query.page,
     limit: query.limit,

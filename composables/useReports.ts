@@ -9,6 +9,16 @@ export type ReportQueue = v.InferOutput<typeof AdminReportsResponseSchema>
 export type ReportGroup = ReportQueue['reports'][number]
 export type ModerationLog = v.InferOutput<typeof ModlogResponseSchema>
 
+/** How a report's reason reads wherever it is shown: the report dialog, the queue, the log. */
+export const REPORT_REASON_LABELS: Record<ReportReason, string> = {
+  spam: 'Spam or advertising',
+  illegal: 'Illegal content',
+  minor_safety: 'Endangers a minor',
+  harassment: 'Harassment or hate',
+  copyright: 'Copyright infringement',
+  other: 'Something else',
+}
+
 /** Reporting an upload (signed in or anonymous), the admin report queue and the moderation log. */
 export function useReports() {
   const api = useApi()

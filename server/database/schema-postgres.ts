@@ -417,6 +417,24 @@ export const reports = pgTable('reports', {
 ])
 
 /**
+ * The report queue's groups: one row per reported upload and report status, kept by
+ * triggers on reports (the report_groups migration) so the admin queue pages through
+ * groups on an index instead of grouping every report. `reason_rank` is the place of the
+ * group's gravest reason in REPORT_SEVERITY (0 = minor_safety, 5 = other), `first_at`
+ * when its first report came in.
+ */
+export const reportGroups = pgTable('report_groups', {
+  uploadId: text('upload_id').notNull().references(() => uploads.id, { onDelete: 'cascade' }),
+  status: text('status', { enum: ['open', 'claimed', 'resolved'] }).notNull(),
+  reasonRank: integer('reason_rank').notNull(),
+  reportCount: integer('report_count').notNull(),
+  firstAt: text('first_at').notNull(),
+}, t => [
+  primaryKey({ columns: [t.uploadId, t.status] }),
+  index('report_groups_queue_idx').on(t.status, t.reasonRank, t.firstAt, t.uploadId),
+])
+
+/**
  * The moderation log: one row per admin action, written in the action's own
  * transaction and never edited. `actor_id` is null for the command line, and
  * becomes null when the acting account is deleted (the row stays).

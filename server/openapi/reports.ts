@@ -31,8 +31,12 @@ export default defineApiPaths({
       operationId: 'listReports',
       summary: 'The report queue (admin)',
       description: 'One entry per upload and status: every report of that upload in the requested status (default `open`), counted in '
-        + '`reportCount`. The entry\'s `id`, `reason`, `details` and `createdAt` are those of its first report; any report id of the group names '
-        + 'the group in claim and resolve. `claimedBy` is the admin who claimed (or resolved) it. Most reported first, then oldest. limit default 20, max 100.',
+        + '`reportCount`, listed oldest first in `items` (reporter null for an anonymous or deleted reporter) and tallied by reason in '
+        + '`reasons`, most severe first. `reason` is the group\'s most severe (`minor_safety` > `illegal` > `harassment` > `copyright` > '
+        + '`spam` > `other`), `id` and `details` are those of the first report with that reason, `createdAt` the group\'s first report\'s. '
+        + 'Any report id of the group names the group in claim and resolve. `claimedBy` is the admin who claimed (or resolved) it; '
+        + '`removedUpload` is null (a removed upload\'s reports go with it). Groups with a more severe `reason` first, then the oldest. '
+        + 'limit default 20, max 100.',
       tags: ['Admin'],
       security: ['cookie'],
       params: { query: AdminReportsQuerySchema },

@@ -14,30 +14,61 @@ export interface ModerationEntry {
 }
 
 /**
- * Appends one entry to the moderation log. Called with the transaction of
- * the action it records, so the entry and the action commit together or not
- * at all. Nothing updates or deletes log rows.
+ * What an entry's target was called when the entry was written: a username,
+ * the first 80 characters of an upload's description, or a report's reason
+ * (docs/behaviour.md, "Trust and safety").
  */
-export async function logModeration(tx: Executor, entry: ModerationEntry): Promise<void> {
-  await tx.run(sql`INSERT INTO moderation_log (id, actor_id, action, target_type, target_id, note, created_at)
-    VALUES (${randomUUID()}, ${entry.actorId}, ${entry.action}, ${entry.targetType}, ${entry.targetId}, ${entry.note ?? null}, ${new Date().toISOString()})`)
+function targetLabel(type: ModerationTarget, id: string) {
+  switch (type) {
+    case 'user': return sql`SELECT username FROM users WHERE id = ${id}`
+    case 'upload': return sql`SELECT substr(description, 1, 80) FROM uploads WHERE id = ${id}`
+    case 'report': return sql`SELECT reason FROM reports WHERE id = ${id}`
+  }
 }
 
-type LogRow = Pick<Row<typeof moderationLog>, 'id' | 'actor_id' | 'action' | 'target_type' | 'target_id' | 'note' | 'created_at'> & { actor_username: string | null }
+/** Whether an entry's target is still there, on `moderation_log m`. */
+const TARGET_EXISTS = sql.raw(`CASE m.target_type
+    WHEN 'user' THEN EXISTS (SELECT 1 FROM users t WHERE t.id = m.target_id)
+    WHEN 'upload' THEN EXISTS (SELECT 1 FROM uploads t WHERE t.id = m.target_id)
+    WHEN 'report' THEN EXISTS (SELECT 1 FROM reports t WHERE t.id = m.target_id)
+  END`)
 
-/** GET /api/admin/modlog: newest first. A deleted actor's entries stay, with `actor` null. */
+/**
+ * Appends one entry to the moderation log, with the actor's username and
+ * the target's label as they are now, so the entry stays readable after
+ * either is gone. Called with the transaction of the action it records, so
+ * the entry and the action commit together or not at all, and before that
+ * action removes its target. Nothing updates or deletes log rows.
+ */
+export async function logModeration(tx: Executor, entry: ModerationEntry): Promise<void> {
+  await tx.run(sql`INSERT INTO moderation_log (id, actor_id, actor_username, action, target_type, target_id, target_label, note, created_at)
+    VALUES (${randomUUID()}, ${entry.actorId}, (SELECT username FROM users WHERE id = ${entry.actorId}), ${entry.action}, ${entry.targetType},
+      ${entry.targetId}, (${targetLabel(entry.targetType, entry.targetId)}), ${entry.note ?? null}, ${new Date().toISOString()})`)
+}
+
+type LogRow = Pick<Row<typeof moderationLog>, 'id' | 'actor_id' | 'actor_username' | 'action' | 'target_type' | 'target_id' | 'target_label' | 'note' | 'created_at'>
+  & { target_exists: number | boolean }
+
+/**
+ * GET /api/admin/modlog: newest first. An entry keeps its actor's username
+ * after the account is gone (`actor.id` null then); `actor` is null only for
+ * the command line.
+ */
 export async function listModerationLog(db: Executor, query: { page: number, limit: number }) {
   const { total } = (await db.get<{ total: number }>(sql`SELECT count(*) AS total FROM moderation_log`))!
-  const rows = await db.all<LogRow>(sql`SELECT m.id, m.actor_id, m.action, m.target_type, m.target_id, m.note, m.created_at, us.username AS actor_username
-    FROM moderation_log m LEFT JOIN users us ON us.id = m.actor_id
+  const rows = await db.all<LogRow>(sql`SELECT m.id, m.actor_id, m.actor_username, m.action, m.target_type, m.target_id, m.target_label, m.note, m.created_at,
+      ${TARGET_EXISTS} AS target_exists
+    FROM moderation_log m
     ORDER BY m.created_at DESC, m.id DESC LIMIT ${query.limit} OFFSET ${(query.page - 1) * query.limit}`)
   return {
     entries: rows.map(row => ({
       id: row.id,
-      actor: row.actor_id && row.actor_username !== null ? { id: row.actor_id, username: row.actor_username } : null,
+      actor: row.actor_username !== null ? { id: row.actor_id, username: row.actor_username } : null,
       action: row.action,
       targetType: row.target_type,
       targetId: row.target_id,
+      targetLabel: row.target_label,
+      targetExists: Boolean(row.target_exists),
       note: row.note,
       createdAt: row.created_at,
     })),

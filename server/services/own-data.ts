@@ -4,6 +4,7 @@ import { FOR_UPDATE, sql } from '../database/sql'
 import { verifyPassword } from './accounts'
 import { apiError } from './errors'
 import { isMfaEnabled, verifyMfaCode } from './mfa'
+import { logModeration } from './modlog'
 import type { MediaStore } from './media-store'
 import type { Actor } from './sessions'
 import { deleteUpload } from './uploads'
@@ -176,7 +177,8 @@ function ignoreGone(error: unknown): void {
  * voted on recounted (so its votes stop counting), and the user row goes,
  * taking with it (ON DELETE CASCADE) votes, sessions, API tokens, OAuth
  * links, MFA backup codes, reset tokens and reports it filed. Moderation log
- * entries it wrote stay, their actor set to null.
+ * entries it wrote stay, their actor's id set to null (the username
+ * stays); an admin's deletion is itself logged.
  */
 export async function deleteAccount(db: Executor, actor: Actor, input: { password?: string, mfaCode?: string }, store: MediaStore, now = Date.now()) {
   await confirmDeletion(db, actor, input, now)
@@ -193,6 +195,7 @@ export async function deleteAccount(db: Executor, actor: Actor, input: { passwor
     // An upload that arrived while the others were removed: its row goes with the account, its files here.
     const late = await tx.all<{ id: string }>(sql`SELECT id FROM uploads WHERE user_id = ${actor.id}${FOR_UPDATE}`)
     for (const { id } of late) await deleteUpload(tx, id, owner, store).catch(ignoreGone)
+    if (actor.isAdmin) await logModeration(tx, { actorId: actor.id, action: 'admin_account_deleted', targetType: 'user', targetId: actor.id })
     await tx.run(sql`DELETE FROM users WHERE id = ${actor.id}`)
   })
   return { success: true as const }

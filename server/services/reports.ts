@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto'
-import type { ReportAction, ReportReason, ReportStatus } from '../../shared/schemas/reports'
+import { REPORT_SEVERITY, type ReportAction, type ReportReason, type ReportStatus } from '../../shared/schemas/reports'
 import type { Executor, Row } from '../database/port'
 import type { reports } from '../database/schema-postgres'
-import { sql } from '../database/sql'
+import { FOR_UPDATE, inList, sql } from '../database/sql'
 import { removeUploadAsAdmin, setShadowBan } from './admin'
 import { apiError } from './errors'
 import { logModeration } from './modlog'
 import type { MediaStore } from './media-store'
 import type { Actor } from './sessions'
 import { ENTRY_COLUMNS, visibleTo } from './upload-queries'
-import { withTags, type ListRow } from './uploads-list'
+import { withTags, type ListEntry, type ListRow } from './uploads-list'
 import { hashSignal, type AnonymousVoter } from './votes'
 
 /** Who files a report: an account, or an anonymous visitor known by keyed IP hash and fingerprint (as anonymous votes). */
@@ -42,49 +42,90 @@ export async function createReport(db: Executor, reporter: Reporter, uploadId: s
   return { report: { id: inserted.id, uploadId, reason: input.reason, status: 'open' as const, createdAt } }
 }
 
-interface GroupRow extends ListRow {
-  username: string
-  report_id: string
+interface GroupKey { upload_id: string }
+
+interface ItemRow {
+  id: string
+  upload_id: string
   reason: ReportReason
   details: string | null
   status: ReportStatus
-  report_count: number
+  reporter_id: string | null
+  reporter_username: string | null
   claimed_by: string | null
   claimer_username: string | null
-  report_created_at: string
+  created_at: string
 }
 
+const severity = (reason: ReportReason) => REPORT_SEVERITY.indexOf(reason)
+
 /**
- * GET /api/admin/reports: the queue, one entry per upload and status, most
- * reported first, then oldest first. An entry's id, reason, details and
- * createdAt are its first report's; `reportCount` counts the group.
+ * GET /api/admin/reports: the queue, one entry per upload and status; the
+ * group whose most severe report is more severe comes first, then the group
+ * whose first report is older (docs/behaviour.md, "Trust and safety"). The
+ * groups are kept rows (report_groups, kept by triggers on reports) paged on
+ * their index; the page's reports, uploads and names are read for it alone.
  */
 export async function listReports(db: Executor, query: { status: ReportStatus, page: number, limit: number }) {
-  const { total } = (await db.get<{ total: number }>(sql`SELECT count(DISTINCT upload_id) AS total FROM reports WHERE status = ${query.status}`))!
-  const rows = await db.all<GroupRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username, r.id AS report_id, r.reason, r.details, r.status,
-      g.report_count, r.claimed_by, cu.username AS claimer_username, r.created_at AS report_created_at
-    FROM (SELECT upload_id, count(*) AS report_count FROM reports WHERE status = ${query.status} GROUP BY upload_id) g
-    JOIN reports r ON r.id = (SELECT f.id FROM reports f WHERE f.upload_id = g.upload_id AND f.status = ${query.status} ORDER BY f.created_at, f.id LIMIT 1)
-    JOIN uploads u ON u.id = g.upload_id
-    JOIN users us ON us.id = u.user_id
-    LEFT JOIN users cu ON cu.id = r.claimed_by
-    ORDER BY g.report_count DESC, r.created_at, r.id
-    LIMIT ${query.limit} OFFSET ${(query.page - 1) * query.limit}`)
-  const entries = await withTags(db, rows)
+  const [counted, keys] = await Promise.all([
+    db.get<{ total: number }>(sql`SELECT count(*) AS total FROM report_groups WHERE status = ${query.status}`),
+    db.all<GroupKey>(sql`SELECT upload_id FROM report_groups WHERE status = ${query.status}
+      ORDER BY reason_rank, first_at, upload_id LIMIT ${query.limit} OFFSET ${(query.page - 1) * query.limit}`),
+  ])
+  const total = counted!.total
+  if (keys.length === 0) return { reports: [], total, page: query.page, limit: query.limit }
+  const uploadIds = keys.map(key => key.upload_id)
+  const [items, uploadRows] = await Promise.all([
+    db.all<ItemRow>(sql`SELECT r.id, r.upload_id, r.reason, r.details, r.status, r.reporter_id, ru.username AS reporter_username,
+        r.claimed_by, cu.username AS claimer_username, r.created_at
+      FROM reports r LEFT JOIN users ru ON ru.id = r.reporter_id LEFT JOIN users cu ON cu.id = r.claimed_by
+      WHERE r.status = ${query.status} AND r.upload_id ${inList(uploadIds)}
+      ORDER BY r.created_at, r.id`),
+    db.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username FROM uploads u JOIN users us ON us.id = u.user_id WHERE u.id ${inList(uploadIds)}`),
+  ])
+  const entries = await withTags(db, uploadRows)
+  const uploadOf = new Map(entries.map(entry => [entry.id, entry]))
   return {
-    reports: rows.map((row, i) => ({
-      id: row.report_id,
-      upload: entries[i]!,
-      reason: row.reason,
-      details: row.details,
-      status: row.status,
-      reportCount: row.report_count,
-      claimedBy: row.claimed_by && row.claimer_username !== null ? { id: row.claimed_by, username: row.claimer_username } : null,
-      createdAt: row.report_created_at,
-    })),
+    // A group resolved or removed between the two reads has no reports left in this status: it is left out.
+    reports: uploadIds.flatMap((uploadId) => {
+      const reports = items.filter(item => item.upload_id === uploadId)
+      return reports.length > 0 ? [toGroup(reports, uploadOf.get(uploadId) ?? null)] : []
+    }),
     total,
     page: query.page,
     limit: query.limit,
+  }
+}
+
+/**
+ * One queue entry from its reports, oldest first: `id`, `reason` and
+ * `details` are those of the first of its most severe reports, `createdAt`
+ * the group's first report's, `claimedBy` the admin who claimed (or
+ * resolved) it.
+ */
+function toGroup(items: ItemRow[], upload: ListEntry | null) {
+  const lead = items.reduce((best, item) => severity(item.reason) < severity(best.reason) ? item : best)
+  const counts = new Map<ReportReason, number>()
+  for (const item of items) counts.set(item.reason, (counts.get(item.reason) ?? 0) + 1)
+  const claimer = items.find(item => item.claimed_by !== null && item.claimer_username !== null)
+  return {
+    id: lead.id,
+    upload,
+    removedUpload: null,
+    reason: lead.reason,
+    details: lead.details,
+    status: lead.status,
+    reportCount: items.length,
+    reasons: REPORT_SEVERITY.filter(reason => counts.has(reason)).map(reason => ({ reason, count: counts.get(reason)! })),
+    items: items.map(item => ({
+      id: item.id,
+      reason: item.reason,
+      details: item.details,
+      reporter: item.reporter_id !== null && item.reporter_username !== null ? { id: item.reporter_id, username: item.reporter_username } : null,
+      createdAt: item.created_at,
+    })),
+    claimedBy: claimer ? { id: claimer.claimed_by!, username: claimer.claimer_username! } : null,
+    createdAt: items[0]!.created_at,
   }
 }
 
@@ -128,6 +169,8 @@ export function claimReport(db: Executor, actor: Actor, reportId: string) {
 export function resolveReport(db: Executor, actor: Actor, reportId: string, input: { action: ReportAction, note?: string }, store: MediaStore) {
   return db.transaction(async (tx) => {
     const { uploadId, pending } = await lockGroup(tx, actor, reportId)
+    // The upload row before the report groups the update below locks, as a new report's foreign key check takes them: one lock order, no deadlock.
+    if (input.action === 'remove_upload') await tx.get(sql`SELECT id FROM uploads WHERE id = ${uploadId}${FOR_UPDATE}`)
     await tx.run(sql`UPDATE reports SET status = 'resolved', claimed_by = COALESCE(claimed_by, ${actor.id}), resolution = ${input.action},
       resolved_at = ${new Date().toISOString()} WHERE upload_id = ${uploadId} AND status <> 'resolved'`)
     const note = input.note ? `${input.action}: ${input.note}` : input.action

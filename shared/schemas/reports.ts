@@ -6,6 +6,8 @@ export const REPORT_REASONS = ['spam', 'illegal', 'minor_safety', 'harassment', 
 export const REPORT_STATUSES = ['open', 'claimed', 'resolved'] as const
 export const REPORT_ACTIONS = ['dismiss', 'remove_upload', 'shadow_ban_uploader'] as const
 export const MAX_REPORT_DETAILS = 1000
+/** The reasons from most to least severe: the queue's order and a group's `reason`. */
+export const REPORT_SEVERITY = ['minor_safety', 'illegal', 'harassment', 'copyright', 'spam', 'other'] as const satisfies readonly (typeof REPORT_REASONS)[number][]
 
 export type ReportReason = (typeof REPORT_REASONS)[number]
 export type ReportStatus = (typeof REPORT_STATUSES)[number]
@@ -45,17 +47,28 @@ export const AdminReportsQuerySchema = v.object({
 })
 
 /**
- * One queue entry: every report of one upload in one status, grouped. `id`,
- * `reason`, `details` and `createdAt` are the group's first report's; any id of
- * the group names the group in claim and resolve.
+ * One queue entry: every report of one upload in one status, grouped. `reason`
+ * is the group's most severe, `id` and `details` are the first report with that
+ * reason's, `createdAt` the group's first report's; any id of the group names
+ * the group in claim and resolve.
  */
 export const ReportGroupSchema = v.object({
   id: v.pipe(v.string(), v.uuid()),
-  upload: ListEntrySchema,
+  upload: v.nullable(ListEntrySchema),
+  /** Always null for now: a removed upload's reports go with it. */
+  removedUpload: v.null(),
   reason: v.picklist(REPORT_REASONS),
   details: v.nullable(v.string()),
   status: v.picklist(REPORT_STATUSES),
   reportCount: v.pipe(v.number(), v.integer()),
+  reasons: v.array(v.object({ reason: v.picklist(REPORT_REASONS), count: v.pipe(v.number(), v.integer()) })),
+  items: v.array(v.object({
+    id: v.pipe(v.string(), v.uuid()),
+    reason: v.picklist(REPORT_REASONS),
+    details: v.nullable(v.string()),
+    reporter: v.nullable(AccountRefSchema),
+    createdAt: v.string(),
+  })),
   claimedBy: v.nullable(AccountRefSchema),
   createdAt: v.string(),
 })

@@ -12,8 +12,9 @@ describe('moderation and own data', () => {
   })
   afterAll(() => browser?.close())
 
-  it('a visitor reports an upload; an admin claims it, removes the upload, and finds it in the log', async () => {
+  it('a visitor reports an upload; an admin sees every reason, claims it, removes the upload, and finds it named in the log', async () => {
     const owner = await registerUser()
+    const member = await registerUser()
     const admin = await makeAdmin(await registerUser())
     const id = await seedLink(owner, { url: 'https://example.com/reported-in-browser', description: 'Reported in the browser' })
 
@@ -43,9 +44,11 @@ describe('moderation and own data', () => {
     expect(errors).toEqual([])
     await visitor.close()
 
+    // A member reports it too, for a graver reason.
+    expect((await api(`/api/upload/${id}/report`, { method: 'POST', body: { reason: 'minor_safety', details: 'Shows a child' }, token: member.token })).status).toBe(201)
     const queued = await api('/api/admin/reports?limit=100', { token: admin.token })
     expect(queued.body.reports.find((group: { upload: { id: string } }) => group.upload.id === id))
-      .toMatchObject({ reason: 'spam', details: 'Selling things in every comment', status: 'open', reportCount: 1 })
+      .toMatchObject({ reason: 'minor_safety', details: 'Shows a child', status: 'open', reportCount: 2 })
 
     // The admin claims it on the Reports tab, then resolves it by removing the upload.
     const context = await signedInContext(browser, admin)
@@ -56,16 +59,26 @@ describe('moderation and own data', () => {
     await adminPage.waitForURL(url => url.searchParams.get('tab') === 'reports')
     const open = adminPage.locator(`li[data-upload-id="${id}"]`)
     await open.waitFor()
-    await expect(open.locator('[data-testid=report-count]').innerText()).resolves.toBe('1 report')
+    await expect(open.locator('[data-testid=report-count]').innerText()).resolves.toBe('2 reports')
+    // Every reason with its count, the gravest first, and every report with its details and reporter.
+    await expect(open.locator('[data-testid=report-reason]').allInnerTexts()).resolves.toEqual(['Endangers a minor × 1', 'Spam or advertising × 1'])
+    const items = await open.locator('[data-testid=report-item]').allInnerTexts()
+    expect(items).toHaveLength(2)
+    expect(items[0]).toContain('Spam or advertising')
+    expect(items[0]).toContain('by an anonymous visitor')
+    expect(items[0]).toContain('“Selling things in every comment”')
+    expect(items[1]).toContain('Endangers a minor')
+    expect(items[1]).toContain(`by ${member.username}`)
+    expect(items[1]).toContain('“Shows a child”')
     await screenshot(adminPage, 'admin-reports')
     await open.locator('[data-testid=report-claim]').click()
-    await adminPage.waitForFunction(() => document.querySelector('[data-testid=reports-status]')?.textContent?.includes('Claimed 1 report'))
-    await open.waitFor({ state: 'detached' })
-    await adminPage.click('[data-testid=reports-status-claimed]')
-    await adminPage.waitForURL(url => url.searchParams.get('status') === 'claimed')
-    const claimed = adminPage.locator(`li[data-upload-id="${id}"]`)
+    await adminPage.waitForFunction(() => document.querySelector('[data-testid=reports-status]')?.textContent?.includes('Claimed 2 reports'))
+    // Claimed, the group stays in the Open view with its resolve action.
+    const claimed = adminPage.locator(`li[data-upload-id="${id}"][data-status="claimed"]`)
     await claimed.waitFor()
-    await expect(claimed.innerText()).resolves.toContain('claimed by you')
+    await expect(claimed.locator('[data-testid=report-claimed-by]').innerText()).resolves.toBe('· claimed by you')
+    await expect(claimed.locator('[data-testid=report-claim]').count()).resolves.toBe(0)
+    expect(new URL(adminPage.url()).searchParams.get('status')).toBeNull()
     await claimed.locator('[data-testid=report-resolve]').click()
     await claimed.locator('[data-testid=report-action]').selectOption('remove_upload')
     await claimed.locator('[data-testid=report-note]').fill('Spam, removed')
@@ -74,14 +87,25 @@ describe('moderation and own data', () => {
     await claimed.waitFor({ state: 'detached' })
     expect((await api(`/api/upload/${id}`)).status).toBe(404)
 
-    // The Log tab shows the removal, the claim and the resolution, by this admin.
+    // The Log tab shows the removal, the claim and the resolution, by this admin, naming what they were about.
     await adminPage.click('[data-testid=admin-tab-log]')
     await adminPage.waitForURL(url => url.searchParams.get('tab') === 'log')
     const removal = adminPage.locator(`tr[data-action="upload_removed"][data-target-id="${id}"]`)
     await removal.waitFor()
     await expect(removal.innerText()).resolves.toContain(admin.username)
     await expect(removal.innerText()).resolves.toContain('Spam, removed')
-    await adminPage.locator('tr[data-action="report_resolved"]', { hasText: 'remove_upload: Spam, removed' }).first().waitFor()
+    await expect(removal.locator('[data-testid=modlog-target]').innerText()).resolves.toBe('upload Reported in the browser (gone)')
+    await expect(removal.locator('[data-testid=modlog-target] a').count()).resolves.toBe(0)
+    const resolution = adminPage.locator('tr[data-action="report_resolved"]', { hasText: 'remove_upload: Spam, removed' }).first()
+    await expect(resolution.locator('[data-testid=modlog-target]').innerText()).resolves.toBe('report Endangers a minor (gone)')
+    // A target still there is linked by its name.
+    const ban = await api(`/api/admin/users/${owner.id}/shadow-ban`, { method: 'POST', body: { shadowBanned: true }, token: admin.token })
+    expect(ban.status).toBe(200)
+    await adminPage.reload()
+    const banned = adminPage.locator(`tr[data-action="shadow_ban_on"][data-target-id="${owner.id}"]`)
+    await banned.waitFor()
+    await expect(banned.locator('[data-testid=modlog-target] a').getAttribute('href')).resolves.toBe(`/user/${owner.username}`)
+    await expect(banned.locator('[data-testid=modlog-target] a').innerText()).resolves.toBe(owner.username)
     await screenshot(adminPage, 'admin-log')
     // The tabs answer the arrow keys.
     await adminPage.focus('[data-testid=admin-tab-log]')

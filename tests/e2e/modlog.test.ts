@@ -23,7 +23,17 @@ beforeAll(async () => {
   await makeAdmin(admin)
 })
 
-interface Entry { id: string, actor: { id: string, username: string } | null, action: string, targetType: string, targetId: string, note: string | null, createdAt: string }
+interface Entry {
+  id: string
+  actor: { id: string | null, username: string } | null
+  action: string
+  targetType: string
+  targetId: string
+  targetLabel: string | null
+  targetExists: boolean
+  note: string | null
+  createdAt: string
+}
 
 const modlog = (query = '', token = admin.token) => api(`/api/admin/modlog${query}`, { token })
 /** The log entries about one target, oldest first. */
@@ -44,7 +54,8 @@ describe('GET /api/admin/modlog', () => {
     expect(response.body).toMatchObject({ page: 1, limit: 1, total: expect.any(Number) })
     expect(response.body.total).toBeGreaterThanOrEqual(1)
     expect(response.body.entries).toEqual([{
-      id: expect.any(String), actor: actorOf(admin), action: 'shadow_ban_on', targetType: 'user', targetId: target.id, note: null, createdAt: expect.any(String),
+      id: expect.any(String), actor: actorOf(admin), action: 'shadow_ban_on', targetType: 'user', targetId: target.id, targetLabel: target.username,
+      targetExists: true, note: null, createdAt: expect.any(String),
     }])
     expect((await modlog('?limit=500')).body.limit).toBe(100)
   })
@@ -73,11 +84,14 @@ describe('every admin action is logged', () => {
 
   it('an upload removed by an admin, but not by its owner', async () => {
     const owner = await registerUser()
-    const removed = await seedUpload(owner)
+    const description = `${'A long description, '.repeat(5)}ending here`
+    const removed = await seedUpload(owner, { description })
     const own = await seedUpload(owner)
     expect((await api(`/api/upload/${removed}`, { method: 'DELETE', token: admin.token })).status).toBe(200)
     expect((await api(`/api/upload/${own}`, { method: 'DELETE', token: owner.token })).status).toBe(200)
-    expect(await entriesFor(removed)).toEqual([expect.objectContaining({ actor: actorOf(admin), action: 'upload_removed', targetType: 'upload' })])
+    expect(await entriesFor(removed)).toEqual([expect.objectContaining({
+      actor: actorOf(admin), action: 'upload_removed', targetType: 'upload', targetLabel: description.slice(0, 80), targetExists: false,
+    })])
     expect(await entriesFor(own)).toEqual([])
     // An admin removing their own upload is no moderation.
     const adminsOwn = await seedUpload(admin)
@@ -105,9 +119,9 @@ describe('every admin action is logged', () => {
     const reportId = filed.body.report.id
     await api(`/api/admin/reports/${reportId}/claim`, { method: 'POST', token: admin.token })
     await api(`/api/admin/reports/${reportId}/resolve`, { method: 'POST', body: { action: 'remove_upload', note: 'Spam link' }, token: admin.token })
-    expect((await entriesFor(reportId)).map(entry => [entry.action, entry.targetType, entry.note])).toEqual([
-      ['report_claimed', 'report', null],
-      ['report_resolved', 'report', 'remove_upload: Spam link'],
+    expect((await entriesFor(reportId)).map(entry => [entry.action, entry.targetType, entry.targetLabel, entry.targetExists, entry.note])).toEqual([
+      ['report_claimed', 'report', 'spam', false, null],
+      ['report_resolved', 'report', 'spam', false, 'remove_upload: Spam link'],
     ])
     expect(await entriesFor(uploadId)).toEqual([expect.objectContaining({ action: 'upload_removed', targetType: 'upload', note: 'Spam link', actor: actorOf(admin) })])
   })
@@ -139,14 +153,22 @@ describe('every admin action is logged', () => {
     expect(await entriesFor(target.id)).toEqual([])
   })
 
-  it('keeps an acting admin\'s entries when the account is deleted, with actor null', async () => {
+  it('keeps an acting admin\'s name when the account is deleted, and logs the deletion', async () => {
     const departing = await makeAdmin(await registerUser())
     const target = await registerUser()
     await api(`/api/admin/users/${target.id}/shadow-ban`, { method: 'POST', body: { shadowBanned: true }, token: departing.token })
     const deleted = await api('/api/profile', { method: 'DELETE', body: { password: departing.password }, token: departing.token })
     expect(deleted.status).toBe(200)
-    expect(await entriesFor(target.id)).toEqual([expect.objectContaining({ action: 'shadow_ban_on', actor: null })])
-    const row = await serverDatabase().db.get<{ actor_id: string | null }>(sql`SELECT actor_id FROM moderation_log WHERE target_id = ${target.id}`)
-    expect(row).toEqual({ actor_id: null })
+    const named = { id: null, username: departing.username }
+    expect(await entriesFor(target.id)).toEqual([expect.objectContaining({ action: 'shadow_ban_on', actor: named, targetLabel: target.username, targetExists: true })])
+    expect(await entriesFor(departing.id)).toEqual([expect.objectContaining({
+      action: 'admin_account_deleted', actor: named, targetType: 'user', targetLabel: departing.username, targetExists: false, note: null,
+    })])
+    const row = await serverDatabase().db.get<{ actor_id: string | null, actor_username: string }>(sql`SELECT actor_id, actor_username FROM moderation_log WHERE target_id = ${target.id}`)
+    expect(row).toEqual({ actor_id: null, actor_username: departing.username })
+    // A member's deletion is no moderation.
+    const leaving = await registerUser()
+    expect((await api('/api/profile', { method: 'DELETE', body: { password: leaving.password }, token: leaving.token })).status).toBe(200)
+    expect(await entriesFor(leaving.id)).toEqual([])
   })
 })

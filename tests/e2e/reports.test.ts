@@ -108,11 +108,11 @@ describe('POST /api/upload/{id}/report', () => {
 })
 
 describe('GET /api/admin/reports', () => {
-  it('groups the reports of one upload with their count', async () => {
+  it('groups the reports of one upload with every reason and report, the most severe reason leading', async () => {
     const uploadId = await seedUpload(owner, { description: 'Reported thrice' })
-    const first = await report(uploadId, { reason: 'illegal', details: 'First' }, member.token)
-    await report(uploadId, { reason: 'spam' }, owner.token)
-    await report(uploadId, { reason: 'other', clientFingerprint: fingerprint() })
+    const spam = await report(uploadId, { reason: 'spam', details: 'Buy cheap stuff' }, member.token)
+    const anonymous = await report(uploadId, { reason: 'other', clientFingerprint: fingerprint() })
+    const minor = await report(uploadId, { reason: 'minor_safety', details: 'Endangers a minor' }, owner.token)
     const response = await queue('?limit=100', admin.token)
     expect(response.status).toBe(200)
     expect(response.headers.get('cache-control')).toBe('private, no-store')
@@ -120,16 +120,69 @@ describe('GET /api/admin/reports', () => {
     expect(response.body).toMatchObject({ page: 1, limit: 100, total: expect.any(Number) })
     const entry = response.body.reports.find((group: { upload: { id: string } }) => group.upload.id === uploadId)
     expect(entry).toEqual({
-      id: first.body.report.id,
+      id: minor.body.report.id,
       upload: expect.objectContaining({ id: uploadId, user_id: owner.id, username: owner.username, description: 'Reported thrice', tags: [], stats: expect.any(Object) }),
-      reason: 'illegal',
-      details: 'First',
+      removedUpload: null,
+      reason: 'minor_safety',
+      details: 'Endangers a minor',
       status: 'open',
       reportCount: 3,
+      reasons: [{ reason: 'minor_safety', count: 1 }, { reason: 'spam', count: 1 }, { reason: 'other', count: 1 }],
+      items: [
+        { id: spam.body.report.id, reason: 'spam', details: 'Buy cheap stuff', reporter: { id: member.id, username: member.username }, createdAt: spam.body.report.createdAt },
+        { id: anonymous.body.report.id, reason: 'other', details: null, reporter: null, createdAt: anonymous.body.report.createdAt },
+        { id: minor.body.report.id, reason: 'minor_safety', details: 'Endangers a minor', reporter: { id: owner.id, username: owner.username }, createdAt: minor.body.report.createdAt },
+      ],
       claimedBy: null,
-      createdAt: first.body.report.createdAt,
+      createdAt: spam.body.report.createdAt,
     })
     expect(response.body.reports.filter((group: { upload: { id: string } }) => group.upload.id === uploadId)).toHaveLength(1)
+  })
+
+  it('puts groups with a more severe reason first, then the oldest, and counts each reason', async () => {
+    const [oldSpam, mixed, illegal, newSpam] = await Promise.all([1, 2, 3, 4].map(() => seedUpload(owner)))
+    await report(oldSpam!, { reason: 'spam' }, member.token)
+    await report(mixed!, { reason: 'spam' }, member.token)
+    await report(mixed!, { reason: 'spam' }, otherAdmin.token)
+    await report(illegal!, { reason: 'illegal' }, member.token)
+    await report(mixed!, { reason: 'minor_safety' }, owner.token)
+    await report(newSpam!, { reason: 'spam' }, member.token)
+    await report(newSpam!, { reason: 'other' }, owner.token)
+    const { body } = await queue('?limit=100', admin.token)
+    const mine = body.reports.filter((group: { upload: { id: string } }) => [oldSpam, mixed, illegal, newSpam].includes(group.upload.id))
+    expect(mine.map((group: { upload: { id: string } }) => group.upload.id)).toEqual([mixed, illegal, oldSpam, newSpam])
+    expect(mine.map((group: { reason: string, reasons: unknown }) => [group.reason, group.reasons])).toEqual([
+      ['minor_safety', [{ reason: 'minor_safety', count: 1 }, { reason: 'spam', count: 2 }]],
+      ['illegal', [{ reason: 'illegal', count: 1 }]],
+      ['spam', [{ reason: 'spam', count: 1 }]],
+      ['spam', [{ reason: 'spam', count: 1 }, { reason: 'other', count: 1 }]],
+    ])
+    // Across the whole queue, severity never rises further down, and within one severity the groups get younger.
+    const SEVERITY = ['minor_safety', 'illegal', 'harassment', 'copyright', 'spam', 'other']
+    const keys = body.reports.map((group: { reason: string, createdAt: string }) => [SEVERITY.indexOf(group.reason), group.createdAt] as const)
+    expect([...keys].sort((a, b) => a[0] - b[0] || a[1].localeCompare(b[1]))).toEqual(keys)
+  })
+
+  it('keeps each group exact under parallel reports, claims and resolves', async () => {
+    const uploadId = await seedUpload(owner)
+    const reporters = await Promise.all(Array.from({ length: 12 }, () => registerUser()))
+    const reasons = ['spam', 'other', 'copyright', 'illegal'] as const
+    const first = await report(uploadId, { reason: 'spam' }, member.token)
+    // Reports arrive while one admin claims the group and then resolves it.
+    const filing = Promise.all(reporters.map((who, i) => report(uploadId, { reason: reasons[i % reasons.length] }, who.token)))
+    const handling = claim(first.body.report.id, admin.token).then(() => resolve(first.body.report.id, { action: 'dismiss' }, admin.token))
+    const [filed, handled] = await Promise.all([filing, handling])
+    expect(filed.map(response => response.status)).toEqual(Array(12).fill(201))
+    expect(handled.status).toBe(200)
+    const { db } = serverDatabase()
+    const kept = await db.all(sql`SELECT status, reason_rank, report_count, first_at FROM report_groups WHERE upload_id = ${uploadId} ORDER BY status`)
+    const counted = await db.all<{ status: string, reason_rank: number, report_count: number, first_at: string }>(sql`SELECT status, min(CASE reason WHEN 'minor_safety' THEN 0 WHEN 'illegal' THEN 1 WHEN 'harassment' THEN 2
+        WHEN 'copyright' THEN 3 WHEN 'spam' THEN 4 ELSE 5 END) AS reason_rank, count(*) AS report_count, min(created_at) AS first_at
+      FROM reports WHERE upload_id = ${uploadId} GROUP BY status ORDER BY status`)
+    expect(kept).toEqual(counted.map(row => ({ ...row, report_count: Number(row.report_count) })))
+    const open = await groupOf(uploadId)
+    const resolved = await groupOf(uploadId, 'resolved')
+    expect((open?.reportCount ?? 0) + resolved.reportCount).toBe(13)
   })
 
   it('filters by status and pages', async () => {

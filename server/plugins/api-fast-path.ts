@@ -153,6 +153,7 @@ export default defineNitroPlugin((nitroApp) => {
     if (version !== null && res.statusCode === 200 && event.context.keptAnswer && (typeof response.body === 'string' || Buffer.isBuffer(response.body))) {
       // Names as they were set (the wire keeps their case); Node has this on every outgoing message, its types on requests only.
       const names = (res as unknown as { getRawHeaderNames: () => string[] }).getRawHeaderNames().slice(headersBefore)
+        .filter(name => name.toLowerCase() !== 'content-length')
       // As bytes: a string body would be encoded to UTF-8 again on every write.
       const body = typeof response.body === 'string' ? Buffer.from(response.body) : response.body
       // `end` added Content-Length after Date and Connection; a replay sends it with the others.

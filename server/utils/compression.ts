@@ -1,7 +1,7 @@
 import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 import type { H3Event } from 'h3'
-import { getResponseHeader, getResponseStatus, removeResponseHeader, setResponseHeader } from 'h3'
+import { getResponseHeader, getResponseStatus, setResponseHeader } from 'h3'
 import type { SerialisedAnswer } from './http-cache'
 import { isInProcessRequest } from './in-process'
 import { requestHeader } from './request-header'
@@ -120,7 +120,9 @@ export async function compressResponse(event: H3Event, response: { body?: unknow
   if (kept?.compressed && kept.json === body) response.body = kept.compressed[encoding] ??= await compressBody(body, encoding, 'kept')
   else response.body = await compressBody(body, encoding)
   setResponseHeader(event, 'Content-Encoding', encoding)
-  removeResponseHeader(event, 'Content-Length')
+  // The compressed length: without it Node sent these bytes chunked (and a replay of the
+  // same answer with its length), where every other answer carries one.
+  setResponseHeader(event, 'Content-Length', String((response.body as Buffer).length))
   const etag = getResponseHeader(event, 'etag')
   if (etag) setResponseHeader(event, 'ETag', variantEtag(String(etag), encoding))
 }

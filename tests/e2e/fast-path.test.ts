@@ -112,9 +112,13 @@ describe('the hot routes answer as the full pipeline does', () => {
           const again = await both('GET', fast!, escaped!, headers)
           // PostgreSQL's data version is its cluster's snapshot: a write to another test
           // file's database on the shared cluster moves it, and an answer is then made anew.
-          if (!replayed(again.a) && testEngine() === 'postgres' && attempt < 5) continue
+          if (!replayed(again.a) && !again.a.headers.some(([name]) => name.toLowerCase() === 'content-encoding') && testEngine() === 'postgres' && attempt < 5) continue
           expect(again.a.status, label).toBe(200)
-          expect([attempt > 1 || !replayed(first), replayed(again.a), replayed(again.b)], label).toEqual([true, true, false])
+          // A replay tells itself apart by Content-Length before Date; a compressed answer sets
+          // its length before Date when it is made too, so only the uncompressed ones are told apart.
+          if (!again.a.headers.some(([name]) => name.toLowerCase() === 'content-encoding')) {
+            expect([attempt > 1 || !replayed(first), replayed(again.a), replayed(again.b)], label).toEqual([true, true, false])
+          }
           expect(stable(again.a), label).toEqual(stable(first))
           expect(again.a.body.equals(first.body), label).toBe(true)
           expect(remaining(again.a), label).toBe(remaining(first) - 1)

@@ -24,7 +24,7 @@ describe('a list page with blind voting on', () => {
       // Its counts, vote count and rating ((10·7301 + 4127) / 11428 = 6.75) appear nowhere.
       for (const count of ['7301', '4127', '11428', '6.75']) expect(html, `${path}: ${count}`).not.toContain(count)
       expect(html, path).toContain('5924 fucks')
-      expect(html, path).toContain('3119 does not')
+      expect(html, path).toContain('3119 against')
       expect(html, path).toContain('Blind voting: vote to see how others voted.')
     }
 

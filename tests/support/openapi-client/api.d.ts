@@ -14,7 +14,7 @@ export interface paths {
         };
         /**
          * The moderation log (admin)
-         * @description Every admin action, newest first, appended in the action's own transaction and never edited. `action`: `shadow_ban_on`, `shadow_ban_off`, `upload_removed`, `tag_added`, `report_claimed`, `report_resolved` (note: the resolution, then the admin's note), `admin_granted`, `admin_revoked` (command line: `actor` null). `actor` is also null once the acting account is deleted. limit default 50, max 100.
+         * @description Every admin action, newest first, appended in the action's own transaction and never edited. `action`: `shadow_ban_on`, `shadow_ban_off`, `upload_removed`, `tag_added`, `report_claimed`, `report_resolved` (note: the resolution, then the admin's note), `admin_granted`, `admin_revoked` (command line: `actor` null), `admin_account_deleted` (an admin deleted their own account). `actor` keeps the username the admin had when the entry was written; its `id` is null once that account is deleted. `targetLabel` is the target as it was then (a username, the first 80 characters of a description, a report's reason), `targetExists` whether it is still there. limit default 50, max 100.
          */
         get: operations["listModerationLog"];
         put?: never;
@@ -34,7 +34,7 @@ export interface paths {
         };
         /**
          * The report queue (admin)
-         * @description One entry per upload and status: every report of that upload in the requested status (default `open`), counted in `reportCount`. The entry's `id`, `reason`, `details` and `createdAt` are those of its first report; any report id of the group names the group in claim and resolve. `claimedBy` is the admin who claimed (or resolved) it. Most reported first, then oldest. limit default 20, max 100.
+         * @description One entry per upload and status: every report of that upload in the requested status (default `open`), counted in `reportCount`, listed oldest first in `items` (reporter null for an anonymous or deleted reporter) and tallied by reason in `reasons`, most severe first. `reason` is the group's most severe (`minor_safety` > `illegal` > `harassment` > `copyright` > `spam` > `other`), `id` and `details` are those of the first report with that reason, `createdAt` the group's first report's. Any report id of the group names the group in claim and resolve. `claimedBy` is the admin who claimed (or resolved) it; `removedUpload` is null (a removed upload's reports go with it). Groups with a more severe `reason` first, then the oldest. limit default 20, max 100.
          */
         get: operations["listReports"];
         put?: never;
@@ -751,7 +751,7 @@ export interface paths {
         };
         /**
          * Download the caller's own data
-         * @description Profile, uploads (with media URLs), votes, API token, session, linked-account and report metadata, as an attachment. Never a secret (password, token or code hashes, TOTP secret, IP hashes). Cache-Control: private, no-store.
+         * @description Profile, uploads (with media URLs), votes, API token, session, linked-account and report metadata, as an attachment. Never a secret (password, token or code hashes, TOTP secret, IP hashes). Cache-Control: private, no-store. Written as it is read (no ETag); at most 3 exports an hour per account (429 with Retry-After).
          */
         get: operations["exportProfile"];
         put?: never;
@@ -1567,6 +1567,8 @@ export interface components {
          *       "description": "Does this sunset fuck?",
          *       "upload_type": "image",
          *       "external_url": null,
+         *       "width": 1280,
+         *       "height": 853,
          *       "upvotes": 4,
          *       "downvote_count": 1,
          *       "is_private": 0,
@@ -1598,6 +1600,8 @@ export interface components {
             /** @enum {string} */
             upload_type: "image" | "link";
             external_url: string | null;
+            width: number | null;
+            height: number | null;
             upvotes: number;
             downvote_count: number;
             /** @enum {number} */
@@ -1646,6 +1650,8 @@ export interface components {
          *       "description": "Does this sunset fuck?",
          *       "upload_type": "image",
          *       "external_url": null,
+         *       "width": 1280,
+         *       "height": 853,
          *       "upvotes": 4,
          *       "downvote_count": 1,
          *       "is_private": 0,
@@ -1676,6 +1682,8 @@ export interface components {
             /** @enum {string} */
             upload_type: "image" | "link";
             external_url: string | null;
+            width: number | null;
+            height: number | null;
             upvotes: number;
             downvote_count: number;
             /** @enum {number} */
@@ -1723,6 +1731,8 @@ export interface components {
          *       "description": "Does this sunset fuck?",
          *       "upload_type": "image",
          *       "external_url": null,
+         *       "width": 1280,
+         *       "height": 853,
          *       "upvotes": 4,
          *       "downvote_count": 1,
          *       "is_private": 0,
@@ -1752,6 +1762,8 @@ export interface components {
             /** @enum {string} */
             upload_type: "image" | "link";
             external_url: string | null;
+            width: number | null;
+            height: number | null;
             upvotes: number;
             downvote_count: number;
             /** @enum {number} */
@@ -1812,15 +1824,16 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             actor: {
-                                /** Format: uuid */
-                                id: string;
+                                id: string | null;
                                 username: string;
                             } | null;
                             /** @enum {string} */
-                            action: "shadow_ban_on" | "shadow_ban_off" | "upload_removed" | "tag_added" | "report_claimed" | "report_resolved" | "admin_granted" | "admin_revoked";
+                            action: "shadow_ban_on" | "shadow_ban_off" | "upload_removed" | "tag_added" | "report_claimed" | "report_resolved" | "admin_granted" | "admin_revoked" | "admin_account_deleted";
                             /** @enum {string} */
                             targetType: "user" | "upload" | "report";
                             targetId: string;
+                            targetLabel: string | null;
+                            targetExists: boolean;
                             note: string | null;
                             createdAt: string;
                         }[];
@@ -1901,13 +1914,32 @@ export interface operations {
                         reports: {
                             /** Format: uuid */
                             id: string;
-                            upload: components["schemas"]["UploadListEntry"];
+                            upload: components["schemas"]["UploadListEntry"] | null;
+                            removedUpload: null;
                             /** @enum {string} */
                             reason: "spam" | "illegal" | "minor_safety" | "harassment" | "copyright" | "other";
                             details: string | null;
                             /** @enum {string} */
                             status: "open" | "claimed" | "resolved";
                             reportCount: number;
+                            reasons: {
+                                /** @enum {string} */
+                                reason: "spam" | "illegal" | "minor_safety" | "harassment" | "copyright" | "other";
+                                count: number;
+                            }[];
+                            items: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                reason: "spam" | "illegal" | "minor_safety" | "harassment" | "copyright" | "other";
+                                details: string | null;
+                                reporter: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    username: string;
+                                } | null;
+                                createdAt: string;
+                            }[];
                             claimedBy: {
                                 /** Format: uuid */
                                 id: string;

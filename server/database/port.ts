@@ -78,6 +78,12 @@ export class UnstorableTextError extends Error {
 }
 
 /** A unique index refused the row (SQLite SQLITE_CONSTRAINT_UNIQUE / PRIMARYKEY, PostgreSQL 23505). */
+/** A row referred to a parent row that is gone (a foreign key refused it), on either engine. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY'
+}
+
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY'

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { REPORT_SEVERITY, type ReportAction, type ReportReason, type ReportStatus } from '../../shared/schemas/reports'
-import type { Executor, Row } from '../database/port'
+import { isForeignKeyViolation, type Executor, type Row } from '../database/port'
 import type { reports } from '../database/schema-postgres'
 import { FOR_UPDATE, inList, sql } from '../database/sql'
 import { removeUploadAsAdmin, setShadowBan } from './admin'
@@ -30,10 +30,15 @@ export async function createReport(db: Executor, reporter: Reporter, uploadId: s
   const upload = await db.get(sql`SELECT u.id FROM uploads u WHERE u.id = ${uploadId} AND ${visibleTo(reporter.actor)}`)
   if (!upload) throw apiError(404, 'Upload not found')
   const createdAt = new Date().toISOString()
+  // An upload deleted between the EXISTS and the insert's key check (PostgreSQL runs them
+  // side by side) refuses the row: that is the upload gone, as below.
   const inserted = await db.get<{ id: string }>(sql`INSERT INTO reports (id, upload_id, reporter_id, ip_hash, fingerprint, reason, details, status, created_at)
     SELECT ${randomUUID()}, ${uploadId}, ${identity.reporterId}, ${identity.ipHash}, ${identity.fingerprint}, ${input.reason}, ${input.details ?? null}, 'open', ${createdAt}
     WHERE EXISTS (SELECT 1 FROM uploads WHERE id = ${uploadId})
-    ON CONFLICT DO NOTHING RETURNING id`)
+    ON CONFLICT DO NOTHING RETURNING id`).catch((error: unknown) => {
+    if (isForeignKeyViolation(error)) return undefined
+    throw error
+  })
   if (!inserted) {
     // Either the unique index refused a second report, or the upload went meanwhile.
     const still = await db.get(sql`SELECT id FROM uploads WHERE id = ${uploadId}`)

@@ -122,7 +122,7 @@ export async function compressResponse(event: H3Event, response: { body?: unknow
   setResponseHeader(event, 'Content-Encoding', encoding)
   // The compressed length: without it Node sent these bytes chunked (and a replay of the
   // same answer with its length), where every other answer carries one.
-  setResponseHeader(event, 'Content-Length', String((response.body as Buffer).length))
+  setResponseHeader(event, 'Content-Length', (response.body as Buffer).length)
   const etag = getResponseHeader(event, 'etag')
   if (etag) setResponseHeader(event, 'ETag', variantEtag(String(etag), encoding))
 }

@@ -156,8 +156,9 @@ const sharedBlindVoting = perApp(() => {
     if (signedIn.value) {
       try {
         await filters.save(filters.hiddenTags.value ?? await filters.load(), on)
-        // Counts a server render left out come back with the lists.
-        if (!on) await refreshNuxtData()
+        // Counts a server render left out come back with the lists, in the background: a
+        // refresh waits for the browser to be idle, and the answer should not.
+        if (!on) void refreshNuxtData()
       }
       catch (error) {
         enabled.value = before

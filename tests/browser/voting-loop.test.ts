@@ -235,8 +235,9 @@ describe('blind voting', () => {
     expect(await other.isChecked('[data-testid=blind-toggle]')).toBe(true)
     await expect.poll(() => other.$$eval('.feed [data-testid=upload-card]', cards => cards.map(card => Boolean(card.querySelector('[data-testid=blind-rating]'))))).toEqual([false, true, true])
     expect(await other.locator('.feed [data-testid=upload-card]').first().locator('[data-testid=rating]').count()).toBe(1)
-    // One batch for the page's cards, not a request per card.
-    expect(asked).toHaveLength(1)
+    // One batch for the page's cards at most, not a request per card (a signed-in render
+    // asks on the server already, so the browser usually asks nothing).
+    expect(asked.length).toBeLessThanOrEqual(1)
     await elsewhere.close()
 
     await open(page, '/settings')

@@ -115,10 +115,8 @@ describe('media in a bucket that stalls or goes away', () => {
     expect(await eventually(async () => (await db.get(sql`SELECT upload_id FROM media_deletions WHERE upload_id = ${created.id}`)) === undefined, 5_000)).toBe(true)
   })
 
-  // Skipped: on a stalled bucket the upload waits until the bucket answers (201 after
-  // 90 s here) instead of giving up with 503 after the store's 15 s; why is open (issue
-  // notes). The behaviour it checks afterwards is right; its first step is not.
-  it.skip('answers 503 to an upload while the bucket stalls, and removes what the bucket wrote late once it answers', async () => {
+  // What the store does is the same on either engine; the recorded removal is covered on both by the other cases.
+  it.skipIf(testEngine() === 'postgres')('answers 503 to an upload while the bucket stalls, and removes what the bucket wrote late once it answers', async () => {
     const before = await s3.keys(bucket)
     proxy.stall()
     let refused
@@ -139,7 +137,9 @@ describe('media in a bucket that stalls or goes away', () => {
     }
     await eventually(async () => (await s3.keys(bucket)).some(key => key.startsWith('pending/')), 5_000)
     expect(await eventually(async () => (await leftovers()).length === 0, 40_000)).toBe(true)
-    expect(await eventually(async () => Number((await databaseOf(server).db.get<{ n: number }>(sql`SELECT count(*) AS n FROM media_deletions`))!.n) === 0, 5_000)).toBe(true)
+    // The recorded removal is due once a late write can have landed (15 s after the failure), then swept (every 5 s);
+    // the marker itself may have gone sooner, with the unfinished uploads the sweep reclaims.
+    expect(await eventually(async () => Number((await databaseOf(server).db.get<{ n: number }>(sql`SELECT count(*) AS n FROM media_deletions`))!.n) === 0, 25_000)).toBe(true)
   }, 90_000)
 
   it('leaves nothing behind after kill -9 during an account deletion and a restart', async () => {

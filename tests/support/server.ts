@@ -103,6 +103,8 @@ async function launch(env: Record<string, string>, givenDataDir: string | undefi
   })
   const collect = (chunk: Buffer) => {
     log += chunk.toString()
+    // TEST_SERVER_LOG=1: every test server's output also goes to stderr, with the time, to follow a failing case.
+    if (process.env.TEST_SERVER_LOG) process.stderr.write(`[srv ${new Date().toISOString().slice(11, 23)}] ${chunk}`)
   }
   child.stdout!.on('data', collect)
   child.stderr!.on('data', collect)

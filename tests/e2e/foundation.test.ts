@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { api, registerUser } from '../support/api'
 import { storedSecrets } from '../support/seed'
+import { restartableDatabase } from '../support/postgres'
 import { startServer, type RunningServer } from '../support/server'
 
 describe('error shape', () => {
@@ -164,7 +165,8 @@ describe('rate limits (own server, small limits)', () => {
 
 describe('data dir, migrations and secrets across restarts', () => {
   it('migrates an empty data dir, keeps secrets (0600) and sessions across a restart', async () => {
-    const first = await startServer()
+    // An empty database on PostgreSQL too (a test server's own starts migrated).
+    const first = await startServer({}, { databaseUrl: await restartableDatabase({ empty: true }) })
     const dataDir = first.dataDir
     try {
       expect(first.output()).toMatch(/\[db\] applied [1-9]\d* migration\(s\) \((sqlite|postgres)\)/)

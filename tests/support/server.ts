@@ -58,7 +58,7 @@ export async function startServer(env: Record<string, string> = {}, options: Sta
   if (!existsSync(ENTRY)) throw new Error('No build found: run `npm run build` before the e2e tests')
   const engine = options.engine ?? testEngine()
   const ownsDatabase = engine === 'postgres' && env.NUXT_DATABASE_URL === undefined && !options.databaseUrl
-  const databaseUrl = env.NUXT_DATABASE_URL ?? options.databaseUrl ?? (ownsDatabase ? await createTestDatabase() : '')
+  const databaseUrl = env.NUXT_DATABASE_URL ?? options.databaseUrl ?? (ownsDatabase ? await createTestDatabase(undefined, { migrated: true }) : '')
   if (!ownsDatabase) return launch(env, options.dataDir, databaseUrl)
   let server: RunningServer
   try {

@@ -68,10 +68,12 @@ describe('no console errors, hydration mismatches or CSP violations', () => {
   // The colour schemes differ in markup and styles only: on PostgreSQL (browser-pg) the
   // walk runs once, for what the pages read and write.
   const schemes = process.env.TEST_ENGINE === 'postgres' ? ['system light'] as const : ['system light', 'system dark', 'dark'] as const
+  // The pages of a scheme are walked side by side (up to vitest's maxConcurrency), each in its
+  // own tab: most of a page's time is the wait for 500 ms without a request.
   for (const scheme of schemes) {
-    describe(scheme, () => {
+    describe.concurrent(scheme, () => {
       for (const spec of PAGES) {
-        it(`${spec.name}`, async () => {
+        it(`${spec.name}`, async ({ expect }) => {
           const page = await (await contextFor(scheme, spec.as)).newPage()
           await page.emulateMedia({ colorScheme: scheme === 'system dark' ? 'dark' : 'light' })
           const found = complaints(page, spec.status ?? 200)

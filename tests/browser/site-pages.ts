@@ -123,18 +123,19 @@ export async function siteFixtures(): Promise<Fixtures> {
 /**
  * For a describe block that walks PAGES: one browser and one set of fixtures,
  * and one context per (variant, who) made on first use, `prepare` run on it once
- * (theme cookie, init scripts). Everything is closed after the block.
+ * (theme cookie, init scripts); tests running side by side share it. Everything
+ * is closed after the block.
  */
 export function sitePageSession() {
   let browser: Browser | undefined
   let fixtures: Fixtures | undefined
-  const contexts = new Map<string, BrowserContext>()
+  const contexts = new Map<string, Promise<BrowserContext>>()
   beforeAll(async () => {
     browser = await launchBrowser()
     fixtures = await siteFixtures()
   })
   afterAll(async () => {
-    for (const context of contexts.values()) await context.close()
+    for (const context of contexts.values()) await (await context.catch(() => null))?.close()
     await browser?.close()
   })
   return {
@@ -149,8 +150,11 @@ export function sitePageSession() {
       let context = contexts.get(key)
       if (!context) {
         const baseURL = inject('baseURL')
-        context = who === 'guest' ? await newContext(browser!, baseURL) : await signedInContext(browser!, who === 'owner' ? fixtures!.owner : fixtures!.admin)
-        await prepare?.(context, baseURL)
+        context = (who === 'guest' ? newContext(browser!, baseURL) : signedInContext(browser!, who === 'owner' ? fixtures!.owner : fixtures!.admin))
+          .then(async (made) => {
+            await prepare?.(made, baseURL)
+            return made
+          })
         contexts.set(key, context)
       }
       return context

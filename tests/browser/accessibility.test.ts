@@ -44,10 +44,11 @@ describe('accessibility of every page', () => {
     await context.close()
   })
 
+  // Audited side by side, each page in its own tab (the keyboard checks below stay one at a time: focus).
   for (const theme of ['light', 'dark'] as const) {
-    describe(`${theme} theme`, () => {
+    describe.concurrent(`${theme} theme`, () => {
       for (const spec of PAGES) {
-        it(`${spec.name}: labels, names, alt texts, headings, lang and contrast`, async () => {
+        it(`${spec.name}: labels, names, alt texts, headings, lang and contrast`, async ({ expect }) => {
           const page = await (await contextFor(theme, spec.as)).newPage()
           const response = await goto(page, spec.path(session.fixtures))
           expect(response?.status()).toBe(spec.status ?? 200)

@@ -132,3 +132,18 @@ export const useAuth = perApp(() => {
 
   return { profile, user, signedIn, isAdmin, loaded, loadFailure, unavailableError, refresh, ensureLoaded, login, register, logout, changePassword, forgotPassword, checkResetToken, resetPassword, verifyEmail, resendVerification }
 })
+
+/**
+ * A sign-out button (the header's, the settings page's): signs out and goes to
+ * the home page. A failure (a 429, no connection) keeps the account signed in
+ * and says so in `error`, shown next to the button that was pressed.
+ */
+export function useSignOut() {
+  const { logout } = useAuth()
+  const { busy, error, run } = useAction({ failure: failure => `You are still signed in: signing out failed. ${errorMessage(failure)}` })
+  const signOut = () => run(async () => {
+    await logout()
+    await navigateTo('/')
+  })
+  return { busy, error, signOut }
+}

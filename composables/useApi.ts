@@ -1,4 +1,5 @@
 import { formatWait } from './useFormat'
+import { plainMessage } from './useForm'
 
 /** The body of every /api error (docs/behaviour.md, Errors); a 409 may carry extra fields. */
 export interface ApiErrorBody {

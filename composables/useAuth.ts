@@ -1,17 +1,11 @@
-export interface ProfileUser {
-  id: string
-  username: string
-  email: string | null
-  createdAt: string
-  isAdmin: boolean
-  mfaEnabled: boolean
-  emailVerified: boolean
-}
+import type * as v from 'valibot'
+import type {
+  AuthResponseSchema, MessageSchema, ProfileSchema, ResetTokenStatusSchema, SuccessMessageSchema,
+} from '#shared/schemas/auth'
+import type { SuccessSchema } from '#shared/schemas/common'
 
-export interface Profile {
-  user: ProfileUser
-  stats: { uploads: number, votes: number }
-}
+export type Profile = v.InferOutput<typeof ProfileSchema>
+export type ProfileUser = Profile['user']
 
 export interface LoginResult {
   mfaRequired: boolean
@@ -63,7 +57,7 @@ export const useAuth = perApp(() => {
 
   async function login(input: { email: string, password: string, mfaCode?: string }): Promise<LoginResult> {
     const body = { action: 'login', email: input.email, password: input.password, ...(input.mfaCode ? { mfaCode: input.mfaCode } : {}) }
-    const result = await api<{ mfaRequired: boolean, token?: string }>('/api/auth', { method: 'POST', body })
+    const result = await api<v.InferOutput<typeof AuthResponseSchema>>('/api/auth', { method: 'POST', body })
     if (result.mfaRequired && !result.token) return { mfaRequired: true }
     await refresh()
     return { mfaRequired: false }
@@ -88,20 +82,20 @@ export const useAuth = perApp(() => {
   }
 
   function changePassword(input: { currentPassword: string, newPassword: string, confirmPassword: string, mfaCode?: string }) {
-    return api<{ success: boolean, message: string }>('/api/auth/change-password', { method: 'POST', body: input })
+    return api<v.InferOutput<typeof SuccessMessageSchema>>('/api/auth/change-password', { method: 'POST', body: input })
   }
 
   function forgotPassword(email: string) {
-    return api<{ message: string }>('/api/auth/forgot-password', { method: 'POST', body: { email } })
+    return api<v.InferOutput<typeof MessageSchema>>('/api/auth/forgot-password', { method: 'POST', body: { email } })
   }
 
   /** Whether a reset token is live and needs an MFA code too; reads only (the token stays usable). */
   function checkResetToken(token: string) {
-    return api<{ valid: boolean, mfaRequired: boolean }>('/api/auth/reset-password/check', { method: 'POST', body: { token } })
+    return api<v.InferOutput<typeof ResetTokenStatusSchema>>('/api/auth/reset-password/check', { method: 'POST', body: { token } })
   }
 
   function resetPassword(input: { token: string, password: string, mfaCode?: string }) {
-    return api<{ message: string }>('/api/auth/reset-password', { method: 'POST', body: input })
+    return api<v.InferOutput<typeof MessageSchema>>('/api/auth/reset-password', { method: 'POST', body: input })
   }
 
   /** Proves the address with the mailed token; the signed-in account (if any) is read again, as it may now be verified or admin. */
@@ -112,7 +106,7 @@ export const useAuth = perApp(() => {
 
   /** Mails a new verification link to the signed-in account; older links stop working. */
   function resendVerification() {
-    return api<{ success: true }>('/api/auth/verify-email/resend', { method: 'POST' })
+    return api<v.InferOutput<typeof SuccessSchema>>('/api/auth/verify-email/resend', { method: 'POST' })
   }
 
   /**
@@ -132,3 +126,18 @@ export const useAuth = perApp(() => {
 
   return { profile, user, signedIn, isAdmin, loaded, loadFailure, unavailableError, refresh, ensureLoaded, login, register, logout, changePassword, forgotPassword, checkResetToken, resetPassword, verifyEmail, resendVerification }
 })
+
+/**
+ * A sign-out button (the header's, the settings page's): signs out and goes to
+ * the home page. A failure (a 429, no connection) keeps the account signed in
+ * and says so in `error`, shown next to the button that was pressed.
+ */
+export function useSignOut() {
+  const { logout } = useAuth()
+  const { busy, error, run } = useAction({ failure: failure => `You are still signed in: signing out failed. ${errorMessage(failure)}` })
+  const signOut = () => run(async () => {
+    await logout()
+    await navigateTo('/')
+  })
+  return { busy, error, signOut }
+}

@@ -1,9 +1,12 @@
+import type * as v from 'valibot'
+import type { ProfileFiltersResponseSchema } from '#shared/schemas/filters'
+import type { MyVotesResponseSchema } from '#shared/schemas/votes'
 import type { UploadListItem } from './useUploads'
 
 const BLIND_KEY = 'dif:blind-voting'
 const VOTED_KEY = 'dif:voted'
 
-interface ProfileFilters { hiddenTags: string[], blindVoting: boolean }
+type ProfileFilters = v.InferOutput<typeof ProfileFiltersResponseSchema>
 
 /**
  * The account's filters (GET/PUT /api/profile/filters): hidden tags and the
@@ -132,7 +135,7 @@ const sharedBlindVoting = perApp(() => {
         const batch = ids.slice(i, i + 100)
         for (const id of batch) asked.value[id] = true
         try {
-          const { votes } = await api<{ votes: Record<string, string> }>('/api/vote/mine', { query: { uploadIds: batch.join(',') } })
+          const { votes } = await api<v.InferOutput<typeof MyVotesResponseSchema>>('/api/vote/mine', { query: { uploadIds: batch.join(',') } })
           accountVoted.value = { ...accountVoted.value, ...Object.fromEntries(Object.keys(votes).map(id => [id, true as const])) }
         }
         catch {
@@ -204,7 +207,7 @@ const sharedBlindVoting = perApp(() => {
     for (let i = 0; i < ids.length; i += 100) {
       const batch = ids.slice(i, i + 100)
       try {
-        const { votes } = await api<{ votes: Record<string, string> }>('/api/vote/mine', { query: { uploadIds: batch.join(',') } })
+        const { votes } = await api<v.InferOutput<typeof MyVotesResponseSchema>>('/api/vote/mine', { query: { uploadIds: batch.join(',') } })
         accountVoted.value = { ...accountVoted.value, ...Object.fromEntries(Object.keys(votes).map(id => [id, true as const])) }
         for (const id of batch) asked.value[id] = true
       }

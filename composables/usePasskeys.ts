@@ -1,6 +1,8 @@
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser'
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser'
-import type { PasskeyInfo } from '#shared/schemas/passkeys'
+import type * as v from 'valibot'
+import type { SuccessSchema } from '#shared/schemas/common'
+import type { PasskeyCreatedSchema, PasskeyInfo, PasskeyListSchema } from '#shared/schemas/passkeys'
 
 export type { PasskeyInfo }
 
@@ -12,15 +14,15 @@ export function usePasskeys() {
   const api = useApi()
   const { refresh } = useAuth()
 
-  const list = () => api<{ passkeys: PasskeyInfo[] }>('/api/auth/passkeys')
-  const remove = (id: string) => api<{ success: boolean }>(`/api/auth/passkeys/${id}`, { method: 'DELETE' })
+  const list = () => api<v.InferOutput<typeof PasskeyListSchema>>('/api/auth/passkeys')
+  const remove = (id: string) => api<v.InferOutput<typeof SuccessSchema>>(`/api/auth/passkeys/${id}`, { method: 'DELETE' })
 
   /** Asks the browser's authenticator for a new passkey and stores it under `name`. */
   async function add(name: string): Promise<PasskeyInfo> {
     const optionsJSON = await api<PublicKeyCredentialCreationOptionsJSON>('/api/auth/passkeys/register/options', { method: 'POST' })
     const response = await startRegistration({ optionsJSON })
     const body = { name, response: response as unknown as Record<string, unknown> }
-    return (await api<{ passkey: PasskeyInfo }>('/api/auth/passkeys/register/verify', { method: 'POST', body })).passkey
+    return (await api<v.InferOutput<typeof PasskeyCreatedSchema>>('/api/auth/passkeys/register/verify', { method: 'POST', body })).passkey
   }
 
   /** Signs in with any passkey of this site the browser offers. */

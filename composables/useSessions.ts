@@ -1,12 +1,14 @@
-import type { SessionInfo } from '#shared/schemas/sessions'
+import type * as v from 'valibot'
+import type { SuccessSchema } from '#shared/schemas/common'
+import type { SessionInfo, SessionListSchema } from '#shared/schemas/sessions'
 
 export type { SessionInfo }
 
 /** The caller's signed-in sessions: list, and sign one out. */
 export function useSessions() {
   const api = useApi()
-  const list = () => api<{ sessions: SessionInfo[] }>('/api/auth/sessions')
-  const revoke = (id: string) => api<{ success: boolean }>(`/api/auth/sessions/${id}`, { method: 'DELETE' })
+  const list = () => api<v.InferOutput<typeof SessionListSchema>>('/api/auth/sessions')
+  const revoke = (id: string) => api<v.InferOutput<typeof SuccessSchema>>(`/api/auth/sessions/${id}`, { method: 'DELETE' })
   return { list, revoke }
 }
 

@@ -1,3 +1,6 @@
+import { shallowRef } from 'vue'
+import { perApp } from './useApi'
+
 export interface ToastAction {
   label: string
   run: () => void | Promise<void>

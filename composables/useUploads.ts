@@ -1,19 +1,21 @@
 import { MAX_TAGS_PER_UPLOAD, parseTagName, TAG_NAME_MESSAGE } from '#shared/utils/tags'
 import { PERIOD_SORTS, PERIODS, SORTS, type Period, type Sort } from '#shared/utils/ranking'
 import type * as v from 'valibot'
-import type { MyUploadsResponseSchema, UserListEntrySchema } from '#shared/schemas/lists'
-import type { TagSchema } from '#shared/schemas/tags'
-import { IMAGE_SIZES, MAX_DESCRIPTION_LENGTH, MAX_IMAGE_BYTES as MAX_BYTES, THUMB_SIZE, type ImageSize, type UploadSchema } from '#shared/schemas/uploads'
+import type { SuccessSchema } from '#shared/schemas/common'
+import type { FeatureListResponseSchema, MyUploadsResponseSchema, NextUnvotedResponseSchema, UserListEntrySchema, UserListResponseSchema } from '#shared/schemas/lists'
+import type { AddTagsResponseSchema, TagSchema, TagSearchResponseSchema } from '#shared/schemas/tags'
+import { IMAGE_SIZES, MAX_DESCRIPTION_LENGTH, MAX_IMAGE_BYTES as MAX_BYTES, THUMB_SIZE, type ImageSize, type PrivacyToggledSchema, type UploadCreatedSchema, type UploadSchema } from '#shared/schemas/uploads'
 
 /** Response types come from the same schemas as the API's OpenAPI document. */
 export type Tag = v.InferOutput<typeof TagSchema>
 
-export interface TagWithCount extends Tag {
-  count: number
-}
+export type TagWithCount = v.InferOutput<typeof TagSearchResponseSchema>['tags'][number]
 
 /** An entry of the upload lists; `username` is absent from the per-user list. */
 export type UploadListItem = v.InferOutput<typeof UserListEntrySchema> & { username?: string }
+
+/** GET /api/items-recent and /api/items-top-voted. */
+type FeatureList = v.InferOutput<ReturnType<typeof FeatureListResponseSchema>>
 
 /** GET /api/upload/{id}. */
 export type Upload = v.InferOutput<typeof UploadSchema>
@@ -25,14 +27,7 @@ export interface UploadPage {
   total?: number
 }
 
-export interface UserUploadPage {
-  user: { username: string, created_at: string }
-  uploads: UploadListItem[]
-  total: number
-  page: number
-  totalPages: number
-  limit: number
-}
+export type UserUploadPage = v.InferOutput<typeof UserListResponseSchema>
 
 /** The sorts of a user's uploads (GET /api/user/{username}/uploads and /api/profile/uploads), default first. */
 export const USER_SORTS = ['date', 'votes', 'name'] as const
@@ -63,16 +58,7 @@ export function feedPageSizeFrom(value: unknown): FeedPageSize {
 /** GET /api/profile/uploads: the caller's own uploads, private ones included. */
 export type MyUploadPage = v.InferOutput<typeof MyUploadsResponseSchema>
 
-export interface CreatedUpload {
-  id: string
-  userId: string
-  filename: string | null
-  originalName: string
-  description: string
-  uploadType: string
-  externalUrl: string | null
-  isPrivate: boolean
-}
+export type CreatedUpload = v.InferOutput<typeof UploadCreatedSchema>['upload']
 
 /** Outcome of POST /api/upload sent through XMLHttpRequest (for its upload progress). */
 export type CreateResult
@@ -112,14 +98,14 @@ export function useUploads() {
     return page.then(blindly('uploads'))
   }
 
-  const recent = () => api<{ items: UploadListItem[], type: 'recent' }>('/api/items-recent').then(blindly('items'))
-  const topVoted = () => api<{ items: UploadListItem[], type: 'top-voted' }>('/api/items-top-voted').then(blindly('items'))
+  const recent = () => api<FeatureList & { type: 'recent' }>('/api/items-recent').then(blindly('items'))
+  const topVoted = () => api<FeatureList & { type: 'top-voted' }>('/api/items-top-voted').then(blindly('items'))
   const get = (id: string) => api<Upload>(`/api/upload/${encodeURIComponent(id)}`)
 
   /** GET /api/vote/next: the newest public upload this visitor (account, or fingerprint and IP) has not voted on. */
   async function nextToVote(signedIn: boolean) {
     const query = signedIn ? {} : { clientFingerprint: await fingerprint() }
-    return api<{ upload: UploadListItem & { username: string } | null }>('/api/vote/next', { query })
+    return api<v.InferOutput<typeof NextUnvotedResponseSchema>>('/api/vote/next', { query })
   }
 
   function byUser(username: string, options: { page?: number, sort?: UserSort, tags?: string[] } = {}) {
@@ -131,15 +117,15 @@ export function useUploads() {
   const mine = (options: { page?: number, sort?: UserSort } = {}) =>
     api<MyUploadPage>('/api/profile/uploads', { query: { page: options.page ?? 1, limit: 12, sort: options.sort ?? 'date' } })
 
-  const tags = (q = '', limit = 20) => api<{ tags: TagWithCount[] }>('/api/tags', { query: { ...(q ? { q } : {}), limit } })
+  const tags = (q = '', limit = 20) => api<v.InferOutput<typeof TagSearchResponseSchema>>('/api/tags', { query: { ...(q ? { q } : {}), limit } })
 
   const togglePrivacy = (id: string) =>
-    api<{ success: boolean, upload: Upload, is_private: number }>(`/api/upload/${id}/privacy`, { method: 'PATCH' })
+    api<v.InferOutput<typeof PrivacyToggledSchema>>(`/api/upload/${id}/privacy`, { method: 'PATCH' })
 
-  const remove = (id: string) => api<{ success: boolean }>(`/api/upload/${id}`, { method: 'DELETE' })
+  const remove = (id: string) => api<v.InferOutput<typeof SuccessSchema>>(`/api/upload/${id}`, { method: 'DELETE' })
 
   const addTags = (id: string, names: string[]) =>
-    api<{ success: boolean, tags: Tag[], added: number }>(`/api/uploads/${id}/tags`, { method: 'POST', body: { tags: names } })
+    api<v.InferOutput<typeof AddTagsResponseSchema>>(`/api/uploads/${id}/tags`, { method: 'POST', body: { tags: names } })
 
   /** POST /api/upload with upload progress (fetch cannot report it). */
   function create(form: FormData, onProgress?: (fraction: number) => void): Promise<CreateResult> {

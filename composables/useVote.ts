@@ -1,4 +1,7 @@
-export type VoteValue = 'fucks' | 'does_not_fuck'
+import type * as v from 'valibot'
+import type { VoteDeleteResponseSchema, VoteResponseSchema, VoteStatusResponseSchema } from '#shared/schemas/votes'
+
+export type VoteValue = NonNullable<v.InferOutput<typeof VoteStatusResponseSchema>['vote']>
 
 export type AnonymousVoteResult
   = | { ok: true, vote: VoteValue }
@@ -15,14 +18,14 @@ export function useVote() {
   const api = useApi()
 
   async function mine(uploadId: string): Promise<VoteValue | null> {
-    const { vote } = await api<{ vote: VoteValue | null }>('/api/vote', { query: { uploadId } })
+    const { vote } = await api<v.InferOutput<typeof VoteStatusResponseSchema>>('/api/vote', { query: { uploadId } })
     return vote
   }
 
   const cast = (uploadId: string, vote: VoteValue) =>
-    api<{ vote: { voteId: string, userId: string, uploadId: string, vote: VoteValue } }>('/api/vote', { method: 'POST', body: { uploadId, vote } })
+    api<v.InferOutput<typeof VoteResponseSchema>>('/api/vote', { method: 'POST', body: { uploadId, vote } })
 
-  const remove = (uploadId: string) => api<{ success: boolean, vote: null }>('/api/vote', { method: 'DELETE', query: { uploadId } })
+  const remove = (uploadId: string) => api<v.InferOutput<typeof VoteDeleteResponseSchema>>('/api/vote', { method: 'DELETE', query: { uploadId } })
 
   async function castAnonymous(uploadId: string, vote: VoteValue): Promise<AnonymousVoteResult> {
     const clientFingerprint = await fingerprint()

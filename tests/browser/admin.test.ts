@@ -37,16 +37,17 @@ describe('admin page', () => {
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=admin-users] tbody tr').length === 1)
     const row = page.locator(`tr[data-username="${target.username}"]`)
     await expect(row.count()).resolves.toBe(1)
-    // Banning asks for confirmation first: dismissed, nothing changes; accepted, the ban is made.
-    page.once('dialog', dialog => void dialog.dismiss())
+    // Banning asks first, in the row: Cancel changes nothing and gives the focus back; "Yes" bans.
     await row.locator(`button[aria-label="Shadow-ban ${target.username}"]`).click()
+    const asking = row.locator(`[role=group][aria-label="Confirm shadow-banning ${target.username}"]`)
+    await expect(asking.innerText()).resolves.toContain(`Shadow-ban ${target.username}? Their votes stop counting at once, and they are not told.`)
+    await expect(page.evaluate(() => document.activeElement?.textContent?.trim())).resolves.toBe('Cancel')
+    await page.keyboard.press('Enter')
+    await expect(page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).resolves.toBe(`Shadow-ban ${target.username}`)
     await expect(row.locator('.badge-danger').count()).resolves.toBe(0)
     expect((await api(`/api/admin/users?q=${target.username}`, { token: admin.token })).body.users[0].shadowBanned).toBe(false)
-    page.once('dialog', (dialog) => {
-      expect(dialog.message()).toContain(`Shadow-ban ${target.username}?`)
-      void dialog.accept()
-    })
     await row.locator(`button[aria-label="Shadow-ban ${target.username}"]`).click()
+    await asking.locator('[data-testid=confirm-shadow-ban]').click()
     await row.locator('.badge-danger').waitFor()
     await expect(row.innerText()).resolves.toContain('shadow-banned')
     await expect(page.innerText('[data-testid=admin-status]')).resolves.toContain(`${target.username} is now shadow-banned`)

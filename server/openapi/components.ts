@@ -30,6 +30,7 @@ const upload = {
   tags: [tag],
   username: 'alice',
   stats,
+  favourites: 3,
 }
 const { original_name: _, ...listEntry } = upload
 const { username: __, ...userListEntry } = listEntry

@@ -159,6 +159,27 @@ describe('favourites', () => {
     expect(errorBody(await api('/api/profile/favourites?page=0', { token: owner.token }))).toMatchObject({ statusCode: 400, message: 'Invalid page' })
   })
 
+  it('make a user\'s public favourites a feed in Atom and JSON Feed, gone while they are private', async () => {
+    const [owner, fan] = await Promise.all([registerUser(), registerUser()])
+    const [older, newer, hidden] = [await seedUpload(owner, { description: 'fav older' }), await seedUpload(owner, { description: 'fav newer' }), await seedUpload(fan, { isPrivate: true })]
+    for (const id of [newer, older, hidden]) expect((await put(fan, id)).status).toBe(200)
+    const json = await api(`/feeds/user/${fan.username.toUpperCase()}/favourites.json`)
+    expect(json.status).toBe(200)
+    expect(json.headers.get('content-type')).toContain('application/feed+json')
+    expect(json.body).toMatchObject({ title: `Does It Fuck?: favourites of ${fan.username}`, feed_url: expect.stringMatching(new RegExp(`/feeds/user/${fan.username}/favourites\\.json$`)) })
+    expect(json.body.items.map((item: { id: string }) => item.id)).toEqual([older, newer])
+    const atom = await api(`/feeds/user/${fan.username}/favourites.atom`)
+    expect(atom.status).toBe(200)
+    expect(atom.headers.get('content-type')).toContain('application/atom+xml')
+    expect([...(atom.body as string).matchAll(/<id>urn:uuid:([^<]+)<\/id>/g)].map(match => match[1])).toEqual([older, newer])
+    expect((await api('/api/profile/preferences', { method: 'PUT', token: fan.token, body: { publicFavourites: false } })).status).toBe(200)
+    for (const path of [`/feeds/user/${fan.username}/favourites.atom`, `/feeds/user/${fan.username}/favourites.json`, `/feeds/user/${fan.username}/uploads.json`, '/feeds/user/nobody_here_at_all/favourites.json']) {
+      const refused = await api(path)
+      expect(refused.status, path).toBe(404)
+      expect(refused.body).toEqual({ statusCode: 404, statusMessage: 'Not Found', message: 'Favourites not found' })
+    }
+  })
+
   it('count exactly when many favourite one upload at once, and one account repeats itself', async () => {
     const owner = await registerUser()
     const id = await seedUpload(owner)

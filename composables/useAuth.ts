@@ -6,6 +6,8 @@ export interface ProfileUser {
   isAdmin: boolean
   mfaEnabled: boolean
   emailVerified: boolean
+  /** Others may list this account's favourites. */
+  publicFavourites: boolean
 }
 
 export interface Profile {

@@ -30,7 +30,7 @@ export interface UploadPage {
 export type UserUploadPage = v.InferOutput<typeof UserListResponseSchema>
 
 /** The sorts of a user's uploads (GET /api/user/{username}/uploads and /api/profile/uploads), default first. */
-export const USER_SORTS = ['date', 'votes', 'name'] as const
+export const USER_SORTS = ['date', 'votes', 'name', 'favourites'] as const
 export type UserSort = typeof USER_SORTS[number]
 
 /** The sort a `?sort=` value names; anything else is the default. */

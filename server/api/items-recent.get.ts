@@ -3,5 +3,5 @@ import { featureList } from '../services/uploads-list'
 /** GET /api/items-recent: the 6 newest public uploads (the caller's hidden tags left out). */
 export default defineEventHandler(async (event) => {
   const at = dataVersionOf(event)
-  return featureList(useDB(), 'recent', await hiddenTagsOfCaller(event), at)
+  return withCallerFavourites(event, await featureList(useDB(), 'recent', await hiddenTagsOfCaller(event), at))
 })

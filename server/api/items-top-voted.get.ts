@@ -3,5 +3,5 @@ import { featureList } from '../services/uploads-list'
 /** GET /api/items-top-voted: the 6 public uploads with the most upvotes (the caller's hidden tags left out). */
 export default defineEventHandler(async (event) => {
   const at = dataVersionOf(event)
-  return featureList(useDB(), 'top-voted', await hiddenTagsOfCaller(event), at)
+  return withCallerFavourites(event, await featureList(useDB(), 'top-voted', await hiddenTagsOfCaller(event), at))
 })

@@ -68,6 +68,9 @@ const countedVotes = (userVote: 'fucks' | 'does_not_fuck', anonymousVote: 'upvot
     WHERE v.upload_id = uploads.id AND v.vote = '${userVote}' AND us.shadow_banned = 0)
   + (SELECT count(*) FROM anonymous_votes a WHERE a.upload_id = uploads.id AND a.vote = '${anonymousVote}'))`
 
+/** Favourites of `uploads.id` (favourites_upload_idx). */
+const FAVOURITES_OF_UPLOAD = `(SELECT count(*) FROM favourites f WHERE f.upload_id = uploads.id)`
+
 /** An upload's tag ids in position order, comma-separated, as uploads.tag_ids keeps them. */
 const orderedTagIds = dialects({
   sqlite: `coalesce((SELECT group_concat(tag_id, ',') FROM (SELECT tag_id FROM upload_tags WHERE upload_id = uploads.id ORDER BY position)), '')`,
@@ -184,6 +187,15 @@ export const KEPT_COUNTS: readonly KeptCount[] = [
       raw(`UPDATE user_vote_counts SET votes = 0 WHERE votes <> 0 AND NOT EXISTS (SELECT 1 FROM votes v
         WHERE v.user_id = user_vote_counts.user_id AND substr(v.upload_id, 1, 1) = user_vote_counts.shard)`),
     ),
+  },
+  {
+    name: 'uploads.favourites',
+    holds: 'the accounts that favourited the upload (its rows in favourites)',
+    keptBy: { sqlite: ['favourites_count_insert', 'favourites_count_delete'], postgres: ['favourites_count'] },
+    lockOrder: 1,
+    drift: raw(`SELECT id AS key, CAST(favourites AS text) AS kept, CAST(${FAVOURITES_OF_UPLOAD} AS text) AS actual
+      FROM uploads WHERE favourites <> ${FAVOURITES_OF_UPLOAD} ORDER BY id`),
+    repair: statements(raw(`UPDATE uploads SET favourites = ${FAVOURITES_OF_UPLOAD} WHERE favourites <> ${FAVOURITES_OF_UPLOAD}`)),
   },
   {
     name: 'uploads.tag_ids',

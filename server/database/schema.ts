@@ -25,6 +25,8 @@ export const users = sqliteTable('users', {
   mfaEnabled: integer('mfa_enabled', { mode: 'boolean' }).notNull().default(false),
   /** Blind voting (GET/PUT /api/profile/filters): a card's counts stay hidden until this account has voted on it. */
   blindVoting: integer('blind_voting', { mode: 'boolean' }).notNull().default(false),
+  /** Whether the account's favourites are listed to others (PUT /api/profile/preferences); on by default. */
+  publicFavourites: integer('public_favourites', { mode: 'boolean' }).notNull().default(true),
   /** Base32 TOTP secret; set (but not enabled) between setup and verify. */
   mfaSecret: text('mfa_secret'),
   /** Last accepted TOTP time step, so a code is never accepted twice. */
@@ -195,6 +197,8 @@ export const uploads = sqliteTable('uploads', {
   phashBand3: text('phash_band3').generatedAlwaysAs(sql`substr(phash, 13, 4)`, { mode: 'virtual' }),
   upvotes: integer('upvotes').notNull().default(0),
   downvoteCount: integer('downvote_count').notNull().default(0),
+  /** Accounts that favourited the upload (rows in favourites), kept by triggers on favourites (the favourites migration). */
+  favourites: integer('favourites').notNull().default(0),
   isPrivate: integer('is_private').notNull().default(0),
   /**
    * The upload's tag ids, comma-separated in the order they were added, kept by
@@ -227,6 +231,8 @@ export const uploads = sqliteTable('uploads', {
   index('uploads_public_day_top_idx').on(t.createdDay, sql`${t.upvotes} desc`, sql`${t.downvoteCount} desc`, sql`${t.createdAt} desc`, sql`${t.id} desc`).where(sql`${t.isPrivate} = 0`),
   index('uploads_public_day_best_idx').on(t.createdDay, sql`${t.bestScore} desc`, sql`${t.createdAt} desc`, sql`${t.id} desc`).where(sql`${t.isPrivate} = 0`),
   index('uploads_public_day_divisive_idx').on(t.createdDay, sql`${t.divisiveScore} desc`, sql`${t.createdAt} desc`, sql`${t.id} desc`).where(sql`${t.isPrivate} = 0`),
+  index('uploads_public_favourites_idx').on(sql`${t.favourites} desc`, sql`${t.createdAt} desc`, sql`${t.id} desc`).where(sql`${t.isPrivate} = 0`),
+  index('uploads_public_day_favourites_idx').on(t.createdDay, sql`${t.favourites} desc`, sql`${t.createdAt} desc`, sql`${t.id} desc`).where(sql`${t.isPrivate} = 0`),
   index('uploads_user_date_idx').on(t.userId, t.isPrivate, t.createdAt),
   index('uploads_user_votes_idx').on(t.userId, t.isPrivate, t.upvotes, t.createdAt),
   index('uploads_user_name_lower_idx').on(t.userId, t.isPrivate, sql`lower(${t.originalName})`),
@@ -335,6 +341,21 @@ export const votes = sqliteTable('votes', {
 }, t => [
   uniqueIndex('votes_user_upload_unique').on(t.userId, t.uploadId),
   index('votes_upload_idx').on(t.uploadId),
+])
+
+/**
+ * An account's favourite uploads (PUT/DELETE /api/upload/{id}/favourite): one row per
+ * account and upload, held by the primary key under concurrency; uploads.favourites
+ * counts them (triggers). Read newest first per account (favourites_user_newest_idx).
+ */
+export const favourites = sqliteTable('favourites', {
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  uploadId: text('upload_id').notNull().references(() => uploads.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+}, t => [
+  primaryKey({ columns: [t.userId, t.uploadId] }),
+  index('favourites_user_newest_idx').on(t.userId, t.createdAt, t.uploadId),
+  index('favourites_upload_idx').on(t.uploadId),
 ])
 
 /**

@@ -30,6 +30,7 @@ const upload = {
   tags: [tag],
   username: 'alice',
   stats,
+  favourites: 3,
 }
 const { original_name: _, ...listEntry } = upload
 const { username: __, ...userListEntry } = listEntry
@@ -85,7 +86,7 @@ export const apiComponents: ApiComponents = {
     },
     Profile: {
       schema: ProfileSchema,
-      examples: [{ user: { id: USER_ID, username: 'alice', email: 'alice@example.com', createdAt: '2026-11-01T09:30:00.000Z', isAdmin: false, mfaEnabled: false, emailVerified: true }, stats: { uploads: 3, votes: 12 } }],
+      examples: [{ user: { id: USER_ID, username: 'alice', email: 'alice@example.com', createdAt: '2026-11-01T09:30:00.000Z', isAdmin: false, mfaEnabled: false, emailVerified: true, publicFavourites: true }, stats: { uploads: 3, votes: 12 } }],
     },
     ApiToken: {
       schema: ApiTokenSchema,

@@ -47,4 +47,6 @@ export default defineApiPaths({
   '/feeds/tag/{slug}.json': { get: { ...feed('getTagFeedJson', 'Newest public uploads carrying a tag (JSON Feed)', 'json', '`Tag not found`').get, params: { path: TagSlugParamsSchema } } },
   '/feeds/user/{username}.atom': { get: { ...feed('getUserFeedAtom', 'A user\'s newest public uploads (Atom)', 'atom', '`User not found`').get, params: { path: UsernameParamsSchema } } },
   '/feeds/user/{username}.json': { get: { ...feed('getUserFeedJson', 'A user\'s newest public uploads (JSON Feed)', 'json', '`User not found`').get, params: { path: UsernameParamsSchema } } },
+  '/feeds/user/{username}/favourites.atom': { get: { ...feed('getUserFavouritesFeedAtom', 'A user\'s newest favourites among public uploads (Atom)', 'atom', '`Favourites not found` (no such user, or their favourites are private)').get, params: { path: UsernameParamsSchema } } },
+  '/feeds/user/{username}/favourites.json': { get: { ...feed('getUserFavouritesFeedJson', 'A user\'s newest favourites among public uploads (JSON Feed)', 'json', '`Favourites not found` (no such user, or their favourites are private)').get, params: { path: UsernameParamsSchema } } },
 })

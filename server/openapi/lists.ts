@@ -4,8 +4,8 @@ import {
 } from '#shared/schemas/lists'
 
 const paging = 'page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty.'
-const ranking = 'sort: new (default), top (upvotes, then total votes), hot (sign(u−d)·log10(max(|u−d|,1)) + (created_at in Unix seconds − 1700000000)/45000), best (Wilson lower bound of u/(u+d) at z = 1.96), divisive ((u+d)^(min(u,d)/max(u,d)), 0 when either is 0); ties newest first; other values 400 `Invalid sort`. period (top, best, divisive): day, week, month (30 days), year or all (default); other values 400 `Invalid period`. unvoted=true (session cookie; 401 `Authentication required` without): only uploads the caller has not voted on.'
-const personal = 'With a session cookie the caller\'s hidden tags (PUT /api/profile/filters) are left out, and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.'
+const ranking = 'sort: new (default), top (upvotes, then total votes), hot (sign(u−d)·log10(max(|u−d|,1)) + (created_at in Unix seconds − 1700000000)/45000), best (Wilson lower bound of u/(u+d) at z = 1.96), divisive ((u+d)^(min(u,d)/max(u,d)), 0 when either is 0), favourites (how many accounts have it as a favourite); ties newest first; other values 400 `Invalid sort`. period (top, best, divisive, favourites): day, week, month (30 days), year or all (default); other values 400 `Invalid period`. unvoted=true (session cookie; 401 `Authentication required` without): only uploads the caller has not voted on.'
+const personal = 'With a session cookie the caller\'s hidden tags (PUT /api/profile/filters) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.'
 const cached = (value: string) => ({ 'Cache-Control': value, 'ETag': 'Strong validator; send it as If-None-Match for a 304' })
 
 export default defineApiPaths({
@@ -46,7 +46,7 @@ export default defineApiPaths({
       operationId: 'listUserUploads',
       security: ['none', 'cookie'],
       summary: 'A user\'s public uploads',
-      description: `Private uploads are never listed, even for their owner. sort: date (newest first), votes (upvotes, then newest), name (original name, case-insensitive). tags: slugs, all must match. limit default 12, max 50. ${paging} ${personal}`,
+      description: `Private uploads are never listed, even for their owner. sort: date (newest first), votes (upvotes, then newest), name (original name, case-insensitive), favourites (most favourited, then newest). tags: slugs, all must match. limit default 12, max 50. ${paging} ${personal}`,
       tags: ['Lists'],
       params: { path: UsernameParamsSchema, query: UserListQuerySchema },
       responses: {

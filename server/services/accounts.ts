@@ -75,13 +75,13 @@ export async function syncAdminFlagOf(db: Executor, userId: string, adminEmails:
 
 /** GET /api/profile's body. */
 export async function profileOf(db: Executor, actor: { id: string, isAdmin: boolean }) {
-  const row = (await db.get<Pick<Row<typeof users>, 'id' | 'username' | 'email' | 'created_at' | 'mfa_enabled' | 'email_verified'> & { uploads: number, votes: number }>(sql`
-    SELECT id, username, email, created_at, mfa_enabled, email_verified,
+  const row = (await db.get<Pick<Row<typeof users>, 'id' | 'username' | 'email' | 'created_at' | 'mfa_enabled' | 'email_verified' | 'public_favourites'> & { uploads: number, votes: number }>(sql`
+    SELECT id, username, email, created_at, mfa_enabled, email_verified, public_favourites,
       (SELECT count(*) FROM uploads WHERE user_id = users.id) AS uploads,
       coalesce((SELECT sum(votes) FROM user_vote_counts WHERE user_id = users.id), 0) AS votes
     FROM users WHERE id = ${actor.id}`))!
   return {
-    user: { id: row.id, username: row.username, email: row.email, createdAt: row.created_at, isAdmin: actor.isAdmin, mfaEnabled: row.mfa_enabled === 1, emailVerified: row.email_verified === 1 },
+    user: { id: row.id, username: row.username, email: row.email, createdAt: row.created_at, isAdmin: actor.isAdmin, mfaEnabled: row.mfa_enabled === 1, emailVerified: row.email_verified === 1, publicFavourites: row.public_favourites === 1 },
     stats: { uploads: row.uploads, votes: row.votes },
   }
 }

@@ -9,6 +9,7 @@ import { taggedIds, withTags, type ListEntry, type ListRow } from './uploads-lis
 export const FEED_SIZE = 50
 
 export type FeedSource = { kind: 'recent' } | { kind: 'top' } | { kind: 'tag', slug: string } | { kind: 'user', username: string }
+  | { kind: 'favourites', username: string }
 export type FeedFormat = 'atom' | 'json'
 
 const PRODUCT = 'Does It Fuck?'
@@ -74,6 +75,23 @@ async function loadFeed(db: Executor, source: FeedSource): Promise<Feed | null> 
         feedPath: `/feeds/user/${encodeURIComponent(user.username)}`,
         since: user.created_at,
         entries: await entries(db, sql`u.user_id = ${user.id}`, NEWEST),
+      }
+    }
+    case 'favourites': {
+      // As GET /api/user/{username}/favourites: public uploads only, none while the user keeps the list private.
+      if (!/^[\w-]{1,100}$/.test(source.username)) return null
+      const user = await db.get<{ id: string, username: string, created_at: string }>(sql`SELECT id, username, created_at FROM users
+        WHERE lower(username) = lower(${source.username}) AND public_favourites = 1`)
+      if (!user) return null
+      const rows = await db.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username
+        FROM favourites f JOIN uploads u ON u.id = f.upload_id JOIN users us ON us.id = u.user_id
+        WHERE f.user_id = ${user.id} AND u.is_private = 0 ORDER BY f.created_at DESC, f.upload_id DESC LIMIT ${FEED_SIZE}`)
+      return {
+        title: `${PRODUCT}: favourites of ${user.username}`,
+        pagePath: `/user/${encodeURIComponent(user.username)}/favourites`,
+        feedPath: `/feeds/user/${encodeURIComponent(user.username)}/favourites`,
+        since: user.created_at,
+        entries: await withTags(db, rows),
       }
     }
   }

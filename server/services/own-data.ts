@@ -175,7 +175,7 @@ function ignoreGone(error: unknown): void {
  * uploads go first, each with its files, through the one upload removal.
  * Then, in one transaction: the account is shadow-banned and the uploads it
  * voted on recounted (so its votes stop counting), and the user row goes,
- * taking with it (ON DELETE CASCADE) votes, sessions, API tokens, OAuth
+ * taking with it (ON DELETE CASCADE) votes, favourites, sessions, API tokens, OAuth
  * links, MFA backup codes, reset tokens and reports it filed. Moderation log
  * entries it wrote stay, their actor's id set to null (the username
  * stays); an admin's deletion is itself logged.
@@ -195,6 +195,9 @@ export async function deleteAccount(db: Executor, actor: Actor, input: { passwor
     // An upload that arrived while the others were removed: its row goes with the account, its files here.
     const late = await tx.all<{ id: string }>(sql`SELECT id FROM uploads WHERE user_id = ${actor.id}${FOR_UPDATE}`)
     for (const { id } of late) await deleteUpload(tx, id, owner, store).catch(ignoreGone)
+    // The uploads it has as favourites, in id order as recountUploads takes them: the cascade below
+    // moves their counts (favourites_count) and would otherwise lock them in whatever order it meets them.
+    await tx.all(sql`SELECT id FROM uploads WHERE id IN (SELECT upload_id FROM favourites WHERE user_id = ${actor.id}) ORDER BY id${FOR_UPDATE}`)
     if (actor.isAdmin) await logModeration(tx, { actorId: actor.id, action: 'admin_account_deleted', targetType: 'user', targetId: actor.id })
     await tx.run(sql`DELETE FROM users WHERE id = ${actor.id}`)
   })

@@ -11,7 +11,7 @@ import { tagIdsOf, tagRows, type TagRow } from './upload-tags'
 import { ENTRY_COLUMNS } from './upload-queries'
 
 export type ListRow = Pick<Row<typeof uploads>, 'id' | 'user_id' | 'filename' | 'description' | 'upload_type' | 'external_url'
-  | 'width' | 'height' | 'upvotes' | 'downvote_count' | 'is_private' | 'created_at' | 'tag_ids'> & { username?: string }
+  | 'width' | 'height' | 'upvotes' | 'downvote_count' | 'is_private' | 'created_at' | 'tag_ids' | 'favourites'> & { username?: string }
 
 /** The cheapest key from an index entry back to its row: SQLite's rowid, PostgreSQL's primary key. */
 const ROW_KEY = dialects({ sqlite: 'rowid', postgres: 'id' })
@@ -36,6 +36,7 @@ export function toListEntry(row: ListRow, tags: TagRow[]) {
     tags,
     ...(row.username === undefined ? {} : { username: row.username }),
     stats: uploadStats(row.upvotes, row.downvote_count),
+    favourites: row.favourites,
   }
 }
 
@@ -327,7 +328,7 @@ const offset = ({ page, limit }: Paging) => (page - 1) * limit
  * parameter, so page numbers add no statements; limits are at most 100
  * (shared/schemas). Every paged statement here ends with it.
  */
-function pageWindow(paging: Paging): Query {
+export function pageWindow(paging: Paging): Query {
   if (!Number.isSafeInteger(paging.limit) || paging.limit <= 0) return sql`LIMIT ${paging.limit} OFFSET ${offset(paging)}`
   const limit = sql.raw(String(paging.limit))
   return paging.page === 1 ? sql`LIMIT ${limit} OFFSET 0` : sql`LIMIT ${limit} OFFSET ${offset(paging)}`
@@ -352,7 +353,17 @@ const ORDER_COLUMNS: Record<Sort, readonly string[]> = {
   hot: ['hot_score', 'created_at', 'id'],
   best: ['best_score', 'created_at', 'id'],
   divisive: ['divisive_score', 'created_at', 'id'],
+  favourites: ['favourites', 'created_at', 'id'],
 }
+
+/**
+ * The sorts whose columns every tag link copies (upload_tags.upload_*), so a
+ * tag's page and a pair's are one range of a link index (tagPage, pairPage).
+ * Favourites are not copied: a favourite would rewrite each of its upload's
+ * links; a tag's page by favourites matches the tag's uploads and sorts them
+ * on uploads_public_favourites_idx's column, as a filter of several tags does.
+ */
+const LINK_SORTS: readonly Sort[] = ['new', 'top', 'hot', 'best', 'divisive']
 
 /** Each public list's ORDER BY, from ORDER_COLUMNS. */
 export const LIST_SORTS = Object.fromEntries(Object.entries(ORDER_COLUMNS)
@@ -676,7 +687,7 @@ export function pageWithTotal(db: Executor, source: Query, order: Query, paging:
  * yields the total; the entries in `order`, with the owner's username when
  * asked. `prefix` goes before it (a WITH).
  */
-async function totalAndPage(db: Executor, total: Query, keys: Query, order: Query,
+export async function totalAndPage(db: Executor, total: Query, keys: Query, order: Query,
   options: { username: boolean, prefix?: Query, join?: Query }) {
   return entriesWithTotal(db, await db.all<ListRow & { total: number }>(sql`${options.prefix ?? NOTHING}SELECT c.total, ${ENTRY_COLUMNS}${sql.raw(options.username ? ', us.username' : '')}
     FROM (${total}) c
@@ -734,11 +745,12 @@ async function listFiltered(db: Executor, slugs: string[], query: Paging & { mat
   const since = periodSince(view)
   // A tag's (or a pair's) ranked page reads its links' copies of the counts: first
   // copy the counts of uploads voted on since (services/rank-copies.ts).
-  if (view.sort !== 'new' && since === null && (slugs.length === 1 || slugs.length === 2)) await flushRankCopies(db)
-  if (slugs.length === 1 && since === null) {
+  const onLinks = LINK_SORTS.includes(view.sort)
+  if (onLinks && view.sort !== 'new' && since === null && (slugs.length === 1 || slugs.length === 2)) await flushRankCopies(db)
+  if (onLinks && slugs.length === 1 && since === null) {
     return { ...await tagPage(db, slugs[0]!, query, view), page: query.page, limit: query.limit }
   }
-  if (slugs.length === 2 && query.match === 'all' && since === null && view.unvotedBy === null && view.hiddenTags.length === 0) {
+  if (onLinks && slugs.length === 2 && query.match === 'all' && since === null && view.unvotedBy === null && view.hiddenTags.length === 0) {
     const paired = await pairPage(db, slugs, query, view.sort)
     if (paired) return { ...paired, page: query.page, limit: query.limit }
   }
@@ -759,6 +771,7 @@ export const USER_SORTS = {
   votes: sql`u.upvotes DESC, u.created_at DESC, u.id DESC`,
   // Byte order of the lowered name on both engines (PostgreSQL would otherwise use the database's collation).
   name: sql`lower(u.original_name)${dialects({ sqlite: '', postgres: ' COLLATE "C"' })} ASC, u.created_at DESC, u.id DESC`,
+  favourites: sql`u.favourites DESC, u.created_at DESC, u.id DESC`,
 } as const
 
 /** The columns of `uploads` each of USER_SORTS reads. */
@@ -766,6 +779,7 @@ const USER_SORT_COLUMNS: Record<keyof typeof USER_SORTS, readonly string[]> = {
   date: ['created_at', 'id'],
   votes: ['upvotes', 'created_at', 'id'],
   name: ['original_name', 'created_at', 'id'],
+  favourites: ['favourites', 'created_at', 'id'],
 }
 
 /** GET /api/user/{username}/uploads: the user's public uploads only, even for the owner. */

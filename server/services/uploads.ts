@@ -35,7 +35,7 @@ export interface ReceivedFile {
 }
 
 type UploadRow = Pick<Row<typeof uploads>, 'id' | 'user_id' | 'filename' | 'original_name' | 'description' | 'upload_type'
-  | 'external_url' | 'width' | 'height' | 'upvotes' | 'downvote_count' | 'is_private' | 'created_at' | 'tag_ids'> & { username: string }
+  | 'external_url' | 'width' | 'height' | 'upvotes' | 'downvote_count' | 'is_private' | 'created_at' | 'tag_ids' | 'favourites'> & { username: string, favourited?: number }
 
 /** The creation subset (camelCase) answered by both upload endpoints. */
 function createdUpload(row: { id: string, userId: string, filename: string | null, originalName: string, description: string, uploadType: 'image' | 'link', externalUrl: string | null, isPrivate: boolean }) {
@@ -47,13 +47,18 @@ function createdUpload(row: { id: string, userId: string, filename: string | nul
  * may see it: public, or private and the viewer is its owner or an admin.
  */
 export async function getUploadForViewer(db: Executor, id: string, actor: Pick<Actor, 'id' | 'isAdmin'> | null) {
+  // A signed-in viewer's answer says whether they have it as a favourite.
+  const favourited = actor
+    ? sql`, CASE WHEN EXISTS (SELECT 1 FROM favourites f WHERE f.user_id = ${actor.id} AND f.upload_id = u.id) THEN 1 ELSE 0 END AS favourited`
+    : sql.raw('')
   const row = await db.get<UploadRow>(sql`SELECT u.id, u.user_id, u.filename, u.original_name, u.description, u.upload_type,
-      u.external_url, u.width, u.height, u.upvotes, u.downvote_count, u.is_private, u.created_at, u.tag_ids, us.username
+      u.external_url, u.width, u.height, u.upvotes, u.downvote_count, u.is_private, u.created_at, u.tag_ids, us.username, u.favourites${favourited}
     FROM uploads u JOIN users us ON us.id = u.user_id
     WHERE u.id = ${id} AND ${visibleTo(actor)}`)
   if (!row) return null
-  const { tag_ids: tagIds, ...upload } = row
-  return { ...upload, tags: await tagsFrom(db, tagIds), stats: uploadStats(row.upvotes, row.downvote_count) }
+  const { tag_ids: tagIds, favourites, favourited: mine, ...upload } = row
+  return { ...upload, tags: await tagsFrom(db, tagIds), stats: uploadStats(row.upvotes, row.downvote_count), favourites,
+    ...(mine === undefined ? {} : { favourited: mine === 1 }) }
 }
 
 export type FullUpload = NonNullable<Awaited<ReturnType<typeof getUploadForViewer>>>

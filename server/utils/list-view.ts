@@ -1,5 +1,6 @@
 import type { H3Event } from 'h3'
 import { periodStart, type Period, type Sort } from '#shared/utils/ranking'
+import { withFavourited } from '../services/favourites'
 import { hiddenTagsOf } from '../services/list-filters'
 import { sharedByPageView } from './in-process'
 import type { ListView } from '../services/uploads-list'
@@ -28,4 +29,18 @@ export async function hiddenTagsOfCaller(event: H3Event): Promise<readonly strin
 /** A signed-in caller's hidden tags, read once per page view (the array is shared: read it, do not change it). */
 function hiddenTagsOfActor(event: H3Event, userId: string): Promise<readonly string[]> {
   return sharedByPageView(event, `hidden-tags ${userId}`, () => hiddenTagsOf(useDB(), userId))
+}
+
+/**
+ * A list answer with `favourited` on each entry (under `uploads` or
+ * `items`) for a signed-in caller, the answer then private; as it is for a
+ * visitor. The answer may be the list cache's, shared by every caller: the
+ * caller's field goes on a copy.
+ */
+export async function withCallerFavourites<T extends { uploads: readonly { id: string }[] } | { items: readonly { id: string }[] }>(event: H3Event, answer: T): Promise<T> {
+  const actor = await getOptionalUser(event)
+  if (!actor) return answer
+  setCachePolicy(event, 'personal')
+  if ('uploads' in answer) return { ...answer, uploads: await withFavourited(useDB(), actor.id, answer.uploads) }
+  return { ...answer, items: await withFavourited(useDB(), actor.id, answer.items) }
 }

@@ -20,6 +20,9 @@ const AUTH_PATHS = new Set([
   '/api/auth/verify-email/resend',
 ])
 
+/** PUT and DELETE of a favourite. */
+const FAVOURITE_PATH = /^\/api\/upload\/[^/]+\/favourite$/
+
 /**
  * The one category a request counts in (docs/behaviour.md, Rate limits), or null
  * for requests that are not counted (pages, assets, /api/image/**, and
@@ -34,6 +37,8 @@ export function rateLimitCategory(method: string, rawPath: string): RateLimitCat
   if (method === 'DELETE' && path === '/api/profile') return 'auth'
   if (method === 'POST' && (path === '/api/upload' || path === '/api/v1/upload')) return 'upload'
   if ((method === 'POST' || method === 'DELETE') && path === '/api/vote') return 'vote'
+  // A favourite is a write like a vote, as cheap and as easy to repeat: it counts as one (docs/behaviour.md, Rate limits).
+  if ((method === 'PUT' || method === 'DELETE') && FAVOURITE_PATH.test(path)) return 'vote'
   if (method === 'POST' && path === '/api/vote/anonymous') return 'anonVote'
   return 'general'
 }

@@ -112,6 +112,8 @@ export const ProfileSchema = v.object({
     mfaEnabled: v.boolean(),
     /** The address was proved (the mailed link, or a provider that reports it verified). */
     emailVerified: v.boolean(),
+    /** Others may list the account's favourites (PUT /api/profile/preferences). */
+    publicFavourites: v.boolean(),
   }),
   stats: v.object({ uploads: v.number(), votes: v.number() }),
 })

@@ -38,11 +38,11 @@ const TagsParamSchema = v.optional(v.pipe(v.string('Invalid tags'), v.maxLength(
 const rankingParams = {
   sort: v.optional(v.pipe(
     v.picklist(SORTS, 'Invalid sort'),
-    v.description('new (default): newest first; top: upvotes, then total votes; hot: net votes against age; best: Wilson lower bound of the upvote share; divisive: (u+d)^(min/max). Ties newest first'),
+    v.description('new (default): newest first; top: upvotes, then total votes; hot: net votes against age; best: Wilson lower bound of the upvote share; divisive: (u+d)^(min/max); favourites: how many accounts have it as a favourite. Ties newest first'),
   ), 'new'),
   period: v.optional(v.pipe(
     v.picklist(PERIODS, 'Invalid period'),
-    v.description('Only uploads created within the last day, week, month (30 days) or year; applies to top, best and divisive'),
+    v.description('Only uploads created within the last day, week, month (30 days) or year; applies to top, best, divisive and favourites'),
   ), 'all'),
   unvoted: v.optional(v.pipe(
     v.picklist(['true', 'false'], 'Invalid unvoted'),
@@ -78,7 +78,7 @@ export const NextUnvotedQuerySchema = v.object({
 export const UserListQuerySchema = v.object({
   page: PageSchema,
   limit: limitSchema(12, 50),
-  sort: v.optional(v.picklist(['date', 'votes', 'name'], 'Invalid sort'), 'date'),
+  sort: v.optional(v.picklist(['date', 'votes', 'name', 'favourites'], 'Invalid sort'), 'date'),
   tags: TagsParamSchema,
 })
 
@@ -123,7 +123,7 @@ export const FeatureListResponseSchema = (type: 'recent' | 'top-voted') => v.obj
 export const MyUploadsQuerySchema = v.object({
   page: PageSchema,
   limit: limitSchema(12, 50),
-  sort: v.optional(v.picklist(['date', 'votes', 'name'], 'Invalid sort'), 'date'),
+  sort: v.optional(v.picklist(['date', 'votes', 'name', 'favourites'], 'Invalid sort'), 'date'),
 })
 
 export const MyUploadsResponseSchema = v.object({

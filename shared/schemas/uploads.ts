@@ -166,6 +166,9 @@ export const UploadSchema = v.object({
   tags: v.array(TagSchema),
   username: v.string(),
   stats: UploadStatsSchema,
+  /** Accounts that have the upload as a favourite. */
+  favourites: v.pipe(v.number(), v.integer(), v.description('How many accounts have the upload as a favourite')),
+  favourited: v.optional(v.pipe(v.boolean(), v.description('Whether the signed-in caller has it as a favourite; absent without a session'))),
 })
 
 export const PrivacyToggledSchema = v.object({

@@ -6,14 +6,14 @@
  * reference the unit tests hold both to.
  */
 
-export const SORTS = ['new', 'top', 'hot', 'best', 'divisive'] as const
+export const SORTS = ['new', 'top', 'hot', 'best', 'divisive', 'favourites'] as const
 export type Sort = typeof SORTS[number]
 
 export const PERIODS = ['day', 'week', 'month', 'year', 'all'] as const
 export type Period = typeof PERIODS[number]
 
 /** Sorts that take a period; `new` and `hot` ignore it. */
-export const PERIOD_SORTS: readonly Sort[] = ['top', 'best', 'divisive']
+export const PERIOD_SORTS: readonly Sort[] = ['top', 'best', 'divisive', 'favourites']
 
 /** Length of each period; `all` has none. */
 export const PERIOD_MS: Record<Period, number | null> = {

@@ -127,7 +127,7 @@ describe(`every page at ${WIDTH} px`, () => {
     expect(await page.locator('kbd').evaluateAll(keys => keys.filter(key => (key as HTMLElement).offsetParent !== null).length)).toBe(0)
     await goto(page, '/?sort=top')
     const tops = await page.locator('nav[aria-label="Sort uploads"] a').evaluateAll(tabs => tabs.map(tab => Math.round(tab.getBoundingClientRect().top)))
-    expect(tops).toHaveLength(5)
+    expect(tops).toHaveLength(6)
     expect(new Set(tops).size).toBe(1)
     await page.close()
   })

@@ -89,6 +89,8 @@ export const PAGES: PageCase[] = [
   } },
   { name: 'home ranked by best this week', path: () => '/?sort=best&period=week', as: 'guest' },
   { name: 'my uploads', path: () => '/my-uploads', as: 'owner' },
+  { name: 'favourites', path: () => '/favourites', as: 'owner' },
+  { name: 'user page: favourites', path: f => `/user/${f.owner.username}?tab=favourites`, as: 'guest' },
   { name: 'settings', path: () => '/settings', as: 'owner' },
   { name: 'settings: MFA set-up', path: () => '/settings', as: 'owner', then: async (page) => {
     await page.click('[data-testid=mfa-start]')

@@ -48,9 +48,10 @@ describe('kept counts', () => {
     const first = await Promise.all([
       ...ids.flatMap((id, i) => users.map((user, u) => call('/api/vote', user, { method: 'POST', body: { uploadId: id, vote: (i + u) % 3 ? 'fucks' : 'does_not_fuck' } }))),
       ...ids.map((id, i) => call('/api/vote/anonymous', null, { method: 'POST', body: { uploadId: id, vote: i % 2 ? 'upvote' : 'downvote', clientFingerprint: `kept-${randomUUID()}` } })),
+      ...ids.flatMap(id => users.map(user => call(`/api/upload/${id}/favourite`, user, { method: 'PUT' }))),
     ])
-    // Private uploads take votes only from their owners: 400 for the others.
-    expect(first.filter(response => response.status !== 200 && response.status !== 400)).toEqual([])
+    // Private uploads take votes and favourites only from their owners: 400 and 404 for the others.
+    expect(first.filter(response => response.status !== 200 && response.status !== 400 && response.status !== 404)).toEqual([])
 
     const second = await Promise.all([
       ...ids.slice(0, 6).map(id => call('/api/vote', users[1]!, { method: 'POST', body: { uploadId: id, vote: 'does_not_fuck' } })),
@@ -58,6 +59,7 @@ describe('kept counts', () => {
       ...ids.slice(1, 9).map((id, i) => call(`/api/uploads/${id}/tags`, owner(i + 1), { method: 'POST', body: { tags: ['purple', `only-${i}`] } })),
       ...ids.slice(3, 12).map((id, i) => call(`/api/upload/${id}/privacy`, owner(i + 3), { method: 'PATCH' })),
       ...ids.slice(12, 15).map((id, i) => call(`/api/upload/${id}`, owner(i + 12), { method: 'DELETE' })),
+      ...ids.slice(4, 13).map(id => call(`/api/upload/${id}/favourite`, users[3]!, { method: 'DELETE' })),
       ...ids.slice(10, 16).flatMap((id, i) => [call(`/api/upload/${id}/report`, users[0]!, { method: 'POST', body: { reason: i % 2 ? 'spam' : 'illegal' } }),
         call(`/api/upload/${id}/report`, users[1]!, { method: 'POST', body: { reason: 'other', details: 'kept counts' } })]),
       call('/api/profile', users[3]!, { method: 'DELETE', body: { password: users[3]!.password } }),
@@ -69,10 +71,10 @@ describe('kept counts', () => {
     expect(drift).toEqual([])
     // The workload reached every kind of count (none is vacuously exact).
     const { db } = databaseOf(server)
-    for (const table of ['upload_days', 'upload_months', 'tag_pairs', 'user_vote_counts', 'upload_tags', 'report_groups']) {
+    for (const table of ['upload_days', 'upload_months', 'tag_pairs', 'user_vote_counts', 'upload_tags', 'report_groups', 'favourites']) {
       expect(Number((await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM ${sql.raw(table)}`))!.n), table).toBeGreaterThan(0)
     }
-    expect(KEPT_COUNTS.length).toBe(10)
+    expect(KEPT_COUNTS.length).toBe(11)
   }, 60_000)
 
   it('are reported by `admin recount --check` when one drifts, and set right by `admin recount`', async () => {

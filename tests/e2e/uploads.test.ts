@@ -295,6 +295,7 @@ describe('GET /api/upload/{id}', () => {
       ],
       username: owner.username,
       stats: { voteCount: 0, upvotes: 0, downvotes: 0, averageRating: null },
+      favourites: 0,
     })
   })
 
@@ -499,7 +500,10 @@ describe('OpenAPI', () => {
     const upload = (await api(`/api/upload/${created.id}`)).body
     const schema = body.paths['/api/upload/{id}'].get.responses['200'].content['application/json'].schema
     expect(schema).toEqual({ $ref: '#/components/schemas/Upload' })
-    expect(Object.keys(upload).sort()).toEqual(Object.keys(body.components.schemas.Upload.properties).sort())
+    // `favourited` only for a signed-in caller.
+    expect(Object.keys(upload).sort()).toEqual(Object.keys(body.components.schemas.Upload.properties).filter(key => key !== 'favourited').sort())
+    const signedIn = (await api(`/api/upload/${created.id}`, { token: owner.token })).body
+    expect(Object.keys(signedIn).sort()).toEqual(Object.keys(body.components.schemas.Upload.properties).sort())
   })
 })
 

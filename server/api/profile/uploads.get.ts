@@ -6,5 +6,5 @@ export default defineEventHandler(async (event) => {
   const actor = await requireUser(event)
   setCachePolicy(event, 'personal')
   const query = queryValidated(event, MyUploadsQuerySchema)
-  return listMyUploads(useDB(), actor, query)
+  return withCallerFavourites(event, await listMyUploads(useDB(), actor, query))
 })

@@ -7,6 +7,7 @@ export default defineEventHandler(async (event) => {
   const { id } = paramsValidated(event, UploadIdParamsSchema)
   const upload = await getUploadForViewer(useDB(), id, actor)
   if (!upload) throw notFound('Upload not found')
-  if (upload.is_private) setCachePolicy(event, 'personal')
+  // A signed-in caller's answer says whether they have it as a favourite.
+  if (upload.is_private || actor) setCachePolicy(event, 'personal')
   return upload
 })

@@ -6,5 +6,5 @@ export default defineEventHandler(async (event) => {
   const query = queryValidated(event, FilteredListQuerySchema)
   const at = dataVersionOf(event)
   const view = await listViewOf(event, query)
-  return listFilteredUploads(useDB(), query, view, at)
+  return withCallerFavourites(event, await listFilteredUploads(useDB(), query, view, at))
 })

@@ -6,5 +6,5 @@ export default defineEventHandler(async (event) => {
   const query = queryValidated(event, UploadListQuerySchema)
   const at = dataVersionOf(event)
   const view = await listViewOf(event, query)
-  return listUploads(useDB(), query, view, at)
+  return withCallerFavourites(event, await listUploads(useDB(), query, view, at))
 })

@@ -670,7 +670,7 @@ export interface paths {
         };
         /**
          * The 6 newest public uploads
-         * @description With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out, and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
+         * @description With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
          */
         get: operations["listRecentUploads"];
         put?: never;
@@ -690,7 +690,7 @@ export interface paths {
         };
         /**
          * The 6 top-voted public uploads
-         * @description Ordered by upvotes, then total votes, then newest. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out, and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
+         * @description Ordered by upvotes, then total votes, then newest. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
          */
         get: operations["listTopVotedUploads"];
         put?: never;
@@ -762,6 +762,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/profile/favourites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's favourites
+         * @description Uploads the caller can still see (their own private ones included). page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); limit default 12, max 50 (a larger one is clamped); a page past the end is empty. Newest favourite first. Cache-Control: private, no-store.
+         */
+        get: operations["listMyFavourites"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/profile/filters": {
         parameters: {
             query?: never;
@@ -779,6 +799,26 @@ export interface paths {
          * @description At most 100 tag slugs (lowercase, as tags carry them); a slug need not name an existing tag. Duplicates count once.
          */
         put: operations["setProfileFilters"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profile/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the caller's preferences
+         * @description publicFavourites: whether others may list the caller's favourites (on by default). A field left out stays as it is; GET /api/profile answers it too.
+         */
+        put: operations["setPreferences"];
         post?: never;
         delete?: never;
         options?: never;
@@ -867,6 +907,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/upload/{id}/favourite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add an upload to the caller's favourites
+         * @description Already a favourite: nothing changes; the answer is the same. `favourites` counts the accounts that have it as a favourite. Counts in the VOTE rate-limit category.
+         */
+        put: operations["addFavourite"];
+        post?: never;
+        /**
+         * Remove an upload from the caller's favourites
+         * @description Not a favourite: nothing changes; the answer is the same. `favourites` counts the accounts that have it as a favourite. Counts in the VOTE rate-limit category.
+         */
+        delete: operations["removeFavourite"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/upload/{id}/privacy": {
         parameters: {
             query?: never;
@@ -913,7 +977,7 @@ export interface paths {
         };
         /**
          * Public uploads, newest first
-         * @description limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. sort: new (default), top (upvotes, then total votes), hot (sign(u−d)·log10(max(|u−d|,1)) + (created_at in Unix seconds − 1700000000)/45000), best (Wilson lower bound of u/(u+d) at z = 1.96), divisive ((u+d)^(min(u,d)/max(u,d)), 0 when either is 0); ties newest first; other values 400 `Invalid sort`. period (top, best, divisive): day, week, month (30 days), year or all (default); other values 400 `Invalid period`. unvoted=true (session cookie; 401 `Authentication required` without): only uploads the caller has not voted on. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out, and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
+         * @description limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. sort: new (default), top (upvotes, then total votes), hot (sign(u−d)·log10(max(|u−d|,1)) + (created_at in Unix seconds − 1700000000)/45000), best (Wilson lower bound of u/(u+d) at z = 1.96), divisive ((u+d)^(min(u,d)/max(u,d)), 0 when either is 0), favourites (how many accounts have it as a favourite); ties newest first; other values 400 `Invalid sort`. period (top, best, divisive, favourites): day, week, month (30 days), year or all (default); other values 400 `Invalid period`. unvoted=true (session cookie; 401 `Authentication required` without): only uploads the caller has not voted on. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
          */
         get: operations["listUploads"];
         put?: never;
@@ -957,9 +1021,29 @@ export interface paths {
         };
         /**
          * Public uploads carrying the given tags, newest first
-         * @description tags: comma-separated names, compared by slug; an upload must carry all of them (match=any: any). No tags: every public upload. limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. sort: new (default), top (upvotes, then total votes), hot (sign(u−d)·log10(max(|u−d|,1)) + (created_at in Unix seconds − 1700000000)/45000), best (Wilson lower bound of u/(u+d) at z = 1.96), divisive ((u+d)^(min(u,d)/max(u,d)), 0 when either is 0); ties newest first; other values 400 `Invalid sort`. period (top, best, divisive): day, week, month (30 days), year or all (default); other values 400 `Invalid period`. unvoted=true (session cookie; 401 `Authentication required` without): only uploads the caller has not voted on. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out, and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
+         * @description tags: comma-separated names, compared by slug; an upload must carry all of them (match=any: any). No tags: every public upload. limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. sort: new (default), top (upvotes, then total votes), hot (sign(u−d)·log10(max(|u−d|,1)) + (created_at in Unix seconds − 1700000000)/45000), best (Wilson lower bound of u/(u+d) at z = 1.96), divisive ((u+d)^(min(u,d)/max(u,d)), 0 when either is 0), favourites (how many accounts have it as a favourite); ties newest first; other values 400 `Invalid sort`. period (top, best, divisive, favourites): day, week, month (30 days), year or all (default); other values 400 `Invalid period`. unvoted=true (session cookie; 401 `Authentication required` without): only uploads the caller has not voted on. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
          */
         get: operations["listFilteredUploads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/{username}/favourites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's favourites
+         * @description Only public uploads. 404 `Favourites are private` when the user turned the list off (PUT /api/profile/preferences). page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); limit default 12, max 50 (a larger one is clamped); a page past the end is empty. Newest favourite first. With a session cookie every entry carries `favourited` (the caller's), and the answer is `Cache-Control: private, no-store`.
+         */
+        get: operations["listUserFavourites"];
         put?: never;
         post?: never;
         delete?: never;
@@ -977,7 +1061,7 @@ export interface paths {
         };
         /**
          * A user's public uploads
-         * @description Private uploads are never listed, even for their owner. sort: date (newest first), votes (upvotes, then newest), name (original name, case-insensitive). tags: slugs, all must match. limit default 12, max 50. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out, and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
+         * @description Private uploads are never listed, even for their owner. sort: date (newest first), votes (upvotes, then newest), name (original name, case-insensitive), favourites (most favourited, then newest). tags: slugs, all must match. limit default 12, max 50. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
          */
         get: operations["listUserUploads"];
         put?: never;
@@ -1250,6 +1334,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/feeds/user/{username}/favourites.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's newest favourites among public uploads (Atom)
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         */
+        get: operations["getUserFavouritesFeedAtom"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/user/{username}/favourites.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's newest favourites among public uploads (JSON Feed)
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         */
+        get: operations["getUserFavouritesFeedJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1499,7 +1623,8 @@ export interface components {
          *         "createdAt": "2026-11-01T09:30:00.000Z",
          *         "isAdmin": false,
          *         "mfaEnabled": false,
-         *         "emailVerified": true
+         *         "emailVerified": true,
+         *         "publicFavourites": true
          *       },
          *       "stats": {
          *         "uploads": 3,
@@ -1517,6 +1642,7 @@ export interface components {
                 isAdmin: boolean;
                 mfaEnabled: boolean;
                 emailVerified: boolean;
+                publicFavourites: boolean;
             };
             stats: {
                 uploads: number;
@@ -1586,7 +1712,8 @@ export interface components {
          *         "upvotes": 4,
          *         "downvotes": 1,
          *         "averageRating": 8.2
-         *       }
+         *       },
+         *       "favourites": 3
          *     }
          */
         Upload: {
@@ -1610,6 +1737,10 @@ export interface components {
             tags: components["schemas"]["Tag"][];
             username: string;
             stats: components["schemas"]["UploadStats"];
+            /** @description How many accounts have the upload as a favourite */
+            favourites: number;
+            /** @description Whether the signed-in caller has it as a favourite; absent without a session */
+            favourited?: boolean;
         };
         /**
          * @description The answer to a new upload; the full object is at GET /api/upload/{id}.
@@ -1669,7 +1800,8 @@ export interface components {
          *         "upvotes": 4,
          *         "downvotes": 1,
          *         "averageRating": 8.2
-         *       }
+         *       },
+         *       "favourites": 3
          *     }
          */
         UploadListEntry: {
@@ -1692,6 +1824,10 @@ export interface components {
             tags: components["schemas"]["Tag"][];
             username: string;
             stats: components["schemas"]["UploadStats"];
+            /** @description How many accounts have the upload as a favourite */
+            favourites: number;
+            /** @description Whether the signed-in caller has it as a favourite; absent without a session */
+            favourited?: boolean;
         };
         /**
          * @description Counted votes; `averageRating` is null until someone votes.
@@ -1749,7 +1885,8 @@ export interface components {
          *         "upvotes": 4,
          *         "downvotes": 1,
          *         "averageRating": 8.2
-         *       }
+         *       },
+         *       "favourites": 3
          *     }
          */
         UserUploadListEntry: {
@@ -1771,6 +1908,10 @@ export interface components {
             created_at: string;
             tags: components["schemas"]["Tag"][];
             stats: components["schemas"]["UploadStats"];
+            /** @description How many accounts have the upload as a favourite */
+            favourites: number;
+            /** @description Whether the signed-in caller has it as a favourite; absent without a session */
+            favourited?: boolean;
         };
         /**
          * @description A signed-in user's vote on an upload.
@@ -4920,6 +5061,71 @@ export interface operations {
             };
         };
     };
+    listMyFavourites: {
+        parameters: {
+            query?: {
+                page?: number;
+                /** @description Page size; a larger value is treated as 50 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of favourites and the total */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        uploads: components["schemas"]["UploadListEntry"][];
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid page or limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getProfileFilters: {
         parameters: {
             query?: never;
@@ -5058,13 +5264,98 @@ export interface operations {
             };
         };
     };
+    setPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Whether others may list the account's favourites (GET /api/user/{username}/favourites and its feeds); on by default */
+                    publicFavourites?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Every preference as now stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        publicFavourites: boolean;
+                    };
+                };
+            };
+            /** @description `Invalid publicFavourites` or `Invalid preferences` (not an object) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Cross-site request blocked: Origin present and not the site's own */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listMyUploads: {
         parameters: {
             query?: {
                 page?: number;
                 /** @description Page size; a larger value is treated as 50 */
                 limit?: number;
-                sort?: "date" | "votes" | "name";
+                sort?: "date" | "votes" | "name" | "favourites";
             };
             header?: never;
             path?: never;
@@ -5399,6 +5690,150 @@ export interface operations {
             };
         };
     };
+    addFavourite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether the caller has it as a favourite now, and the count */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        favourited: boolean;
+                        favourites: number;
+                    };
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Cross-site request blocked: Origin present and not the site's own */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Upload not found` (unknown, or private and not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (the VOTE category) */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeFavourite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether the caller has it as a favourite now, and the count */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        favourited: boolean;
+                        favourites: number;
+                    };
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Cross-site request blocked: Origin present and not the site's own */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Upload not found` (unknown, or private and not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (the VOTE category) */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     toggleUploadPrivacy: {
         parameters: {
             query?: never;
@@ -5589,9 +6024,9 @@ export interface operations {
                 page?: number;
                 /** @description Page size; a larger value is treated as 100 */
                 limit?: number;
-                /** @description new (default): newest first; top: upvotes, then total votes; hot: net votes against age; best: Wilson lower bound of the upvote share; divisive: (u+d)^(min/max). Ties newest first */
-                sort?: "new" | "top" | "hot" | "best" | "divisive";
-                /** @description Only uploads created within the last day, week, month (30 days) or year; applies to top, best and divisive */
+                /** @description new (default): newest first; top: upvotes, then total votes; hot: net votes against age; best: Wilson lower bound of the upvote share; divisive: (u+d)^(min/max); favourites: how many accounts have it as a favourite. Ties newest first */
+                sort?: "new" | "top" | "hot" | "best" | "divisive" | "favourites";
+                /** @description Only uploads created within the last day, week, month (30 days) or year; applies to top, best, divisive and favourites */
                 period?: "day" | "week" | "month" | "year" | "all";
                 /** @description true: only uploads the signed-in caller has not voted on (needs the session cookie; 401 otherwise) */
                 unvoted?: "true" | "false";
@@ -5823,9 +6258,9 @@ export interface operations {
                 page?: number;
                 /** @description Page size; a larger value is treated as 100 */
                 limit?: number;
-                /** @description new (default): newest first; top: upvotes, then total votes; hot: net votes against age; best: Wilson lower bound of the upvote share; divisive: (u+d)^(min/max). Ties newest first */
-                sort?: "new" | "top" | "hot" | "best" | "divisive";
-                /** @description Only uploads created within the last day, week, month (30 days) or year; applies to top, best and divisive */
+                /** @description new (default): newest first; top: upvotes, then total votes; hot: net votes against age; best: Wilson lower bound of the upvote share; divisive: (u+d)^(min/max); favourites: how many accounts have it as a favourite. Ties newest first */
+                sort?: "new" | "top" | "hot" | "best" | "divisive" | "favourites";
+                /** @description Only uploads created within the last day, week, month (30 days) or year; applies to top, best, divisive and favourites */
                 period?: "day" | "week" | "month" | "year" | "all";
                 /** @description true: only uploads the signed-in caller has not voted on (needs the session cookie; 401 otherwise) */
                 unvoted?: "true" | "false";
@@ -5892,13 +6327,80 @@ export interface operations {
             };
         };
     };
+    listUserFavourites: {
+        parameters: {
+            query?: {
+                page?: number;
+                /** @description Page size; a larger value is treated as 50 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of favourites and the total */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        uploads: components["schemas"]["UploadListEntry"][];
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid page or limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `User not found` or `Favourites are private` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listUserUploads: {
         parameters: {
             query?: {
                 page?: number;
                 /** @description Page size; a larger value is treated as 50 */
                 limit?: number;
-                sort?: "date" | "votes" | "name";
+                sort?: "date" | "votes" | "name" | "favourites";
                 tags?: string;
             };
             header?: never;
@@ -6820,6 +7322,102 @@ export interface operations {
                 content?: never;
             };
             /** @description `User not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUserFavouritesFeedAtom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An Atom feed (RFC 4287) */
+            200: {
+                headers: {
+                    /** @description public, max-age=300 */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator; send it as If-None-Match for a 304 */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Favourites not found` (no such user, or their favourites are private) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUserFavouritesFeedJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A JSON Feed 1.1 document */
+            200: {
+                headers: {
+                    /** @description public, max-age=300 */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator; send it as If-None-Match for a 304 */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/feed+json": {
+                        /** @constant */
+                        version: "https://jsonfeed.org/version/1.1";
+                        title: string;
+                        home_page_url: string;
+                        feed_url: string;
+                        items: {
+                            id: string;
+                            url: string;
+                            title: string;
+                            date_published: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Favourites not found` (no such user, or their favourites are private) */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -6,5 +6,5 @@ export default defineEventHandler(async (event) => {
   const { username } = paramsValidated(event, UsernameParamsSchema)
   const query = queryValidated(event, UserListQuerySchema)
   const at = dataVersionOf(event)
-  return listUserUploads(useDB(), username, query, await hiddenTagsOfCaller(event), at)
+  return withCallerFavourites(event, await listUserUploads(useDB(), username, query, await hiddenTagsOfCaller(event), at))
 })

@@ -1,0 +1,76 @@
+import { FavouriteResponseSchema, FavouritesListResponseSchema, FavouritesQuerySchema, PreferencesResponseSchema, PreferencesSchema } from '#shared/schemas/favourites'
+import { UsernameParamsSchema } from '#shared/schemas/lists'
+import { UploadIdParamsSchema } from '#shared/schemas/uploads'
+
+const tags = ['Favourites']
+const limited = { description: 'Rate limited (the VOTE category)', headers: { 'Retry-After': 'Seconds until the window resets' } }
+const paging = 'page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); limit default 12, max 50 (a larger one is clamped); a page past the end is empty. Newest favourite first.'
+const marked = 'With a session cookie every entry carries `favourited` (the caller\'s), and the answer is `Cache-Control: private, no-store`.'
+
+const favourite = (on: boolean) => ({
+  operationId: on ? 'addFavourite' : 'removeFavourite',
+  summary: on ? 'Add an upload to the caller\'s favourites' : 'Remove an upload from the caller\'s favourites',
+  description: `${on ? 'Already a favourite: nothing changes' : 'Not a favourite: nothing changes'}; the answer is the same. \`favourites\` counts the accounts that have it as a favourite. Counts in the VOTE rate-limit category.`,
+  tags,
+  security: ['cookie' as const],
+  params: { path: UploadIdParamsSchema },
+  responses: {
+    200: { description: 'Whether the caller has it as a favourite now, and the count', schema: FavouriteResponseSchema },
+    401: { description: 'Not authenticated' },
+    404: { description: '`Upload not found` (unknown, or private and not the caller\'s)' },
+    429: limited,
+  },
+})
+
+export default defineApiPaths({
+  '/api/upload/{id}/favourite': {
+    put: favourite(true),
+    delete: favourite(false),
+  },
+  '/api/profile/favourites': {
+    get: {
+      operationId: 'listMyFavourites',
+      summary: 'The caller\'s favourites',
+      description: `Uploads the caller can still see (their own private ones included). ${paging} Cache-Control: private, no-store.`,
+      tags,
+      security: ['cookie'],
+      params: { query: FavouritesQuerySchema },
+      responses: {
+        200: { description: 'A page of favourites and the total', schema: FavouritesListResponseSchema },
+        400: { description: 'Invalid page or limit' },
+        401: { description: 'Not authenticated' },
+      },
+    },
+  },
+  '/api/user/{username}/favourites': {
+    get: {
+      operationId: 'listUserFavourites',
+      summary: 'A user\'s favourites',
+      description: `Only public uploads. 404 \`Favourites are private\` when the user turned the list off (PUT /api/profile/preferences). ${paging} ${marked}`,
+      tags,
+      security: ['none', 'cookie'],
+      params: { path: UsernameParamsSchema, query: FavouritesQuerySchema },
+      responses: {
+        200: { description: 'A page of favourites and the total', schema: FavouritesListResponseSchema },
+        304: { description: 'Not modified' },
+        400: { description: 'Invalid page or limit' },
+        404: { description: '`User not found` or `Favourites are private`' },
+      },
+    },
+  },
+  '/api/profile/preferences': {
+    put: {
+      operationId: 'setPreferences',
+      summary: 'Set the caller\'s preferences',
+      description: 'publicFavourites: whether others may list the caller\'s favourites (on by default). A field left out stays as it is; GET /api/profile answers it too.',
+      tags: ['Accounts'],
+      security: ['cookie'],
+      body: { json: PreferencesSchema },
+      responses: {
+        200: { description: 'Every preference as now stored', schema: PreferencesResponseSchema },
+        400: { description: '`Invalid publicFavourites` or `Invalid preferences` (not an object)' },
+        401: { description: 'Not authenticated' },
+      },
+    },
+  },
+})

@@ -1,0 +1,102 @@
+import type { Database, Executor } from '../database/port'
+import { FOR_UPDATE, inList, sql, type Query } from '../database/sql'
+import { apiError } from './errors'
+import { cachedList, type DataVersion } from './list-cache'
+import type { Actor } from './sessions'
+import { visibleTo } from './upload-queries'
+import { pageWindow, totalAndPage, type Paging } from './uploads-list'
+
+/**
+ * PUT (`on`) and DELETE /api/upload/{id}/favourite: adds or removes the
+ * caller's favourite, and answers whether they have it now and how many
+ * accounts do. The same call again changes nothing. The upload must be
+ * visible to the caller (else 404). Its row is locked first (its place in the
+ * lock order, as a vote's), so the favourite's row and the count the trigger
+ * moves (favourites_count) change one after another per upload, and an
+ * upload deleted meanwhile is a 404 rather than a broken foreign key.
+ */
+export function setFavourite(db: Executor, actor: Pick<Actor, 'id' | 'isAdmin'>, uploadId: string, on: boolean) {
+  return db.transaction(async (tx) => {
+    const upload = await tx.get(sql`SELECT id FROM uploads u WHERE u.id = ${uploadId} AND ${visibleTo(actor)}${FOR_UPDATE}`)
+    if (!upload) throw apiError(404, 'Upload not found')
+    await tx.run(on
+      ? sql`INSERT INTO favourites (user_id, upload_id) VALUES (${actor.id}, ${uploadId}) ON CONFLICT DO NOTHING`
+      : sql`DELETE FROM favourites WHERE user_id = ${actor.id} AND upload_id = ${uploadId}`)
+    const row = await tx.get<{ favourites: number }>(sql`SELECT favourites FROM uploads WHERE id = ${uploadId}`)
+    return { favourited: on, favourites: row!.favourites }
+  })
+}
+
+/** The ids among `uploadIds` the account has as favourites. */
+export async function favouritedAmong(db: Executor, userId: string, uploadIds: readonly string[]): Promise<Set<string>> {
+  if (uploadIds.length === 0) return new Set()
+  const rows = await db.all<{ upload_id: string }>(sql`SELECT upload_id FROM favourites WHERE user_id = ${userId} AND upload_id ${inList(uploadIds)}`)
+  return new Set(rows.map(row => row.upload_id))
+}
+
+/**
+ * Copies of list entries, each with `favourited` for the account: a list
+ * answer is shared by every caller (list-cache.ts), so the caller's own
+ * field is added to a copy after the cache, never to the kept answer.
+ */
+export async function withFavourited<T extends { id: string }>(db: Executor, userId: string, entries: readonly T[]): Promise<(T & { favourited: boolean })[]> {
+  const favourited = await favouritedAmong(db, userId, entries.map(entry => entry.id))
+  return entries.map(entry => ({ ...entry, favourited: favourited.has(entry.id) }))
+}
+
+/** The newest favourite first; favourites made in the same millisecond by upload id. */
+const NEWEST_FAVOURITE = sql`p.favourited_at DESC, p.upload_id DESC`
+
+/**
+ * A page of an account's favourites among the uploads `visible` allows (a
+ * condition on `uploads u`), newest favourite first, with the total. The
+ * page is read on favourites_user_newest_idx.
+ */
+async function favouritesPage(db: Executor, userId: string, visible: Query, paging: Paging) {
+  const matched = sql`favourites f JOIN uploads u ON u.id = f.upload_id WHERE f.user_id = ${userId} AND ${visible}`
+  const { uploads, total } = await totalAndPage(db, sql`SELECT count(*) AS total FROM ${matched}`,
+    sql`SELECT f.upload_id, f.created_at AS favourited_at FROM ${matched} ORDER BY f.created_at DESC, f.upload_id DESC ${pageWindow(paging)}`,
+    NEWEST_FAVOURITE, { username: true, join: sql`u.id = p.upload_id` })
+  return { uploads, total: Number(total), page: paging.page, limit: paging.limit }
+}
+
+/** GET /api/profile/favourites: the caller's favourites they can still see (their own private uploads included). */
+export function listMyFavourites(db: Executor, actor: Pick<Actor, 'id' | 'isAdmin'>, paging: Paging) {
+  return favouritesPage(db, actor.id, visibleTo(actor), paging)
+}
+
+/** Every account's name is made of these (the registration rule). */
+const POSSIBLE_USERNAME = /^[\w-]{1,100}$/
+
+/**
+ * GET /api/user/{username}/favourites: the user's favourites among public
+ * uploads, unless they turned the list off (publicFavourites: then 404, as
+ * for a user who does not exist, but with its own message).
+ */
+export function listUserFavourites(db: Database, username: string, paging: Paging, at?: DataVersion) {
+  return cachedList(db, `favourites ${username.toLowerCase()} ${paging.page} ${paging.limit}`, async () => {
+    const user = await publicFavouritesOwner(db, username)
+    return favouritesPage(db, user.id, sql`u.is_private = 0`, paging)
+  }, at)
+}
+
+/** The account whose favourites may be listed to anyone: 404 when there is none, or it keeps them private. */
+export async function publicFavouritesOwner(db: Executor, username: string): Promise<{ id: string, username: string }> {
+  const user = POSSIBLE_USERNAME.test(username)
+    ? await db.get<{ id: string, username: string, public_favourites: number }>(sql`SELECT id, username, public_favourites
+      FROM users WHERE lower(username) = lower(${username})`)
+    : undefined
+  if (!user) throw apiError(404, 'User not found')
+  if (user.public_favourites !== 1) throw apiError(404, 'Favourites are private')
+  return { id: user.id, username: user.username }
+}
+
+/** PUT /api/profile/preferences: sets what was given, answers every preference. */
+export async function setPreferences(db: Executor, userId: string, input: { publicFavourites?: boolean }) {
+  const row = input.publicFavourites === undefined
+    ? await db.get<{ public_favourites: number }>(sql`SELECT public_favourites FROM users WHERE id = ${userId}`)
+    : await db.get<{ public_favourites: number }>(sql`UPDATE users SET public_favourites = ${input.publicFavourites ? 1 : 0}
+      WHERE id = ${userId} RETURNING public_favourites`)
+  if (!row) throw apiError(401, 'Invalid or expired token')
+  return { publicFavourites: row.public_favourites === 1 }
+}

@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import type { Browser } from 'playwright-core'
+import { launchBrowser, newContext } from '../support/browser'
+import { api } from '../support/api'
+import { goto, registerUser, seedLink, signedInContext, watchErrors } from './helpers'
+
+describe('the favourite heart', () => {
+  let browser: Browser
+  beforeAll(async () => {
+    browser = await launchBrowser()
+  })
+  afterAll(() => browser?.close())
+
+  it('toggles on the upload page and on cards, by click and by keyboard, and the profile tab lists it', async () => {
+    const [owner, fan] = await Promise.all([registerUser(), registerUser()])
+    const description = `Heart me ${randomUUID().slice(0, 8)}`
+    const id = await seedLink(owner, { description })
+    const context = await signedInContext(browser, fan)
+    const page = await context.newPage()
+    const errors = watchErrors(page)
+
+    // The upload page: a click presses the heart and moves the count; a reload keeps both.
+    await goto(page, `/upload/${id}`)
+    const heart = page.locator('[data-testid=upload-detail] [data-testid=favourite]')
+    await expect(heart.getAttribute('aria-pressed')).resolves.toBe('false')
+    await expect(heart.locator('[data-testid=favourite-count]').innerText()).resolves.toBe('0')
+    await heart.click()
+    await page.waitForFunction(() => document.querySelector('[data-testid=upload-detail] [data-testid=favourite]')?.getAttribute('aria-pressed') === 'true')
+    await expect(heart.locator('[data-testid=favourite-count]').innerText()).resolves.toBe('1')
+    await expect.poll(async () => (await api(`/api/upload/${id}`)).body.favourites).toBe(1)
+    await page.reload()
+    await expect(heart.getAttribute('aria-pressed')).resolves.toBe('true')
+    await expect(heart.locator('[data-testid=favourite-count]').innerText()).resolves.toBe('1')
+
+    // The owner's profile, Favourites tab of the fan: the upload is listed, its heart pressed.
+    await goto(page, `/user/${fan.username}?tab=favourites`)
+    const card = page.locator(`[data-upload-id="${id}"]`)
+    await expect(card.locator('.description').innerText()).resolves.toBe(description)
+    const cardHeart = card.locator('[data-testid=favourite]')
+    await expect(cardHeart.getAttribute('aria-pressed')).resolves.toBe('true')
+
+    // The keyboard: focus the card's heart and press Space to take it back, Enter to give it again.
+    await cardHeart.focus()
+    await page.keyboard.press('Space')
+    await page.waitForFunction(uploadId => document.querySelector(`[data-upload-id="${uploadId}"] [data-testid=favourite]`)?.getAttribute('aria-pressed') === 'false', id)
+    await expect(cardHeart.locator('[data-testid=favourite-count]').innerText()).resolves.toBe('0')
+    await expect.poll(async () => (await api(`/api/upload/${id}`)).body.favourites).toBe(0)
+    await page.keyboard.press('Enter')
+    await page.waitForFunction(uploadId => document.querySelector(`[data-upload-id="${uploadId}"] [data-testid=favourite]`)?.getAttribute('aria-pressed') === 'true', id)
+    await expect.poll(async () => (await api(`/api/upload/${id}`)).body.favourites).toBe(1)
+
+    // The header's Favourites page lists it too.
+    await page.click('[data-testid=header-favourites]')
+    await page.waitForURL(url => url.pathname === '/favourites')
+    await expect(page.locator(`[data-upload-id="${id}"]`).count()).resolves.toBe(1)
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
+  it('sends a visitor to sign in, and says so when a user keeps favourites private', async () => {
+    const owner = await registerUser()
+    const id = await seedLink(owner)
+    expect((await api('/api/profile/preferences', { method: 'PUT', token: owner.token, body: { publicFavourites: false } })).status).toBe(200)
+    const context = await newContext(browser, inject('baseURL'))
+    const page = await context.newPage()
+    await goto(page, `/upload/${id}`)
+    await page.click('[data-testid=upload-detail] [data-testid=favourite]')
+    await page.waitForURL(url => url.pathname === '/login' && url.searchParams.get('redirect') === `/upload/${id}`)
+    await goto(page, `/user/${owner.username}?tab=favourites`)
+    await expect(page.innerText('[data-testid=favourites-private]')).resolves.toContain(`${owner.username} keeps their favourites private.`)
+    await context.close()
+  })
+})

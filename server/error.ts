@@ -14,6 +14,7 @@ import { UnstorableTextError } from './database/port'
 export default defineNitroErrorHandler(async (error: H3Error, event) => {
   const path = routedPath(event)
   if (!isApiPath(path)) return
+  setRequestIdHeader(event)
 
   if (isDatabaseUnavailable(error)) {
     useLogger().warn({ requestId: requestIdOf(event), method: event.method, route: routeTemplate(event, 503) }, '[api] database unavailable')

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { IncomingMessage } from 'node:http'
 import type { H3Event } from 'h3'
 import type { Counter, Histogram } from 'prom-client'
 import {
@@ -12,8 +13,8 @@ const SAFE_REQUEST_ID = /^[\w.-]{1,64}$/
 const CLIENT_CLOSED = 499
 
 /**
- * Starts watching one request a client sent (a page's own in-process API
- * calls are part of its request and are not watched): its request id
+ * Starts watching one request a client sent (the in-process calls made while
+ * answering it are part of it and are not watched): its request id
  * (`event.context.requestId`, the incoming X-Request-Id when it is safe, else
  * a new one) and, when its answer is complete or its connection closes, one
  * log line and its metrics. Called first for every request, on the fast path
@@ -23,7 +24,8 @@ const CLIENT_CLOSED = 499
  */
 export function observeRequest(event: H3Event, fastRoute?: string): string | undefined {
   const req = event.node.req
-  if ((req as { __unenv__?: unknown }).__unenv__ !== undefined) return undefined
+  // Nitro's in-process calls (a page's API reads, Nuxt's error page render) use a mock request.
+  if (!(req instanceof IncomingMessage)) return undefined
   const start = performance.now()
   const incoming = req.headers['x-request-id']
   const requestId = typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID()
@@ -37,6 +39,17 @@ export function observeRequest(event: H3Event, fastRoute?: string): string | und
 /** The request id of the request being answered (undefined for a page's in-process call: its page's id is the one sent). */
 export function requestIdOf(event: H3Event): string | undefined {
   return event.context.requestId as string | undefined
+}
+
+/**
+ * X-Request-Id on an error answer: a replayed list on the fast path sets it
+ * with its other headers at the end, so an error before that (the database
+ * unreachable) reaches the error handler without it.
+ */
+export function setRequestIdHeader(event: H3Event): void {
+  const requestId = requestIdOf(event)
+  const res = event.node.res
+  if (requestId && !res.headersSent && !res.hasHeader('x-request-id')) res.setHeader('X-Request-Id', requestId)
 }
 
 function requestDone(event: H3Event, requestId: string, method: string, start: number, fastRoute: string | undefined): void {

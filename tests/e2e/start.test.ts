@@ -81,7 +81,8 @@ describe('npm start', () => {
     expect(unknown.status).toBe(404)
     const upload = await fetch(`${server!.url}/upload/${missing}?token=secret-in-query`)
     expect(upload.status).toBe(404)
-    const lines = (await settled(server!, before)).map(line => JSON.parse(line) as Record<string, unknown>)
+    // The start-up's own lines ("[db] applied …") may still come in on a busy machine.
+    const lines = (await settled(server!, before)).filter(line => line.startsWith('{')).map(line => JSON.parse(line) as Record<string, unknown>)
     const line = (route: string, response: Response) => ({
       level: 'info', time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), requestId: response.headers.get('x-request-id'),
       method: 'GET', route, status: 404, durationMs: expect.any(Number), clientIp: '127.0.0.1', msg: 'request',
@@ -100,11 +101,11 @@ describe('npm start', () => {
   it('with NUXT_LOG_FORMAT=pretty logs a request in one line for people; without NUXT_METRICS_TOKEN /metrics is an unknown page', async () => {
     await settled(server!, 0)
     const before = server!.output().length
-    const metrics = await fetch(`${server!.url}/metrics`, { headers: { 'x-request-id': 'from-the-proxy.1' } })
+    const metrics = await fetch(`${server!.url}/metrics`, { headers: { 'x-request-id': 'from-the-proxy.1', 'accept': 'text/html' } })
     expect(metrics.status).toBe(404)
     expect(metrics.headers.get('content-type')).toContain('text/html')
     expect(metrics.headers.get('x-request-id')).toBe('from-the-proxy.1')
-    expect(await settled(server!, before)).toEqual([
+    expect((await settled(server!, before)).filter(line => !line.startsWith('['))).toEqual([
       expect.stringMatching(/^\d\d:\d\d:\d\d\.\d{3} GET \/metrics 404 \d+(\.\d+)? ms 127\.0\.0\.1 req from-the-proxy\.1$/),
     ])
   })

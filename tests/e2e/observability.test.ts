@@ -106,6 +106,13 @@ describe('GET /metrics', () => {
     // No id, user name or made-up path became a label value.
     const names = [...series.keys()].join('\n')
     for (const raw of [missing, upload.id, user.username, '/no/such']) expect(names).not.toContain(raw)
+
+    // The home page rendered, then answered from the page cache: both counted and logged.
+    expect((await api('/', { baseURL: server.url })).status).toBe(200)
+    const cached = await api('/', { baseURL: server.url })
+    expect([cached.status, cached.headers.get('x-page-cache')]).toEqual([200, 'hit'])
+    expect(await logLineOf(requestIdOf(cached)!)).toMatchObject({ route: '/', status: 200 })
+    expect((await scrape()).get('dif_http_requests_total{route="/",method="GET",status="200"}')).toBe(2)
   })
 
   it('answers 401 in the error shape without the token or with a wrong one', async () => {

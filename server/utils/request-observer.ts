@@ -68,7 +68,7 @@ function requestDone(event: H3Event, requestId: string, method: string, start: n
   }, 'request')
 }
 
-interface Series { requests: Counter.Internal<'route' | 'method' | 'status'>, duration: Histogram.Internal<'route' | 'method' | 'status'> }
+interface Series { requests: Counter.Internal, duration: Histogram.Internal<'route' | 'method' | 'status'> }
 
 /** The series of each route, method and status, looked up once: prom-client hashes the labels on every call otherwise. */
 const seriesByRoute = new Map<string, Map<string, Map<number, Series>>>()

@@ -70,7 +70,13 @@ function requestDone(event: H3Event, requestId: string, method: string, start: n
 
 interface Series { requests: Counter.Internal, duration: Histogram.Internal<'route' | 'method' | 'status'> }
 
-/** The series of each route, method and status, looked up once: prom-client hashes the labels on every call otherwise. */
+/**
+ * The series of each route, method and status, bound once (`labels`), so a
+ * request makes no label object of its own. prom-client still hashes the
+ * labels on each `inc` and `observe`; measured with the log line, the id and
+ * the close listener this is a few microseconds per request, the log line most
+ * of it.
+ */
 const seriesByRoute = new Map<string, Map<string, Map<number, Series>>>()
 
 function count(route: string, method: string, status: number, seconds: number): void {

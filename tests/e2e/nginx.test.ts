@@ -23,6 +23,10 @@ import { postUpload } from '../support/uploads'
 const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find(path => existsSync(path))
 const postgres = testEngine() === 'postgres'
 if (postgres && !NGINX) console.warn('tests/e2e/nginx.test.ts skipped: nginx is not installed (apt-get install nginx-light)')
+if (postgres && NGINX && !process.env.TEST_REDIS_URL) {
+  throw new Error('tests/e2e/nginx.test.ts needs TEST_REDIS_URL (a throwaway redis-server): run it through '
+    + 'scripts/engines.sh, e.g. `scripts/engines.sh npx vitest run --project e2e-pg tests/e2e/nginx.test.ts`')
+}
 
 describe.skipIf(!postgres || !NGINX)('two instances behind nginx, as the docs set it up', () => {
   let databaseUrl: string

@@ -4,6 +4,14 @@ import { fileURLToPath } from 'node:url'
 // (see README.md "Configuration"). Defaults let `npm start` work with nothing set.
 const rateLimit = (max: number, windowSeconds: number) => ({ max, windowSeconds })
 
+// The pages' route paths, for the route template of a page request in logs and metrics (server/utils/route-template.ts).
+const pageRoutes: string[] = []
+interface PageRoute { path: string, children?: PageRoute[] }
+const pagePaths = (pages: PageRoute[], parent = ''): string[] => pages.flatMap((page) => {
+  const path = page.path.startsWith('/') ? page.path : `${parent}/${page.path}`
+  return [path, ...pagePaths(page.children ?? [], path)]
+})
+
 export default defineNuxtConfig({
   modules: ['@nuxt/eslint', 'nuxt-auth-utils'],
   devtools: { enabled: false },
@@ -34,6 +42,10 @@ export default defineNuxtConfig({
     smtpUrl: '',
     mailFrom: 'Does It Fuck? <no-reply@localhost>',
     trustProxy: false,
+    // GET /metrics answers only when this is set, to `Authorization: Bearer <token>` (docs/operations.md).
+    metricsToken: '',
+    // `pretty`: one line for people per log entry instead of JSON.
+    logFormat: 'json',
     imageFetchAllowPrivate: false,
     // `fs`: <data>/media; `s3`: the bucket below (docs/behaviour.md, Scaling out).
     mediaStorage: 'fs',
@@ -99,6 +111,9 @@ export default defineNuxtConfig({
   typescript: { strict: true },
   telemetry: false,
   hooks: {
+    'pages:resolved'(pages) {
+      pageRoutes.splice(0, pageRoutes.length, ...pagePaths(pages))
+    },
     // Our handler answers /api/** errors in the spec's JSON shape; error-pages.ts logs a
     // page's 4xx in one line; Nuxt's own (already set when this hook runs) still renders
     // the error page elsewhere.
@@ -109,6 +124,8 @@ export default defineNuxtConfig({
         fileURLToPath(new URL('./server/error-pages.ts', import.meta.url)),
         ...[nuxtHandler ?? []].flat(),
       ]
+      // Read when the server is bundled, after the pages are resolved.
+      config.virtual = { ...config.virtual, '#page-routes': () => `export default ${JSON.stringify(pageRoutes)}` }
     },
   },
   // nuxt-auth-utils carries the OAuth handshake only (our sign-in is the auth-token cookie):

@@ -7,8 +7,8 @@ import { getRequestURL } from 'h3'
  * HTML error page, a feed or sitemap in the API's error shape.
  *
  * A page error below 500 (an unknown path, a missing or private upload, 401,
- * 403, 429) is about the request, not the server: one log line, no stack
- * trace. Nuxt's error handler, next in the chain, logs a stack for every
+ * 403, 429) is about the request, not the server: its request's log line
+ * (server/utils/request-observer.ts) says it, with no stack trace. Nuxt's error handler, next in the chain, logs a stack for every
  * `fatal` error, and pages throw their 404s as fatal so that a client-side
  * navigation shows the error page too; on the server every error renders the
  * error page anyway, so the flag is dropped here. 5xx and unhandled errors
@@ -18,7 +18,7 @@ export default defineNitroErrorHandler(async (error: H3Error, event) => {
   const path = getRequestURL(event).pathname
   if (path === '/api' || path.startsWith('/api/') || path.startsWith('/__nuxt_error')) return
   if (isDatabaseUnavailable(error) || isDatabaseUnavailable(error.cause)) {
-    console.warn(`[page] ${event.method} ${path}: database unavailable`)
+    useLogger().warn({ requestId: requestIdOf(event), method: event.method, route: routeTemplate(event, 503) }, '[page] database unavailable')
     // Feeds and sitemaps are read by programs: the API's error shape, as their 404s.
     if (!isPagePath(path)) return sendUnavailable(event)
     // A page: Nuxt's error page (next in the chain) says 503, with Retry-After.
@@ -33,7 +33,6 @@ export default defineNitroErrorHandler(async (error: H3Error, event) => {
   const status = Number(error.statusCode) || 500
   if (status >= 500 || error.unhandled) return
   error.fatal = false
-  console.info(`[page] ${event.method} ${path} → ${status}`)
 })
 
 /** Feeds and sitemaps are not pages; everything else that is not /api is. */

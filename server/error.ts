@@ -14,9 +14,10 @@ import { UnstorableTextError } from './database/port'
 export default defineNitroErrorHandler(async (error: H3Error, event) => {
   const path = routedPath(event)
   if (!isApiPath(path)) return
+  setRequestIdHeader(event)
 
   if (isDatabaseUnavailable(error)) {
-    console.warn(`[api] ${event.method} ${path}: database unavailable`)
+    useLogger().warn({ requestId: requestIdOf(event), method: event.method, route: routeTemplate(event, 503) }, '[api] database unavailable')
     await sendUnavailable(event)
     return
   }
@@ -29,13 +30,15 @@ export default defineNitroErrorHandler(async (error: H3Error, event) => {
   const internal = (statusCode >= 500 && retryAfter === undefined) || error.unhandled
   if (internal) {
     statusCode = statusCode >= 500 ? statusCode : 500
-    console.error(`[api] ${event.method} ${path}`, error.cause ?? error)
+    useLogger().error({ requestId: requestIdOf(event), method: event.method, route: routeTemplate(event, statusCode), err: error.cause ?? error }, '[api] internal error')
   }
   const body: Record<string, unknown> = {
     statusCode,
     statusMessage: reasonPhrase(statusCode),
     message: internal ? 'Internal server error' : apiMessage(error, statusCode),
   }
+  // The id the log line of this request has, for a report of a server error (docs/operations.md, Logs).
+  if (statusCode >= 500) body.requestId = requestIdOf(event)
   if (!internal && error.data && typeof error.data === 'object') {
     const data = error.data as Record<string, unknown>
     // A 409 duplicate carries its fields at the top level (docs/behaviour.md, Uploads and media); others keep `data`.

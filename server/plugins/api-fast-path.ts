@@ -2,6 +2,7 @@ import { createError, defineEventHandler, sendNoContent, type EventHandler, type
 import type { IncomingMessage } from 'node:http'
 import { getRouteRulesForPath } from 'nitropack/runtime/internal/route-rules'
 import { VersionedMap } from '../services/versioned-map'
+import { countListLookup } from '../services/metrics'
 import type { RateLimitCategory } from '../utils/rate-limit'
 
 /**
@@ -22,6 +23,8 @@ const FAST_ROUTES: { method: 'GET' | 'POST' | 'DELETE', route: string, list?: tr
 
 interface FastRoute {
   handler: EventHandler
+  /** The route's template in request logs and metrics (server/utils/route-template.ts). */
+  template: string
   /** The rate-limit category a request of this route counts in (server/middleware/02.rate-limit.ts). */
   category: RateLimitCategory | null
   /** A list, whose answers may be kept as sent (`replays`). */
@@ -60,9 +63,13 @@ interface ParamRoute {
  * lists under wrk put a sixth of the time in steps 3 to 5 and in encoding the
  * JSON to UTF-8 for the socket, all repeated for the same bytes: replaying
  * raised a cached list from 32,000 to 42,000 req/s on this 2-core machine.
- * A replay writes all its headers with one `writeHead` (security, rate
- * limit, the kept ones and Content-Length), not one `setHeader` each: the
+ * A replay writes all its headers with one `writeHead` (X-Request-Id,
+ * security, rate limit, the kept ones and Content-Length), not one `setHeader` each: the
  * profile put header names' validation and lower-casing at about 4%.
+ *
+ * Every request, whichever way it is answered, gets its request id, log line
+ * and metrics here first (server/utils/request-observer.ts); X-Request-Id is
+ * the first header of every answer, as on the pipeline.
  *
  * An error thrown on the way goes where the pipeline's errors go (h3's node
  * listener, then server/error.ts). Everything else takes the full pipeline:
@@ -82,7 +89,7 @@ export default defineNitroPlugin((nitroApp) => {
     const handler = routeHandler(route, method.toLowerCase())
     const rules = getRouteRulesForPath(route.replace(/:\w+/g, '_'))
     if (!handler || Object.keys(rules).length > 0) continue
-    const fast: FastRoute = { handler, category: rateLimitCategory(method, route), list: list ?? false }
+    const fast: FastRoute = { handler, template: templateOf(route), category: rateLimitCategory(method, route), list: list ?? false }
     routes.set(`${method} ${route}`, fast)
     const param = route.match(/:(\w+)/)?.[1]
     if (param) paramRoutes.push({ method, route: fast, param, pattern: new RegExp(`^${route.replace(`:${param}`, '([^/%]+)')}$`) })
@@ -114,7 +121,9 @@ export default defineNitroPlugin((nitroApp) => {
     const replayKey = route.list && !isInProcessRequest(event) ? replayKeyOf(req) : undefined
     const unsafe = UNSAFE_METHODS.has(event.method)
     let version: string | null = null
+    const requestId = requestIdOf(event)
     if (replayKey === undefined) {
+      if (requestId) res.setHeader('X-Request-Id', requestId)
       setSecurityHeaders(event)
       if (unsafe) refuseCrossSite(event)
       if (route.category) await enforceRateLimit(event, route.category, clientIp(event))
@@ -127,11 +136,13 @@ export default defineNitroPlugin((nitroApp) => {
         version = await dataVersionOf(event)
         const kept = version === null ? undefined : replays.get(version, replayKey)
         if (kept) {
-          res.writeHead(200, [...SECURITY_HEADERS, ...(count ? rateLimitHeaders(count) : []), ...kept.headers])
+          countListLookup(true)
+          res.writeHead(200, ['X-Request-Id', requestId!, ...SECURITY_HEADERS, ...(count ? rateLimitHeaders(count) : []), ...kept.headers])
           res.end(kept.body)
           return
         }
       }
+      res.setHeader('X-Request-Id', requestId!)
       setSecurityHeaders(event)
       if (count) applyRateLimit(event, count)
     }
@@ -168,7 +179,11 @@ export default defineNitroPlugin((nitroApp) => {
 
   app.handler = defineEventHandler((event) => {
     const found = fastRoute(event)
-    return found ? serve(event, ...found) : pipeline(event)
+    // Every request a client sends is logged and counted, whichever way it is answered.
+    const requestId = observeRequest(event, found?.[0].template)
+    if (found) return serve(event, ...found)
+    if (requestId) event.node.res.setHeader('X-Request-Id', requestId)
+    return pipeline(event)
   })
 })
 

@@ -1,4 +1,5 @@
 import type { Database } from '../database/port'
+import { countListLookup } from './metrics'
 import { VersionedMap } from './versioned-map'
 
 /** Most entries kept per database; the whole cache is dropped on any write anyway. */
@@ -44,9 +45,11 @@ export async function cachedList<T>(db: Database, key: string, compute: () => Pr
   if (version === null) {
     // The version cannot be read: nothing cached can be trusted.
     cache.clear()
+    countListLookup(false)
     return compute()
   }
   const kept = cache.get(version, key)
+  countListLookup(kept !== undefined)
   if (kept !== undefined) return kept as T
   const value = await compute()
   if (cache.set(version, key, value) && typeof value === 'object' && value !== null) keptAnswers.add(value)

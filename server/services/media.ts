@@ -6,6 +6,7 @@ import sharp from 'sharp'
 import type { OutputInfo, Sharp } from 'sharp'
 import { IMAGE_SIZES, THUMB_SIZE, type ImageSize } from '../../shared/schemas/uploads'
 import { apiError, badRequest } from './errors'
+import { countImageWait } from './metrics'
 import { mediaKeys, type MediaStore } from './media-store'
 
 // Decoded images are never kept in libvips' operation cache: memory stays flat under load.
@@ -88,17 +89,24 @@ async function withImageSlot<T>(work: () => Promise<T>, priority: 'request' | 'b
 function takeImageSlot(): Promise<void> {
   if (busySlots < IMAGE_SLOTS) {
     busySlots++
+    countImageWait(0)
     return Promise.resolve()
   }
-  if (waitingForSlot.length >= IMAGE_QUEUE_LIMIT) return Promise.reject(imageQueueBusy())
+  if (waitingForSlot.length >= IMAGE_QUEUE_LIMIT) {
+    countImageWait(null)
+    return Promise.reject(imageQueueBusy())
+  }
+  const queued = performance.now()
   return new Promise<void>((resolve, reject) => {
     const turn = () => {
       clearTimeout(timer)
+      countImageWait((performance.now() - queued) / 1000)
       resolve()
     }
     const timer = setTimeout(() => {
       const place = waitingForSlot.indexOf(turn)
       if (place >= 0) waitingForSlot.splice(place, 1)
+      countImageWait(null)
       reject(imageQueueBusy())
     }, IMAGE_QUEUE_WAIT_MS)
     waitingForSlot.push(turn)
@@ -125,6 +133,11 @@ function releaseImageSlot(): void {
   const next = waitingForSlot.shift() ?? waitingWhenIdle.shift()
   if (next) next()
   else busySlots--
+}
+
+/** The image slot and its queues now, for the metrics: slots in use, requests waiting, background jobs waiting. */
+export function imageQueueState(): { busy: number, waiting: number, background: number } {
+  return { busy: busySlots, waiting: waitingForSlot.length, background: waitingWhenIdle.length + aheadQueue.length }
 }
 
 /** The image type from the file's first bytes (never its name or declared type). */

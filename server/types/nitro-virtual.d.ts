@@ -9,3 +9,9 @@ declare module '#nitro-internal-virtual/server-handlers' {
     handler: EventHandler | (() => Promise<EventHandler>)
   }[]
 }
+
+declare module '#page-routes' {
+  /** The paths of the site's pages as Nuxt's router has them (`/upload/:id()`), from nuxt.config.ts. */
+  const pageRoutes: string[]
+  export default pageRoutes
+}

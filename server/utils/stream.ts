@@ -28,7 +28,7 @@ export async function streamPieces(event: H3Event, pieces: AsyncGenerator<string
   }
   const stream = Readable.from(all(), { objectMode: false })
   stream.once('error', (error) => {
-    console.error(`[api] ${event.method} ${event.path}: stream failed`, error)
+    useLogger().error({ requestId: requestIdOf(event), method: event.method, route: routeTemplate(event, 500), err: error }, '[api] stream failed')
     event.node.res.destroy()
   })
   event.node.res.once('close', () => stream.destroy())

@@ -2,6 +2,7 @@ import type { H3Event } from 'h3'
 import { send, setResponseHeader, setResponseStatus } from 'h3'
 import { DatabaseUnavailableError } from '../database/port'
 import { reasonPhrase } from '../services/errors'
+import { requestIdOf } from './request-observer'
 
 /** Seconds a client is asked to wait while the database is unreachable. */
 export const UNAVAILABLE_RETRY_AFTER = 5
@@ -27,5 +28,5 @@ export function setUnavailable(event: H3Event): void {
 export async function sendUnavailable(event: H3Event): Promise<void> {
   setUnavailable(event)
   setResponseHeader(event, 'Content-Type', 'application/json')
-  await send(event, JSON.stringify({ statusCode: 503, statusMessage: reasonPhrase(503), message: UNAVAILABLE_MESSAGE }))
+  await send(event, JSON.stringify({ statusCode: 503, statusMessage: reasonPhrase(503), message: UNAVAILABLE_MESSAGE, requestId: requestIdOf(event) }))
 }

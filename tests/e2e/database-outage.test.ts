@@ -43,7 +43,7 @@ describe.skipIf(testEngine() !== 'postgres')('a lost PostgreSQL connection', () 
       await postUpload(user, { upload_type: 'link', external_url: 'https://example.com/lost', description: 'written while the database was away' }, undefined, server.url),
     ]) {
       expect(response.status, server.output()).toBe(503)
-      expect(response.body).toEqual({ statusCode: 503, statusMessage: 'Service Unavailable', message: 'The database is unavailable, please try again shortly' })
+      expect(response.body).toEqual({ statusCode: 503, statusMessage: 'Service Unavailable', message: 'The database is unavailable, please try again shortly', requestId: response.headers.get('x-request-id') })
       expect(response.headers.get('retry-after')).toBe('5')
     }
 
@@ -60,7 +60,7 @@ describe.skipIf(testEngine() !== 'postgres')('a lost PostgreSQL connection', () 
       expect(response.status, `${path} ${server.output()}`).toBe(503)
       expect(response.headers.get('retry-after'), path).toBe('5')
       expect(response.headers.get('cache-control'), path).toBe('no-store')
-      expect(response.body, path).toEqual({ statusCode: 503, statusMessage: 'Service Unavailable', message: 'The database is unavailable, please try again shortly' })
+      expect(response.body, path).toEqual({ statusCode: 503, statusMessage: 'Service Unavailable', message: 'The database is unavailable, please try again shortly', requestId: response.headers.get('x-request-id') })
     }
 
     const health = await api('/api/health', { baseURL: server.url })

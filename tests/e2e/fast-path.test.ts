@@ -32,8 +32,8 @@ function raw(method: string, path: string, headers: Record<string, string> = {},
   })
 }
 
-/** Headers that belong to the moment (Date, the window's reset) or to the count so far (Remaining, compared apart). */
-const MOMENTARY = new Set(['date', 'ratelimit-reset', 'ratelimit-remaining'])
+/** Headers that belong to the moment (Date, the window's reset, the request's id) or to the count so far (Remaining, compared apart). */
+const MOMENTARY = new Set(['date', 'ratelimit-reset', 'ratelimit-remaining', 'x-request-id'])
 /**
  * Headers compared in order, but Content-Length last: `end` adds it after Date
  * and Connection, where a replay writes it with the others in one `writeHead`.

@@ -34,7 +34,7 @@ describe('image processing cannot be monopolised', () => {
       const refused = responses.filter(response => response.status === 503)
       expect(responses.map(response => response.status).sort()).toEqual([201, 201, 201, 201, 201, 503, 503, 503])
       for (const response of refused) {
-        expect(response.body).toEqual({ statusCode: 503, statusMessage: 'Service Unavailable', message: 'Image processing is busy, please try again later' })
+        expect(response.body).toEqual({ statusCode: 503, statusMessage: 'Service Unavailable', message: 'Image processing is busy, please try again later', requestId: response.headers.get('x-request-id') })
         expect(response.headers.get('retry-after')).toMatch(/^[1-9]\d*$/)
       }
       const again = await postUpload(user, { upload_type: 'image', description: 'after the burst' }, { data: await heavy(), name: 'later.jpg', type: 'image/jpeg' }, server.url)

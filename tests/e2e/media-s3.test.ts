@@ -39,8 +39,8 @@ async function fetchImage(baseURL: string, path: string, headers: Record<string,
   return { status: response.status, headers: response.headers, data: Buffer.from(await response.arrayBuffer()) }
 }
 
-/** The headers a client or cache acts on: every one but the date. */
-const headersOf = (headers: Headers) => Object.fromEntries([...headers].filter(([name]) => name !== 'date'))
+/** The headers a client or cache acts on: every one but the date and the request's own id. */
+const headersOf = (headers: Headers) => Object.fromEntries([...headers].filter(([name]) => name !== 'date' && name !== 'x-request-id'))
 
 describe('media in an S3 bucket', () => {
   let s3: TestS3
@@ -196,7 +196,7 @@ describe('media in an S3 bucket', () => {
     try {
       const refused = await upload(user, await randomImage('png'), server, 'refused by the database')
       expect(refused.status).toBe(500)
-      expect(refused.body).toEqual({ statusCode: 500, statusMessage: 'Internal Server Error', message: 'Internal server error' })
+      expect(refused.body).toEqual({ statusCode: 500, statusMessage: 'Internal Server Error', message: 'Internal server error', requestId: refused.headers.get('x-request-id') })
       expect(await s3.keys(bucket)).toEqual(before)
     }
     finally {
@@ -269,11 +269,11 @@ describe('a bucket that is missing or goes away', () => {
       const unavailable = { statusCode: 503, statusMessage: 'Service Unavailable', message: 'Media storage is unavailable, please try again shortly' }
       const image = await api(`/api/image/${id}`, { baseURL: server.url })
       expect(image.status).toBe(503)
-      expect(image.body).toEqual(unavailable)
+      expect(image.body).toEqual({ ...unavailable, requestId: image.headers.get('x-request-id') })
       expect(image.headers.get('retry-after')).toBe('5')
       const refused = await upload(user, await randomImage('png'), server)
       expect(refused.status).toBe(503)
-      expect(refused.body).toEqual(unavailable)
+      expect(refused.body).toEqual({ ...unavailable, requestId: refused.headers.get('x-request-id') })
       const mine = await api('/api/profile/uploads', { token: user.token, baseURL: server.url })
       expect(mine.body.uploads.map((entry: { id: string }) => entry.id)).toEqual([id])
       expect(server.process.exitCode).toBeNull()

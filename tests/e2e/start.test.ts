@@ -14,7 +14,7 @@ const START = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
 
 interface Started { child: ChildProcess, url: string, output: () => string }
 
-async function start(dataDir: string): Promise<Started> {
+async function start(dataDir: string, env: Record<string, string> = {}): Promise<Started> {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   let log = ''
@@ -22,7 +22,7 @@ async function start(dataDir: string): Promise<Started> {
   const child = spawn('sh', ['-c', START], {
     cwd: ROOT,
     detached: true,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PORT: String(port), NUXT_DATA_DIR: dataDir, NUXT_PUBLIC_SITE_URL: url },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PORT: String(port), NUXT_DATA_DIR: dataDir, NUXT_PUBLIC_SITE_URL: url, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()))
@@ -73,23 +73,41 @@ describe('npm start', () => {
     expect(banner).not.toMatch(/\[::\]|0\.0\.0\.0/)
   })
 
-  it('logs a 404 in one line: no stack trace, no router warnings', async () => {
+  it('logs a 404 in its request\'s one JSON line: no stack trace, no router warnings', async () => {
     await settled(server!, 0)
     const before = server!.output().length
     const missing = '00000000-0000-4000-8000-000000000000'
-    expect((await fetch(`${server!.url}/no/such/page`)).status).toBe(404)
-    expect((await fetch(`${server!.url}/upload/${missing}`)).status).toBe(404)
-    expect(await settled(server!, before)).toEqual([
-      '[page] GET /no/such/page → 404',
-      `[page] GET /upload/${missing} → 404`,
-    ])
+    const unknown = await fetch(`${server!.url}/no/such/page`)
+    expect(unknown.status).toBe(404)
+    const upload = await fetch(`${server!.url}/upload/${missing}?token=secret-in-query`)
+    expect(upload.status).toBe(404)
+    // The start-up's own lines ("[db] applied …") may still come in on a busy machine.
+    const lines = (await settled(server!, before)).filter(line => line.startsWith('{')).map(line => JSON.parse(line) as Record<string, unknown>)
+    const line = (route: string, response: Response) => ({
+      level: 'info', time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), requestId: response.headers.get('x-request-id'),
+      method: 'GET', route, status: 404, durationMs: expect.any(Number), clientIp: '127.0.0.1', msg: 'request',
+    })
+    expect(lines).toEqual([line('unmatched', unknown), line('/upload/[id]', upload)])
+    expect(unknown.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
   })
 
   it('on a later start prints one line, without the first-start advice', async () => {
     await stop(server!)
-    server = await start(dataDir)
+    server = await start(dataDir, { NUXT_LOG_FORMAT: 'pretty' })
     const banner = server.output().slice(0, server.output().indexOf('Listening on'))
     expect(banner.trim()).toBe(`Does It Fuck? · data: ${dataDir} (database app.sqlite, media/, outbox/, secrets.json) · open ${server.url}`)
+  })
+
+  it('with NUXT_LOG_FORMAT=pretty logs a request in one line for people; without NUXT_METRICS_TOKEN /metrics is an unknown page', async () => {
+    await settled(server!, 0)
+    const before = server!.output().length
+    const metrics = await fetch(`${server!.url}/metrics`, { headers: { 'x-request-id': 'from-the-proxy.1', 'accept': 'text/html' } })
+    expect(metrics.status).toBe(404)
+    expect(metrics.headers.get('content-type')).toContain('text/html')
+    expect(metrics.headers.get('x-request-id')).toBe('from-the-proxy.1')
+    expect((await settled(server!, before)).filter(line => !line.startsWith('['))).toEqual([
+      expect.stringMatching(/^\d\d:\d\d:\d\d\.\d{3} GET \/metrics 404 \d+(\.\d+)? ms 127\.0\.0\.1 req from-the-proxy\.1$/),
+    ])
   })
 })
 

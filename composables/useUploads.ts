@@ -5,6 +5,7 @@ import type { SuccessSchema } from '#shared/schemas/common'
 import type { FeatureListResponseSchema, MyUploadsResponseSchema, NextUnvotedResponseSchema, UserListEntrySchema, UserListResponseSchema } from '#shared/schemas/lists'
 import type { AddTagsResponseSchema, TagSchema, TagSearchResponseSchema } from '#shared/schemas/tags'
 import { IMAGE_SIZES, MAX_DESCRIPTION_LENGTH, MAX_IMAGE_BYTES as MAX_BYTES, THUMB_SIZE, type ImageSize, type PrivacyToggledSchema, type UploadCreatedSchema, type UploadSchema } from '#shared/schemas/uploads'
+import type { EditedUploadSchema, HistoryResponseSchema } from '#shared/schemas/upload-edits'
 
 /** Response types come from the same schemas as the API's OpenAPI document. */
 export type Tag = v.InferOutput<typeof TagSchema>
@@ -19,6 +20,18 @@ type FeatureList = v.InferOutput<ReturnType<typeof FeatureListResponseSchema>>
 
 /** GET /api/upload/{id}. */
 export type Upload = v.InferOutput<typeof UploadSchema>
+
+/** PATCH /api/upload/{id}: the fields an edit may change, and why. */
+export interface UploadEdit {
+  description?: string
+  tags?: string[]
+  externalUrl?: string
+  reason?: string
+}
+export type EditedUpload = v.InferOutput<typeof EditedUploadSchema>
+/** GET /api/upload/{id}/history. */
+export type UploadHistory = v.InferOutput<typeof HistoryResponseSchema>
+export type UploadRevision = UploadHistory['revisions'][number]
 
 export interface UploadPage {
   uploads: UploadListItem[]
@@ -127,6 +140,24 @@ export function useUploads() {
   const addTags = (id: string, names: string[]) =>
     api<v.InferOutput<typeof AddTagsResponseSchema>>(`/api/uploads/${id}/tags`, { method: 'POST', body: { tags: names } })
 
+  /** GET /api/upload/{id} with its ETag: the version an edit starts from (sent back as If-Match). */
+  async function getForEdit(id: string): Promise<{ upload: Upload, etag: string | null }> {
+    const response = await $fetch.raw<Upload>(`/api/upload/${encodeURIComponent(id)}`, { cache: 'no-cache' })
+    return { upload: response._data!, etag: response.headers.get('etag') }
+  }
+
+  /** PATCH /api/upload/{id}: 412 when `etag` is no longer the upload's (someone changed it meanwhile). */
+  const edit = (id: string, body: UploadEdit, etag: string | null) =>
+    api<EditedUpload>(`/api/upload/${id}`, { method: 'PATCH', body: { ...body }, headers: etag ? { 'if-match': etag } : {} })
+
+  const history = (id: string, page = 1) => api<UploadHistory>(`/api/upload/${id}/history`, { query: { page, limit: 20 } })
+
+  const revert = (id: string, revision: number) =>
+    api<EditedUpload>(`/api/admin/uploads/${id}/revert`, { method: 'POST', body: { revision } })
+
+  const lock = (id: string, locked: boolean) =>
+    api<{ upload: Upload }>(`/api/admin/uploads/${id}/lock`, { method: 'POST', body: { locked } })
+
   /** POST /api/upload with upload progress (fetch cannot report it). */
   function create(form: FormData, onProgress?: (fraction: number) => void): Promise<CreateResult> {
     return new Promise((resolve) => {
@@ -156,7 +187,7 @@ export function useUploads() {
     })
   }
 
-  return { list, recent, topVoted, get, nextToVote, byUser, mine, tags, togglePrivacy, remove, addTags, create }
+  return { list, recent, topVoted, get, nextToVote, byUser, mine, tags, togglePrivacy, remove, addTags, create, getForEdit, edit, history, revert, lock }
 }
 
 /** Address of an upload's image, or a WebP of at most `IMAGE_SIZES[size]` px a side (small 240, thumb 480, medium 960, display 1600). */

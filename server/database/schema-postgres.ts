@@ -213,6 +213,12 @@ export const uploads = pgTable('uploads', {
    */
   tagIds: text('tag_ids').notNull().default(''),
   createdAt: createdAt(),
+  /** When the description, link or tags last changed (PATCH /api/upload/{id}); null until the first change. */
+  editedAt: text('edited_at'),
+  /** The upload's newest revision in upload_revisions (1 at creation). */
+  revision: integer('revision').notNull().default(1),
+  /** 1 while only admins may edit it (POST /api/admin/uploads/{id}/lock). */
+  locked: integer('locked').notNull().default(0),
   /**
    * The rankings of shared/utils/ranking.ts, kept by the database itself from
    * the counts and created_at (so every write of the counts, a vote, a recount
@@ -465,7 +471,7 @@ export const moderationLog = pgTable('moderation_log', {
   actorId: text('actor_id').references(() => users.id, { onDelete: 'set null' }),
   /** The actor's username when the entry was written, so the entry stays named after the account is gone. */
   actorUsername: text('actor_username'),
-  action: text('action', { enum: ['shadow_ban_on', 'shadow_ban_off', 'upload_removed', 'tag_added', 'report_claimed', 'report_resolved', 'admin_granted', 'admin_revoked', 'admin_account_deleted'] }).notNull(),
+  action: text('action', { enum: ['shadow_ban_on', 'shadow_ban_off', 'upload_removed', 'tag_added', 'report_claimed', 'report_resolved', 'admin_granted', 'admin_revoked', 'admin_account_deleted', 'upload_edited', 'upload_reverted', 'upload_locked', 'upload_unlocked'] }).notNull(),
   targetType: text('target_type', { enum: ['user', 'upload', 'report'] }).notNull(),
   targetId: text('target_id').notNull(),
   /** What the target was when the entry was written: a username, an upload's description (80 characters) or a report's reason. */
@@ -473,6 +479,25 @@ export const moderationLog = pgTable('moderation_log', {
   note: text('note'),
   createdAt: createdAt(),
 }, t => [index('moderation_log_newest_idx').on(t.createdAt, t.id)])
+
+/**
+ * An upload's history: one row per change of its description, link or tags,
+ * revision 1 its creation. `changes` is JSON `{ description?: { from, to },
+ * externalUrl?: { from, to }, tagsAdded: [slug], tagsRemoved: [slug] }`; an
+ * older state is the current one with the later rows' changes undone. The
+ * actor becomes null when that account is deleted (the row stays).
+ */
+export const uploadRevisions = pgTable('upload_revisions', {
+  uploadId: text('upload_id').notNull().references(() => uploads.id, { onDelete: 'cascade' }),
+  revision: integer('revision').notNull(),
+  actorId: text('actor_id').references(() => users.id, { onDelete: 'set null' }),
+  changes: text('changes').notNull(),
+  reason: text('reason'),
+  createdAt: createdAt(),
+}, t => [
+  primaryKey({ columns: [t.uploadId, t.revision] }),
+  index('upload_revisions_actor_idx').on(t.actorId),
+])
 
 /** Tags whose uploads a user does not want to see in any list (GET/PUT /api/profile/filters). */
 export const userHiddenTags = pgTable('user_hidden_tags', {

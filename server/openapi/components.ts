@@ -27,12 +27,15 @@ const upload = {
   downvote_count: 1,
   is_private: 0,
   created_at: '2026-11-23T12:00:00.000Z',
+  edited_at: null,
+  revision: 1,
+  locked: 0,
   tags: [tag],
   username: 'alice',
   stats,
   favourites: 3,
 }
-const { original_name: _, ...listEntry } = upload
+const { original_name: _, locked: ___, ...listEntry } = upload
 const { username: __, ...userListEntry } = listEntry
 
 /**

@@ -13,10 +13,11 @@ import passkeys from './passkeys'
 import reports from './reports'
 import sessions from './sessions'
 import tags from './tags'
+import uploadEdits from './upload-edits'
 import uploads from './uploads'
 import votes from './votes'
 
 export { apiComponents } from './components'
 
 /** Every resource's OpenAPI paths; a new resource file is added here. */
-export const apiPaths: ApiPaths[] = [meta, accounts, sessions, passkeys, oauth, uploads, lists, myUploads, filters, tags, votes, reports, admin, ownData, feeds, favourites]
+export const apiPaths: ApiPaths[] = [meta, accounts, sessions, passkeys, oauth, uploads, uploadEdits, lists, myUploads, filters, tags, votes, reports, admin, ownData, feeds, favourites]

@@ -102,8 +102,10 @@ async function loadFeed(db: Executor, source: FeedSource): Promise<Feed | null> 
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
 const xml = (text: string) => text.replace(NOT_XML, '').replace(/[<>&'"]/g, c => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '\'': '&apos;', '"': '&quot;' })[c]!)
 
+/** An entry's `updated`: its last edit, or its creation (docs/behaviour.md, Curation). */
+const entryUpdated = (entry: ListEntry) => entry.edited_at ?? entry.created_at
 /** The newest entry's time; the tag's or user's creation (or 1970) for an empty feed. */
-const updatedOf = (feed: Feed) => feed.entries.reduce<string | null>((latest, entry) => latest === null || entry.created_at > latest ? entry.created_at : latest, null) ?? feed.since
+const updatedOf = (feed: Feed) => feed.entries.reduce<string | null>((latest, entry) => latest === null || entryUpdated(entry) > latest ? entryUpdated(entry) : latest, null) ?? feed.since
 const thumbnailOf = (site: string, entry: ListEntry) => entry.upload_type === 'image' ? `${site}/api/image/${entry.id}?size=thumb` : null
 
 /** Atom (RFC 4287): feed id, title, updated, author per entry, entry id, title, updated; categories and a Media RSS thumbnail. */
@@ -128,7 +130,7 @@ function renderAtom(feed: Feed, site: string): string {
       `    <link rel="alternate" type="text/html" href="${xml(link)}"/>`,
       `    <author><name>${xml(entry.username ?? '')}</name><uri>${xml(`${site}/user/${encodeURIComponent(entry.username ?? '')}`)}</uri></author>`,
       `    <published>${entry.created_at}</published>`,
-      `    <updated>${entry.created_at}</updated>`,
+      `    <updated>${entryUpdated(entry)}</updated>`,
       ...entry.tags.map(tag => `    <category term="${xml(tag.slug)}" label="${xml(tag.name)}"/>`),
       ...(thumbnail ? [`    <media:thumbnail url="${xml(thumbnail)}"/>`] : []),
       `    <summary>${xml(`${entry.stats.upvotes} fucks, ${entry.stats.downvotes} does not fuck`)}</summary>`,
@@ -156,7 +158,7 @@ function renderJson(feed: Feed, site: string): string {
         ...(thumbnail ? { image: thumbnail } : {}),
         ...(entry.external_url ? { external_url: entry.external_url } : {}),
         date_published: entry.created_at,
-        date_modified: entry.created_at,
+        date_modified: entryUpdated(entry),
         authors: [{ name: entry.username ?? '', url: `${site}/user/${encodeURIComponent(entry.username ?? '')}` }],
         tags: entry.tags.map(tag => tag.name),
       }

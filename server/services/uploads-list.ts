@@ -11,7 +11,7 @@ import { tagIdsOf, tagRows, type TagRow } from './upload-tags'
 import { ENTRY_COLUMNS } from './upload-queries'
 
 export type ListRow = Pick<Row<typeof uploads>, 'id' | 'user_id' | 'filename' | 'description' | 'upload_type' | 'external_url'
-  | 'width' | 'height' | 'upvotes' | 'downvote_count' | 'is_private' | 'created_at' | 'tag_ids' | 'favourites'> & { username?: string }
+  | 'width' | 'height' | 'upvotes' | 'downvote_count' | 'is_private' | 'created_at' | 'edited_at' | 'revision' | 'tag_ids' | 'favourites'> & { username?: string }
 
 /** The cheapest key from an index entry back to its row: SQLite's rowid, PostgreSQL's primary key. */
 const ROW_KEY = dialects({ sqlite: 'rowid', postgres: 'id' })
@@ -33,6 +33,8 @@ export function toListEntry(row: ListRow, tags: TagRow[]) {
     downvote_count: row.downvote_count,
     is_private: row.is_private,
     created_at: row.created_at,
+    edited_at: row.edited_at,
+    revision: row.revision,
     tags,
     ...(row.username === undefined ? {} : { username: row.username }),
     stats: uploadStats(row.upvotes, row.downvote_count),

@@ -16,6 +16,7 @@ import { makeDerivative, makeDerivativesAhead, PHASH_MAX_DISTANCE, processImage,
 import { recordMediaDeletion, removeDeletedMedia } from './media-deletions'
 import { mediaKeys, uploadMediaKeys, type MediaStore } from './media-store'
 import { attachTags, tagsFrom } from './upload-tags'
+import { recordCreation } from './upload-revisions'
 import { visibleTo } from './upload-queries'
 
 export interface MediaOptions {
@@ -35,7 +36,8 @@ export interface ReceivedFile {
 }
 
 type UploadRow = Pick<Row<typeof uploads>, 'id' | 'user_id' | 'filename' | 'original_name' | 'description' | 'upload_type'
-  | 'external_url' | 'width' | 'height' | 'upvotes' | 'downvote_count' | 'is_private' | 'created_at' | 'tag_ids' | 'favourites'> & { username: string, favourited?: number }
+  | 'external_url' | 'width' | 'height' | 'upvotes' | 'downvote_count' | 'is_private' | 'created_at' | 'edited_at' | 'revision' | 'locked'
+  | 'tag_ids' | 'favourites'> & { username: string, favourited?: number }
 
 /** The creation subset (camelCase) answered by both upload endpoints. */
 function createdUpload(row: { id: string, userId: string, filename: string | null, originalName: string, description: string, uploadType: 'image' | 'link', externalUrl: string | null, isPrivate: boolean }) {
@@ -52,7 +54,8 @@ export async function getUploadForViewer(db: Executor, id: string, actor: Pick<A
     ? sql`, CASE WHEN EXISTS (SELECT 1 FROM favourites f WHERE f.user_id = ${actor.id} AND f.upload_id = u.id) THEN 1 ELSE 0 END AS favourited`
     : sql.raw('')
   const row = await db.get<UploadRow>(sql`SELECT u.id, u.user_id, u.filename, u.original_name, u.description, u.upload_type,
-      u.external_url, u.width, u.height, u.upvotes, u.downvote_count, u.is_private, u.created_at, u.tag_ids, us.username, u.favourites${favourited}
+      u.external_url, u.width, u.height, u.upvotes, u.downvote_count, u.is_private, u.created_at, u.edited_at, u.revision, u.locked,
+      u.tag_ids, us.username, u.favourites${favourited}
     FROM uploads u JOIN users us ON us.id = u.user_id
     WHERE u.id = ${id} AND ${visibleTo(actor)}`)
   if (!row) return null
@@ -95,6 +98,7 @@ async function createLink(db: Executor, actor: Actor, input: Extract<UploadField
     await tx.run(sql`INSERT INTO uploads (id, user_id, filename, original_name, description, upload_type, external_url, is_private)
       VALUES (${id}, ${actor.id}, NULL, ${input.external_url}, ${input.description}, 'link', ${input.external_url}, ${input.is_private})`)
     await attachTags(tx, id, input.tags)
+    await recordCreation(tx, { id, userId: actor.id, description: input.description, externalUrl: input.external_url })
   })
   return createdUpload({ id, userId: actor.id, filename: null, originalName: input.external_url, description: input.description, uploadType: 'link', externalUrl: input.external_url, isPrivate: input.is_private })
 }
@@ -131,6 +135,7 @@ async function storeImage(db: Executor, actor: Actor, input: { description: stri
         VALUES (${id}, ${actor.id}, ${filename}, ${originalName}, ${input.description}, 'image', NULL, ${image.mime}, ${image.width},
           ${image.height}, ${image.data.length}, ${image.sha256}, ${image.inputSha256}, ${image.phash}, ${input.is_private})`)
       await attachTags(tx, id, input.tags)
+      await recordCreation(tx, { id, userId: actor.id, description: input.description, externalUrl: null })
     })
   }
   catch (error) {

@@ -2,6 +2,7 @@ import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 import type { H3Event } from 'h3'
 import { getResponseHeader, getResponseStatus, setResponseHeader } from 'h3'
+import { variantEtag } from '../services/etags'
 import type { SerialisedAnswer } from './http-cache'
 import { isInProcessRequest } from './in-process'
 import { requestHeader } from './request-header'
@@ -41,25 +42,7 @@ export function negotiateEncoding(acceptEncoding: string | undefined): ContentEn
   return candidates[0] ?? null
 }
 
-/**
- * The ETag of a compressed variant: the identity ETag with the encoding added
- * inside the quotes (`"abc"` → `"abc-br"`), so each encoding's bytes have
- * their own strong validator (a cache never mixes them up), while
- * `etagMatches` still knows it for the same content.
- */
-export function variantEtag(etag: string, encoding: ContentEncoding): string {
-  return etag.replace(/"$/, `-${encoding}"`)
-}
-
-/**
- * True when a validator the client sent (`If-None-Match` entry) stands for
- * `etag` in any encoding: the tag itself, weak or strong, or one of its
- * compressed variants.
- */
-export function etagMatches(sent: string, etag: string): boolean {
-  const tag = sent.trim().replace(/^W\//, '')
-  return tag === etag || tag === variantEtag(etag, 'br') || tag === variantEtag(etag, 'gzip')
-}
+export { etagMatches, variantEtag } from '../services/etags'
 
 /** Adds `Accept-Encoding` to the response's Vary once. */
 export function varyOnAcceptEncoding(event: H3Event): void {

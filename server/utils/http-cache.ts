@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto'
 import type { H3Event } from 'h3'
+import { etagMatches, etagOf } from '../services/etags'
 import { isKeptAnswer } from '../services/list-cache'
-import { compressResponse, etagMatches, type ContentEncoding } from './compression'
+import { compressResponse, type ContentEncoding } from './compression'
 import { refundRateLimit } from './rate-limit'
 import { requestHeader } from './request-header'
 import { getResponseHeader, getResponseStatus, setResponseHeader, setResponseStatus } from 'h3'
@@ -46,10 +46,7 @@ export function cachePolicyFor(event: H3Event): CachePolicy {
   return (event.context.cachePolicy as CachePolicy | undefined) ?? routeCachePolicy(event.path.split('?')[0]!)
 }
 
-/** Strong ETag of a serialised body. */
-export function etagOf(body: string | Buffer): string {
-  return `"${createHash('sha1').update(body).digest('base64url')}"`
-}
+export { etagOf } from '../services/etags'
 
 /**
  * True (and the 304 is set) when the client already holds this version, in

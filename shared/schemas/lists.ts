@@ -86,9 +86,9 @@ export const UserListQuerySchema = v.object({
 export const UsernameParamsSchema = v.object({ username: v.string() })
 
 /** An entry of /api/uploads, /api/uploads/filtered and the recent/top items. */
-export const ListEntrySchema = v.omit(UploadSchema, ['original_name'])
+export const ListEntrySchema = v.omit(UploadSchema, ['original_name', 'locked'])
 /** An entry of the per-user list (the user is given once at top level). */
-export const UserListEntrySchema = v.omit(UploadSchema, ['original_name', 'username'])
+export const UserListEntrySchema = v.omit(UploadSchema, ['original_name', 'username', 'locked'])
 
 export const NextUnvotedResponseSchema = v.object({ upload: v.nullable(ListEntrySchema) })
 

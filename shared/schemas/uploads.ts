@@ -35,12 +35,21 @@ const isHttpUrl = (value: string) => {
 }
 
 // Missing multipart fields count as empty, so each gets its own message rather than a generic "Invalid key".
-const HttpUrlSchema = (message: string) => v.pipe(
+export const HttpUrlSchema = (message: string) => v.pipe(
   v.optional(v.string(message), ''),
   v.trim(),
   v.nonEmpty(message),
   v.maxLength(MAX_URL_LENGTH, `URLs must be at most ${MAX_URL_LENGTH} characters`),
   v.check(isHttpUrl, message),
+)
+
+/** A description as stored: trimmed, 1 to 500 characters, at least one of them visible. */
+export const DescriptionTextSchema = v.pipe(
+  v.string('Description is required'),
+  v.trim(),
+  v.nonEmpty('Description is required'),
+  v.check(hasVisibleCharacter, 'Description must contain a visible character'),
+  v.check(text => [...text].length <= MAX_DESCRIPTION_LENGTH, `Description must be at most ${MAX_DESCRIPTION_LENGTH} characters`),
 )
 
 const DescriptionSchema = v.pipe(
@@ -163,6 +172,12 @@ export const UploadSchema = v.object({
   downvote_count: v.pipe(v.number(), v.integer()),
   is_private: v.picklist([0, 1]),
   created_at: v.string(),
+  /** When the description, link or tags last changed; null until the first change. */
+  edited_at: v.nullable(v.string()),
+  /** The newest revision (1 at creation; GET /api/upload/{id}/history). */
+  revision: v.pipe(v.number(), v.integer()),
+  /** 1 while only admins may edit the upload. */
+  locked: v.picklist([0, 1]),
   tags: v.array(TagSchema),
   username: v.string(),
   stats: UploadStatsSchema,

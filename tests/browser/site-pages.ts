@@ -64,6 +64,12 @@ export const PAGES: PageCase[] = [
   { name: 'link upload', path: f => `/upload/${f.linkId}`, as: 'guest' },
   { name: 'image upload (owner)', path: f => `/upload/${f.imageId}`, as: 'owner' },
   { name: 'link upload (admin)', path: f => `/upload/${f.linkId}`, as: 'admin' },
+  { name: 'link upload (admin): edit form and history', path: f => `/upload/${f.linkId}`, as: 'admin', then: async (page) => {
+    await page.click('[data-testid=edit-upload]')
+    await page.click('[data-testid=history-toggle]')
+    await page.locator('[data-testid=edit-form]').waitFor()
+    await page.locator('[data-testid=history-list]').waitFor({ state: 'attached' })
+  } },
   { name: 'upload: report dialog', path: f => `/upload/${f.linkId}`, as: 'guest', then: async (page) => {
     await page.click('[data-testid=report-open]')
     await page.locator('[data-testid=report-dialog]').waitFor()

@@ -12,8 +12,8 @@ import { postUpload } from '../support/uploads'
 
 // Every kept count and copy (server/database/kept-counts.ts) against its recount after
 // a mixed workload sent in parallel: uploads with shared tags, votes cast, changed and
-// withdrawn, anonymous votes, tags added, privacy flipped, uploads and an account
-// deleted. Own server, so no other file's writes run in between.
+// withdrawn, anonymous votes, tags added, edited and removed, privacy flipped, uploads
+// and an account deleted. Own server, so no other file's writes run in between.
 let server: RunningServer
 let users: TestUser[]
 
@@ -60,6 +60,8 @@ describe('kept counts', () => {
       ...ids.slice(3, 12).map((id, i) => call(`/api/upload/${id}/privacy`, owner(i + 3), { method: 'PATCH' })),
       ...ids.slice(12, 15).map((id, i) => call(`/api/upload/${id}`, owner(i + 12), { method: 'DELETE' })),
       ...ids.slice(4, 13).map(id => call(`/api/upload/${id}/favourite`, users[3]!, { method: 'DELETE' })),
+      ...ids.slice(0, 12).map((id, i) => call(`/api/upload/${id}`, owner(i), { method: 'PATCH', body: { tags: tags.filter((_, k) => (i + k) % 2 === 0).concat('purple') } })),
+      ...ids.slice(4, 10).map((id, i) => call(`/api/uploads/${id}/tags/blue`, owner(i + 4), { method: 'DELETE' })),
       ...ids.slice(10, 16).flatMap((id, i) => [call(`/api/upload/${id}/report`, users[0]!, { method: 'POST', body: { reason: i % 2 ? 'spam' : 'illegal' } }),
         call(`/api/upload/${id}/report`, users[1]!, { method: 'POST', body: { reason: 'other', details: 'kept counts' } })]),
       call('/api/profile', users[3]!, { method: 'DELETE', body: { password: users[3]!.password } }),

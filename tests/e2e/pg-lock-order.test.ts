@@ -48,24 +48,26 @@ describe.skipIf(testEngine() !== 'postgres')('PostgreSQL lock order of the kept 
     for (let i = 0; i < 3; i++) users.push(await registerUser({}, running.url))
     const owner = (i: number) => users[i % 3]!
 
-    const made = await Promise.all(Array.from({ length: 24 }, (_, i) => {
+    const made = await Promise.all(Array.from({ length: 32 }, (_, i) => {
       const mine = [tags[i % 4]!, tags[(i + 1) % 4]!, tags[(i + 2) % 4]!]
       return postUpload(owner(i), {
         upload_type: 'link', description: `Locked link ${i}`, external_url: `https://example.com/${randomUUID()}`,
         tags: (i % 2 === 0 ? mine : mine.reverse()).join(', '),
       }, undefined, running.url)
     }))
-    expect(made.map(response => response.status)).toEqual(Array(24).fill(201))
+    expect(made.map(response => response.status)).toEqual(Array(32).fill(201))
     const idOf = (i: number) => made[i]!.body.upload.id as string
 
     for (const round of [0, 1]) {
-      const at = round * 12
+      const at = round * 16
       const results = await Promise.all([
         ...[0, 1, 2, 3].map(i => api(`/api/uploads/${idOf(at + i)}/tags`, { ...base, method: 'POST', token: owner(at + i).token, body: { tags } })),
         ...[4, 5, 6, 7].map(i => api(`/api/upload/${idOf(at + i)}/privacy`, { ...base, method: 'PATCH', token: owner(at + i).token })),
         ...[8, 9, 10, 11].map(i => api(`/api/upload/${idOf(at + i)}`, { ...base, method: 'DELETE', token: owner(at + i).token })),
+        // Edits that take some of the shared tags off and put others on.
+        ...[12, 13, 14, 15].map(i => api(`/api/upload/${idOf(at + i)}`, { ...base, method: 'PATCH', token: owner(at + i).token, body: { tags: [tags[(i + 3) % 4]!, 'edited'] } })),
       ])
-      expect(results.map(response => response.status), `round ${round}`).toEqual(Array(12).fill(200))
+      expect(results.map(response => response.status), `round ${round}`).toEqual(Array(16).fill(200))
     }
 
     server = undefined

@@ -137,6 +137,23 @@ describe.skipIf(!postgres)('two instances on one PostgreSQL database, one Redis 
     expect(await statsIn(b.url, uploadId)).toEqual({ voteCount: 1, upvotes: 1, downvotes: 0, averageRating: 10 })
   })
 
+  it('show an edit made on A in B\'s list at once, and make one linear history of edits sent to both', async () => {
+    const uploadId = await linkUpload(alice, a.url)
+    const entryOn = async (baseURL: string) => (await api('/api/uploads?limit=50', { baseURL })).body.uploads.find((entry: { id: string }) => entry.id === uploadId)
+    expect(await entryOn(b.url)).toMatchObject({ revision: 1, edited_at: null })
+    expect(await entryOn(b.url)).toMatchObject({ revision: 1, edited_at: null })
+    const edited = await api(`/api/upload/${uploadId}`, { method: 'PATCH', token: alice.token, body: { description: 'Edited on A' }, baseURL: a.url })
+    expect(edited.status).toBe(200)
+    expect(await entryOn(b.url)).toMatchObject({ description: 'Edited on A', revision: 2, edited_at: edited.body.upload.edited_at })
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => api(`/api/upload/${uploadId}`, {
+      method: 'PATCH', token: alice.token, body: { tags: [`two-${i}`, 'both'] }, baseURL: i % 2 ? a.url : b.url,
+    })))
+    expect(answers.map(answer => answer.status)).toEqual(Array(6).fill(200))
+    expect(answers.map(answer => answer.body.revision as number).sort((x, y) => x - y)).toEqual([3, 4, 5, 6, 7, 8])
+    const history = await api(`/api/upload/${uploadId}/history`, { baseURL: b.url })
+    expect(history.body.revisions.map((revision: { revision: number }) => revision.revision)).toEqual([8, 7, 6, 5, 4, 3, 2, 1])
+  })
+
   it('serve an image uploaded on A from B, the same bytes, and write no media under either data dir', async () => {
     const created = await postUpload(alice, { upload_type: 'image', description: 'uploaded on A' }, image(await randomImage('png')), a.url)
     expect(created.status).toBe(201)

@@ -289,6 +289,9 @@ describe('GET /api/upload/{id}', () => {
       downvote_count: 0,
       is_private: 0,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      edited_at: null,
+      revision: 1,
+      locked: 0,
       tags: [
         { id: expect.stringMatching(UUID), name: 'Cats', slug: 'cats' },
         { id: expect.stringMatching(UUID), name: 'Cute Things', slug: 'cute-things' },

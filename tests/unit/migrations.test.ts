@@ -19,10 +19,29 @@ describe('migrations', () => {
     expect(await runMigrations(db, journal, load)).toBe(journal.entries.length)
     expect(await runMigrations(db, journal, load)).toBe(0)
     const tables = (await db.all<{ name: string }>(sql`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)).map(r => r.name)
-    expect(tables).toEqual(['__drizzle_migrations', 'anonymous_votes', 'api_tokens', 'app_secrets', 'email_verification_tokens', 'favourites', 'media_deletions', 'mfa_backup_codes', 'moderation_log', 'oauth_accounts', 'passkeys', 'password_reset_tokens', 'rank_copies_pending', 'report_groups', 'reports', 'sessions', 'tag_pairs', 'tags', 'upload_days', 'upload_months', 'upload_tags', 'uploads', 'user_hidden_tags', 'user_vote_counts', 'users', 'votes', 'webauthn_challenges'])
+    expect(tables).toEqual(['__drizzle_migrations', 'anonymous_votes', 'api_tokens', 'app_secrets', 'email_verification_tokens', 'favourites', 'media_deletions', 'mfa_backup_codes', 'moderation_log', 'oauth_accounts', 'passkeys', 'password_reset_tokens', 'rank_copies_pending', 'report_groups', 'reports', 'sessions', 'tag_pairs', 'tags', 'upload_days', 'upload_months', 'upload_revisions', 'upload_tags', 'uploads', 'user_hidden_tags', 'user_vote_counts', 'users', 'votes', 'webauthn_challenges'])
     expect(db.sqlite.pragma('journal_mode', { simple: true })).toBe('wal')
     expect(db.sqlite.pragma('foreign_keys', { simple: true })).toBe(1)
     expect(db.sqlite.pragma('busy_timeout', { simple: true })).toBe(5000)
+  })
+
+  it('give every upload there before edits its revision 1, built from its description, link and tags', async () => {
+    const db = openDatabase({ sqliteFile: ':memory:' }) as SqliteDatabase
+    const before = journal.entries.findIndex(entry => entry.tag.endsWith('_edits'))
+    await runMigrations(db, { ...journal, entries: journal.entries.slice(0, before) }, load)
+    db.sqlite.exec(`INSERT INTO users (id, username, email, password_hash) VALUES ('u', 'ann', 'ann@example.com', 'x');
+      INSERT INTO uploads (id, user_id, original_name, description, upload_type, external_url, created_at) VALUES
+        ('img', 'u', 'a.png', 'An image', 'image', NULL, '2026-01-01T00:00:00.000Z'),
+        ('lnk', 'u', 'https://example.com/', 'A link', 'link', 'https://example.com/', '2026-01-02T00:00:00.000Z');
+      INSERT INTO tags (id, name, slug) VALUES ('t1', 'Zebra', 'zebra'), ('t2', 'apple', 'apple');
+      INSERT INTO upload_tags (upload_id, tag_id, position) VALUES ('img', 't1', 0), ('img', 't2', 1);`)
+    await runMigrations(db, journal, load)
+    const rows = await db.all<{ upload_id: string, revision: number, actor_id: string, changes: string, reason: null, created_at: string }>(sql`SELECT * FROM upload_revisions ORDER BY upload_id`)
+    expect(rows.map(row => ({ ...row, changes: JSON.parse(row.changes) }))).toEqual([
+      { upload_id: 'img', revision: 1, actor_id: 'u', reason: null, created_at: '2026-01-01T00:00:00.000Z', changes: { description: { from: null, to: 'An image' }, tagsAdded: ['zebra', 'apple'], tagsRemoved: [] } },
+      { upload_id: 'lnk', revision: 1, actor_id: 'u', reason: null, created_at: '2026-01-02T00:00:00.000Z', changes: { description: { from: null, to: 'A link' }, externalUrl: { from: null, to: 'https://example.com/' }, tagsAdded: [], tagsRemoved: [] } },
+    ])
+    expect(await db.all(sql`SELECT revision, edited_at, locked FROM uploads`)).toEqual([{ revision: 1, edited_at: null, locked: 0 }, { revision: 1, edited_at: null, locked: 0 }])
   })
 
   it('give the list queries their indexes', async () => {

@@ -1,0 +1,12 @@
+import { getRequestHeader } from 'h3'
+import { EditUploadSchema } from '#shared/schemas/upload-edits'
+import { UploadIdParamsSchema } from '#shared/schemas/uploads'
+import { editUpload } from '../../services/upload-edits'
+
+/** PATCH /api/upload/{id}: the owner (unless locked) or an admin changes the description, tags or link as one revision; If-Match optional. */
+export default defineEventHandler(async (event) => {
+  const actor = await requireUser(event)
+  const { id } = paramsValidated(event, UploadIdParamsSchema)
+  const input = await readValidated(event, EditUploadSchema)
+  return editUpload(useDB(), actor, id, input, getRequestHeader(event, 'if-match'))
+})

@@ -1,0 +1,236 @@
+import type { EditUploadInput, RevisionChanges } from '../../shared/schemas/upload-edits'
+import type { ModerationAction } from '../../shared/schemas/modlog'
+import { parseTagName, slugify } from '../../shared/utils/tags'
+import type { Executor, Row } from '../database/port'
+import type { uploads } from '../database/schema-postgres'
+import { FOR_UPDATE, inList, sql } from '../database/sql'
+import { apiError } from './errors'
+import { etagOf, ifMatchHolds } from './etags'
+import { logModeration } from './modlog'
+import type { Actor } from './sessions'
+import { tagIdsOf, tagRows, tagsFrom, tagsOf, upsertTag } from './upload-tags'
+import { getUploadForViewer } from './uploads'
+import { visibleTo } from './upload-queries'
+
+type EditRow = Pick<Row<typeof uploads>, 'id' | 'user_id' | 'description' | 'upload_type' | 'external_url' | 'tag_ids' | 'revision' | 'locked'>
+
+/** What an upload's editable part is: its description, its link and its tags (in order). */
+interface EditableState {
+  description: string
+  externalUrl: string | null
+  tags: { name: string, slug: string }[]
+}
+
+/** A change to apply as one new revision. */
+interface Change {
+  description?: string
+  externalUrl?: string
+  /** The complete new tag list. */
+  tags?: { name: string, slug: string }[]
+}
+
+interface Editor {
+  actor: Pick<Actor, 'id' | 'isAdmin'>
+  reason: string | null
+  /** The moderation log action when an admin changes someone else's upload (none for the owner). */
+  logAs: ModerationAction
+}
+
+/**
+ * The upload's row, locked for the change (the upload row first, as every
+ * write to its links: docs/database.md, "Locks and their order"), when the
+ * actor may see it; 404 otherwise.
+ */
+async function lockVisibleUpload(tx: Executor, actor: Pick<Actor, 'id' | 'isAdmin'>, uploadId: string): Promise<EditRow> {
+  const row = await tx.get<EditRow>(sql`SELECT u.id, u.user_id, u.description, u.upload_type, u.external_url, u.tag_ids, u.revision, u.locked
+    FROM uploads u WHERE u.id = ${uploadId} AND ${visibleTo(actor)}${FOR_UPDATE}`)
+  if (!row) throw apiError(404, 'Upload not found')
+  return row
+}
+
+/** 403 unless the actor may edit this upload: its owner while it is not locked, or an admin. */
+function assertMayEdit(row: EditRow, actor: Pick<Actor, 'id' | 'isAdmin'>): void {
+  if (actor.isAdmin) return
+  if (row.user_id !== actor.id) throw apiError(403, 'Not your upload')
+  if (row.locked === 1) throw apiError(403, 'Upload is locked')
+}
+
+async function stateOf(tx: Executor, row: EditRow): Promise<EditableState> {
+  const tags = await tagsFrom(tx, row.tag_ids)
+  return { description: row.description, externalUrl: row.external_url, tags: tags.map(tag => ({ name: tag.name, slug: tag.slug })) }
+}
+
+/** What going from `before` to `after` changes; null when nothing does. */
+function diff(before: EditableState, after: Change): RevisionChanges | null {
+  const changes: RevisionChanges = { tagsAdded: [], tagsRemoved: [] }
+  if (after.description !== undefined && after.description !== before.description) changes.description = { from: before.description, to: after.description }
+  if (after.externalUrl !== undefined && after.externalUrl !== before.externalUrl) changes.externalUrl = { from: before.externalUrl, to: after.externalUrl }
+  if (after.tags) {
+    const was = new Set(before.tags.map(tag => tag.slug))
+    const will = new Set(after.tags.map(tag => tag.slug))
+    changes.tagsAdded = after.tags.filter(tag => !was.has(tag.slug)).map(tag => tag.slug)
+    changes.tagsRemoved = before.tags.filter(tag => !will.has(tag.slug)).map(tag => tag.slug)
+  }
+  const changed = changes.description || changes.externalUrl || changes.tagsAdded.length > 0 || changes.tagsRemoved.length > 0
+  return changed ? changes : null
+}
+
+const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b))
+
+/**
+ * Writes one change as the upload's next revision, inside the caller's
+ * transaction that locked the upload row: the tag rows it touches in slug
+ * order (made, or locked), then the links removed and added (the kept counts
+ * follow by their triggers), the upload's own columns, the revision and, for
+ * an admin's change of someone else's upload, the moderation log entry.
+ */
+async function applyChange(tx: Executor, row: EditRow, change: Change, changes: RevisionChanges, editor: Editor): Promise<number> {
+  // Logged first, so the entry names the upload as the admin found it.
+  if (row.user_id !== editor.actor.id) {
+    await logModeration(tx, { actorId: editor.actor.id, action: editor.logAs, targetType: 'upload', targetId: row.id, note: editor.reason })
+  }
+  const added = new Map((change.tags ?? []).filter(tag => changes.tagsAdded.includes(tag.slug)).map(tag => [tag.slug, tag.name]))
+  const removed = new Set(changes.tagsRemoved)
+  const ids = new Map<string, string>()
+  const current = await tagRows(tx, tagIdsOf(row.tag_ids))
+  for (const tag of current.values()) if (removed.has(tag.slug)) ids.set(tag.slug, tag.id)
+  // Every tag row the change moves, made or locked in byte order (as the triggers lock them), so two
+  // edits of uploads sharing tags never wait on each other in a circle on PostgreSQL.
+  for (const slug of [...added.keys(), ...removed].sort(byteOrder)) {
+    if (added.has(slug)) ids.set(slug, await upsertTag(tx, { name: added.get(slug)!, slug }))
+    else await tx.get(sql`SELECT id FROM tags WHERE id = ${ids.get(slug)!}${FOR_UPDATE}`)
+  }
+  if (removed.size > 0) await tx.run(sql`DELETE FROM upload_tags WHERE upload_id = ${row.id} AND tag_id ${inList([...removed].map(slug => ids.get(slug)!))}`)
+  if (added.size > 0) {
+    const last = await tx.get<{ position: number | null }>(sql`SELECT max(position) AS position FROM upload_tags WHERE upload_id = ${row.id}`)
+    let position = (last?.position ?? -1) + 1
+    for (const slug of changes.tagsAdded) await tx.run(sql`INSERT INTO upload_tags (upload_id, tag_id, position) VALUES (${row.id}, ${ids.get(slug)!}, ${position++})`)
+  }
+  const now = new Date().toISOString()
+  const { revision } = (await tx.get<{ revision: number }>(sql`UPDATE uploads SET description = ${changes.description?.to ?? row.description},
+      external_url = ${changes.externalUrl ? changes.externalUrl.to : row.external_url}, edited_at = ${now}, revision = revision + 1
+    WHERE id = ${row.id} RETURNING revision`))!
+  await tx.run(sql`INSERT INTO upload_revisions (upload_id, revision, actor_id, changes, reason, created_at)
+    VALUES (${row.id}, ${revision}, ${editor.actor.id}, ${JSON.stringify(changes)}, ${editor.reason}, ${now})`)
+  return revision
+}
+
+/** The names and slugs of a tag list as given (already per the tag rule and one per slug). */
+const parsedTags = (names: string[]) => names.map(name => parseTagName(name)!)
+
+/**
+ * PATCH /api/upload/{id}: the owner (unless locked) or an admin changes the
+ * description, the complete tag list or a link's URL as one revision
+ * (docs/behaviour.md, Curation). `ifMatch` is the request's If-Match: stale
+ * (the upload's GET answer has another ETag now) → 412. A change to nothing
+ * new answers the current revision.
+ */
+export async function editUpload(db: Executor, actor: Actor, uploadId: string, input: EditUploadInput, ifMatch?: string) {
+  return db.transaction(async (tx) => {
+    const row = await lockVisibleUpload(tx, actor, uploadId)
+    assertMayEdit(row, actor)
+    if (ifMatch !== undefined) {
+      const current = await getUploadForViewer(tx, uploadId, actor)
+      if (!ifMatchHolds(ifMatch, etagOf(JSON.stringify(current)))) throw apiError(412, 'Upload changed')
+    }
+    if (input.externalUrl !== undefined && row.upload_type !== 'link') throw apiError(400, 'Not a link')
+    const change: Change = { description: input.description, externalUrl: input.externalUrl, tags: input.tags && parsedTags(input.tags) }
+    const changes = diff(await stateOf(tx, row), change)
+    const revision = changes
+      ? await applyChange(tx, row, change, changes, { actor, reason: input.reason ?? null, logAs: 'upload_edited' })
+      : row.revision
+    return { upload: (await getUploadForViewer(tx, uploadId, actor))!, revision }
+  })
+}
+
+/** DELETE /api/uploads/{id}/tags/{slug}: the owner (unless locked) or an admin removes one tag; a revision when it was there. */
+export async function removeUploadTag(db: Executor, actor: Actor, uploadId: string, slug: string) {
+  return db.transaction(async (tx) => {
+    const row = await lockVisibleUpload(tx, actor, uploadId)
+    assertMayEdit(row, actor)
+    const state = await stateOf(tx, row)
+    const wanted = slugify(slug)
+    const change: Change = { tags: state.tags.filter(tag => tag.slug !== wanted) }
+    const changes = diff(state, change)
+    if (changes) await applyChange(tx, row, change, changes, { actor, reason: null, logAs: 'upload_edited' })
+    return { success: true as const, tags: await tagsOf(tx, uploadId), removed: changes ? 1 as const : 0 as const }
+  })
+}
+
+type RevisionRow = { revision: number, actor_id: string | null, username: string | null, changes: string, reason: string | null, created_at: string }
+
+/** GET /api/upload/{id}/history: newest first, for whoever may see the upload. */
+export async function uploadHistory(db: Executor, actor: Pick<Actor, 'id' | 'isAdmin'> | null, uploadId: string, query: { page: number, limit: number }) {
+  const upload = await db.get<{ id: string }>(sql`SELECT u.id FROM uploads u WHERE u.id = ${uploadId} AND ${visibleTo(actor)}`)
+  if (!upload) throw apiError(404, 'Upload not found')
+  const { total } = (await db.get<{ total: number }>(sql`SELECT count(*) AS total FROM upload_revisions WHERE upload_id = ${uploadId}`))!
+  const rows = await db.all<RevisionRow>(sql`SELECT r.revision, r.actor_id, us.username, r.changes, r.reason, r.created_at
+    FROM upload_revisions r LEFT JOIN users us ON us.id = r.actor_id
+    WHERE r.upload_id = ${uploadId} ORDER BY r.revision DESC LIMIT ${query.limit} OFFSET ${(query.page - 1) * query.limit}`)
+  return {
+    revisions: rows.map(row => ({
+      revision: row.revision,
+      actor: row.actor_id !== null && row.username !== null ? { id: row.actor_id, username: row.username } : null,
+      changes: JSON.parse(row.changes) as RevisionChanges,
+      reason: row.reason,
+      createdAt: row.created_at,
+    })),
+    total: Number(total),
+    page: query.page,
+    limit: query.limit,
+  }
+}
+
+/**
+ * The editable state as it was at `revision`: the current one with every
+ * later revision's changes undone, newest first.
+ */
+async function stateAt(tx: Executor, row: EditRow, revision: number): Promise<EditableState> {
+  const state = await stateOf(tx, row)
+  const later = await tx.all<{ changes: string }>(sql`SELECT changes FROM upload_revisions
+    WHERE upload_id = ${row.id} AND revision > ${revision} ORDER BY revision DESC`)
+  let description = state.description
+  let externalUrl = state.externalUrl
+  let slugs = state.tags.map(tag => tag.slug)
+  for (const { changes } of later) {
+    const change = JSON.parse(changes) as RevisionChanges
+    if (change.description?.from != null) description = change.description.from
+    if (change.externalUrl) externalUrl = change.externalUrl.from
+    slugs = [...slugs.filter(slug => !change.tagsAdded.includes(slug)), ...change.tagsRemoved.filter(slug => !slugs.includes(slug))]
+  }
+  const names = slugs.length === 0
+    ? new Map<string, string>()
+    : new Map((await tx.all<{ slug: string, name: string }>(sql`SELECT slug, name FROM tags WHERE slug ${inList(slugs)}`)).map(tag => [tag.slug, tag.name]))
+  return { description, externalUrl, tags: slugs.filter(slug => names.has(slug)).map(slug => ({ name: names.get(slug)!, slug })) }
+}
+
+/** POST /api/admin/uploads/{id}/revert: an admin restores a revision's description, link and tags as a new revision. */
+export async function revertUpload(db: Executor, actor: Actor, uploadId: string, input: { revision: number, note?: string }) {
+  return db.transaction(async (tx) => {
+    const row = await lockVisibleUpload(tx, actor, uploadId)
+    if (input.revision > row.revision) throw apiError(404, 'Revision not found')
+    const target = await stateAt(tx, row, input.revision)
+    const change: Change = { description: target.description, tags: target.tags, ...(target.externalUrl === null ? {} : { externalUrl: target.externalUrl }) }
+    const changes = diff(await stateOf(tx, row), change)
+    const editor: Editor = { actor, reason: input.note ?? `Reverted to revision ${input.revision}`, logAs: 'upload_reverted' }
+    // An admin's revert of their own upload is logged too: reverting is a moderation act.
+    if (changes && row.user_id === actor.id) {
+      await logModeration(tx, { actorId: actor.id, action: 'upload_reverted', targetType: 'upload', targetId: uploadId, note: editor.reason })
+    }
+    const revision = changes ? await applyChange(tx, row, change, changes, editor) : row.revision
+    return { upload: (await getUploadForViewer(tx, uploadId, actor))!, revision }
+  })
+}
+
+/** POST /api/admin/uploads/{id}/lock: an admin locks (only admins may edit) or unlocks an upload; logged either way. */
+export async function lockUpload(db: Executor, actor: Actor, uploadId: string, input: { locked: boolean, note?: string }) {
+  return db.transaction(async (tx) => {
+    const row = await lockVisibleUpload(tx, actor, uploadId)
+    const locked = input.locked ? 1 : 0
+    if (row.locked !== locked) {
+      await tx.run(sql`UPDATE uploads SET locked = ${locked} WHERE id = ${uploadId}`)
+      await logModeration(tx, { actorId: actor.id, action: input.locked ? 'upload_locked' : 'upload_unlocked', targetType: 'upload', targetId: uploadId, note: input.note })
+    }
+    return { upload: (await getUploadForViewer(tx, uploadId, actor))! }
+  })
+}

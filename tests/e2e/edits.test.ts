@@ -42,7 +42,9 @@ describe('PATCH /api/upload/{id}', () => {
   it('changes description and tags as one revision, shown at once in the upload, lists, tag pages and feeds', async () => {
     const [tag, oldTag] = [`edit-${randomUUID().slice(0, 6)}`, `old-${randomUUID().slice(0, 6)}`]
     const id = await link([oldTag, 'kept'])
-    const before = await api(`/api/upload/${id}`)
+    // Read as the owner: a signed-in caller's upload carries `favourited`, and its ETag is the one an edit checks.
+    const asOwner = () => api(`/api/upload/${id}`, { token: owner.token })
+    const before = await asOwner()
     expect(before.body).toMatchObject({ revision: 1, edited_at: null, locked: 0 })
     const filtered = (slug: string) => api(`/api/uploads/filtered?tags=${slug}`).then(r => r.body.uploads.map((u: { id: string }) => u.id))
     expect(await filtered(oldTag)).toEqual([id]) // a cached answer the edit must not leave behind
@@ -56,7 +58,7 @@ describe('PATCH /api/upload/{id}', () => {
     expect(response.body.upload.edited_at).toMatch(/^\d{4}-\d\d-\d\dT.*Z$/)
     await expectMatchesOpenApi('patch', '/api/upload/{id}', response)
 
-    const after = await api(`/api/upload/${id}`)
+    const after = await asOwner()
     expect(after.body).toEqual(response.body.upload)
     expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'))
     const listed = await api(`/api/uploads/filtered?tags=${tag}`)
@@ -70,7 +72,7 @@ describe('PATCH /api/upload/{id}', () => {
 
   it('answers the current revision and writes nothing for a body equal to the current state', async () => {
     const id = await link(['same'])
-    const { body: upload } = await api(`/api/upload/${id}`)
+    const { body: upload } = await api(`/api/upload/${id}`, { token: owner.token })
     const response = await patch(id, { description: upload.description, tags: ['SAME'], externalUrl: upload.external_url })
     expect(response.status).toBe(200)
     expect(response.body).toEqual({ upload, revision: 1 })
@@ -104,12 +106,12 @@ describe('PATCH /api/upload/{id}', () => {
 
   it('takes If-Match: the current ETag goes through, a stale one is 412', async () => {
     const id = await link(['etag'])
-    const etag = (await api(`/api/upload/${id}`)).headers.get('etag')!
+    const etag = (await api(`/api/upload/${id}`, { token: owner.token })).headers.get('etag')!
     expect((await patch(id, { description: 'first' }, owner, { 'if-match': etag })).status).toBe(200)
     const stale = await patch(id, { description: 'second' }, owner, { 'if-match': etag })
     expect(stale.status).toBe(412)
     expect(stale.body).toEqual({ statusCode: 412, statusMessage: 'Precondition Failed', message: 'Upload changed' })
-    const fresh = (await api(`/api/upload/${id}`)).headers.get('etag')!
+    const fresh = (await api(`/api/upload/${id}`, { token: owner.token })).headers.get('etag')!
     expect((await patch(id, { description: 'second' }, owner, { 'if-match': fresh })).body.revision).toBe(3)
   })
 

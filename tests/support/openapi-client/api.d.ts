@@ -14,7 +14,7 @@ export interface paths {
         };
         /**
          * The moderation log (admin)
-         * @description Every admin action, newest first, appended in the action's own transaction and never edited. `action`: `shadow_ban_on`, `shadow_ban_off`, `upload_removed`, `tag_added`, `report_claimed`, `report_resolved` (note: the resolution, then the admin's note), `admin_granted`, `admin_revoked` (command line: `actor` null), `admin_account_deleted` (an admin deleted their own account). `actor` keeps the username the admin had when the entry was written; its `id` is null once that account is deleted. `targetLabel` is the target as it was then (a username, the first 80 characters of a description, a report's reason), `targetExists` whether it is still there. limit default 50, max 100.
+         * @description Every admin action, newest first, appended in the action's own transaction and never edited. `action`: `shadow_ban_on`, `shadow_ban_off`, `upload_removed`, `tag_added`, `report_claimed`, `report_resolved` (note: the resolution, then the admin's note), `admin_granted`, `admin_revoked` (command line: `actor` null), `admin_account_deleted` (an admin deleted their own account), `upload_edited` (an admin edited someone else's upload; note: the reason), `upload_reverted`, `upload_locked`, `upload_unlocked`. `actor` keeps the username the admin had when the entry was written; its `id` is null once that account is deleted. `targetLabel` is the target as it was then (a username, the first 80 characters of a description, a report's reason), `targetExists` whether it is still there. limit default 50, max 100.
          */
         get: operations["listModerationLog"];
         put?: never;
@@ -79,6 +79,40 @@ export interface paths {
          * @description Resolves every unresolved report of the report's upload with one action: `dismiss`, `remove_upload` (the upload, its files and its reports go) or `shadow_ban_uploader`. The action and its moderation log entries commit together.
          */
         post: operations["resolveReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/uploads/{id}/lock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Lock an upload (only admins may edit it) or unlock it (admins only; logged) */
+        post: operations["lockUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/uploads/{id}/revert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restore a revision's description, link and tags as a new revision (admins only; logged) */
+        post: operations["revertUpload"];
         delete?: never;
         options?: never;
         head?: never;
@@ -904,7 +938,11 @@ export interface paths {
         delete: operations["deleteUpload"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Edit an upload's description, tags or link (owner or admin), as a new revision
+         * @description `tags` is the complete new list (tag rules, at most 10): tags it lacks are removed, new ones added. `externalUrl` only for links. Other keys are ignored. A body equal to the current state changes nothing and answers the current revision. Send `If-Match` with the ETag of GET /api/upload/{id} to refuse the change when the upload changed meanwhile (412). The file, type, owner, creation time and votes never change; parallel edits apply one after the other.
+         */
+        patch: operations["editUpload"];
         trace?: never;
     };
     "/api/upload/{id}/favourite": {
@@ -926,6 +964,26 @@ export interface paths {
          * @description Not a favourite: nothing changes; the answer is the same. `favourites` counts the accounts that have it as a favourite. Counts in the VOTE rate-limit category.
          */
         delete: operations["removeFavourite"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/upload/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An upload's revisions, newest first; revision 1 is its creation
+         * @description Readable by whoever can see the upload. `actor` is null once that account is deleted.
+         */
+        get: operations["getUploadHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1007,6 +1065,23 @@ export interface paths {
          */
         post: operations["addUploadTags"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uploads/{id}/tags/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove one tag from an upload (owner or admin); a new revision when it was there */
+        delete: operations["removeUploadTag"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1699,6 +1774,9 @@ export interface components {
          *       "downvote_count": 1,
          *       "is_private": 0,
          *       "created_at": "2026-11-23T12:00:00.000Z",
+         *       "edited_at": null,
+         *       "revision": 1,
+         *       "locked": 0,
          *       "tags": [
          *         {
          *           "id": "3f2e1d0c-9b8a-4765-8432-10fedcba9876",
@@ -1734,6 +1812,10 @@ export interface components {
             /** @enum {number} */
             is_private: 0 | 1;
             created_at: string;
+            edited_at: string | null;
+            revision: number;
+            /** @enum {number} */
+            locked: 0 | 1;
             tags: components["schemas"]["Tag"][];
             username: string;
             stats: components["schemas"]["UploadStats"];
@@ -1787,6 +1869,8 @@ export interface components {
          *       "downvote_count": 1,
          *       "is_private": 0,
          *       "created_at": "2026-11-23T12:00:00.000Z",
+         *       "edited_at": null,
+         *       "revision": 1,
          *       "tags": [
          *         {
          *           "id": "3f2e1d0c-9b8a-4765-8432-10fedcba9876",
@@ -1821,6 +1905,8 @@ export interface components {
             /** @enum {number} */
             is_private: 0 | 1;
             created_at: string;
+            edited_at: string | null;
+            revision: number;
             tags: components["schemas"]["Tag"][];
             username: string;
             stats: components["schemas"]["UploadStats"];
@@ -1873,6 +1959,8 @@ export interface components {
          *       "downvote_count": 1,
          *       "is_private": 0,
          *       "created_at": "2026-11-23T12:00:00.000Z",
+         *       "edited_at": null,
+         *       "revision": 1,
          *       "tags": [
          *         {
          *           "id": "3f2e1d0c-9b8a-4765-8432-10fedcba9876",
@@ -1906,6 +1994,8 @@ export interface components {
             /** @enum {number} */
             is_private: 0 | 1;
             created_at: string;
+            edited_at: string | null;
+            revision: number;
             tags: components["schemas"]["Tag"][];
             stats: components["schemas"]["UploadStats"];
             /** @description How many accounts have the upload as a favourite */
@@ -1969,7 +2059,7 @@ export interface operations {
                                 username: string;
                             } | null;
                             /** @enum {string} */
-                            action: "shadow_ban_on" | "shadow_ban_off" | "upload_removed" | "tag_added" | "report_claimed" | "report_resolved" | "admin_granted" | "admin_revoked" | "admin_account_deleted";
+                            action: "shadow_ban_on" | "shadow_ban_off" | "upload_removed" | "tag_added" | "report_claimed" | "report_resolved" | "admin_granted" | "admin_revoked" | "admin_account_deleted" | "upload_edited" | "upload_reverted" | "upload_locked" | "upload_unlocked";
                             /** @enum {string} */
                             targetType: "user" | "upload" | "report";
                             targetId: string;
@@ -2315,6 +2405,201 @@ export interface operations {
             };
             /** @description `Report already resolved`, `Report claimed by another admin` */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    lockUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Upload id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    locked: boolean;
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The upload with its `locked` flag */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        upload: components["schemas"]["Upload"];
+                    };
+                };
+            };
+            /** @description Malformed id, `locked` or note */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such upload */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revertUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Upload id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    revision: number;
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The upload after the revert and its revision (unchanged when it already was that way) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        upload: components["schemas"]["Upload"];
+                        revision: number;
+                    };
+                };
+            };
+            /** @description Malformed id, revision or note */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such upload or revision */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5690,6 +5975,116 @@ export interface operations {
             };
         };
     };
+    editUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Upload id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string;
+                    tags?: string[];
+                    /** @default  */
+                    externalUrl?: string;
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The upload after the edit and its revision */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        upload: components["schemas"]["Upload"];
+                        revision: number;
+                    };
+                };
+            };
+            /** @description Invalid field (named in the message), `Not a link` for externalUrl on an image, or `Nothing to change` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Not your upload`, or `Upload is locked` (only admins may edit it) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such upload, or private and the caller is neither its owner nor an admin */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Upload changed`: If-Match names an older version */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     addFavourite: {
         parameters: {
             query?: never;
@@ -5825,6 +6220,95 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds until the window resets */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUploadHistory: {
+        parameters: {
+            query?: {
+                page?: number;
+                /** @description Page size; a larger value is treated as 100 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Upload id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of revisions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        revisions: {
+                            revision: number;
+                            actor: {
+                                /** Format: uuid */
+                                id: string;
+                                username: string;
+                            } | null;
+                            changes: {
+                                description?: {
+                                    from: string | null;
+                                    to: string | null;
+                                };
+                                externalUrl?: {
+                                    from: string | null;
+                                    to: string | null;
+                                };
+                                tagsAdded: string[];
+                                tagsRemoved: string[];
+                            };
+                            reason: string | null;
+                            createdAt: string;
+                        }[];
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid page or limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such upload, or private and the caller is neither its owner nor an admin */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };
@@ -6221,6 +6705,98 @@ export interface operations {
             };
             /** @description JSON body over 1 MB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeUploadTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Upload id */
+                id: string;
+                /** @description The tag's slug (a name is slugified) */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tags left; `removed` 1 when the tag was on the upload, else 0 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        tags: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            slug: string;
+                        }[];
+                        /** @enum {number} */
+                        removed: 0 | 1;
+                    };
+                };
+            };
+            /** @description Malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Not your upload`, or `Upload is locked` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such upload, or private and the caller is neither its owner nor an admin */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

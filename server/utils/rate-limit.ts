@@ -23,9 +23,10 @@ const AUTH_PATHS = new Set([
 /**
  * The one category a request counts in (docs/behaviour.md, Rate limits), or null
  * for requests that are not counted (pages, assets, /api/image/**, and
- * /api/health, which load balancers poll).
+ * /api/health, which load balancers poll). `signedIn` tells whether the request
+ * carries a session cookie, asked only where the category depends on it.
  */
-export function rateLimitCategory(method: string, rawPath: string): RateLimitCategory | null {
+export function rateLimitCategory(method: string, rawPath: string, signedIn: () => boolean = () => false): RateLimitCategory | null {
   const path = rawPath.split('?')[0]!.replace(/\/+$/, '') || '/'
   if (path !== '/api' && !path.startsWith('/api/')) return null
   if (path.startsWith('/api/image/') || path === '/api/health') return null
@@ -35,6 +36,8 @@ export function rateLimitCategory(method: string, rawPath: string): RateLimitCat
   if (method === 'POST' && (path === '/api/upload' || path === '/api/v1/upload')) return 'upload'
   if ((method === 'POST' || method === 'DELETE') && path === '/api/vote') return 'vote'
   if (method === 'POST' && path === '/api/vote/anonymous') return 'anonVote'
+  // A duel's judgement is a vote between two: VOTE with a session cookie, ANON_VOTE without.
+  if (method === 'POST' && path === '/api/duel') return signedIn() ? 'vote' : 'anonVote'
   return 'general'
 }
 

@@ -1,6 +1,7 @@
 import type { ApiPaths } from '../utils/openapi'
 import accounts from './accounts'
 import admin from './admin'
+import duels from './duels'
 import feeds from './feeds'
 import filters from './filters'
 import lists from './lists'
@@ -18,4 +19,4 @@ import votes from './votes'
 export { apiComponents } from './components'
 
 /** Every resource's OpenAPI paths; a new resource file is added here. */
-export const apiPaths: ApiPaths[] = [meta, accounts, sessions, passkeys, oauth, uploads, lists, myUploads, filters, tags, votes, reports, admin, ownData, feeds]
+export const apiPaths: ApiPaths[] = [meta, accounts, sessions, passkeys, oauth, uploads, lists, myUploads, filters, tags, votes, duels, reports, admin, ownData, feeds]

@@ -4,6 +4,7 @@ import { sql } from '../../server/database/sql'
 import { duelKey, signDuel } from '../../server/services/duels'
 import { eloAfter } from '../../shared/utils/elo'
 import { api, registerUser, type TestUser } from '../support/api'
+import { expectMatchesOpenApi } from '../support/openapi'
 import { databaseOf, seedUpload, storedSecrets } from '../support/seed'
 import { startServer, type RunningServer } from '../support/server'
 
@@ -49,6 +50,8 @@ describe('This or That', () => {
     expect(left.tags).toBeInstanceOf(Array)
     const answers = await Promise.all(visitors.map((caller, i) => judge(caller, duels[i]!.body.duelId, i % 3 === 0 ? 'right' : 'left')))
     expect(answers.map(answer => answer.status)).toEqual(Array(20).fill(200))
+    await expectMatchesOpenApi('GET', '/api/duel/next', duels[0]!)
+    await expectMatchesOpenApi('POST', '/api/duel', answers[0]!)
     const [first, second] = [await standing(a), await standing(b)]
     expect(first.duel_wins + first.duel_losses).toBe(20)
     expect(second.duel_wins + second.duel_losses).toBe(20)
@@ -74,9 +77,13 @@ describe('This or That', () => {
       left: { id: first.left.id, strength: won, wins: first.left.wins + 1, losses: first.left.losses },
       right: { id: first.right.id, strength: lost, wins: first.right.wins, losses: first.right.losses + 1 },
     })
-    expect(await judge(user, first.duelId, 'left')).toMatchObject({ status: 400, body: invalid })
-    expect(await judge(user, second.duelId, 'right')).toMatchObject({ status: 409, body: { statusCode: 409, message: 'Already judged' } })
-    expect((await next(user)).body).toEqual({ duelId: null })
+    const reused = await judge(user, first.duelId, 'left')
+    expect(reused).toMatchObject({ status: 400, body: invalid })
+    const twice = await judge(user, second.duelId, 'right')
+    expect(twice).toMatchObject({ status: 409, body: { statusCode: 409, message: 'Already judged' } })
+    const none = await next(user)
+    expect(none.body).toEqual({ duelId: null })
+    for (const [method, path, response] of [['POST', '/api/duel', reused], ['POST', '/api/duel', twice], ['GET', '/api/duel/next', none]] as const) await expectMatchesOpenApi(method, path, response)
   })
 
   it('refuses a forged, expired or someone else\'s duel, and bad input', async () => {
@@ -138,6 +145,7 @@ describe('This or That', () => {
     const board = await api('/api/duels/leaderboard', { baseURL: server.url })
     expect(board.status).toBe(200)
     expect(board.body).toMatchObject({ total: 2, page: 1, limit: 20 })
+    await expectMatchesOpenApi('GET', '/api/duels/leaderboard', board)
     const strengths = [await standing(a), await standing(b)].map(row => row.duel_strength)
     const order = strengths[0]! >= strengths[1]! ? [a, b] : [b, a]
     expect(board.body.uploads.map((entry: { id: string }) => entry.id)).toEqual(order)

@@ -40,8 +40,9 @@ describe('This or That', () => {
   })
 
   it('puts the two pictures side by side, and one above the other on a phone', async () => {
+    const viewer = await registerUser()
     for (const mobile of [false, true]) {
-      const context = await signedInContext(browser, await registerUser(), { mobile })
+      const context = await signedInContext(browser, viewer, { mobile })
       const page = await context.newPage()
       if (!mobile) await page.setViewportSize({ width: 1200, height: 900 })
       await goto(page, '/duel')

@@ -218,9 +218,13 @@ export function judgeDuel(db: Executor, key: Buffer, judge: DuelJudge, input: { 
       winner.duel_wins += 1
       loser.duel_strength = loserStrength
       loser.duel_losses += 1
-      for (const row of [lowRow, highRow]) {
-        await tx.run(sql`UPDATE uploads SET duel_strength = ${row.duel_strength}, duel_wins = ${row.duel_wins}, duel_losses = ${row.duel_losses} WHERE id = ${row.id}`)
+      // Both rows in one statement: on PostgreSQL a round trip less while the locks are held.
+      const of = (column: 'duel_strength' | 'duel_wins' | 'duel_losses') => {
+        const type = sql.raw(column === 'duel_strength' ? 'double precision' : 'integer')
+        return sql`CASE WHEN id = ${low} THEN CAST(${lowRow[column]} AS ${type}) ELSE CAST(${highRow[column]} AS ${type}) END`
       }
+      await tx.run(sql`UPDATE uploads SET duel_strength = ${of('duel_strength')}, duel_wins = ${of('duel_wins')}, duel_losses = ${of('duel_losses')}
+        WHERE id ${inList([low, high])}`)
     }
     const byId = (id: string) => standing(id === low ? lowRow : highRow)
     return { left: byId(duel.left), right: byId(duel.right) }

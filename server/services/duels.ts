@@ -235,10 +235,18 @@ export function judgeDuel(db: Executor, key: Buffer, judge: DuelJudge, input: { 
 export const LEADERBOARD_MIN_JUDGEMENTS = 5
 
 /**
+ * The leaderboard's total counts its images up to this many: counting them all
+ * read every ranked row (on SQLite a scan of the whole table, the main thread
+ * held), and no one pages that deep.
+ */
+export const LEADERBOARD_TOTAL_MAX = 10_000
+
+/**
  * GET /api/duels/leaderboard: public images judged at least five times,
  * strongest first (ties: newest id first), optionally of one tag and of
  * uploads created within the period (the period is the upload's, as the
- * other lists take it), with the total. Read from uploads_duel_ranked_idx.
+ * other lists take it), with the total (up to LEADERBOARD_TOTAL_MAX). Read in
+ * the order of uploads_duel_ranked_idx.
  */
 export function duelLeaderboard(db: Database, query: Paging & { tag?: string, period: Period }, at?: DataVersion) {
   const slug = query.tag === undefined ? '' : slugify(query.tag)
@@ -246,10 +254,12 @@ export function duelLeaderboard(db: Database, query: Paging & { tag?: string, pe
   return cachedList(db, `duels ${query.page} ${query.limit} ${slug} ${since ?? ''}`, async () => {
     const where = sql`${POOL} AND u.duel_wins + u.duel_losses >= ${sql.raw(String(LEADERBOARD_MIN_JUDGEMENTS))}${
       since === null ? sql`` : sql` AND u.created_at >= ${since}`}${
-      slug === '' ? sql`` : sql` AND EXISTS (SELECT 1 FROM upload_tags ut JOIN tags t ON t.id = ut.tag_id WHERE ut.upload_id = u.id AND t.slug = ${slug})`}`
-    const total = Number((await db.get<{ total: number }>(sql`SELECT count(*) AS total FROM uploads u WHERE ${where}`))!.total)
+      slug === '' ? sql`` : sql` AND u.id IN (SELECT ut.upload_id FROM upload_tags ut JOIN tags t ON t.id = ut.tag_id WHERE t.slug = ${slug})`}`
+    const order = sql`ORDER BY u.duel_strength DESC, u.id DESC`
+    const total = Number((await db.get<{ total: number }>(sql`SELECT count(*) AS total FROM (SELECT u.id FROM uploads u WHERE ${where} ${order}
+      LIMIT ${sql.raw(String(LEADERBOARD_TOTAL_MAX))}) ranked`))!.total)
     const rows = await db.all<DuelRow>(sql`SELECT ${DUEL_ENTRY_COLUMNS} FROM uploads u JOIN users us ON us.id = u.user_id
-      WHERE ${where} ORDER BY u.duel_strength DESC, u.id DESC LIMIT ${query.limit} OFFSET ${(query.page - 1) * query.limit}`)
+      WHERE ${where} ${order} LIMIT ${query.limit} OFFSET ${(query.page - 1) * query.limit}`)
     return { uploads: await duelEntries(db, rows), total, page: query.page, limit: query.limit }
   }, at)
 }

@@ -670,7 +670,7 @@ export interface paths {
         };
         /**
          * The strongest images of This or That
-         * @description Public images judged at least 5 times (wins plus losses), strongest first, with their strength, wins and losses; optionally of one tag, and of uploads created within the period.
+         * @description Public images judged at least 5 times (wins plus losses), strongest first, with their strength, wins and losses; optionally of one tag, and of uploads created within the period. `total` counts them up to 10,000.
          */
         get: operations["getDuelLeaderboard"];
         put?: never;

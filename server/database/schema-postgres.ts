@@ -234,6 +234,13 @@ export const uploads = pgTable('uploads', {
    * cost follows the number of days, not the uploads they hold.
    */
   createdDay: text('created_day').generatedAlwaysAs(sql`substr(created_at, 1, 10)`),
+  /**
+   * This or That (docs/behaviour.md, This or That): the upload's Elo strength
+   * (from 1500, K = 24) and its counted wins and losses against other images.
+   */
+  duelStrength: doublePrecision('duel_strength').notNull().default(1500),
+  duelWins: integer('duel_wins').notNull().default(0),
+  duelLosses: integer('duel_losses').notNull().default(0),
 }, t => [
   index('uploads_public_newest_idx').on(t.createdAt, t.id).where(sql`${t.isPrivate} = 0`),
   index('uploads_public_top_idx').on(sql`${t.upvotes} desc`, sql`${t.downvoteCount} desc`, sql`${t.createdAt} desc`, sql`${t.id} desc`).where(sql`${t.isPrivate} = 0`),
@@ -254,6 +261,10 @@ export const uploads = pgTable('uploads', {
   index('uploads_phash_band1_idx').on(t.phashBand1),
   index('uploads_phash_band2_idx').on(t.phashBand2),
   index('uploads_phash_band3_idx').on(t.phashBand3),
+  // The duel pool in strength order: a pair's opponent is one of the nearest in it.
+  index('uploads_duel_pool_idx').on(t.duelStrength, t.id).where(sql`${t.isPrivate} = 0 AND ${t.uploadType} = 'image'`),
+  // The duel leaderboard: images judged at least 5 times, strongest first.
+  index('uploads_duel_ranked_idx').on(sql`${t.duelStrength} desc`, sql`${t.id} desc`).where(sql`${t.isPrivate} = 0 AND ${t.uploadType} = 'image' AND ${t.duelWins} + ${t.duelLosses} >= 5`),
 ])
 
 export const tags = pgTable('tags', {
@@ -398,6 +409,32 @@ export const userVoteCounts = pgTable('user_vote_counts', {
   votes: integer('votes').notNull().default(0),
 }, t => [
   primaryKey({ columns: [t.userId, t.shard] }),
+])
+
+/**
+ * One judgement of a This or That pair (docs/behaviour.md, This or That): its id is
+ * the duel's own, so a duel is used once; the pair is stored low id first. The judge
+ * is an account, or a visitor by fingerprint and keyed IP hash (as anonymous votes);
+ * the unique indexes hold one judgement per judge and pair under concurrency and are
+ * what the next pair is checked against. `counted` is 0 for a skip and for a
+ * shadow-banned account, whose judgements move no strength.
+ */
+export const duelJudgements = pgTable('duel_judgements', {
+  id: text('id').primaryKey(),
+  lowId: text('low_id').notNull().references(() => uploads.id, { onDelete: 'cascade' }),
+  highId: text('high_id').notNull().references(() => uploads.id, { onDelete: 'cascade' }),
+  userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+  fingerprint: text('fingerprint'),
+  ipHash: text('ip_hash'),
+  winner: text('winner', { enum: ['low', 'high', 'skip'] }).notNull(),
+  counted: integer('counted').notNull().default(0),
+  createdAt: createdAt(),
+}, t => [
+  uniqueIndex('duel_judgements_user_pair_unique').on(t.userId, t.lowId, t.highId),
+  uniqueIndex('duel_judgements_fingerprint_pair_unique').on(t.fingerprint, t.lowId, t.highId),
+  uniqueIndex('duel_judgements_ip_pair_unique').on(t.ipHash, t.lowId, t.highId),
+  index('duel_judgements_low_idx').on(t.lowId),
+  index('duel_judgements_high_idx').on(t.highId),
 ])
 
 export const anonymousVotes = pgTable('anonymous_votes', {

@@ -7,7 +7,7 @@
  */
 export default defineEventHandler(async (event) => {
   markServing(event)
-  const category = rateLimitCategory(event.method, event.path)
+  const category = rateLimitCategory(event.method, event.path, () => getCookie(event, SESSION_COOKIE) !== undefined)
   if (!category || category === 'upload' || isInProcessRequest(event)) return
   await enforceRateLimit(event, category, clientIp(event))
 })

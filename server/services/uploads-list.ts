@@ -409,7 +409,7 @@ function callerConditions(view: ListView, upload: Query = UPLOAD_ID): Query {
 const UPLOAD_ID = sql`u.id`
 
 /** ` AND` the upload (`uploads u` unless told) carries none of the slugs (empty for none). */
-function hidingTags(slugs: readonly string[], upload: Query = UPLOAD_ID): Query {
+export function hidingTags(slugs: readonly string[], upload: Query = UPLOAD_ID): Query {
   if (slugs.length === 0) return NOTHING
   return sql` AND NOT EXISTS (SELECT 1 FROM upload_tags ht
     WHERE ht.upload_id = ${upload} AND ht.tag_id IN (SELECT id FROM tags WHERE slug ${inList(slugs)}))`

@@ -26,9 +26,10 @@ const FAVOURITE_PATH = /^\/api\/upload\/[^/]+\/favourite$/
 /**
  * The one category a request counts in (docs/behaviour.md, Rate limits), or null
  * for requests that are not counted (pages, assets, /api/image/**, and
- * /api/health, which load balancers poll).
+ * /api/health, which load balancers poll). `signedIn` tells whether the request
+ * carries a session cookie, asked only where the category depends on it.
  */
-export function rateLimitCategory(method: string, rawPath: string): RateLimitCategory | null {
+export function rateLimitCategory(method: string, rawPath: string, signedIn: () => boolean = () => false): RateLimitCategory | null {
   const path = rawPath.split('?')[0]!.replace(/\/+$/, '') || '/'
   if (path !== '/api' && !path.startsWith('/api/')) return null
   if (path.startsWith('/api/image/') || path === '/api/health') return null
@@ -40,6 +41,8 @@ export function rateLimitCategory(method: string, rawPath: string): RateLimitCat
   // A favourite is a write like a vote, as cheap and as easy to repeat: it counts as one (docs/behaviour.md, Rate limits).
   if ((method === 'PUT' || method === 'DELETE') && FAVOURITE_PATH.test(path)) return 'vote'
   if (method === 'POST' && path === '/api/vote/anonymous') return 'anonVote'
+  // A duel's judgement is a vote between two: VOTE with a session cookie, ANON_VOTE without.
+  if (method === 'POST' && path === '/api/duel') return signedIn() ? 'vote' : 'anonVote'
   return 'general'
 }
 

@@ -93,6 +93,10 @@ export const PAGES: PageCase[] = [
   { name: 'vote mode (signed in)', path: () => '/vote', as: 'owner', then: async (page) => {
     await page.locator('[data-testid=vote-mode-upload], [data-testid=vote-mode-done]').first().waitFor()
   } },
+  { name: 'this or that', path: () => '/duel', as: 'guest', then: async (page) => {
+    await page.locator('[data-testid=duel-pair], [data-testid=duel-done]').first().waitFor()
+  } },
+  { name: 'this or that leaderboard', path: () => '/duel/leaderboard', as: 'guest' },
   { name: 'home ranked by best this week', path: () => '/?sort=best&period=week', as: 'guest' },
   { name: 'my uploads', path: () => '/my-uploads', as: 'owner' },
   { name: 'favourites', path: () => '/favourites', as: 'owner' },

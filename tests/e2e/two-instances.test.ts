@@ -7,7 +7,7 @@ import { api, registerUser, type TestUser } from '../support/api'
 import { randomImage } from '../support/images'
 import { createTestDatabase, dropTestDatabase } from '../support/postgres'
 import { startS3, type TestS3 } from '../support/s3'
-import { countedVotes, databaseOf, storedCounts } from '../support/seed'
+import { countedVotes, databaseOf, seedUpload, storedCounts } from '../support/seed'
 import { startServer, testEngine, type RunningServer } from '../support/server'
 import { postUpload } from '../support/uploads'
 
@@ -152,6 +152,16 @@ describe.skipIf(!postgres)('two instances on one PostgreSQL database, one Redis 
     expect(answers.map(answer => answer.body.revision as number).sort((x, y) => x - y)).toEqual([3, 4, 5, 6, 7, 8])
     const history = await api(`/api/upload/${uploadId}/history`, { baseURL: b.url })
     expect(history.body.revisions.map((revision: { revision: number }) => revision.revision)).toEqual([8, 7, 6, 5, 4, 3, 2, 1])
+  })
+
+  it('judge a duel handed out by A on B, once, with the strengths both see', async () => {
+    const shared = { dataDir: a.dataDir, databaseUrl }
+    for (let i = 0; i < 2; i++) await seedUpload(alice, {}, shared)
+    const duel = (await api('/api/duel/next', { token: bob.token, baseURL: a.url })).body
+    const judged = await api('/api/duel', { method: 'POST', token: bob.token, body: { duelId: duel.duelId, winner: 'right' }, baseURL: b.url })
+    expect(judged.status).toBe(200)
+    expect(judged.body.right).toEqual({ id: duel.right.id, strength: 1512, wins: 1, losses: 0 })
+    expect((await api('/api/duel', { method: 'POST', token: bob.token, body: { duelId: duel.duelId, winner: 'left' }, baseURL: a.url })).body.message).toBe('Invalid duel')
   })
 
   it('serve an image uploaded on A from B, the same bytes, and write no media under either data dir', async () => {

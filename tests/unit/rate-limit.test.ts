@@ -39,4 +39,10 @@ describe('rate-limit categories', () => {
   ])('%s %s → %s', (method, path, category) => {
     expect(rateLimitCategory(method, path)).toBe(category)
   })
+
+  it('counts a duel\'s judgement in VOTE with a session cookie, ANON_VOTE without', () => {
+    expect(rateLimitCategory('POST', '/api/duel', () => true)).toBe('vote')
+    expect(rateLimitCategory('POST', '/api/duel', () => false)).toBe('anonVote')
+    expect(rateLimitCategory('GET', '/api/duel/next', () => true)).toBe('general')
+  })
 })

@@ -655,6 +655,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/duel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Choose the left or right image of a duel, or skip it
+         * @description Elo from 1500 with K = 24: the winner gains what the loser loses. `skip` changes no strength but uses the duel and the pair. One judgement per caller and pair; a shadow-banned account's judgement is answered normally but moves nothing. Counted in VOTE with a session, ANON_VOTE without.
+         */
+        post: operations["judgeDuel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/duel/next": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Two public images to compare (This or That)
+         * @description Two public images the caller has not compared yet, the second among the closest in strength to the first; the caller's hidden tags apply. Without a session `clientFingerprint` is required, and a pair counts as compared when the fingerprint or the keyed hash of the caller's IP has judged it. `duelId` is signed, valid for an hour, for this caller only, and used once; `{ duelId: null }` when no pair is left. Cache-Control: private, no-store.
+         */
+        get: operations["getNextDuel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/duels/leaderboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The strongest images of This or That
+         * @description Public images judged at least 5 times (wins plus losses), strongest first, with their strength, wins and losses; optionally of one tag, and of uploads created within the period. `total` counts them up to 10,000.
+         */
+        get: operations["getDuelLeaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -4808,6 +4868,318 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds until the next request is accepted */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    judgeDuel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The duelId of GET /api/duel/next: used once, valid for an hour, for the caller it was given to */
+                    duelId: string;
+                    /** @enum {string} */
+                    winner: "left" | "right" | "skip";
+                    /** @description Required without a session: the fingerprint sent with anonymous votes */
+                    clientFingerprint?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Both images' strength, wins and losses after the judgement */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        left: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description Elo strength: 1500 to start, K = 24 */
+                            strength: number;
+                            wins: number;
+                            losses: number;
+                        };
+                        right: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description Elo strength: 1500 to start, K = 24 */
+                            strength: number;
+                            wins: number;
+                            losses: number;
+                        };
+                    };
+                };
+            };
+            /** @description `Invalid duel` (unknown, forged, expired, already used, given to another caller, or an image gone since), `Invalid winner`, `Invalid client fingerprint` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A session cookie was sent but is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Cross-site request blocked: Origin present and not the site's own */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Already judged`: the caller judged this pair before */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getNextDuel: {
+        parameters: {
+            query?: {
+                /** @description Required without a session: the fingerprint sent with anonymous votes */
+                clientFingerprint?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A duel, or `{ duelId: null }` */
+            200: {
+                headers: {
+                    /** @description private, no-store */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        duelId: string;
+                        left: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            user_id: string;
+                            filename: string | null;
+                            description: string;
+                            /** @enum {string} */
+                            upload_type: "image" | "link";
+                            external_url: string | null;
+                            width: number | null;
+                            height: number | null;
+                            upvotes: number;
+                            downvote_count: number;
+                            /** @enum {number} */
+                            is_private: 0 | 1;
+                            created_at: string;
+                            tags: components["schemas"]["Tag"][];
+                            username: string;
+                            stats: components["schemas"]["UploadStats"];
+                            /** @description Elo strength: 1500 to start, K = 24 */
+                            strength: number;
+                            wins: number;
+                            losses: number;
+                        };
+                        right: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            user_id: string;
+                            filename: string | null;
+                            description: string;
+                            /** @enum {string} */
+                            upload_type: "image" | "link";
+                            external_url: string | null;
+                            width: number | null;
+                            height: number | null;
+                            upvotes: number;
+                            downvote_count: number;
+                            /** @enum {number} */
+                            is_private: 0 | 1;
+                            created_at: string;
+                            tags: components["schemas"]["Tag"][];
+                            username: string;
+                            stats: components["schemas"]["UploadStats"];
+                            /** @description Elo strength: 1500 to start, K = 24 */
+                            strength: number;
+                            wins: number;
+                            losses: number;
+                        };
+                    } | {
+                        duelId: null;
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Invalid client fingerprint` (missing without a session, or not 8–256 characters) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A session cookie was sent but is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDuelLeaderboard: {
+        parameters: {
+            query?: {
+                /** @description Only images carrying this tag (name or slug) */
+                tag?: string;
+                /** @description Only images uploaded within the last day, week, month (30 days) or year */
+                period?: "day" | "week" | "month" | "year" | "all";
+                page?: number;
+                /** @description Page size; a larger value is treated as 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the leaderboard with its total */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        uploads: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            user_id: string;
+                            filename: string | null;
+                            description: string;
+                            /** @enum {string} */
+                            upload_type: "image" | "link";
+                            external_url: string | null;
+                            width: number | null;
+                            height: number | null;
+                            upvotes: number;
+                            downvote_count: number;
+                            /** @enum {number} */
+                            is_private: 0 | 1;
+                            created_at: string;
+                            tags: components["schemas"]["Tag"][];
+                            username: string;
+                            stats: components["schemas"]["UploadStats"];
+                            /** @description Elo strength: 1500 to start, K = 24 */
+                            strength: number;
+                            wins: number;
+                            losses: number;
+                        }[];
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Invalid period`, `Invalid page`, `Invalid limit`, `Invalid tag` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };

@@ -1,0 +1,265 @@
+import { createHmac, hkdfSync, randomUUID, timingSafeEqual } from 'node:crypto'
+import { eloAfter } from '../../shared/utils/elo'
+import { periodStart, type Period } from '../../shared/utils/ranking'
+import { slugify } from '../../shared/utils/tags'
+import type { Database, Executor } from '../database/port'
+import { FOR_SHARE, FOR_UPDATE, inList, sql, type Query } from '../database/sql'
+import { apiError } from './errors'
+import { cachedList, type DataVersion } from './list-cache'
+import { ENTRY_COLUMNS } from './upload-queries'
+import { hidingTags, withTags, type ListRow, type Paging } from './uploads-list'
+import { hashSignal } from './votes'
+
+/**
+ * Who judges a duel (docs/behaviour.md, This or That): an account, or a
+ * visitor known by the fingerprint they send and the keyed hash of their IP,
+ * as anonymous votes are. A pair judged under either signal counts as judged.
+ */
+export type DuelJudge
+  = | { userId: string, hiddenTags: readonly string[] }
+    | { ipHash: string, fingerprint: string }
+
+/** How long a duel may be judged after it was handed out. */
+export const DUEL_TTL_MS = 3600_000
+
+/** What a duel's id carries, signed: its own id, the pair as shown, who it was given to, and until when. */
+export interface DuelClaims { id: string, left: string, right: string, judge: string, expires: number }
+
+/** The key of the duels' HMAC, derived from the session secret so that every instance shares it. */
+export function duelKey(sessionSecret: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', sessionSecret, Buffer.alloc(0), 'does-it-fuck duel id v1', 32))
+}
+
+/** The judge as a duel's id names it; a visitor by their fingerprint's keyed hash, never the fingerprint itself. */
+function judgeName(key: Buffer, judge: DuelJudge): string {
+  return 'userId' in judge ? `u:${judge.userId}` : `f:${hashSignal(key.toString('base64url'), judge.fingerprint)}`
+}
+
+const signature = (key: Buffer, payload: string) => createHmac('sha256', key).update(payload).digest()
+
+/** A duel's id: the claims as base64url JSON, a dot, and their HMAC-SHA-256. */
+export function signDuel(key: Buffer, claims: DuelClaims): string {
+  const payload = Buffer.from(JSON.stringify([claims.id, claims.left, claims.right, claims.judge, claims.expires])).toString('base64url')
+  return `${payload}.${signature(key, payload).toString('base64url')}`
+}
+
+const invalidDuel = () => apiError(400, 'Invalid duel')
+
+/** The claims of a duel id signed with `key`, unexpired and given to `judge`; 400 `Invalid duel` otherwise. */
+export function openDuel(key: Buffer, duelId: string, judge: DuelJudge, now = Date.now()): DuelClaims {
+  const [payload, mac, ...rest] = duelId.split('.')
+  if (!payload || !mac || rest.length > 0) throw invalidDuel()
+  const expected = signature(key, payload)
+  const given = Buffer.from(mac, 'base64url')
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalidDuel()
+  let fields: unknown
+  try {
+    fields = JSON.parse(Buffer.from(payload, 'base64url').toString())
+  }
+  catch {
+    throw invalidDuel()
+  }
+  if (!Array.isArray(fields) || fields.length !== 5) throw invalidDuel()
+  const [id, left, right, judgeOf, expires] = fields as [string, string, string, string, number]
+  if (typeof expires !== 'number' || expires <= now || judgeOf !== judgeName(key, judge)) throw invalidDuel()
+  return { id, left, right, judge: judgeOf, expires }
+}
+
+/** The pool of a duel, on the upload `u`: public images. */
+const POOL = sql`u.is_private = 0 AND u.upload_type = 'image'`
+
+/** ` AND` the pair (`a`, `b`, upload ids in either order) has not been judged by `judge`. */
+function notJudged(judge: DuelJudge, a: Query, b: Query): Query {
+  const pair = sql`j.low_id = CASE WHEN ${a} < ${b} THEN ${a} ELSE ${b} END AND j.high_id = CASE WHEN ${a} < ${b} THEN ${b} ELSE ${a} END`
+  if ('userId' in judge) return sql` AND NOT EXISTS (SELECT 1 FROM duel_judgements j WHERE j.user_id = ${judge.userId} AND ${pair})`
+  return sql` AND NOT EXISTS (SELECT 1 FROM duel_judgements j WHERE j.fingerprint = ${judge.fingerprint} AND ${pair})
+    AND NOT EXISTS (SELECT 1 FROM duel_judgements j WHERE j.ip_hash = ${judge.ipHash} AND ${pair})`
+}
+
+const hiddenOf = (judge: DuelJudge) => ('userId' in judge ? judge.hiddenTags : [])
+
+/** Opponents looked at on each side of an image in strength order. */
+export const DUEL_NEIGHBOURS = 8
+/** Random images tried before the pairs are walked in id order. */
+const DUEL_TRIES = 4
+
+interface Standing { id: string, duel_strength: number }
+
+/**
+ * The opponent for an image of strength `strength` among its nearest unjudged
+ * neighbours: the `DUEL_NEIGHBOURS` closest in strength, one of them at
+ * random, so a close pair is likelier than a distant one without the same
+ * pair coming up for everyone.
+ */
+export function pickOpponent(strength: number, neighbours: readonly Standing[], random = Math.random): Standing | null {
+  if (neighbours.length === 0) return null
+  const nearest = [...neighbours].sort((a, b) => Math.abs(a.duel_strength - strength) - Math.abs(b.duel_strength - strength)).slice(0, DUEL_NEIGHBOURS)
+  return nearest[Math.floor(random() * nearest.length)]!
+}
+
+/**
+ * A random image of the pool not hidden from the judge: the first by id from
+ * a random id on (wrapping round), through the primary key. Upload ids are
+ * random UUIDs, so each image is about as likely.
+ */
+async function randomImage(db: Executor, judge: DuelJudge): Promise<Standing | undefined> {
+  const from = randomUUID()
+  const first = (bound: Query) => db.get<Standing>(sql`SELECT u.id, u.duel_strength FROM uploads u
+    WHERE ${POOL}${bound}${hidingTags(hiddenOf(judge))} ORDER BY u.id LIMIT 1`)
+  return await first(sql` AND u.id >= ${from}`) ?? await first(sql``)
+}
+
+/**
+ * The image's nearest neighbours in strength order (strength, then id) that the
+ * judge has not compared it with, up to DUEL_NEIGHBOURS on each side: two
+ * ranges of uploads_duel_pool_idx, read until each has its count.
+ */
+function neighboursOf(db: Executor, judge: DuelJudge, image: Standing): Promise<Standing[]> {
+  const side = (after: boolean) => sql`SELECT * FROM (SELECT u.id, u.duel_strength FROM uploads u
+    WHERE ${POOL} AND (u.duel_strength, u.id) ${sql.raw(after ? '>' : '<')} (${image.duel_strength}, ${image.id})${
+      hidingTags(hiddenOf(judge))}${notJudged(judge, sql`u.id`, sql`${image.id}`)}
+    ORDER BY u.duel_strength ${sql.raw(after ? 'ASC' : 'DESC')}, u.id ${sql.raw(after ? 'ASC' : 'DESC')} LIMIT ${sql.raw(String(DUEL_NEIGHBOURS))}) n`
+  return db.all<Standing>(sql`${side(true)} UNION ALL ${side(false)}`)
+}
+
+/**
+ * The first pair in id order the judge has not compared: the last resort once
+ * random images found none, so that `null` means none is left. Every pair it
+ * passes over is one the judge has judged, so its cost follows their judgements.
+ */
+function firstUnjudgedPair(db: Executor, judge: DuelJudge): Promise<{ a: string, b: string } | undefined> {
+  const hidden = hiddenOf(judge)
+  return db.get(sql`SELECT u.id AS a, v.id AS b FROM uploads u JOIN uploads v ON v.id > u.id
+    WHERE ${POOL}${hidingTags(hidden)} AND v.is_private = 0 AND v.upload_type = 'image'${hidingTags(hidden, sql`v.id`)}${
+      notJudged(judge, sql`u.id`, sql`v.id`)}
+    ORDER BY u.id, v.id LIMIT 1`)
+}
+
+/** The columns of a duel entry: a list entry's, the owner's name, and the standing. */
+const DUEL_ENTRY_COLUMNS = sql`${ENTRY_COLUMNS}, us.username, u.duel_strength, u.duel_wins, u.duel_losses`
+
+type DuelRow = ListRow & { duel_strength: number, duel_wins: number, duel_losses: number }
+
+/** The one mapping of a row to a duel entry: the list entry with its strength, wins and losses. */
+async function duelEntries(db: Executor, rows: DuelRow[]) {
+  const entries = await withTags(db, rows)
+  return entries.map((entry, i) => ({ ...entry, strength: rows[i]!.duel_strength, wins: rows[i]!.duel_wins, losses: rows[i]!.duel_losses }))
+}
+
+/**
+ * GET /api/duel/next: two public images the judge has not compared, the
+ * second among the nearest in strength to the first, shown in random order,
+ * with a signed duel id; `{ duelId: null }` when no pair is left.
+ */
+export async function nextDuel(db: Executor, key: Buffer, judge: DuelJudge, now = Date.now()) {
+  let pair: [string, string] | null = null
+  for (let i = 0; i < DUEL_TRIES && !pair; i++) {
+    const image = await randomImage(db, judge)
+    if (!image) return { duelId: null }
+    const opponent = pickOpponent(image.duel_strength, await neighboursOf(db, judge, image))
+    if (opponent) pair = [image.id, opponent.id]
+  }
+  if (!pair) {
+    const found = await firstUnjudgedPair(db, judge)
+    if (!found) return { duelId: null }
+    pair = [found.a, found.b]
+  }
+  if (Math.random() < 0.5) pair.reverse()
+  const rows = await db.all<DuelRow>(sql`SELECT ${DUEL_ENTRY_COLUMNS} FROM uploads u JOIN users us ON us.id = u.user_id
+    WHERE u.id ${inList(pair)}`)
+  const [left, right] = await duelEntries(db, pair.map(id => rows.find(row => row.id === id)!))
+  const duelId = signDuel(key, { id: randomUUID(), left: pair[0], right: pair[1], judge: judgeName(key, judge), expires: now + DUEL_TTL_MS })
+  return { duelId, left: left!, right: right! }
+}
+
+interface Locked { id: string, duel_strength: number, duel_wins: number, duel_losses: number }
+
+const standing = (row: Locked) => ({ id: row.id, strength: row.duel_strength, wins: row.duel_wins, losses: row.duel_losses })
+
+/**
+ * POST /api/duel: the judge's verdict on a duel handed out to them. The
+ * duel's id becomes the judgement's, so it is used once (400 `Invalid duel`
+ * after that); one judgement per judge and pair (409 `Already judged`), a
+ * skip included. Locks, in the lock order (docs/behaviour.md, This or That):
+ * the judge's user row (a shadow-ban waits for it, and its judgements move
+ * nothing), then both upload rows in id order, reads their strengths under the
+ * lock and writes both, so judgements of one image apply one after another on
+ * every engine and instance.
+ */
+export function judgeDuel(db: Executor, key: Buffer, judge: DuelJudge, input: { duelId: string, winner: 'left' | 'right' | 'skip' }) {
+  const duel = openDuel(key, input.duelId, judge)
+  const [low, high] = duel.left < duel.right ? [duel.left, duel.right] : [duel.right, duel.left]
+  return db.transaction(async (tx) => {
+    let counts = input.winner !== 'skip'
+    if ('userId' in judge) {
+      const user = await tx.get<{ shadow_banned: number }>(sql`SELECT shadow_banned FROM users WHERE id = ${judge.userId}${FOR_SHARE}`)
+      if (!user) throw apiError(401, 'Invalid or expired token')
+      if (user.shadow_banned === 1) counts = false
+    }
+    const rows = await tx.all<Locked>(sql`SELECT u.id, u.duel_strength, u.duel_wins, u.duel_losses FROM uploads u
+      WHERE u.id ${inList([low, high])} AND ${POOL} ORDER BY u.id${FOR_UPDATE}`)
+    const lowRow = rows.find(row => row.id === low)
+    const highRow = rows.find(row => row.id === high)
+    // An image deleted or made private since the duel was handed out.
+    if (!lowRow || !highRow) throw invalidDuel()
+    const winnerId = input.winner === 'skip' ? null : input.winner === 'left' ? duel.left : duel.right
+    const who = 'userId' in judge ? { user: judge.userId, fingerprint: null, ip: null } : { user: null, fingerprint: judge.fingerprint, ip: judge.ipHash }
+    const inserted = await tx.get(sql`INSERT INTO duel_judgements (id, low_id, high_id, user_id, fingerprint, ip_hash, winner, counted)
+      VALUES (${duel.id}, ${low}, ${high}, ${who.user}, ${who.fingerprint}, ${who.ip}, ${winnerId === null ? 'skip' : winnerId === low ? 'low' : 'high'}, ${counts ? 1 : 0})
+      ON CONFLICT DO NOTHING RETURNING id`)
+    if (!inserted) {
+      const used = await tx.get(sql`SELECT id FROM duel_judgements WHERE id = ${duel.id}`)
+      throw used ? invalidDuel() : apiError(409, 'Already judged')
+    }
+    if (counts && winnerId !== null) {
+      const [winner, loser] = winnerId === low ? [lowRow, highRow] : [highRow, lowRow]
+      const [winnerStrength, loserStrength] = eloAfter(winner.duel_strength, loser.duel_strength)
+      winner.duel_strength = winnerStrength
+      winner.duel_wins += 1
+      loser.duel_strength = loserStrength
+      loser.duel_losses += 1
+      // Both rows in one statement: on PostgreSQL a round trip less while the locks are held.
+      const of = (column: 'duel_strength' | 'duel_wins' | 'duel_losses') => {
+        const type = sql.raw(column === 'duel_strength' ? 'double precision' : 'integer')
+        return sql`CASE WHEN id = ${low} THEN CAST(${lowRow[column]} AS ${type}) ELSE CAST(${highRow[column]} AS ${type}) END`
+      }
+      await tx.run(sql`UPDATE uploads SET duel_strength = ${of('duel_strength')}, duel_wins = ${of('duel_wins')}, duel_losses = ${of('duel_losses')}
+        WHERE id ${inList([low, high])}`)
+    }
+    const byId = (id: string) => standing(id === low ? lowRow : highRow)
+    return { left: byId(duel.left), right: byId(duel.right) }
+  })
+}
+
+/** Judgements an image needs to appear on the leaderboard. */
+export const LEADERBOARD_MIN_JUDGEMENTS = 5
+
+/**
+ * The leaderboard's total counts its images up to this many: counting them all
+ * read every ranked row (on SQLite a scan of the whole table, the main thread
+ * held), and no one pages that deep.
+ */
+export const LEADERBOARD_TOTAL_MAX = 10_000
+
+/**
+ * GET /api/duels/leaderboard: public images judged at least five times,
+ * strongest first (ties: newest id first), optionally of one tag and of
+ * uploads created within the period (the period is the upload's, as the
+ * other lists take it), with the total (up to LEADERBOARD_TOTAL_MAX). Read in
+ * the order of uploads_duel_ranked_idx.
+ */
+export function duelLeaderboard(db: Database, query: Paging & { tag?: string, period: Period }, at?: DataVersion) {
+  const slug = query.tag === undefined ? '' : slugify(query.tag)
+  const since = periodStart(query.period)
+  return cachedList(db, `duels ${query.page} ${query.limit} ${slug} ${since ?? ''}`, async () => {
+    const where = sql`${POOL} AND u.duel_wins + u.duel_losses >= ${sql.raw(String(LEADERBOARD_MIN_JUDGEMENTS))}${
+      since === null ? sql`` : sql` AND u.created_at >= ${since}`}${
+      slug === '' ? sql`` : sql` AND u.id IN (SELECT ut.upload_id FROM upload_tags ut JOIN tags t ON t.id = ut.tag_id WHERE t.slug = ${slug})`}`
+    const order = sql`ORDER BY u.duel_strength DESC, u.id DESC`
+    const total = Number((await db.get<{ total: number }>(sql`SELECT count(*) AS total FROM (SELECT u.id FROM uploads u WHERE ${where} ${order}
+      LIMIT ${sql.raw(String(LEADERBOARD_TOTAL_MAX))}) ranked`))!.total)
+    const rows = await db.all<DuelRow>(sql`SELECT ${DUEL_ENTRY_COLUMNS} FROM uploads u JOIN users us ON us.id = u.user_id
+      WHERE ${where} ${order} LIMIT ${query.limit} OFFSET ${(query.page - 1) * query.limit}`)
+    return { uploads: await duelEntries(db, rows), total, page: query.page, limit: query.limit }
+  }, at)
+}

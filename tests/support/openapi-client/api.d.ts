@@ -5029,9 +5029,15 @@ export interface operations {
                             /** @enum {number} */
                             is_private: 0 | 1;
                             created_at: string;
+                            edited_at: string | null;
+                            revision: number;
                             tags: components["schemas"]["Tag"][];
                             username: string;
                             stats: components["schemas"]["UploadStats"];
+                            /** @description How many accounts have the upload as a favourite */
+                            favourites: number;
+                            /** @description Whether the signed-in caller has it as a favourite; absent without a session */
+                            favourited?: boolean;
                             /** @description Elo strength: 1500 to start, K = 24 */
                             strength: number;
                             wins: number;
@@ -5054,9 +5060,15 @@ export interface operations {
                             /** @enum {number} */
                             is_private: 0 | 1;
                             created_at: string;
+                            edited_at: string | null;
+                            revision: number;
                             tags: components["schemas"]["Tag"][];
                             username: string;
                             stats: components["schemas"]["UploadStats"];
+                            /** @description How many accounts have the upload as a favourite */
+                            favourites: number;
+                            /** @description Whether the signed-in caller has it as a favourite; absent without a session */
+                            favourited?: boolean;
                             /** @description Elo strength: 1500 to start, K = 24 */
                             strength: number;
                             wins: number;
@@ -5146,9 +5158,15 @@ export interface operations {
                             /** @enum {number} */
                             is_private: 0 | 1;
                             created_at: string;
+                            edited_at: string | null;
+                            revision: number;
                             tags: components["schemas"]["Tag"][];
                             username: string;
                             stats: components["schemas"]["UploadStats"];
+                            /** @description How many accounts have the upload as a favourite */
+                            favourites: number;
+                            /** @description Whether the signed-in caller has it as a favourite; absent without a session */
+                            favourited?: boolean;
                             /** @description Elo strength: 1500 to start, K = 24 */
                             strength: number;
                             wins: number;

@@ -130,3 +130,22 @@ describe('GET /api/search', () => {
     expect(missing.body).toEqual(all.body)
   })
 })
+
+describe('/feeds/search', () => {
+  it('serves the newest matches as JSON Feed and Atom, and refuses an invalid query', async () => {
+    const q = encodeURIComponent(`${TAG} -${BLUE}`)
+    const json = await api(`/feeds/search.json?q=${q}`)
+    expect(json.status).toBe(200)
+    expect(json.headers.get('content-type')).toBe('application/feed+json; charset=utf-8')
+    expect(json.body.items.map((item: { id: string }) => item.id)).toEqual([up.a])
+    expect(json.body.feed_url).toMatch(new RegExp(`/feeds/search\\.json\\?q=${q}$`))
+    const atom = await api(`/feeds/search.atom?q=${encodeURIComponent(TAG)}`)
+    expect(atom.status).toBe(200)
+    expect([...atom.body.matchAll(/<id>urn:uuid:([^<]+)<\/id>/g)].map(match => match[1])).toEqual([up.c, up.b, up.a])
+    const invalid = await api('/feeds/search.atom?q=(')
+    expect(invalid.status).toBe(400)
+    expect(invalid.body).toEqual({ statusCode: 400, statusMessage: 'Bad Request', message: 'Invalid query', data: { position: 1, expected: 'a term' } })
+    const personal = await api('/feeds/search.json?q=is:voted')
+    expect(personal.body).toEqual({ statusCode: 401, statusMessage: 'Unauthorized', message: 'Authentication required' })
+  })
+})

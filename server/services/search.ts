@@ -1,5 +1,5 @@
 import { parseSearchQuery, SearchQueryError, type NumberTest, type SearchNode } from '../../shared/utils/search-query'
-import type { Database } from '../database/port'
+import type { Database, Executor } from '../database/port'
 import { dialects, sql, type Query } from '../database/sql'
 import { apiError, unauthorized } from './errors'
 import type { DataVersion } from './list-cache'
@@ -126,3 +126,23 @@ export function searchUploads(db: Database, node: SearchNode | null, query: Pagi
   return listMatchingUploads(db, key, searchCondition(node, caller), query, view, at)
 }
 
+/**
+ * Whether the full-text index holds every description as it is: SQLite's
+ * uploads_fts (kept by triggers) checked against uploads; PostgreSQL's
+ * search_vector is a generated column, always in step.
+ */
+export async function searchIndexIntact(db: Executor): Promise<boolean> {
+  if (db.dialect === 'postgres') return true
+  try {
+    await db.run(sql`INSERT INTO uploads_fts (uploads_fts, rank) VALUES ('integrity-check', 1)`)
+    return true
+  }
+  catch {
+    return false
+  }
+}
+
+/** Builds SQLite's full-text index again from the descriptions (`npm run admin -- recount`). */
+export async function rebuildSearchIndex(db: Executor): Promise<void> {
+  if (db.dialect === 'sqlite') await db.run(sql`INSERT INTO uploads_fts (uploads_fts) VALUES ('rebuild')`)
+}

@@ -1,5 +1,5 @@
 import {
-  FeatureListResponseSchema, FilteredListQuerySchema, FilteredListResponseSchema, SearchQuerySchema, UploadListQuerySchema,
+  FeatureListResponseSchema, FilteredListQuerySchema, FilteredListResponseSchema, SearchQuerySchema, SearchSuggestQuerySchema, SearchSuggestResponseSchema, UploadListQuerySchema,
   UploadListResponseSchema, UserListQuerySchema, UserListResponseSchema, UsernameParamsSchema,
 } from '#shared/schemas/lists'
 
@@ -54,6 +54,20 @@ export default defineApiPaths({
         304: { description: 'Not modified' },
         400: { description: '`Invalid query` or `Query too complex` (with data { position, expected }), or invalid page, limit, sort or period' },
         401: { description: 'is: without a session' },
+      },
+    },
+  },
+  '/api/search/suggest': {
+    get: {
+      operationId: 'suggestSearchTerms',
+      summary: 'Completions of the last term of a search query',
+      description: 'The last term of q (after the last space, comma or parenthesis, without a leading -): the 10 tags most used on public uploads whose slug starts with it, with their public upload counts, and the field names that start with it. A term naming a field already (votes:), a phrase, or nothing: both lists empty.',
+      tags: ['Lists'],
+      security: ['none', 'cookie'],
+      params: { query: SearchSuggestQuerySchema },
+      responses: {
+        200: { description: 'Tags and field names', schema: SearchSuggestResponseSchema },
+        400: { description: '`Query too complex` (q over 500 characters) or `Invalid query`' },
       },
     },
   },

@@ -1,8 +1,9 @@
-import { parseSearchQuery, SearchQueryError, type NumberTest, type SearchNode } from '../../shared/utils/search-query'
+import { parseSearchQuery, SEARCH_FIELDS, SearchQueryError, type NumberTest, type SearchNode } from '../../shared/utils/search-query'
 import type { Database, Executor } from '../database/port'
 import { dialects, sql, type Query } from '../database/sql'
 import { apiError, unauthorized } from './errors'
 import type { DataVersion } from './list-cache'
+import { searchTags } from './upload-tags'
 import { carryingTags, listFilteredUploads, listMatchingUploads, type ListView, type Paging } from './uploads-list'
 
 /**
@@ -145,4 +146,24 @@ export async function searchIndexIntact(db: Executor): Promise<boolean> {
 /** Builds SQLite's full-text index again from the descriptions (`npm run admin -- recount`). */
 export async function rebuildSearchIndex(db: Executor): Promise<void> {
   if (db.dialect === 'sqlite') await db.run(sql`INSERT INTO uploads_fts (uploads_fts) VALUES ('rebuild')`)
+}
+
+/** The fields a query may name here (OFFERED), as the search box suggests them. */
+const OFFERED_FIELDS = SEARCH_FIELDS.filter(field => field !== 'rating' || OFFERED.rating)
+
+/**
+ * GET /api/search/suggest?q=: for the last term of `q` (what is being typed,
+ * after the last space, comma or parenthesis, without a leading `-`), the 10
+ * tags most used on public uploads whose slug starts with it (GET /api/tags's
+ * prefix match) and the field names that start with it. A term that already
+ * names a field (`votes:`) or is empty gets nothing.
+ */
+export async function suggestSearch(db: Database, q: string, at?: DataVersion) {
+  const term = (/[^\s,()]*$/.exec(q)?.[0] ?? '').replace(/^-+/, '').toLowerCase()
+  if (term === '' || term.includes(':') || term.includes('"')) return { tags: [], fields: [] }
+  const { tags } = await searchTags(db, { q: term, limit: 10 }, at)
+  return {
+    tags: tags.map(tag => ({ name: tag.name, slug: tag.slug, count: tag.count })),
+    fields: OFFERED_FIELDS.filter(field => field.startsWith(term)),
+  }
 }

@@ -77,6 +77,16 @@ export const SearchQuerySchema = v.object({
   period: rankingParams.period,
 })
 
+/** GET /api/search/suggest: the query typed so far. */
+export const SearchSuggestQuerySchema = v.object({
+  q: v.optional(v.pipe(v.string('Invalid query'), v.maxLength(500, 'Query too complex'), v.description('The query typed so far; its last term is completed')), ''),
+})
+
+export const SearchSuggestResponseSchema = v.object({
+  tags: v.array(v.object({ name: v.string(), slug: v.string(), count: v.pipe(v.number(), v.integer()) })),
+  fields: v.array(v.string()),
+})
+
 /** GET /api/vote/next: anonymous callers name their fingerprint (as for anonymous votes). */
 export const NextUnvotedQuerySchema = v.object({
   clientFingerprint: v.optional(v.pipe(

@@ -131,6 +131,19 @@ describe('GET /api/search', () => {
   })
 })
 
+describe('GET /api/search/suggest', () => {
+  it('completes the last term with tags by public uploads and with field names', async () => {
+    const tags = await api(`/api/search/suggest?q=${encodeURIComponent(`${TAG}`)}`)
+    expect(tags.status).toBe(200)
+    expect(tags.body).toEqual({ tags: [{ name: TAG, slug: TAG, count: 3 }, { name: BLUE, slug: BLUE, count: 2 }, { name: RED, slug: RED, count: 2 }], fields: [] })
+    const last = await api(`/api/search/suggest?q=${encodeURIComponent(`votes:>2 (x OR -${TAG}-R`)}`)
+    expect(last.body).toEqual({ tags: [{ name: RED, slug: RED, count: 2 }], fields: [] })
+    expect((await api(`/api/search/suggest?q=${encodeURIComponent(`${TAG} t`)}`)).body.fields).toEqual(['tags', 'type', 'text'])
+    expect((await api('/api/search/suggest?q=ra')).body.fields).toEqual(['ratio'])
+    for (const q of ['', 'red ', 'votes:', '"bro']) expect((await api(`/api/search/suggest?q=${encodeURIComponent(q)}`)).body, q).toEqual({ tags: [], fields: [] })
+  })
+})
+
 describe('/feeds/search', () => {
   it('serves the newest matches as JSON Feed and Atom, and refuses an invalid query', async () => {
     const q = encodeURIComponent(`${TAG} -${BLUE}`)

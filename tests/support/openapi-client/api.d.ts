@@ -826,6 +826,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/search/suggest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Completions of the last term of a search query
+         * @description The last term of q (after the last space, comma or parenthesis, without a leading -): the 10 tags most used on public uploads whose slug starts with it, with their public upload counts, and the field names that start with it. A term naming a field already (votes:), a phrase, or nothing: both lists empty.
+         */
+        get: operations["suggestSearchTerms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tags": {
         parameters: {
             query?: never;
@@ -5241,6 +5261,63 @@ export interface operations {
             };
             /** @description is: without a session */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    suggestSearchTerms: {
+        parameters: {
+            query?: {
+                /** @description The query typed so far; its last term is completed */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tags and field names */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tags: {
+                            name: string;
+                            slug: string;
+                            count: number;
+                        }[];
+                        fields: string[];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Query too complex` (q over 500 characters) or `Invalid query` */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

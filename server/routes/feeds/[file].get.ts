@@ -21,7 +21,7 @@ export default defineEventHandler((event) => {
       source = { kind: 'search', q: q ?? '', node }
     }
     catch (error) {
-      if (isError(error) && error.statusCode === 400) return feedErrorBody(event, 400, error.message, error.data)
+      if (isError(error) && error.statusCode === 400) return feedErrorBody(event, 400, error.message, error.data as Record<string, unknown> | undefined)
       throw error
     }
   }

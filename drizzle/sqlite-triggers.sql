@@ -121,6 +121,22 @@ BEGIN
   UPDATE `upload_days` SET `public_uploads` = `public_uploads` + 1 WHERE `day` = substr(NEW.`created_at`, 1, 10) AND NEW.`is_private` = 0;
 END;
 
+CREATE TRIGGER `uploads_fts_delete` AFTER DELETE ON `uploads`
+BEGIN
+  INSERT INTO `uploads_fts` (`uploads_fts`, `rowid`, `description`) VALUES ('delete', OLD.`rowid`, OLD.`description`);
+END;
+
+CREATE TRIGGER `uploads_fts_insert` AFTER INSERT ON `uploads`
+BEGIN
+  INSERT INTO `uploads_fts` (`rowid`, `description`) VALUES (NEW.`rowid`, NEW.`description`);
+END;
+
+CREATE TRIGGER `uploads_fts_update` AFTER UPDATE OF `description` ON `uploads`
+BEGIN
+  INSERT INTO `uploads_fts` (`uploads_fts`, `rowid`, `description`) VALUES ('delete', OLD.`rowid`, OLD.`description`);
+  INSERT INTO `uploads_fts` (`rowid`, `description`) VALUES (NEW.`rowid`, NEW.`description`);
+END;
+
 CREATE TRIGGER `uploads_month_count_delete` AFTER DELETE ON `uploads`
 WHEN OLD.`is_private` = 0
 BEGIN

@@ -14,6 +14,7 @@ import { findDrift, repairKeptCounts } from '../server/database/kept-counts'
 import type { Database } from '../server/database/port'
 import { sql } from '../server/database/sql'
 import { checkMedia } from '../server/services/media-check'
+import { rebuildSearchIndex, searchIndexIntact } from '../server/services/search'
 import { fsMediaStore } from '../server/services/media-store'
 import { s3MediaStore, s3SettingsFromEnv } from '../server/services/media-store-s3'
 import { logModeration } from '../server/services/modlog'
@@ -30,7 +31,9 @@ const USAGE = `Usage: npm run admin -- grant <email> | revoke <email> | media-ch
   media-check --fix   the same, then removes the objects no upload owns
   recount --check     compare every kept count (server/database/kept-counts.ts) with its
                       recount and list the ones that drifted
-  recount             the same, then set each drifted count from its recount
+                      (and, on SQLite, the full-text index of descriptions with them)
+  recount             the same, then set each drifted count from its recount (and build
+                      a drifted full-text index again)
 
 Exit codes: 0 done (media-check: nothing wrong, or every orphan removed with --fix);
 1 failed (no such account; media-check: orphans left, or an upload's image is missing;
@@ -64,13 +67,25 @@ async function reportDrift(db: Database): Promise<boolean> {
   return drift.length > 0
 }
 
+/** The full-text index (uploads_fts on SQLite) checked, and built again unless `check`; whether it had drifted. */
+async function searchIndexDrift(db: Database, check: boolean): Promise<boolean> {
+  if (await searchIndexIntact(db)) return false
+  console.info('uploads_fts: drifted')
+  if (!check) {
+    await rebuildSearchIndex(db)
+    console.info('uploads_fts: built again from the descriptions')
+  }
+  return true
+}
+
 async function recount(check: boolean): Promise<number> {
   const db = await openSiteDatabase()
   try {
+    const indexDrifted = await searchIndexDrift(db, check)
     const drifted = await reportDrift(db)
     if (!drifted) {
       console.info('Every kept count equals its recount')
-      return 0
+      return indexDrifted && check ? 1 : 0
     }
     if (check) return 1
     await repairKeptCounts(db)

@@ -3,6 +3,7 @@ import type { ApiOperation } from '../utils/openapi'
 import { UsernameParamsSchema } from '#shared/schemas/lists'
 
 const TagSlugParamsSchema = v.object({ slug: v.string() })
+const SearchFeedQuerySchema = v.object({ q: v.optional(v.pipe(v.string(), v.description('A query of GET /api/search (without is:); missing or blank: every public upload'))) })
 const AtomSchema = v.pipe(v.string(), v.description('Atom XML (RFC 4287)'))
 const JsonFeedSchema = v.pipe(v.looseObject({
   version: v.literal('https://jsonfeed.org/version/1.1'),
@@ -16,7 +17,7 @@ const feedHeaders = { 'Cache-Control': 'public, max-age=300', 'ETag': 'Strong va
 const description = 'The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.'
 
 /** Atom (RFC 4287) and JSON Feed 1.1 documents of one list. */
-function feed(operationId: string, summary: string, format: 'atom' | 'json', missing?: string): { get: ApiOperation } {
+function feed(operationId: string, summary: string, format: 'atom' | 'json', missing?: string, refusals: ApiOperation['responses'] = {}): { get: ApiOperation } {
   const notFound: ApiOperation['responses'] = missing ? { 404: { description: missing } } : {}
   return {
     get: {
@@ -33,9 +34,16 @@ function feed(operationId: string, summary: string, format: 'atom' | 'json', mis
         },
         304: { description: 'Not modified' },
         ...notFound,
+        ...refusals,
       },
     },
   }
+}
+
+/** A search feed refuses what GET /api/search refuses; it has no caller, so is: is a 401. */
+const searchRefusals: ApiOperation['responses'] = {
+  400: { description: '`Invalid query` or `Query too complex`, with data { position, expected }' },
+  401: { description: '`Authentication required`: the query asks is:' },
 }
 
 export default defineApiPaths({
@@ -45,6 +53,8 @@ export default defineApiPaths({
   '/feeds/top.json': feed('getTopFeedJson', 'Top-voted public uploads (JSON Feed)', 'json'),
   '/feeds/tag/{slug}.atom': { get: { ...feed('getTagFeedAtom', 'Newest public uploads carrying a tag (Atom)', 'atom', '`Tag not found`').get, params: { path: TagSlugParamsSchema } } },
   '/feeds/tag/{slug}.json': { get: { ...feed('getTagFeedJson', 'Newest public uploads carrying a tag (JSON Feed)', 'json', '`Tag not found`').get, params: { path: TagSlugParamsSchema } } },
+  '/feeds/search.atom': { get: { ...feed('getSearchFeedAtom', 'Newest public uploads matching a search query (Atom)', 'atom', undefined, searchRefusals).get, params: { query: SearchFeedQuerySchema } } },
+  '/feeds/search.json': { get: { ...feed('getSearchFeedJson', 'Newest public uploads matching a search query (JSON Feed)', 'json', undefined, searchRefusals).get, params: { query: SearchFeedQuerySchema } } },
   '/feeds/user/{username}.atom': { get: { ...feed('getUserFeedAtom', 'A user\'s newest public uploads (Atom)', 'atom', '`User not found`').get, params: { path: UsernameParamsSchema } } },
   '/feeds/user/{username}.json': { get: { ...feed('getUserFeedJson', 'A user\'s newest public uploads (JSON Feed)', 'json', '`User not found`').get, params: { path: UsernameParamsSchema } } },
   '/feeds/user/{username}/favourites.atom': { get: { ...feed('getUserFavouritesFeedAtom', 'A user\'s newest favourites among public uploads (Atom)', 'atom', '`Favourites not found` (no such user, or their favourites are private)').get, params: { path: UsernameParamsSchema } } },

@@ -1,5 +1,5 @@
 import {
-  FeatureListResponseSchema, FilteredListQuerySchema, FilteredListResponseSchema, UploadListQuerySchema,
+  FeatureListResponseSchema, FilteredListQuerySchema, FilteredListResponseSchema, SearchQuerySchema, SearchSuggestQuerySchema, SearchSuggestResponseSchema, UploadListQuerySchema,
   UploadListResponseSchema, UserListQuerySchema, UserListResponseSchema, UsernameParamsSchema,
 } from '#shared/schemas/lists'
 
@@ -38,6 +38,36 @@ export default defineApiPaths({
         304: { description: 'Not modified' },
         400: { description: 'Invalid page, limit, match, sort, period or unvoted' },
         401: { description: 'unvoted=true without a session' },
+      },
+    },
+  },
+  '/api/search': {
+    get: {
+      operationId: 'searchUploads',
+      summary: 'Public uploads matching a search query',
+      description: `q: terms separated by spaces or commas are ANDed; OR or || between terms; -term or NOT term; parentheses (nesting at most 5). A bare word is a tag slug (a tag no upload carries: nothing in an AND, left out of an OR). "a phrase" and text:word (text:wor* a prefix) match whole words of the description, case- and diacritic-insensitive. Fields with :, :>, :>=, :<, :<= or :a..b: fucks, nope, votes, score (fucks − nope), ratio (0–1; an upload without votes has none), tags (tag count), age (12h, 7d, 2w, 3m, 1y), date (2026, 2026-01, 2026-01-15, UTC), user:name, type:image|link, is:voted|unvoted|mine (session cookie; 401 \`Authentication required\` without). At most 500 characters, 30 terms, 5 full-text terms. A missing or blank q: every public upload. Private uploads never match. A syntax error is 400 \`Invalid query\` with data { position (0-based, in characters), expected }; past the limits 400 \`Query too complex\` with the same data. The answer is as /api/uploads/filtered's. limit default 10, max 100. ${paging} ${ranking.replace(/ unvoted=true.*$/, '')} ${personal} An is: answer is also private.`,
+      tags: ['Lists'],
+      security: ['none', 'cookie'],
+      params: { query: SearchQuerySchema },
+      responses: {
+        200: { description: 'A page of uploads and the total', schema: FilteredListResponseSchema, headers: cached('public, max-age=120') },
+        304: { description: 'Not modified' },
+        400: { description: '`Invalid query` or `Query too complex` (with data { position, expected }), or invalid page, limit, sort or period' },
+        401: { description: 'is: without a session' },
+      },
+    },
+  },
+  '/api/search/suggest': {
+    get: {
+      operationId: 'suggestSearchTerms',
+      summary: 'Completions of the last term of a search query',
+      description: 'The last term of q (after the last space, comma or parenthesis, without a leading -): the 10 tags most used on public uploads whose slug starts with it, with their public upload counts, and the field names that start with it. A term naming a field already (votes:), a phrase, or nothing: both lists empty.',
+      tags: ['Lists'],
+      security: ['none', 'cookie'],
+      params: { query: SearchSuggestQuerySchema },
+      responses: {
+        200: { description: 'Tags and field names', schema: SearchSuggestResponseSchema },
+        400: { description: '`Query too complex` (q over 500 characters) or `Invalid query`' },
       },
     },
   },

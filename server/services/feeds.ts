@@ -1,7 +1,9 @@
 import type { Database, Executor } from '../database/port'
 import { sql } from '../database/sql'
 import { isTagSlug } from '../../shared/utils/tags'
+import type { SearchNode } from '../../shared/utils/search-query'
 import { cachedList } from './list-cache'
+import { searchCondition } from './search'
 import { ENTRY_COLUMNS } from './upload-queries'
 import { taggedIds, withTags, type ListEntry, type ListRow } from './uploads-list'
 
@@ -10,6 +12,8 @@ export const FEED_SIZE = 50
 
 export type FeedSource = { kind: 'recent' } | { kind: 'top' } | { kind: 'tag', slug: string } | { kind: 'user', username: string }
   | { kind: 'favourites', username: string }
+  /** `q` as given (for the links), `node` as parsed (null: blank, every public upload). */
+  | { kind: 'search', q: string, node: SearchNode | null }
 export type FeedFormat = 'atom' | 'json'
 
 const PRODUCT = 'Does It Fuck?'
@@ -22,6 +26,8 @@ interface Feed {
   pagePath: string
   /** Path of the feed without its extension. */
   feedPath: string
+  /** Query string of the feed's own address (after the extension), or empty. */
+  feedQuery?: string
   /** `updated` while the feed has no entries. */
   since: string
   entries: ListEntry[]
@@ -62,6 +68,18 @@ async function loadFeed(db: Executor, source: FeedSource): Promise<Feed | null> 
         feedPath: `/feeds/tag/${encodeURIComponent(tag.slug)}`,
         since: tag.created_at,
         entries: found,
+      }
+    }
+    case 'search': {
+      const query = `?q=${encodeURIComponent(source.q)}`
+      return {
+        title: `${PRODUCT}: search ${source.q}`,
+        pagePath: `/search${query}`,
+        feedPath: '/feeds/search',
+        feedQuery: query,
+        since: NEVER,
+        // Feeds are read without a session: `is:` is refused before this (sendSearchFeed).
+        entries: await entries(db, source.node ? searchCondition(source.node, null) : sql`1 = 1`, NEWEST),
       }
     }
     case 'user': {
@@ -113,10 +131,10 @@ function renderAtom(feed: Feed, site: string): string {
   const lines = [
     '<?xml version="1.0" encoding="utf-8"?>',
     '<feed xmlns="http://www.w3.org/2005/Atom" xmlns:media="http://search.yahoo.com/mrss/">',
-    `  <id>${xml(`${site}${feed.feedPath}.atom`)}</id>`,
+    `  <id>${xml(`${site}${feed.feedPath}.atom${feed.feedQuery ?? ''}`)}</id>`,
     `  <title>${xml(feed.title)}</title>`,
     `  <updated>${updatedOf(feed)}</updated>`,
-    `  <link rel="self" type="application/atom+xml" href="${xml(`${site}${feed.feedPath}.atom`)}"/>`,
+    `  <link rel="self" type="application/atom+xml" href="${xml(`${site}${feed.feedPath}.atom${feed.feedQuery ?? ''}`)}"/>`,
     `  <link rel="alternate" type="text/html" href="${xml(`${site}${feed.pagePath}`)}"/>`,
     `  <generator>${PRODUCT}</generator>`,
   ]
@@ -147,7 +165,7 @@ function renderJson(feed: Feed, site: string): string {
     version: 'https://jsonfeed.org/version/1.1',
     title: feed.title,
     home_page_url: `${site}${feed.pagePath}`,
-    feed_url: `${site}${feed.feedPath}.json`,
+    feed_url: `${site}${feed.feedPath}.json${feed.feedQuery ?? ''}`,
     items: feed.entries.map((entry) => {
       const thumbnail = thumbnailOf(site, entry)
       return {
@@ -171,7 +189,8 @@ function renderJson(feed: Feed, site: string): string {
  * user. Cached like the lists, until the database changes.
  */
 export function renderFeed(db: Database, source: FeedSource, format: FeedFormat, site: string): Promise<string | null> {
-  const key = `feed ${format} ${source.kind} ${'slug' in source ? source.slug.toLowerCase() : ''} ${'username' in source ? source.username.toLowerCase() : ''} ${site}`
+  const key = `feed ${format} ${source.kind} ${'slug' in source ? source.slug.toLowerCase() : ''} ${'username' in source ? source.username.toLowerCase() : ''} ${site}${
+    source.kind === 'search' ? ` ${JSON.stringify(source.q)} ${JSON.stringify(source.node)}` : ''}`
   return cachedList(db, key, async () => {
     const feed = await loadFeed(db, source)
     if (!feed) return null

@@ -768,6 +768,20 @@ async function listFiltered(db: Executor, slugs: string[], query: Paging & { mat
   return { uploads, total, page: query.page, limit: query.limit }
 }
 
+/**
+ * GET /api/search: the public uploads matching `condition` (on `uploads u`,
+ * server/services/search.ts), in the view's order, with the total, cached like
+ * the other lists under `key` (what tells conditions apart). Matched once
+ * (materialised with the order's columns), then counted and paged.
+ */
+export function listMatchingUploads(db: Database, key: string, condition: Query, query: Paging, view: ListView, at?: DataVersion) {
+  return cachedList(db, `search ${query.page} ${query.limit} ${viewKey(view)} ${key}`, async () => {
+    const source = sql`uploads u WHERE u.is_private = 0 AND ${condition}${viewConditions(view)}`
+    const { uploads, total } = await pageWithTotal(db, source, LIST_SORTS[view.sort], query, { username: true, materialise: ORDER_COLUMNS[view.sort] })
+    return { uploads, total, page: query.page, limit: query.limit }
+  }, at)
+}
+
 export const USER_SORTS = {
   date: NEWEST,
   votes: sql`u.upvotes DESC, u.created_at DESC, u.id DESC`,

@@ -1,5 +1,6 @@
 import type { H3Event } from 'h3'
 import { setResponseHeaders, setResponseStatus } from 'h3'
+import { reasonPhrase } from '../services/errors'
 import { renderFeed, type FeedFormat, type FeedSource } from '../services/feeds'
 
 const CONTENT_TYPES: Record<FeedFormat, string> = {
@@ -13,17 +14,18 @@ export function feedFile(file: string | undefined): { name: string, format: Feed
   return match ? { name: match[1]!, format: match[2] as FeedFormat } : null
 }
 
-/** The error shape of the API, for a feed that does not exist. */
-function notFoundBody(event: H3Event, message: string): string {
-  setResponseStatus(event, 404, 'Not Found')
+/** The error shape of the API, for a feed that does not exist or a request it refuses. */
+export function feedErrorBody(event: H3Event, statusCode: number, message: string, data?: Record<string, unknown>): string {
+  const statusMessage = reasonPhrase(statusCode)
+  setResponseStatus(event, statusCode, statusMessage)
   setResponseHeaders(event, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
-  return JSON.stringify({ statusCode: 404, statusMessage: 'Not Found', message })
+  return JSON.stringify({ statusCode, statusMessage, message, ...(data ? { data } : {}) })
 }
 
 /** Answers a feed: its text with `public, max-age=300` and an ETag (304 when it matches), or the 404 JSON error. */
 export async function sendFeed(event: H3Event, source: FeedSource | null, format: FeedFormat | undefined, missing: string): Promise<string> {
   const body = source && format ? await renderFeed(useDB(), source, format, siteOrigin()) : null
-  if (body === null) return notFoundBody(event, missing)
+  if (body === null) return feedErrorBody(event, 404, missing)
   setResponseHeaders(event, { 'Content-Type': CONTENT_TYPES[format!], 'Cache-Control': 'public, max-age=300' })
   return isNotModified(event, etagOf(body)) ? '' : body
 }

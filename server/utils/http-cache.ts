@@ -8,7 +8,7 @@ import { getResponseHeader, getResponseStatus, setResponseHeader, setResponseSta
 
 /** Every Cache-Control value the API uses (docs/behaviour.md, Caching), in one place. */
 export const CACHE_POLICIES = {
-  /** /api/uploads, /api/uploads/filtered */
+  /** /api/uploads, /api/uploads/filtered, /api/search */
   list: 'public, max-age=120',
   /** /api/items-recent, /api/items-top-voted */
   feature: 'public, max-age=300',
@@ -26,7 +26,7 @@ export type CachePolicy = keyof typeof CACHE_POLICIES
 
 /** Policies by route for GETs that do not set one themselves. */
 const ROUTE_POLICIES: [RegExp, CachePolicy][] = [
-  [/^\/api\/uploads(\/filtered)?$/, 'list'],
+  [/^\/api\/(uploads(\/filtered)?|search)$/, 'list'],
   [/^\/api\/items-(recent|top-voted)$/, 'feature'],
   [/^\/api\/profile$/, 'profile'],
   [/^\/api\/(auth\/tokens|vote|admin)(\/|$)/, 'personal'],

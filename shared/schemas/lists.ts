@@ -65,6 +65,28 @@ export const FilteredListQuerySchema = v.object({
   ...rankingParams,
 })
 
+/** GET /api/search: a query in the search language (docs/behaviour.md, Search) and the list's paging and ranking. */
+export const SearchQuerySchema = v.object({
+  q: v.optional(v.pipe(
+    v.string('Invalid query'),
+    v.description('The query: tags, -tag / NOT, OR / ||, parentheses, "a phrase", text:word (text:wor* a prefix), fields fucks, nope, votes, score, ratio, tags, age, date, user, type, is:voted|unvoted|mine (signed in). Missing or blank: every public upload'),
+  ), ''),
+  page: PageSchema,
+  limit: limitSchema(10, 100),
+  sort: rankingParams.sort,
+  period: rankingParams.period,
+})
+
+/** GET /api/search/suggest: the query typed so far. */
+export const SearchSuggestQuerySchema = v.object({
+  q: v.optional(v.pipe(v.string('Invalid query'), v.maxLength(500, 'Query too complex'), v.description('The query typed so far; its last term is completed')), ''),
+})
+
+export const SearchSuggestResponseSchema = v.object({
+  tags: v.array(v.object({ name: v.string(), slug: v.string(), count: v.pipe(v.number(), v.integer()) })),
+  fields: v.array(v.string()),
+})
+
 /** GET /api/vote/next: anonymous callers name their fingerprint (as for anonymous votes). */
 export const NextUnvotedQuerySchema = v.object({
   clientFingerprint: v.optional(v.pipe(

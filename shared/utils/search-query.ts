@@ -16,7 +16,14 @@
  * what was expected there.
  */
 
-export const SEARCH_LIMITS = { length: 500, terms: 30, depth: 5 } as const
+/**
+ * `text` caps the full-text terms (phrases and `text:`): each is one lookup in the
+ * full-text index, so a query of many is refused rather than run slow.
+ */
+export const SEARCH_LIMITS = { length: 500, terms: 30, depth: 5, text: 5 } as const
+
+/** Fields the site may not offer yet: `rating:` and `is:fav` (left out: then a field or value not supported). */
+export interface SearchOptions { rating?: boolean, favourites?: boolean }
 
 export type Comparison = '=' | '>' | '>=' | '<' | '<='
 
@@ -116,12 +123,15 @@ const DATE = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/
 const TEXT_WORD = /^[\p{L}\p{N}]+$/u
 
 /** Parses `q` into a tree; throws SearchQueryError. `now` fixes the clock for `age:`. */
-export function parseSearchQuery(q: string, now: Date = new Date()): SearchNode {
+export function parseSearchQuery(q: string, now: Date = new Date(), options: SearchOptions = {}): SearchNode {
+  const rating = options.rating ?? true
+  const favourites = options.favourites ?? true
   if ([...q].length > SEARCH_LIMITS.length) throw new SearchQueryError('complex', SEARCH_LIMITS.length, `at most ${SEARCH_LIMITS.length} characters`)
   const tokens = tokenize(q)
   const end = [...q].length
   let at = 0
   let terms = 0
+  let textTerms = 0
   const peek = () => tokens[at]
   const fail = (expected: string): never => {
     throw new SearchQueryError('invalid', peek()?.position ?? end, expected)
@@ -174,6 +184,7 @@ export function parseSearchQuery(q: string, now: Date = new Date()): SearchNode 
     if (token.type === 'phrase') {
       at++
       countTerm(token)
+      countText(token)
       const words = textWords(token.text)
       if (words.length === 0) throw new SearchQueryError('invalid', token.position + 1, 'a word between the quotes')
       return { kind: 'text', words, prefix: false }
@@ -188,6 +199,10 @@ export function parseSearchQuery(q: string, now: Date = new Date()): SearchNode 
 
   function countTerm(token: Token) {
     if (++terms > SEARCH_LIMITS.terms) throw new SearchQueryError('complex', token.position, `at most ${SEARCH_LIMITS.terms} terms`)
+  }
+
+  function countText(token: Token) {
+    if (++textTerms > SEARCH_LIMITS.text) throw new SearchQueryError('complex', token.position, `at most ${SEARCH_LIMITS.text} text terms`)
   }
 
   function tag(token: Token): SearchNode {
@@ -206,6 +221,7 @@ export function parseSearchQuery(q: string, now: Date = new Date()): SearchNode 
         const prefix = raw.endsWith('*')
         const word = prefix ? raw.slice(0, -1) : raw
         if (!TEXT_WORD.test(word)) return bad('a word of letters and digits, optionally ending in *')
+        countText(token)
         return { kind: 'text', words: [word.toLowerCase()], prefix }
       }
       case 'fucks': case 'nope': case 'votes': case 'score': case 'ratio': case 'tags':
@@ -219,14 +235,14 @@ export function parseSearchQuery(q: string, now: Date = new Date()): SearchNode 
         if (raw !== 'image' && raw !== 'link') return bad('image or link')
         return { kind: 'type', value: raw }
       case 'rating':
+        if (!rating) break
         if (raw !== 'safe' && raw !== 'suggestive' && raw !== 'explicit') return bad('safe, suggestive or explicit')
         return { kind: 'rating', value: raw }
       case 'is':
-        if (raw !== 'voted' && raw !== 'unvoted' && raw !== 'mine' && raw !== 'fav') return bad('voted, unvoted, mine or fav')
+        if (raw !== 'voted' && raw !== 'unvoted' && raw !== 'mine' && (raw !== 'fav' || !favourites)) return bad(favourites ? 'voted, unvoted, mine or fav' : 'voted, unvoted or mine')
         return { kind: 'is', value: raw }
-      default:
-        throw new SearchQueryError('invalid', token.position, `a field (${SEARCH_FIELDS.join(', ')})`)
     }
+    throw new SearchQueryError('invalid', token.position, `a field (${SEARCH_FIELDS.filter(f => rating || f !== 'rating').join(', ')})`)
   }
 
   if (tokens.length === 0) fail('a term')

@@ -59,6 +59,9 @@ export const PAGES: PageCase[] = [
     await page.locator('details.op summary').first().click()
   } },
   { name: 'tag page', path: f => `/tags/${f.tag}`, as: 'guest' },
+  { name: 'search results', path: f => `/search?q=${encodeURIComponent(f.tag)}`, as: 'guest' },
+  { name: 'search with an invalid query', path: () => '/search?q=votes%3A%3Ex', as: 'guest' },
+  { name: 'search help', path: () => '/search/help', as: 'guest' },
   { name: 'user page', path: f => `/user/${f.owner.username}`, as: 'guest' },
   { name: 'image upload', path: f => `/upload/${f.imageId}`, as: 'guest' },
   { name: 'link upload', path: f => `/upload/${f.linkId}`, as: 'guest' },

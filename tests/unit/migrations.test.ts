@@ -19,7 +19,7 @@ describe('migrations', () => {
     expect(await runMigrations(db, journal, load)).toBe(journal.entries.length)
     expect(await runMigrations(db, journal, load)).toBe(0)
     const tables = (await db.all<{ name: string }>(sql`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)).map(r => r.name)
-    expect(tables).toEqual(['__drizzle_migrations', 'anonymous_votes', 'api_tokens', 'app_secrets', 'duel_judgements', 'email_verification_tokens', 'favourites', 'media_deletions', 'mfa_backup_codes', 'moderation_log', 'oauth_accounts', 'passkeys', 'password_reset_tokens', 'rank_copies_pending', 'report_groups', 'reports', 'sessions', 'tag_pairs', 'tags', 'upload_days', 'upload_months', 'upload_revisions', 'upload_tags', 'uploads', 'user_hidden_tags', 'user_vote_counts', 'users', 'votes', 'webauthn_challenges'])
+    expect(tables).toEqual(['__drizzle_migrations', 'anonymous_votes', 'api_tokens', 'app_secrets', 'duel_judgements', 'email_verification_tokens', 'favourites', 'media_deletions', 'mfa_backup_codes', 'moderation_log', 'oauth_accounts', 'passkeys', 'password_reset_tokens', 'rank_copies_pending', 'report_groups', 'reports', 'sessions', 'tag_pairs', 'tags', 'upload_days', 'upload_months', 'upload_revisions', 'upload_tags', 'uploads', 'uploads_fts', 'uploads_fts_config', 'uploads_fts_data', 'uploads_fts_docsize', 'uploads_fts_idx', 'user_hidden_tags', 'user_vote_counts', 'users', 'votes', 'webauthn_challenges'])
     expect(db.sqlite.pragma('journal_mode', { simple: true })).toBe('wal')
     expect(db.sqlite.pragma('foreign_keys', { simple: true })).toBe(1)
     expect(db.sqlite.pragma('busy_timeout', { simple: true })).toBe(5000)

@@ -90,3 +90,26 @@ describe('the search language', () => {
     expect(failure('- - - - - - deep')).toMatchObject({ reason: 'complex' })
   })
 })
+
+describe('the search language as this site offers it', () => {
+  const offered = (q: string) => {
+    try {
+      return parseSearchQuery(q, NOW, { rating: false, favourites: false })
+    }
+    catch (error) {
+      if (error instanceof SearchQueryError) return { reason: error.reason, position: error.position, expected: error.expected }
+      throw error
+    }
+  }
+
+  it('leaves out fields the site does not have, naming what it has', () => {
+    expect(offered('red rating:safe')).toEqual({ reason: 'invalid', position: 4, expected: 'a field (fucks, nope, votes, score, ratio, tags, age, date, user, type, is, text)' })
+    expect(offered('is:fav')).toEqual({ reason: 'invalid', position: 3, expected: 'voted, unvoted or mine' })
+    expect(offered('is:mine')).toEqual({ kind: 'is', value: 'mine' })
+  })
+
+  it('refuses more than 5 full-text terms as too complex', () => {
+    expect(offered('"a b" text:c text:d* "e" text:f')).toMatchObject({ kind: 'and' })
+    expect(offered('"a b" text:c text:d* "e" text:f "g"')).toEqual({ reason: 'complex', position: 32, expected: 'at most 5 text terms' })
+  })
+})

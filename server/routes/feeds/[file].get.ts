@@ -1,8 +1,29 @@
-import { getRouterParam } from 'h3'
+import { getQuery, getRouterParam, isError } from 'h3'
+import { asksAboutCaller, parseSearch } from '../../services/search'
+import type { FeedSource } from '../../services/feeds'
 
-/** GET /feeds/recent.atom|.json and /feeds/top.atom|.json: the 50 newest or top-voted public uploads. */
+/**
+ * GET /feeds/recent.atom|.json and /feeds/top.atom|.json: the 50 newest or
+ * top-voted public uploads; /feeds/search.atom|.json?q=: the 50 newest
+ * public uploads matching the query (400 for an invalid one; `is:` needs a
+ * caller, and a feed has none: 401).
+ */
 export default defineEventHandler((event) => {
   const file = feedFile(getRouterParam(event, 'file'))
-  const kind = file?.name === 'recent' || file?.name === 'top' ? file.name : null
-  return sendFeed(event, kind ? { kind } : null, file?.format, 'Feed not found')
+  let source: FeedSource | null = null
+  if (file?.name === 'recent' || file?.name === 'top') source = { kind: file.name }
+  else if (file?.name === 'search') {
+    const q = getQuery(event).q
+    if (q !== undefined && typeof q !== 'string') return feedErrorBody(event, 400, 'Invalid query', { position: 0, expected: 'one query' })
+    try {
+      const node = parseSearch(q ?? '')
+      if (asksAboutCaller(node)) return feedErrorBody(event, 401, 'Authentication required')
+      source = { kind: 'search', q: q ?? '', node }
+    }
+    catch (error) {
+      if (isError(error) && error.statusCode === 400) return feedErrorBody(event, 400, error.message, error.data as Record<string, unknown> | undefined)
+      throw error
+    }
+  }
+  return sendFeed(event, source, file?.format, 'Feed not found')
 })

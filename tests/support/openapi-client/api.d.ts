@@ -940,6 +940,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public uploads matching a search query
+         * @description q: terms separated by spaces or commas are ANDed; OR or || between terms; -term or NOT term; parentheses (nesting at most 5). A bare word is a tag slug (a tag no upload carries: nothing in an AND, left out of an OR). "a phrase" and text:word (text:wor* a prefix) match whole words of the description, case- and diacritic-insensitive. Fields with :, :>, :>=, :<, :<= or :a..b: fucks, nope, votes, score (fucks − nope), ratio (0–1; an upload without votes has none), tags (tag count), age (12h, 7d, 2w, 3m, 1y), date (2026, 2026-01, 2026-01-15, UTC), user:name, type:image|link, is:voted|unvoted|mine (session cookie; 401 `Authentication required` without). At most 500 characters, 30 terms, 5 full-text terms. A missing or blank q: every public upload. Private uploads never match. A syntax error is 400 `Invalid query` with data { position (0-based, in characters), expected }; past the limits 400 `Query too complex` with the same data. The answer is as /api/uploads/filtered's. limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. sort: new (default), top (upvotes, then total votes), hot (sign(u−d)·log10(max(|u−d|,1)) + (created_at in Unix seconds − 1700000000)/45000), best (Wilson lower bound of u/(u+d) at z = 1.96), divisive ((u+d)^(min(u,d)/max(u,d)), 0 when either is 0); ties newest first; other values 400 `Invalid sort`. period (top, best, divisive): day, week, month (30 days), year or all (default); other values 400 `Invalid period`. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out, and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`. An is: answer is also private.
+         */
+        get: operations["searchUploads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/search/suggest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Completions of the last term of a search query
+         * @description The last term of q (after the last space, comma or parenthesis, without a leading -): the 10 tags most used on public uploads whose slug starts with it, with their public upload counts, and the field names that start with it. A term naming a field already (votes:), a phrase, or nothing: both lists empty.
+         */
+        get: operations["suggestSearchTerms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tags": {
         parameters: {
             query?: never;
@@ -1341,6 +1381,46 @@ export interface paths {
          * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getRecentFeedJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/search.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Newest public uploads matching a search query (Atom)
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         */
+        get: operations["getSearchFeedAtom"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/search.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Newest public uploads matching a search query (JSON Feed)
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         */
+        get: operations["getSearchFeedJson"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6092,6 +6172,138 @@ export interface operations {
             };
         };
     };
+    searchUploads: {
+        parameters: {
+            query?: {
+                /** @description The query: tags, -tag / NOT, OR / ||, parentheses, "a phrase", text:word (text:wor* a prefix), fields fucks, nope, votes, score, ratio, tags, age, date, user, type, is:voted|unvoted|mine (signed in). Missing or blank: every public upload */
+                q?: string;
+                page?: number;
+                /** @description Page size; a larger value is treated as 100 */
+                limit?: number;
+                /** @description new (default): newest first; top: upvotes, then total votes; hot: net votes against age; best: Wilson lower bound of the upvote share; divisive: (u+d)^(min/max). Ties newest first */
+                sort?: "new" | "top" | "hot" | "best" | "divisive";
+                /** @description Only uploads created within the last day, week, month (30 days) or year; applies to top, best and divisive */
+                period?: "day" | "week" | "month" | "year" | "all";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of uploads and the total */
+            200: {
+                headers: {
+                    /** @description public, max-age=120 */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator; send it as If-None-Match for a 304 */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        uploads: components["schemas"]["UploadListEntry"][];
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Invalid query` or `Query too complex` (with data { position, expected }), or invalid page, limit, sort or period */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description is: without a session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    suggestSearchTerms: {
+        parameters: {
+            query?: {
+                /** @description The query typed so far; its last term is completed */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tags and field names */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tags: {
+                            name: string;
+                            slug: string;
+                            count: number;
+                        }[];
+                        fields: string[];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Query too complex` (q over 500 characters) or `Invalid query` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     searchTags: {
         parameters: {
             query?: {
@@ -8029,6 +8241,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    getSearchFeedAtom: {
+        parameters: {
+            query?: {
+                /** @description A query of GET /api/search (without is:); missing or blank: every public upload */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An Atom feed (RFC 4287) */
+            200: {
+                headers: {
+                    /** @description public, max-age=300 */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator; send it as If-None-Match for a 304 */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Invalid query` or `Query too complex`, with data { position, expected } */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Authentication required`: the query asks is: */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSearchFeedJson: {
+        parameters: {
+            query?: {
+                /** @description A query of GET /api/search (without is:); missing or blank: every public upload */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A JSON Feed 1.1 document */
+            200: {
+                headers: {
+                    /** @description public, max-age=300 */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator; send it as If-None-Match for a 304 */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/feed+json": {
+                        /** @constant */
+                        version: "https://jsonfeed.org/version/1.1";
+                        title: string;
+                        home_page_url: string;
+                        feed_url: string;
+                        items: {
+                            id: string;
+                            url: string;
+                            title: string;
+                            date_published: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Invalid query` or `Query too complex`, with data { position, expected } */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Authentication required`: the query asks is: */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };

@@ -1,0 +1,13 @@
+import { SearchQuerySchema } from '#shared/schemas/lists'
+import { asksAboutCaller, parseSearch, searchUploads } from '../../services/search'
+
+/** GET /api/search?q=: public uploads matching a query of the search language, as /api/uploads/filtered answers. */
+export default defineEventHandler(async (event) => {
+  const query = queryValidated(event, SearchQuerySchema)
+  const node = parseSearch(query.q)
+  const at = dataVersionOf(event)
+  const view = await listViewOf(event, { ...query, unvoted: false })
+  const caller = asksAboutCaller(node) ? (await requireUser(event)).id : null
+  if (caller !== null) setCachePolicy(event, 'personal')
+  return searchUploads(useDB(), node, query, view, caller, at)
+})

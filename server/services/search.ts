@@ -1,0 +1,169 @@
+import { parseSearchQuery, SEARCH_FIELDS, SearchQueryError, type NumberTest, type SearchNode } from '../../shared/utils/search-query'
+import type { Database, Executor } from '../database/port'
+import { dialects, sql, type Query } from '../database/sql'
+import { apiError, unauthorized } from './errors'
+import type { DataVersion } from './list-cache'
+import { searchTags } from './upload-tags'
+import { carryingTags, listFilteredUploads, listMatchingUploads, type ListView, type Paging } from './uploads-list'
+
+/**
+ * The search language's fields this site offers: content ratings and
+ * favourites do not exist yet, so `rating:` is no field and `is:fav` no value
+ * (400 `Invalid query`, naming what is supported).
+ */
+const OFFERED = { rating: false, favourites: false } as const
+
+/**
+ * A query parsed (docs/behaviour.md, Search), or 400: `Invalid query` with
+ * `data: { position, expected }`, `Query too complex` likewise. A blank query
+ * is null: every public upload.
+ */
+export function parseSearch(q: string, now = new Date()): SearchNode | null {
+  if (q.trim() === '') return null
+  try {
+    return parseSearchQuery(q, now, OFFERED)
+  }
+  catch (error) {
+    if (error instanceof SearchQueryError) throw apiError(400, error.message, { position: error.position, expected: error.expected })
+    throw error
+  }
+}
+
+/** Whether the query asks about the caller (`is:`): it then needs a signed-in caller. */
+export function asksAboutCaller(node: SearchNode | null): boolean {
+  if (node === null) return false
+  switch (node.kind) {
+    case 'and': case 'or': return node.children.some(asksAboutCaller)
+    case 'not': return asksAboutCaller(node.child)
+    default: return node.kind === 'is'
+  }
+}
+
+/**
+ * The query as one condition on `uploads u`: every value a bound parameter,
+ * every condition true or false (never NULL), so NOT of anything is its
+ * opposite. A tag no upload carries is false: an AND with it matches nothing,
+ * an OR drops it. `caller` is the signed-in caller's id, needed by `is:`.
+ */
+export function searchCondition(node: SearchNode, caller: string | null): Query {
+  switch (node.kind) {
+    case 'and': return sql`(${sql.join(node.children.map(child => searchCondition(child, caller)), ' AND ')})`
+    case 'or': return sql`(${sql.join(node.children.map(child => searchCondition(child, caller)), ' OR ')})`
+    case 'not': return sql`NOT (${searchCondition(node.child, caller)})`
+    case 'tag': return sql`${dialects({
+      // PostgreSQL: uploads_public_tag_ids_idx (GIN) answers it; an unknown slug's NULL id is in no array.
+      postgres: carryingTags([node.slug], 'all'),
+      sqlite: sql`u.id IN (SELECT ut.upload_id FROM upload_tags ut WHERE ut.tag_id IN (SELECT id FROM tags WHERE slug = ${node.slug}))`,
+    })}`
+    case 'text': return textCondition(node.words, node.prefix)
+    case 'count': return countCondition(node.field, node.test)
+    case 'time': return sql`(${sql.join([
+      ...(node.test.from === null ? [] : [sql`u.created_at >= ${node.test.from}`]),
+      ...(node.test.to === null ? [] : [sql`u.created_at < ${node.test.to}`]),
+    ], ' AND ')})`
+    case 'user': return sql`u.user_id IN (SELECT id FROM users WHERE lower(username) = lower(${node.username}))`
+    case 'type': return sql`u.upload_type = ${node.value}`
+    case 'is': {
+      if (caller === null) throw unauthorized()
+      if (node.value === 'mine') return sql`u.user_id = ${caller}`
+      const voted = sql`EXISTS (SELECT 1 FROM votes v WHERE v.user_id = ${caller} AND v.upload_id = u.id)`
+      if (node.value === 'voted') return voted
+      if (node.value === 'unvoted') return sql`NOT ${voted}`
+      break
+    }
+  }
+  // rating: and is:fav are refused by the parser (OFFERED).
+  throw apiError(400, 'Invalid query', { position: 0, expected: 'a supported field' })
+}
+
+/**
+ * Full text over descriptions: whole words in order (`prefix`: the last a
+ * prefix). The words are letters and digits only (the parser's rule), so
+ * quoting them makes a phrase of FTS5's syntax on SQLite (uploads_fts) and
+ * a tsquery literal on PostgreSQL (uploads.search_vector, normalised by the
+ * same search_text() as the column).
+ */
+function textCondition(words: string[], prefix: boolean): Query {
+  const phrase = words.join(' ')
+  return sql`${dialects({
+    sqlite: sql`u.rowid IN (SELECT rowid FROM uploads_fts WHERE uploads_fts MATCH ${`"${phrase}"${prefix ? '*' : ''}`})`,
+    postgres: prefix && words.length === 1
+      ? sql`u.search_vector @@ to_tsquery('simple', quote_literal(search_text(${phrase})) || ':*')`
+      : sql`u.search_vector @@ phraseto_tsquery('simple', search_text(${phrase}))`,
+  })}`
+}
+
+const TAG_COUNT = sql`(CASE WHEN u.tag_ids = '' THEN 0 ELSE length(u.tag_ids) - length(replace(u.tag_ids, ',', '')) + 1 END)`
+
+const COUNT_FIELDS = {
+  fucks: sql`u.upvotes`,
+  nope: sql`u.downvote_count`,
+  votes: sql`(u.upvotes + u.downvote_count)`,
+  score: sql`(u.upvotes - u.downvote_count)`,
+  // An upload without votes has no ratio: it matches no ratio test (coalesce below).
+  ratio: sql`(CAST(u.upvotes AS ${dialects({ sqlite: 'REAL', postgres: 'double precision' })}) / nullif(u.upvotes + u.downvote_count, 0))`,
+  tags: TAG_COUNT,
+} as const
+
+const FALSE = dialects({ sqlite: '0', postgres: 'false' })
+
+function countCondition(field: keyof typeof COUNT_FIELDS, test: NumberTest): Query {
+  const value = COUNT_FIELDS[field]
+  const compared = test.op === 'range'
+    ? sql`${value} BETWEEN ${test.from} AND ${test.to}`
+    : sql`${value} ${sql.raw(test.op)} ${test.value}`
+  return field === 'ratio' ? sql`coalesce(${compared}, ${FALSE})` : sql`(${compared})`
+}
+
+/**
+ * GET /api/search: a page of the public uploads matching the query, in the
+ * view's order, with the total, as /api/uploads/filtered answers. A blank
+ * query is every public upload (the filtered list without tags).
+ */
+export function searchUploads(db: Database, node: SearchNode | null, query: Paging, view: ListView, caller: string | null, at?: DataVersion) {
+  if (node === null) return listFilteredUploads(db, { ...query, match: 'all' }, view, at)
+  // The tree names everything the answer depends on (an age as its instants); `is:` the caller too.
+  const key = `${JSON.stringify(node)} ${asksAboutCaller(node) ? caller : ''}`
+  return listMatchingUploads(db, key, searchCondition(node, caller), query, view, at)
+}
+
+/**
+ * Whether the full-text index holds every description as it is: SQLite's
+ * uploads_fts (kept by triggers) checked against uploads; PostgreSQL's
+ * search_vector is a generated column, always in step.
+ */
+export async function searchIndexIntact(db: Executor): Promise<boolean> {
+  if (db.dialect === 'postgres') return true
+  try {
+    await db.run(sql`INSERT INTO uploads_fts (uploads_fts, rank) VALUES ('integrity-check', 1)`)
+    return true
+  }
+  catch {
+    return false
+  }
+}
+
+/** Builds SQLite's full-text index again from the descriptions (`npm run admin -- recount`). */
+export async function rebuildSearchIndex(db: Executor): Promise<void> {
+  if (db.dialect === 'sqlite') await db.run(sql`INSERT INTO uploads_fts (uploads_fts) VALUES ('rebuild')`)
+}
+
+/** The fields a query may name here (OFFERED), as the search box suggests them. */
+const OFFERED_FIELDS = SEARCH_FIELDS.filter(field => field !== 'rating' || OFFERED.rating)
+
+/**
+ * GET /api/search/suggest?q=: for the last term of `q` (what is being typed,
+ * after the last space, comma or parenthesis, without a leading `-`), the 10
+ * tags most used on public uploads whose slug starts with it (GET /api/tags's
+ * prefix match) and the field names that start with it. A term that already
+ * names a field (`votes:`) or is empty gets nothing.
+ */
+export async function suggestSearch(db: Database, q: string, at?: DataVersion) {
+  const term = (/[^\s,()]*$/.exec(q)?.[0] ?? '').replace(/^-+/, '').toLowerCase()
+  if (term === '' || term.includes(':') || term.includes('"')) return { tags: [], fields: [] }
+  const { tags } = await searchTags(db, { q: term, limit: 10 }, at)
+  return {
+    tags: tags.map(tag => ({ name: tag.name, slug: tag.slug, count: tag.count })),
+    fields: OFFERED_FIELDS.filter(field => field.startsWith(term)),
+  }
+}

@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import type { Browser } from 'playwright-core'
+import { launchBrowser, newContext } from '../support/browser'
+import { goto, registerUser, seedLink, watchErrors } from './helpers'
+
+// The header's search box: suggestions as a term is typed, taken with the keyboard, the
+// search page's results and its message for an invalid query.
+const TAG = `find${randomUUID().slice(0, 6)}`
+let browser: Browser
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+  const owner = await registerUser()
+  await seedLink(owner, { tags: [TAG], description: 'A findable link' })
+  await seedLink(owner, { tags: [TAG, `${TAG}-two`], description: 'Another findable link' })
+})
+afterAll(() => browser?.close())
+
+describe('search in Chromium', () => {
+  it('suggests tags as a term is typed, takes one with the keyboard, and shows the results', async () => {
+    const context = await newContext(browser, inject('baseURL'))
+    const page = await context.newPage()
+    const errors = watchErrors(page)
+    await goto(page, '/')
+    const box = page.getByRole('combobox', { name: 'Search uploads' })
+    await box.pressSequentially(`${TAG}-t`)
+    const option = page.getByRole('option', { name: new RegExp(`^${TAG}-two`) })
+    await option.waitFor()
+    expect(await box.getAttribute('aria-expanded')).toBe('true')
+    await box.press('ArrowDown')
+    expect(await box.getAttribute('aria-activedescendant')).toBe(await option.getAttribute('id'))
+    await box.press('Enter')
+    await expect(box.inputValue()).resolves.toBe(`${TAG}-two `)
+    expect(await box.getAttribute('aria-expanded')).toBe('false')
+    await box.press('Backspace')
+    await box.pressSequentially(` OR ${TAG}`)
+    await box.press('Escape')
+    await box.press('Enter')
+    await page.waitForURL(url => url.pathname === '/search' && url.searchParams.get('q') === `${TAG}-two OR ${TAG}`)
+    await page.getByText('2 uploads').waitFor()
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
+  it('shows where an invalid query goes wrong', async () => {
+    const context = await newContext(browser, inject('baseURL'))
+    const page = await context.newPage()
+    await goto(page, `/search?q=${encodeURIComponent(`${TAG} votes:>x`)}`)
+    const problem = page.getByTestId('search-error')
+    expect((await problem.locator('p').textContent())?.trim()).toBe(`Invalid query: expected a whole number of 0 or more at character ${TAG.length + 9}.`)
+    await expect(problem.locator('mark').textContent()).resolves.toBe('x')
+    await context.close()
+  })
+})

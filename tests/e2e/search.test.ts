@@ -1,0 +1,164 @@
+import { randomUUID } from 'node:crypto'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { sql } from '../../server/database/sql'
+import { api, registerUser, type TestUser } from '../support/api'
+import { seedUpload, serverDatabase } from '../support/seed'
+
+// GET /api/search and /feeds/search.*: the query language over this file's own uploads
+// (a random tag and description word, so the shared server's other uploads never match),
+// dated long past so they never come first in another file's list of the newest.
+const id = randomUUID().replace(/-/g, '').slice(0, 8)
+const TAG = `q${id}`
+const RED = `${TAG}-red`
+const BLUE = `${TAG}-blue`
+const WORD = `w${id}`
+
+let alice: TestUser
+let bob: TestUser
+/** A: alice, red; B: bob, blue, a link; C: alice, red and blue, no votes; hidden: bob's private one. */
+const up = { a: '', b: '', c: '', hidden: '' }
+
+beforeAll(async () => {
+  ;[alice, bob] = await Promise.all([registerUser(), registerUser()])
+  up.a = await seedUpload(alice, { tags: [TAG, RED], description: `Crème BRÛLÉE ${WORD}`, upvotes: 10, downvotes: 2, createdAt: '2001-03-10T12:00:00.000Z' })
+  up.b = await seedUpload(bob, { tags: [TAG, BLUE], description: `Quick brown fox ${WORD}`, upvotes: 1, downvotes: 5, uploadType: 'link', filename: null, externalUrl: 'https://example.com/fox', createdAt: '2001-04-02T12:00:00.000Z' })
+  up.c = await seedUpload(alice, { tags: [TAG, RED, BLUE], description: `the brown quick fox ${WORD}`, createdAt: '2002-01-15T12:00:00.000Z' })
+  up.hidden = await seedUpload(bob, { tags: [TAG, RED], description: `brown fox ${WORD}`, isPrivate: true, createdAt: '2002-02-01T12:00:00.000Z' })
+})
+
+const search = (q: string, extra = '', token?: string) => api(`/api/search?q=${encodeURIComponent(q)}${extra}`, { token })
+
+/** The ids found for `q` (expecting 200), by name, in order. */
+async function found(q: string, extra = '', token?: string) {
+  const { status, body } = await search(q, extra, token)
+  expect(status, q).toBe(200)
+  const names = Object.fromEntries(Object.entries(up).map(([name, uploadId]) => [uploadId, name]))
+  const ids = body.uploads.map((entry: { id: string }) => names[entry.id] ?? entry.id)
+  if (!extra.includes('limit')) expect(body.total, q).toBe(ids.length)
+  return ids
+}
+
+describe('GET /api/search', () => {
+  it('answers as the filtered list: entries, total, page and limit; never another\'s private upload', async () => {
+    const { status, body, headers } = await search(TAG, '&limit=2&page=1&sort=top')
+    expect(status).toBe(200)
+    expect(headers.get('cache-control')).toBe('public, max-age=120')
+    expect(body.total).toBe(3)
+    expect([body.page, body.limit]).toEqual([1, 2])
+    const filtered = await api(`/api/uploads/filtered?tags=${TAG}&limit=2&page=1&sort=top`)
+    expect(body.uploads).toEqual(filtered.body.uploads)
+    expect(await found(TAG)).toEqual(['c', 'b', 'a'])
+    expect(await found(TAG, '&sort=top&limit=1&page=2')).toEqual(['b'])
+    expect(await found(`text:${WORD}`)).toEqual(['c', 'b', 'a'])
+  })
+
+  it('combines terms with AND, OR, NOT and parentheses; an unknown tag ends an AND and drops out of an OR', async () => {
+    expect(await found(`${TAG} -${BLUE}`)).toEqual(['a'])
+    expect(await found(`${TAG} NOT ${BLUE}`)).toEqual(['a'])
+    expect(await found(`${RED}, ${BLUE}`)).toEqual(['c'])
+    expect(await found(`${RED} OR ${BLUE}`)).toEqual(['c', 'b', 'a'])
+    expect(await found(`(${RED} || nosuch-${id}) -(${BLUE} ${TAG})`)).toEqual(['a'])
+    expect(await found(`${TAG} nosuch-${id}`)).toEqual([])
+    expect(await found(`${TAG} -nosuch-${id}`)).toEqual(['c', 'b', 'a'])
+  })
+
+  it('compares every field', async () => {
+    const cases: [string, string[]][] = [
+      ['fucks:>=10', ['a']], ['nope:5', ['b']], ['votes:1..6', ['b']], ['score:<0', ['b']],
+      ['ratio:>0.5', ['a']], ['-ratio:>0.5', ['c', 'b']], ['tags:3', ['c']], ['tags:<3', ['b', 'a']],
+      ['date:2001', ['b', 'a']], ['date:>=2001-04', ['c', 'b']], ['date:<2001-04-02', ['a']], ['age:>1y', ['c', 'b', 'a']], ['age:<7d', []],
+      [`user:${bob.username.toUpperCase()}`, ['b']], ['type:link', ['b']], ['type:image', ['c', 'a']],
+    ]
+    for (const [q, ids] of cases) expect(await found(`${TAG} ${q}`), q).toEqual(ids)
+  })
+
+  it('matches whole words of descriptions, without case or diacritics, by prefix and by phrase', async () => {
+    expect(await found(`${TAG} text:creme`)).toEqual(['a'])
+    expect(await found(`${TAG} "crème brulee"`)).toEqual(['a'])
+    expect(await found(`${TAG} text:CRE`)).toEqual([])
+    expect(await found(`${TAG} text:cre*`)).toEqual(['a'])
+    expect(await found(`${TAG} "quick brown"`)).toEqual(['b'])
+    expect(await found(`${TAG} text:quick text:brown`)).toEqual(['c', 'b'])
+    expect(await found(`${TAG} -text:fox`)).toEqual(['a'])
+  })
+
+  it('answers is: for the caller only, as fresh as the votes', async () => {
+    const anonymous = await search(`${TAG} is:mine`)
+    expect(anonymous.status).toBe(401)
+    expect(anonymous.body).toEqual({ statusCode: 401, statusMessage: 'Unauthorized', message: 'Authentication required' })
+    const mine = await search(`${TAG} is:mine`, '', alice.token)
+    expect(mine.headers.get('cache-control')).toBe('private, no-store')
+    expect(await found(`${TAG} is:mine`, '', alice.token)).toEqual(['c', 'a'])
+    expect(await found(`${TAG} is:mine`, '', bob.token)).toEqual(['b'])
+    expect(await found(`${TAG} is:voted`, '', alice.token)).toEqual([])
+    expect(await found(`${TAG} fucks:2`)).toEqual([])
+    expect((await api('/api/vote', { method: 'POST', body: { uploadId: up.b, vote: 'fucks' }, token: alice.token })).status).toBe(200)
+    expect(await found(`${TAG} fucks:2`)).toEqual(['b'])
+    expect(await found(`${TAG} is:voted`, '', alice.token)).toEqual(['b'])
+    expect(await found(`${TAG} is:unvoted`, '', alice.token)).toEqual(['c', 'a'])
+    expect(await found(`${TAG} is:voted`, '', bob.token)).toEqual([])
+  })
+
+  it('finds a description as it was just changed', async () => {
+    expect(await found(`${TAG} text:pate`)).toEqual([])
+    await serverDatabase().db.run(sql`UPDATE uploads SET description = ${`Pâté ${WORD}`} WHERE id = ${up.a}`)
+    expect(await found(`${TAG} text:pate`)).toEqual(['a'])
+    expect(await found(`${TAG} text:creme`)).toEqual([])
+    await serverDatabase().db.run(sql`UPDATE uploads SET description = ${`Crème BRÛLÉE ${WORD}`} WHERE id = ${up.a}`)
+  })
+
+  it('refuses an invalid or too complex query with where and what was expected', async () => {
+    const cases: [string, number, string, { position: number, expected: string }][] = [
+      [`${TAG} (`, 400, 'Invalid query', { position: TAG.length + 2, expected: 'a term' }],
+      ['fucks:>=x', 400, 'Invalid query', { position: 8, expected: 'a whole number of 0 or more' }],
+      ['rating:safe', 400, 'Invalid query', { position: 0, expected: 'a field (fucks, nope, votes, score, ratio, tags, age, date, user, type, is, text)' }],
+      ['is:fav', 400, 'Invalid query', { position: 3, expected: 'voted, unvoted or mine' }],
+      [Array.from({ length: 31 }, (_, i) => `t${i}x`).join(' '), 400, 'Query too complex', { position: 140, expected: 'at most 30 terms' }],
+      ['text:a text:b text:c text:d text:e text:f', 400, 'Query too complex', { position: 35, expected: 'at most 5 text terms' }],
+    ]
+    for (const [q, status, message, data] of cases) {
+      const response = await search(q)
+      expect(response.status, q).toBe(status)
+      expect(response.body, q).toEqual({ statusCode: 400, statusMessage: 'Bad Request', message, data })
+    }
+  })
+
+  it('answers a blank query with every public upload', async () => {
+    const [blank, missing, all] = await Promise.all([search('  '), api('/api/search?limit=3'), api('/api/uploads/filtered?limit=3')])
+    expect(blank.status).toBe(200)
+    expect(blank.body.total).toBe(all.body.total)
+    expect(missing.body).toEqual(all.body)
+  })
+})
+
+describe('GET /api/search/suggest', () => {
+  it('completes the last term with tags by public uploads and with field names', async () => {
+    const tags = await api(`/api/search/suggest?q=${encodeURIComponent(`${TAG}`)}`)
+    expect(tags.status).toBe(200)
+    expect(tags.body).toEqual({ tags: [{ name: TAG, slug: TAG, count: 3 }, { name: BLUE, slug: BLUE, count: 2 }, { name: RED, slug: RED, count: 2 }], fields: [] })
+    const last = await api(`/api/search/suggest?q=${encodeURIComponent(`votes:>2 (x OR -${TAG}-R`)}`)
+    expect(last.body).toEqual({ tags: [{ name: RED, slug: RED, count: 2 }], fields: [] })
+    expect((await api(`/api/search/suggest?q=${encodeURIComponent(`${TAG} t`)}`)).body.fields).toEqual(['tags', 'type', 'text'])
+    expect((await api('/api/search/suggest?q=ra')).body.fields).toEqual(['ratio'])
+    for (const q of ['', 'red ', 'votes:', '"bro']) expect((await api(`/api/search/suggest?q=${encodeURIComponent(q)}`)).body, q).toEqual({ tags: [], fields: [] })
+  })
+})
+
+describe('/feeds/search', () => {
+  it('serves the newest matches as JSON Feed and Atom, and refuses an invalid query', async () => {
+    const q = encodeURIComponent(`${TAG} -${BLUE}`)
+    const json = await api(`/feeds/search.json?q=${q}`)
+    expect(json.status).toBe(200)
+    expect(json.headers.get('content-type')).toBe('application/feed+json; charset=utf-8')
+    expect(json.body.items.map((item: { id: string }) => item.id)).toEqual([up.a])
+    expect(json.body.feed_url).toMatch(new RegExp(`/feeds/search\\.json\\?q=${q}$`))
+    const atom = await api(`/feeds/search.atom?q=${encodeURIComponent(TAG)}`)
+    expect(atom.status).toBe(200)
+    expect([...atom.body.matchAll(/<id>urn:uuid:([^<]+)<\/id>/g)].map(match => match[1])).toEqual([up.c, up.b, up.a])
+    const invalid = await api('/feeds/search.atom?q=(')
+    expect(invalid.status).toBe(400)
+    expect(invalid.body).toEqual({ statusCode: 400, statusMessage: 'Bad Request', message: 'Invalid query', data: { position: 1, expected: 'a term' } })
+    const personal = await api('/feeds/search.json?q=is:voted')
+    expect(personal.body).toEqual({ statusCode: 401, statusMessage: 'Unauthorized', message: 'Authentication required' })
+  })
+})

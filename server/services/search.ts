@@ -7,11 +7,11 @@ import { searchTags } from './upload-tags'
 import { carryingTags, listFilteredUploads, listMatchingUploads, type ListView, type Paging } from './uploads-list'
 
 /**
- * The search language's fields this site offers: content ratings and
- * favourites do not exist yet, so `rating:` is no field and `is:fav` no value
- * (400 `Invalid query`, naming what is supported).
+ * The search language's fields this site offers: content ratings do not
+ * exist yet, so `rating:` is no field (400 `Invalid query`, naming what is
+ * supported).
  */
-const OFFERED = { rating: false, favourites: false } as const
+const OFFERED = { rating: false, favourites: true } as const
 
 /**
  * A query parsed (docs/behaviour.md, Search), or 400: `Invalid query` with
@@ -69,10 +69,11 @@ export function searchCondition(node: SearchNode, caller: string | null): Query 
       const voted = sql`EXISTS (SELECT 1 FROM votes v WHERE v.user_id = ${caller} AND v.upload_id = u.id)`
       if (node.value === 'voted') return voted
       if (node.value === 'unvoted') return sql`NOT ${voted}`
+      if (node.value === 'fav') return sql`EXISTS (SELECT 1 FROM favourites f WHERE f.user_id = ${caller} AND f.upload_id = u.id)`
       break
     }
   }
-  // rating: and is:fav are refused by the parser (OFFERED).
+  // rating: is refused by the parser (OFFERED).
   throw apiError(400, 'Invalid query', { position: 0, expected: 'a supported field' })
 }
 

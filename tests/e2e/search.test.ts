@@ -97,6 +97,11 @@ describe('GET /api/search', () => {
     expect(await found(`${TAG} is:voted`, '', alice.token)).toEqual(['b'])
     expect(await found(`${TAG} is:unvoted`, '', alice.token)).toEqual(['c', 'a'])
     expect(await found(`${TAG} is:voted`, '', bob.token)).toEqual([])
+    expect(await found(`${TAG} is:fav`, '', alice.token)).toEqual([])
+    expect((await api(`/api/upload/${up.c}/favourite`, { method: 'PUT', token: alice.token })).status).toBe(200)
+    expect(await found(`${TAG} is:fav`, '', alice.token)).toEqual(['c'])
+    expect(await found(`${TAG} -is:fav`, '', alice.token)).toEqual(['b', 'a'])
+    expect(await found(`${TAG} is:fav`, '', bob.token)).toEqual([])
   })
 
   it('finds a description as it was just changed', async () => {
@@ -112,7 +117,7 @@ describe('GET /api/search', () => {
       [`${TAG} (`, 400, 'Invalid query', { position: TAG.length + 2, expected: 'a term' }],
       ['fucks:>=x', 400, 'Invalid query', { position: 8, expected: 'a whole number of 0 or more' }],
       ['rating:safe', 400, 'Invalid query', { position: 0, expected: 'a field (fucks, nope, votes, score, ratio, tags, age, date, user, type, is, text)' }],
-      ['is:fav', 400, 'Invalid query', { position: 3, expected: 'voted, unvoted or mine' }],
+      ['is:nothing', 400, 'Invalid query', { position: 3, expected: 'voted, unvoted, mine or fav' }],
       [Array.from({ length: 31 }, (_, i) => `t${i}x`).join(' '), 400, 'Query too complex', { position: 140, expected: 'at most 30 terms' }],
       ['text:a text:b text:c text:d text:e text:f', 400, 'Query too complex', { position: 35, expected: 'at most 5 text terms' }],
     ]

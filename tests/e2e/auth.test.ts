@@ -176,7 +176,7 @@ describe('GET /api/profile', () => {
     const response = await api('/api/profile', { token: user.token })
     expect(response.status).toBe(200)
     expect(response.body).toEqual({
-      user: { id: user.id, username: user.username, email: user.email, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), isAdmin: false, mfaEnabled: false, emailVerified: false },
+      user: { id: user.id, username: user.username, email: user.email, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), isAdmin: false, mfaEnabled: false, emailVerified: false, publicFavourites: true },
       stats: { uploads: 0, votes: 0 },
     })
     expect(response.headers.get('cache-control')).toBe('private, max-age=30')

@@ -145,7 +145,8 @@ describe.skipIf(!postgres || !NGINX)('two instances behind nginx, as the docs se
       // nginx tries it again (fail_timeout after it last refused a connection).
       const other = instances[1 - index]!
       const seen = [linesBefore(old), linesBefore(other)]
-      await waitFor(() => linesBefore(old) > seen[0]! && linesBefore(other) > seen[1]!, 'requests on both instances')
+      // nginx tries an instance it marked down again only after fail_timeout (10 s): give it longer than that.
+      await waitFor(() => linesBefore(old) > seen[0]! && linesBefore(other) > seen[1]!, 'requests on both instances', 30_000)
       await old.stop({ keepData: true })
       expect(old.process.exitCode).toBe(0)
       const started = await startServer({ ...env, PORT: String(old.port) }, { databaseUrl, dataDir: old.dataDir })
@@ -155,10 +156,10 @@ describe.skipIf(!postgres || !NGINX)('two instances behind nginx, as the docs se
       expect(health.body).toEqual({ status: 'ok', database: 'ok', redis: 'ok', storage: 'ok' })
     }
     // The restarted B takes requests from nginx again, then the stream ends.
-    await waitFor(() => /"requestId":"[0-9a-f]{32}"/.test(instances[1]!.output()), 'requests on the restarted instance')
+    await waitFor(() => /"requestId":"[0-9a-f]{32}"/.test(instances[1]!.output()), 'requests on the restarted instance', 30_000)
     restarting = false
     await Promise.all(clients)
     expect(failures).toEqual([])
     expect(sent).toBeGreaterThanOrEqual(220)
-  })
+  }, 120_000)
 })

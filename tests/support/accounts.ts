@@ -125,8 +125,8 @@ export async function requestResetToken(dataDir: string, email: string, baseURL?
 }
 
 /** Polls `check` until it is true (up to 10 s); for effects that land after the HTTP answer. */
-export async function waitFor(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000
+export async function waitFor(check: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
     await new Promise(r => setTimeout(r, 50))

@@ -77,7 +77,7 @@ export async function startServer(env: Record<string, string> = {}, options: Sta
   }
 }
 
-async function launch(env: Record<string, string>, givenDataDir: string | undefined, databaseUrl: string): Promise<RunningServer> {
+async function launch(env: Record<string, string>, givenDataDir: string | undefined, databaseUrl: string, attempt = 1): Promise<RunningServer> {
   // A PORT in `env` is kept (a site URL that names it, e.g. http://localhost:<port>, needs it up front).
   const port = env.PORT ? Number(env.PORT) : await freePort()
   const dataDir = givenDataDir ?? mkdtempSync(join(tmpdir(), 'dif-e2e-'))
@@ -110,7 +110,14 @@ async function launch(env: Record<string, string>, givenDataDir: string | undefi
   child.stderr!.on('data', collect)
   const deadline = Date.now() + 30_000
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`Server exited with ${child.exitCode}:\n${log}`)
+    if (child.exitCode !== null) {
+      // Another test run on this machine (scripts/test-engines.sh runs two) took the free port first: take another.
+      if (!env.PORT && attempt < 3 && log.includes('EADDRINUSE')) {
+        if (!givenDataDir) rmSync(dataDir, { recursive: true, force: true })
+        return launch(env, givenDataDir, databaseUrl, attempt + 1)
+      }
+      throw new Error(`Server exited with ${child.exitCode}:\n${log}`)
+    }
     try {
       // A page, not an /api route, so the probe never counts against a rate limit.
       const response = await fetch(`${url}/robots.txt`)

@@ -1,8 +1,12 @@
 import type { Reporter, TestModule } from 'vitest/node'
 
+import { writeFileSync } from 'node:fs'
+
 /**
  * Ends the run with one plain line, `Tests: N passed, N failed[, N skipped]`,
- * that any CI log reader understands.
+ * that any CI log reader understands. With TEST_SUMMARY_FILE set
+ * (scripts/test-engines.sh, which runs two vitest runs side by side) the counts
+ * go to that file as JSON instead, and the script prints one line for both.
  */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>) {
@@ -15,6 +19,10 @@ export default class SummaryReporter implements Reporter {
         else counts.skipped++
       }
       if (module.state() === 'failed' && [...module.children.allTests()].length === 0) counts.failed++
+    }
+    if (process.env.TEST_SUMMARY_FILE) {
+      writeFileSync(process.env.TEST_SUMMARY_FILE, JSON.stringify(counts))
+      return
     }
     const skipped = counts.skipped ? `, ${counts.skipped} skipped` : ''
     process.stdout.write(`\nTests: ${counts.passed} passed, ${counts.failed} failed${skipped}\n`)

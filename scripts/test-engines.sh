@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The test projects of `npm test`, as two vitest runs side by side: the SQLite side (unit,
+# e2e, browser) and the PostgreSQL side (e2e-pg, browser-pg). Each run takes one file at a
+# time, as a single run would: the files of a project share that project's one server, so
+# two of them must never overlap. The two sides share nothing but the machine (their own
+# servers, data dirs, databases and Redis prefixes), and most of a test's time is spent
+# waiting on its servers, so on two cores the pair ends well before one run of all five.
+#
+# The SQLite side prints as it goes; the PostgreSQL side's output follows when both have
+# ended, then one `Tests: N passed, N failed[, N skipped]` line for the whole run. Exits
+# non-zero when either side failed. Needs TEST_DATABASE_URL and TEST_REDIS_URL
+# (scripts/engines.sh). Arguments go to both runs (e.g. a file filter).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+TEST_SUMMARY_FILE="$work/pg.json" npx vitest run --project e2e-pg --project browser-pg "$@" >"$work/pg.log" 2>&1 &
+pg=$!
+TEST_SUMMARY_FILE="$work/sqlite.json" npx vitest run --project unit --project e2e --project browser "$@"
+sqlite_status=$?
+wait "$pg"
+pg_status=$?
+
+echo
+echo "──────── PostgreSQL side (e2e-pg, browser-pg) ────────"
+cat "$work/pg.log"
+
+node -e '
+  const { readFileSync, existsSync } = require("node:fs")
+  const total = { passed: 0, failed: 0, skipped: 0 }
+  for (const file of process.argv.slice(1)) {
+    // A side that crashed before its reporter ran counts as one failure.
+    const counts = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : { failed: 1 }
+    for (const key of Object.keys(total)) total[key] += counts[key] ?? 0
+  }
+  const skipped = total.skipped ? `, ${total.skipped} skipped` : ""
+  console.log(`\nTests: ${total.passed} passed, ${total.failed} failed${skipped}`)
+' "$work/sqlite.json" "$work/pg.json"
+
+[ "$sqlite_status" -eq 0 ] && [ "$pg_status" -eq 0 ]

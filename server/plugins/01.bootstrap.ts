@@ -16,6 +16,7 @@ export default defineNitroPlugin((nitroApp) => {
   // SIGTERM: Nitro stops accepting connections, lets requests in flight finish,
   // runs the `close` hooks (the pool below) and exits 0; at most 10 s in all.
   process.env.NITRO_SHUTDOWN_TIMEOUT ||= '10000'
+  exitOnListenError()
   markStarting(start())
   nitroApp.hooks.hook('close', async () => {
     await closeDB()

@@ -28,3 +28,17 @@ export function isServerStarted(): boolean {
 export function serverStarted(): Promise<void> {
   return starting
 }
+
+/**
+ * A port already taken (or any other failure to listen) reaches Nitro only as
+ * an uncaught exception, which it logs with a stack trace and survives; with
+ * nothing left to do the process then exits 0, which a supervisor takes for a
+ * clean stop. This ends it with one line and exit code 1 instead.
+ */
+export function exitOnListenError(): void {
+  process.prependListener('uncaughtException', (error: NodeJS.ErrnoException & { address?: string, port?: number }) => {
+    if (error.syscall !== 'listen') return
+    console.error(`[start] cannot start: cannot listen on ${error.address ?? ''}:${error.port ?? ''} (${error.code ?? error.message})`)
+    process.exit(1)
+  })
+}

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -22,8 +23,8 @@ function dataDirWith(prepare: (dir: string) => void): string {
  * 20 s) for it to exit, asking for a page every 25 ms meanwhile: what it
  * printed, its exit code, and how many of those requests got any HTTP answer.
  */
-async function startExpectingFailure(dataDir: string) {
-  const port = await freePort()
+async function startExpectingFailure(dataDir: string, port?: number) {
+  port ??= await freePort()
   const child = spawn(process.execPath, [join(ROOT, '.output/server/index.mjs')], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), NUXT_DATA_DIR: dataDir },
@@ -70,6 +71,22 @@ describe('start-up fails closed', () => {
     expect(output).not.toMatch(/^\s+at /m)
     expect(output).not.toMatch(/unhandled/i)
     expect(answered).toBe(0)
+  })
+
+  it('exits non-zero with one line when its port is taken', async () => {
+    // Accepts connections and never answers: the probe's requests time out, none is answered.
+    const taken = createServer(socket => socket.on('error', () => {}))
+    const port = await new Promise<number>(resolve => taken.listen(0, '127.0.0.1', () => resolve((taken.address() as AddressInfo).port)))
+    try {
+      const { code, output, answered } = await startExpectingFailure(dataDirWith(() => {}), port)
+      expect(code).toBe(1)
+      expect(output.split('\n').filter(line => line.includes('[start]'))).toEqual([`[start] cannot start: cannot listen on 127.0.0.1:${port} (EADDRINUSE)`])
+      expect(output).not.toMatch(/^\s+at /m)
+      expect(answered).toBe(0)
+    }
+    finally {
+      taken.close()
+    }
   })
 
   // On PostgreSQL the generated secrets live in the database (tests/e2e/shared-database.test.ts).

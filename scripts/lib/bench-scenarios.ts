@@ -30,6 +30,8 @@ export interface Scenario {
   baseline: (db: Database, url: URL, ctx: BenchContext, body: unknown) => Promise<unknown>
   /** Reads are held to the goal (>= 60% of the baseline, p99 < 50 ms). */
   read: boolean
+  /** A write also measured against the minimal vote reference (scripts/lib/bench-minimal-vote.ts), which serves this path. */
+  minimal?: boolean
 }
 
 export const paging = (url: URL, limit = 10) => ({ page: Number(url.searchParams.get('page') ?? 1), limit: Number(url.searchParams.get('limit') ?? limit) })
@@ -96,6 +98,7 @@ export const scenarios: Scenario[] = [
     path: '/api/vote',
     auth: true,
     read: false,
+    minimal: true,
     bodies: ctx => ctx.uploadIds.slice(0, 50).flatMap(uploadId => [{ uploadId, vote: 'fucks' }, { uploadId, vote: 'does_not_fuck' }]),
     baseline: (db, _url, ctx, body) => castVote(db, ctx.actor, body as { uploadId: string, vote: 'fucks' | 'does_not_fuck' }),
   },

@@ -26,9 +26,9 @@ type ExportUploadRow = Pick<Row<typeof uploads>, 'id' | 'upload_type' | 'filenam
  * never part of it.
  *
  * Written as it is read, so an account's size does not become the server's
- * memory: uploads and votes, the parts that grow without bound, are read a
- * page of `pageRows` at a time by key (uploads by creation, votes by upload
- * id, the order of the index that holds them), and the next page is read only
+ * memory: uploads, votes, favourites and duel judgements, the parts that grow
+ * without bound, are read a page of `pageRows` at a time by key (uploads by
+ * creation, the others by upload id, the order of the index that holds them), and the next page is read only
  * once the reader asks for more (a stream built on this waits for the client).
  */
 export async function* exportAccount(db: Executor, actor: Actor, siteUrl: string, options: { now?: number, pageRows?: number } = {}): AsyncGenerator<string> {
@@ -103,6 +103,46 @@ export async function* exportAccount(db: Executor, actor: Actor, siteUrl: string
     yield text
     if (rows.length < pageRows) break
     afterVote = rows.at(-1)!.upload_id
+  }
+
+  yield '],"favourites":['
+  comma = ''
+  let afterFavourite: string | undefined
+  for (;;) {
+    // Along the favourites key (user_id, upload_id), as the votes.
+    const rows = await db.all<{ upload_id: string, created_at: string }>(sql`
+      SELECT upload_id, created_at FROM favourites WHERE user_id = ${actor.id}
+      ${afterFavourite === undefined ? sql`` : sql`AND upload_id > ${afterFavourite}`} ORDER BY upload_id LIMIT ${pageRows}`)
+    if (rows.length === 0) break
+    let text = ''
+    for (const row of rows) {
+      text += comma + JSON.stringify({ uploadId: row.upload_id, createdAt: row.created_at })
+      comma = ','
+    }
+    yield text
+    if (rows.length < pageRows) break
+    afterFavourite = rows.at(-1)!.upload_id
+  }
+
+  yield '],"duelJudgements":['
+  comma = ''
+  let afterJudgement: { low_id: string, high_id: string } | undefined
+  for (;;) {
+    // Along duel_judgements_user_pair_unique (user_id, low_id, high_id).
+    const rows = await db.all<{ low_id: string, high_id: string, winner: 'low' | 'high' | 'skip', created_at: string }>(sql`
+      SELECT low_id, high_id, winner, created_at FROM duel_judgements WHERE user_id = ${actor.id}
+      ${afterJudgement ? sql`AND (low_id > ${afterJudgement.low_id} OR (low_id = ${afterJudgement.low_id} AND high_id > ${afterJudgement.high_id}))` : sql``}
+      ORDER BY low_id, high_id LIMIT ${pageRows}`)
+    if (rows.length === 0) break
+    let text = ''
+    for (const row of rows) {
+      const winnerId = row.winner === 'skip' ? null : row.winner === 'low' ? row.low_id : row.high_id
+      text += comma + JSON.stringify({ uploadIds: [row.low_id, row.high_id], winnerId, createdAt: row.created_at })
+      comma = ','
+    }
+    yield text
+    if (rows.length < pageRows) break
+    afterJudgement = rows.at(-1)
   }
 
   // A handful of rows each (tokens, sessions, linked accounts, passkeys, reports filed).

@@ -44,6 +44,13 @@ export const AccountExportSchema = v.object({
     })),
   })),
   votes: v.array(v.object({ uploadId: v.pipe(v.string(), v.uuid()), vote: v.picklist(['fucks', 'does_not_fuck']), createdAt: v.string(), updatedAt: v.string() })),
+  favourites: v.array(v.object({ uploadId: v.pipe(v.string(), v.uuid()), createdAt: v.string() })),
+  /** This or That: the pair judged and the one chosen (null: skipped). */
+  duelJudgements: v.array(v.object({
+    uploadIds: v.tuple([v.pipe(v.string(), v.uuid()), v.pipe(v.string(), v.uuid())]),
+    winnerId: Nullable(v.pipe(v.string(), v.uuid())),
+    createdAt: v.string(),
+  })),
   apiTokens: v.array(v.object({ id: v.pipe(v.string(), v.uuid()), name: v.string(), createdAt: v.string(), expiresAt: v.string(), lastUsedAt: Nullable(v.string()) })),
   sessions: v.array(v.object({ id: v.pipe(v.string(), v.uuid()), createdAt: v.string(), expiresAt: v.string(), revokedAt: Nullable(v.string()) })),
   linkedAccounts: v.array(v.object({ provider: v.picklist(['github', 'google', 'discord']), email: Nullable(v.string()), createdAt: v.string() })),

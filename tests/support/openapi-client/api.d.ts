@@ -5744,6 +5744,19 @@ export interface operations {
                             createdAt: string;
                             updatedAt: string;
                         }[];
+                        favourites: {
+                            /** Format: uuid */
+                            uploadId: string;
+                            createdAt: string;
+                        }[];
+                        duelJudgements: {
+                            uploadIds: [
+                                string,
+                                string
+                            ];
+                            winnerId: string | null;
+                            createdAt: string;
+                        }[];
                         apiTokens: {
                             /** Format: uuid */
                             id: string;

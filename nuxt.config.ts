@@ -46,6 +46,8 @@ export default defineNuxtConfig({
     metricsToken: '',
     // `pretty`: one line for people per log entry instead of JSON.
     logFormat: 'json',
+    // false: the hot API routes take Nitro's whole pipeline too (server/plugins/api-fast-path.ts).
+    apiFastPath: true,
     imageFetchAllowPrivate: false,
     // `fs`: <data>/media; `s3`: the bucket below (docs/behaviour.md, Scaling out).
     mediaStorage: 'fs',

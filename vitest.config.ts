@@ -24,6 +24,15 @@ const browser = {
  */
 const postgres = { env: { TEST_ENGINE: 'postgres' } }
 
+/**
+ * The SQLite e2e project runs its servers with the API fast path off
+ * (NUXT_API_FAST_PATH=false): every answer there comes from Nitro's pipeline,
+ * so both ways of answering the hot routes pass the same e2e tests (e2e-pg
+ * and the browser projects run with it on; tests/e2e/fast-path.test.ts
+ * turns it on for itself).
+ */
+const pipelineOnly = { env: { TEST_API_FAST_PATH: 'false' } }
+
 export default defineConfig({
   test: {
     reporters: ['default', './tests/support/summary-reporter.ts'],
@@ -34,7 +43,7 @@ export default defineConfig({
       },
       {
         resolve: { alias },
-        test: { name: 'e2e', ...e2e },
+        test: { name: 'e2e', ...e2e, ...pipelineOnly },
       },
       {
         resolve: { alias },

@@ -16,8 +16,7 @@ export default defineEventHandler((event) => {
   if (!isApiPath(path)) return
   const allowed = allowedMethods(path)
   if (event.method === 'HEAD' && allowed.has('GET')) {
-    event._method = 'GET'
-    event.node.req.method = 'GET'
+    treatAsGet(event)
     return
   }
   if (allowed.size > 0 && !allowed.has(event.method)) {

@@ -1,9 +1,9 @@
 import { createError, defineEventHandler, sendNoContent, type EventHandler, type H3Event } from 'h3'
 import type { IncomingMessage } from 'node:http'
-import { getRouteRulesForPath } from 'nitropack/runtime/internal/route-rules'
 import { VersionedMap } from '../services/versioned-map'
 import { countListLookup } from '../services/metrics'
 import type { RateLimitCategory } from '../utils/rate-limit'
+import { hasRequestHooks, hasRouteRules, markBeforeResponseDone, nitroInternalsProblem, treatAsGet } from '../utils/nitro-internals'
 
 /**
  * The hot routes: the public lists, whose answers the list cache keeps
@@ -79,28 +79,34 @@ interface ParamRoute {
  * `afterResponse` hook is set. A page's reads of these routes while it renders
  * (in-process, see server/utils/in-process.ts) take the fast path too, not
  * counted against a rate limit as in the pipeline.
+ *
+ * NUXT_API_FAST_PATH=false turns it off: every request takes the pipeline
+ * (the answers are the same; the test suite runs its SQLite e2e project so).
+ * It is also off, with a warning at start, when a private part of Nitro or h3
+ * it uses is not as expected (server/utils/nitro-internals.ts).
  */
 export default defineNitroPlugin((nitroApp) => {
   const app = nitroApp.h3App
   const pipeline = app.handler
   const routes = new Map<string, FastRoute>()
   const paramRoutes: ParamRoute[] = []
-  for (const { method, route, list } of FAST_ROUTES) {
+  const problem = nitroInternalsProblem(nitroApp)
+  if (problem) console.warn(`[fast-path] off: ${problem}; every request takes Nitro's pipeline`)
+  const enabled = useRuntimeConfig().apiFastPath !== false && !problem
+  for (const { method, route, list } of enabled ? FAST_ROUTES : []) {
     const handler = routeHandler(route, method.toLowerCase())
-    const rules = getRouteRulesForPath(route.replace(/:\w+/g, '_'))
-    if (!handler || Object.keys(rules).length > 0) continue
+    if (!handler || hasRouteRules(route.replace(/:\w+/g, '_'))) continue
     const fast: FastRoute = { handler, template: templateOf(route), category: rateLimitCategory(method, route), list: list ?? false }
     routes.set(`${method} ${route}`, fast)
     const param = route.match(/:(\w+)/)?.[1]
     if (param) paramRoutes.push({ method, route: fast, param, pattern: new RegExp(`^${route.replace(`:${param}`, '([^/%]+)')}$`) })
   }
-  const hooks = (nitroApp.hooks as unknown as { _hooks: Record<string, unknown[] | undefined> })._hooks
 
   /** The route and params of a request the fast path answers, or undefined. */
   function fastRoute(event: H3Event): [FastRoute, Record<string, string>] | undefined {
     const req = event.node.req
     if (!isServerStarted()) return
-    if (hooks.request?.length || hooks.afterResponse?.length) return
+    if (routes.size === 0 || hasRequestHooks(nitroApp)) return
     const method = req.method === 'HEAD' ? 'GET' : req.method
     const url = req.url ?? '/'
     const queryAt = url.indexOf('?')
@@ -147,16 +153,13 @@ export default defineNitroPlugin((nitroApp) => {
       if (count) applyRateLimit(event, count)
     }
     const headersBefore = version === null ? 0 : res.getHeaderNames().length
-    if (event.method === 'HEAD') {
-      event._method = 'GET'
-      req.method = 'GET'
-    }
+    if (event.method === 'HEAD') treatAsGet(event)
     if (unsafe && !isJsonOrEmpty(event)) throw apiError(415, 'Content-Type must be application/json')
     event.context.params = params
     const body = await route.handler(event) as unknown
     // Nitro's router is preemptive: a handler that returns nothing answers 204.
     const response = { body: body === undefined ? null : body }
-    event._onBeforeResponseCalled = true
+    markBeforeResponseDone(event)
     // As Nitro runs the beforeResponse hook: a failure there is reported, the answer still goes out.
     await finishResponse(event, response).catch((error: unknown) => nitroApp.captureError(error as Error, { event, tags: ['request', 'response'] }))
     await send(event, response.body)

@@ -61,7 +61,7 @@ async function both(method: string, fast: string, escaped: string, headers: Reco
 }
 
 beforeAll(async () => {
-  server = await startServer({ NUXT_RATE_LIMIT_ENABLED: 'true', NUXT_RATE_LIMIT_GENERAL_MAX: '1000', NUXT_RATE_LIMIT_VOTE_MAX: '1000' })
+  server = await startServer({ NUXT_API_FAST_PATH: 'true', NUXT_RATE_LIMIT_ENABLED: 'true', NUXT_RATE_LIMIT_GENERAL_MAX: '1000', NUXT_RATE_LIMIT_VOTE_MAX: '1000' })
   user = await registerUser({}, server.url)
   uploadId = (await uploadImage(user, { baseURL: server.url, tags: 'fastpathtag' })).id
 })
@@ -183,7 +183,7 @@ describe('a repeated list over the rate limit', () => {
   const LIMIT = 6
   let limitedServer: RunningServer
   beforeAll(async () => {
-    limitedServer = await startServer({ NUXT_RATE_LIMIT_ENABLED: 'true', NUXT_RATE_LIMIT_GENERAL_MAX: String(LIMIT), NUXT_RATE_LIMIT_GENERAL_WINDOW_SECONDS: '60' })
+    limitedServer = await startServer({ NUXT_API_FAST_PATH: 'true', NUXT_RATE_LIMIT_ENABLED: 'true', NUXT_RATE_LIMIT_GENERAL_MAX: String(LIMIT), NUXT_RATE_LIMIT_GENERAL_WINDOW_SECONDS: '60' })
   })
   afterAll(async () => {
     await limitedServer?.stop()
@@ -204,5 +204,21 @@ describe('a repeated list over the rate limit', () => {
     expect(stable(refused)).toEqual(stable(refusedByPipeline))
     expect(refused.headers.find(([name]) => name === 'Retry-After')?.[1]).toMatch(/^[1-9]\d*$/)
     expect(JSON.parse(refused.body.toString())).toEqual({ statusCode: 429, statusMessage: 'Too Many Requests', message: 'Too many requests, please try again later' })
+  })
+})
+
+describe('NUXT_API_FAST_PATH=false', () => {
+  it('sends every request through the pipeline: a repeated list is made anew each time, with the same bytes', async () => {
+    const off = await startServer({ NUXT_API_FAST_PATH: 'false' })
+    try {
+      const answers = []
+      for (let i = 0; i < 3; i++) answers.push(await raw('GET', '/api/uploads?limit=4', {}, undefined, off.url))
+      expect(answers.map(answer => [answer.status, replayed(answer)])).toEqual([[200, false], [200, false], [200, false]])
+      expect(answers[2]!.body.equals(answers[0]!.body)).toBe(true)
+      expect(off.output()).not.toContain('[fast-path]')
+    }
+    finally {
+      await off.stop()
+    }
   })
 })

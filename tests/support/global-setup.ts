@@ -11,7 +11,8 @@ export const ADMIN_EMAIL = 'admin@e2e.test'
  */
 export async function setup(project: TestProject) {
   const engine = (project.config.env?.TEST_ENGINE ?? process.env.TEST_ENGINE) === 'postgres' ? 'postgres' : 'sqlite'
-  const server = await startServer({ NUXT_ADMIN_EMAILS: ADMIN_EMAIL }, { engine })
+  const fastPath = project.config.env?.TEST_API_FAST_PATH
+  const server = await startServer({ NUXT_ADMIN_EMAILS: ADMIN_EMAIL, ...(fastPath ? { NUXT_API_FAST_PATH: fastPath } : {}) }, { engine })
   project.provide('baseURL', server.url)
   project.provide('dataDir', server.dataDir)
   project.provide('databaseUrl', server.databaseUrl)

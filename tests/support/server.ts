@@ -96,6 +96,8 @@ async function launch(env: Record<string, string>, givenDataDir: string | undefi
       NUXT_RATE_LIMIT_ENABLED: 'false',
       // As `npm start` runs it: one malloc arena keeps image processing's peak memory low.
       MALLOC_ARENA_MAX: '1',
+      // The e2e project's choice (vitest.config.ts); a test's own `env` may set it again.
+      ...(process.env.TEST_API_FAST_PATH ? { NUXT_API_FAST_PATH: process.env.TEST_API_FAST_PATH } : {}),
       ...(databaseUrl ? { NUXT_DATABASE_URL: databaseUrl } : {}),
       ...env,
     },

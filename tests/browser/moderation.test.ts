@@ -85,7 +85,7 @@ describe('moderation and own data', () => {
     await claimed.locator('[data-testid=report-resolve-submit]').click()
     await adminPage.waitForFunction(() => document.querySelector('[data-testid=reports-status]')?.textContent?.includes('remove upload'))
     await claimed.waitFor({ state: 'detached' })
-    expect((await api(`/api/upload/${id}`)).status).toBe(404)
+    expect((await api(`/api/upload/${id}`)).status).toBe(410)
 
     // The Log tab shows the removal, the claim and the resolution, by this admin, naming what they were about.
     await adminPage.click('[data-testid=admin-tab-log]')
@@ -97,7 +97,7 @@ describe('moderation and own data', () => {
     await expect(removal.locator('[data-testid=modlog-target]').innerText()).resolves.toBe('upload Reported in the browser (gone)')
     await expect(removal.locator('[data-testid=modlog-target] a').count()).resolves.toBe(0)
     const resolution = adminPage.locator('tr[data-action="report_resolved"]', { hasText: 'remove_upload: Spam, removed' }).first()
-    await expect(resolution.locator('[data-testid=modlog-target]').innerText()).resolves.toBe('report Endangers a minor (gone)')
+    await expect(resolution.locator('[data-testid=modlog-target]').innerText()).resolves.toBe('report Endangers a minor')
     // A target still there is linked by its name.
     const ban = await api(`/api/admin/users/${owner.id}/shadow-ban`, { method: 'POST', body: { shadowBanned: true }, token: admin.token })
     expect(ban.status).toBe(200)

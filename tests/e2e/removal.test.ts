@@ -38,7 +38,7 @@ const notAllowed = { statusCode: 451, statusMessage: 'Unavailable For Legal Reas
 const search = (body: unknown, token?: string) => api('/api/search/image', { method: 'POST', body, token })
 const fileForm = (data: Buffer) => {
   const form = new FormData()
-  form.append('file', new Blob([data]), 'probe.png')
+  form.append('file', new Blob([new Uint8Array(data)]), 'probe.png')
   return form
 }
 

@@ -33,7 +33,7 @@ export function useReports() {
   const queue = (options: { status: ReportStatus, page?: number, limit?: number }) =>
     api<ReportQueue>('/api/admin/reports', { query: { status: options.status, page: options.page ?? 1, limit: options.limit ?? 20 } })
   const claim = (id: string) => api<v.InferOutput<typeof ReportClaimedSchema>>(`/api/admin/reports/${id}/claim`, { method: 'POST' })
-  const resolve = (id: string, input: { action: ReportAction, note?: string }) =>
+  const resolve = (id: string, input: { action: ReportAction, note?: string, ban?: boolean }) =>
     api<v.InferOutput<typeof ReportResolvedSchema>>(`/api/admin/reports/${id}/resolve`, {
       method: 'POST',
       body: { action: input.action, ...(input.note?.trim() ? { note: input.note.trim() } : {}) },

@@ -32,7 +32,7 @@ import { openMigrated } from './lib/database'
 
 /** Parents before children, so every foreign key finds its row. upload_days, upload_months, tag_pairs, user_vote_counts and report_groups are not copied: the target's triggers count them as uploads, links, votes and reports arrive. */
 export const TABLES = ['users', 'sessions', 'api_tokens', 'mfa_backup_codes', 'password_reset_tokens', 'oauth_accounts', 'passkeys',
-  'tags', 'uploads', 'upload_tags', 'upload_revisions', 'votes', 'favourites', 'anonymous_votes', 'reports', 'moderation_log', 'user_hidden_tags', 'duel_judgements'] as const
+  'tags', 'uploads', 'upload_tags', 'upload_revisions', 'votes', 'favourites', 'anonymous_votes', 'reports', 'moderation_log', 'removed_uploads', 'banned_media', 'user_hidden_tags', 'duel_judgements'] as const
 
 const BATCH = 500
 

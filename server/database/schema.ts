@@ -449,11 +449,12 @@ export const anonymousVotes = sqliteTable('anonymous_votes', {
  * A visitor's report of an upload. The reporter is an account (`reporter_id`)
  * or an anonymous visitor (keyed IP hash and fingerprint, as anonymous votes).
  * One unresolved report per reporter and upload, held by the partial unique
- * indexes under concurrency. Removed with its upload (the moderation log keeps the record).
+ * indexes under concurrency. Kept when its upload is removed (listed with the upload's
+ * tombstone, `removed_uploads`), so `upload_id` has no foreign key.
  */
 export const reports = sqliteTable('reports', {
   id: text('id').primaryKey(),
-  uploadId: text('upload_id').notNull().references(() => uploads.id, { onDelete: 'cascade' }),
+  uploadId: text('upload_id').notNull(),
   reporterId: text('reporter_id').references(() => users.id, { onDelete: 'cascade' }),
   /** HMAC-SHA-256 of an anonymous reporter's IP with a server secret; null for accounts. */
   ipHash: text('ip_hash'),
@@ -481,7 +482,7 @@ export const reports = sqliteTable('reports', {
  * when its first report came in.
  */
 export const reportGroups = sqliteTable('report_groups', {
-  uploadId: text('upload_id').notNull().references(() => uploads.id, { onDelete: 'cascade' }),
+  uploadId: text('upload_id').notNull(),
   status: text('status', { enum: ['open', 'claimed', 'resolved'] }).notNull(),
   reasonRank: integer('reason_rank').notNull(),
   reportCount: integer('report_count').notNull(),
@@ -489,6 +490,52 @@ export const reportGroups = sqliteTable('report_groups', {
 }, t => [
   primaryKey({ columns: [t.uploadId, t.status] }),
   index('report_groups_queue_idx').on(t.status, t.reasonRank, t.firstAt, t.uploadId),
+])
+
+/**
+ * What is left of a removed upload (docs/behaviour.md, "Curation"), written in the
+ * transaction that deletes its row, so exactly one of the two exists. An admin's
+ * removal keeps the description, uploader, type and reason (GET answers 410); an
+ * owner's delete or an account deletion keeps only the id and when (GET answers 404).
+ */
+export const removedUploads = sqliteTable('removed_uploads', {
+  id: text('id').primaryKey(),
+  description: text('description'),
+  uploaderId: text('uploader_id').references(() => users.id, { onDelete: 'set null' }),
+  uploadType: text('upload_type', { enum: ['image', 'link'] }),
+  removedAt: text('removed_at').notNull().default(now),
+  removedBy: text('removed_by', { enum: ['admin', 'owner'] }).notNull(),
+  reason: text('reason'),
+})
+
+/**
+ * Images an admin removed and banned: an upload matching one exactly (either hash)
+ * or within the duplicate distance of its perceptual hash is refused with 451. The
+ * bands are indexed as on uploads, so the check is four index look-ups.
+ */
+export const bannedMedia = sqliteTable('banned_media', {
+  id: text('id').primaryKey(),
+  /** The stored file's SHA-256 and that of the bytes as they were received. */
+  sha256: text('sha256').notNull(),
+  sourceSha256: text('source_sha256'),
+  phash: text('phash'),
+  phashBand0: text('phash_band0').generatedAlwaysAs(sql`substr(phash, 1, 4)`, { mode: 'virtual' }),
+  phashBand1: text('phash_band1').generatedAlwaysAs(sql`substr(phash, 5, 4)`, { mode: 'virtual' }),
+  phashBand2: text('phash_band2').generatedAlwaysAs(sql`substr(phash, 9, 4)`, { mode: 'virtual' }),
+  phashBand3: text('phash_band3').generatedAlwaysAs(sql`substr(phash, 13, 4)`, { mode: 'virtual' }),
+  /** The removed upload (its tombstone's id). */
+  uploadId: text('upload_id'),
+  reason: text('reason'),
+  createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+}, t => [
+  index('banned_media_sha256_idx').on(t.sha256),
+  index('banned_media_source_sha256_idx').on(t.sourceSha256),
+  index('banned_media_phash_band0_idx').on(t.phashBand0),
+  index('banned_media_phash_band1_idx').on(t.phashBand1),
+  index('banned_media_phash_band2_idx').on(t.phashBand2),
+  index('banned_media_phash_band3_idx').on(t.phashBand3),
+  index('banned_media_newest_idx').on(t.createdAt, t.id),
 ])
 
 /**
@@ -501,7 +548,7 @@ export const moderationLog = sqliteTable('moderation_log', {
   actorId: text('actor_id').references(() => users.id, { onDelete: 'set null' }),
   /** The actor's username when the entry was written, so the entry stays named after the account is gone. */
   actorUsername: text('actor_username'),
-  action: text('action', { enum: ['shadow_ban_on', 'shadow_ban_off', 'upload_removed', 'tag_added', 'report_claimed', 'report_resolved', 'admin_granted', 'admin_revoked', 'admin_account_deleted', 'upload_edited', 'upload_reverted', 'upload_locked', 'upload_unlocked'] }).notNull(),
+  action: text('action', { enum: ['shadow_ban_on', 'shadow_ban_off', 'upload_removed', 'tag_added', 'report_claimed', 'report_resolved', 'admin_granted', 'admin_revoked', 'admin_account_deleted', 'upload_edited', 'upload_reverted', 'upload_locked', 'upload_unlocked', 'media_banned', 'media_unbanned'] }).notNull(),
   targetType: text('target_type', { enum: ['user', 'upload', 'report'] }).notNull(),
   targetId: text('target_id').notNull(),
   /** What the target was when the entry was written: a username, an upload's description (80 characters) or a report's reason. */

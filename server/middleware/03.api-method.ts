@@ -1,7 +1,7 @@
 import { setResponseHeader } from 'h3'
 
-/** Endpoints whose body is a multipart form (an image and its fields); every other body is JSON. */
-const MULTIPART_ROUTES = new Set(['/api/upload', '/api/v1/upload'])
+/** Endpoints whose body is a multipart form (an image and its fields; image search takes JSON too); every other body is JSON. */
+const MULTIPART_ROUTES = new Set(['/api/upload', '/api/v1/upload', '/api/search/image'])
 const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE'])
 
 /**

@@ -11,6 +11,7 @@ import myUploads from './my-uploads'
 import oauth from './oauth'
 import ownData from './own-data'
 import passkeys from './passkeys'
+import removal from './removal'
 import reports from './reports'
 import sessions from './sessions'
 import tags from './tags'
@@ -21,4 +22,4 @@ import votes from './votes'
 export { apiComponents } from './components'
 
 /** Every resource's OpenAPI paths; a new resource file is added here. */
-export const apiPaths: ApiPaths[] = [meta, accounts, sessions, passkeys, oauth, uploads, uploadEdits, lists, myUploads, filters, tags, votes, duels, reports, admin, ownData, feeds, favourites]
+export const apiPaths: ApiPaths[] = [meta, accounts, sessions, passkeys, oauth, uploads, uploadEdits, lists, myUploads, filters, tags, votes, duels, reports, removal, admin, ownData, feeds, favourites]

@@ -35,7 +35,8 @@ export default defineApiPaths({
         + '`reasons`, most severe first. `reason` is the group\'s most severe (`minor_safety` > `illegal` > `harassment` > `copyright` > '
         + '`spam` > `other`), `id` and `details` are those of the first report with that reason, `createdAt` the group\'s first report\'s. '
         + 'Any report id of the group names the group in claim and resolve. `claimedBy` is the admin who claimed (or resolved) it; '
-        + '`removedUpload` is null (a removed upload\'s reports go with it). Groups with a more severe `reason` first, then the oldest. '
+        + 'once the upload is removed, `upload` is null and `removedUpload` its tombstone (an admin\'s keeps description, uploader, type and '
+        + 'reason; an owner\'s only the id and when). Groups with a more severe `reason` first, then the oldest. '
         + 'limit default 20, max 100.',
       tags: ['Admin'],
       security: ['cookie'],
@@ -68,8 +69,8 @@ export default defineApiPaths({
     post: {
       operationId: 'resolveReport',
       summary: 'Resolve an upload\'s reports (admin)',
-      description: 'Resolves every unresolved report of the report\'s upload with one action: `dismiss`, `remove_upload` (the upload, its files and '
-        + 'its reports go) or `shadow_ban_uploader`. The action and its moderation log entries commit together.',
+      description: 'Resolves every unresolved report of the report\'s upload with one action: `dismiss`, `remove_upload` (the upload and its files '
+        + 'go, a tombstone with the reason stays, its reports stay resolved, and its image is banned unless `ban` is false) or `shadow_ban_uploader`. The action and its moderation log entries commit together.',
       tags: ['Admin'],
       security: ['cookie'],
       params: { path: IdParamsSchema },

@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { SuccessSchema } from '#shared/schemas/common'
+import { RemoveUploadSchema } from '#shared/schemas/removal'
 import { ApiUploadFormSchema, DuplicateUploadSchema, ImageQuerySchema, PrivacyToggledSchema, UploadCreatedSchema, UploadFormSchema, UploadSchema } from '#shared/schemas/uploads'
 
 const IdPath = v.object({ id: v.pipe(v.string(), v.uuid(), v.description('Upload id')) })
@@ -9,6 +10,7 @@ const createResponses = {
   400: { description: 'Invalid field, unsupported or corrupt image (or one that takes too long to process), image over 50 megapixels, animation over 500 frames, or image_url that could not be fetched' },
   401: { description: 'Not authenticated' },
   409: { description: 'The image was already uploaded (public, or one of the caller\'s own)', schema: DuplicateUploadSchema },
+  451: { description: '`This image is not allowed here`: an admin banned it (the same image, or a near copy); nothing is stored' },
   413: { description: 'File over 10 MB' },
   429: rateLimited,
   503: { description: 'Image processing is busy (its queue is full), or the media storage (an S3 bucket) does not answer: try again later', headers: { 'Retry-After': 'Seconds after which to try again' } },
@@ -52,17 +54,24 @@ export default defineApiPaths({
       params: { path: IdPath },
       responses: {
         200: { description: 'The full Upload object', schema: UploadSchema },
-        404: { description: 'No such upload, or private and the caller is neither its owner nor an admin' },
+        404: { description: 'No such upload, or private and the caller is neither its owner nor an admin, or removed by its owner' },
+        410: { description: '`Upload removed` (an admin removed it; its reports keep its tombstone)' },
       },
     },
     delete: {
       operationId: 'deleteUpload',
       summary: 'Delete an upload (owner or admin), with its votes, tag links and files',
+      description: 'Leaves a tombstone (listed with the upload\'s reports). The owner\'s delete keeps only the id and when, and GET then answers 404. '
+        + 'An admin\'s removal of someone else\'s upload keeps the description, uploader, type and `reason`, GET then answers 410, it is logged '
+        + '(`upload_removed`), and the image is banned (`media_banned`: any later upload of it, or of a near copy, gets 451) unless `ban` is false. '
+        + 'The body is optional; an owner\'s `ban` and `reason` are ignored.',
       tags: ['Uploads'],
       security: ['cookie'],
       params: { path: IdPath },
+      body: { json: RemoveUploadSchema },
       responses: {
         200: { description: 'Deleted', schema: SuccessSchema },
+        400: { description: '`ban must be a boolean`, `Reason must be at most 1000 characters`, `Invalid JSON body`' },
         401: { description: 'Not authenticated' },
         404: { description: 'No such upload, or the caller is neither its owner nor an admin' },
       },

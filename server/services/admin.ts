@@ -53,14 +53,17 @@ export function setShadowBan(db: Executor, actor: { id: string }, userId: string
 }
 
 /**
- * DELETE /api/upload/{id} by an admin: the upload goes as for its owner; when
- * it is someone else's, the removal is logged in the same transaction.
+ * DELETE /api/upload/{id} by an admin, or a report resolved with
+ * `remove_upload`: someone else's upload goes as an admin's removal (a
+ * tombstone that answers 410, its image banned unless `ban` is false), logged
+ * in the same transaction; the admin's own goes as an owner's.
  */
-export function removeUploadAsAdmin(db: Executor, actor: Actor, uploadId: string, store: MediaStore, note?: string) {
+export function removeUploadAsAdmin(db: Executor, actor: Actor, uploadId: string, store: MediaStore, options: { note?: string, ban?: boolean, reason?: string | null } = {}) {
   return db.transaction(async (tx) => {
     const upload = await tx.get<{ user_id: string }>(sql`SELECT user_id FROM uploads WHERE id = ${uploadId}${FOR_UPDATE}`)
     if (!upload) throw apiError(404, 'Upload not found')
-    if (upload.user_id !== actor.id) await logModeration(tx, { actorId: actor.id, action: 'upload_removed', targetType: 'upload', targetId: uploadId, note })
-    return deleteUpload(tx, uploadId, actor, store)
+    if (upload.user_id === actor.id) return deleteUpload(tx, uploadId, actor, store)
+    await logModeration(tx, { actorId: actor.id, action: 'upload_removed', targetType: 'upload', targetId: uploadId, note: options.note })
+    return deleteUpload(tx, uploadId, actor, store, { by: 'admin', reason: options.reason ?? options.note ?? null, ban: options.ban ?? true })
   })
 }

@@ -21,7 +21,9 @@ export interface ModerationEntry {
 function targetLabel(type: ModerationTarget, id: string) {
   switch (type) {
     case 'user': return sql`SELECT username FROM users WHERE id = ${id}`
-    case 'upload': return sql`SELECT substr(description, 1, 80) FROM uploads WHERE id = ${id}`
+    // A removed upload is named by what its tombstone kept (nothing for an owner's removal).
+    case 'upload': return sql`SELECT coalesce((SELECT substr(description, 1, 80) FROM uploads WHERE id = ${id}),
+      (SELECT substr(description, 1, 80) FROM removed_uploads WHERE id = ${id}))`
     case 'report': return sql`SELECT reason FROM reports WHERE id = ${id}`
   }
 }

@@ -9,6 +9,7 @@ import { logModeration } from './modlog'
 import type { MediaStore } from './media-store'
 import type { Actor } from './sessions'
 import { ENTRY_COLUMNS, visibleTo } from './upload-queries'
+import { tombstones, type Tombstone } from './removed-uploads'
 import { withTags, type ListEntry, type ListRow } from './uploads-list'
 import { hashSignal, type AnonymousVoter } from './votes'
 
@@ -90,11 +91,13 @@ export async function listReports(db: Executor, query: { status: ReportStatus, p
   ])
   const entries = await withTags(db, uploadRows)
   const uploadOf = new Map(entries.map(entry => [entry.id, entry]))
+  const gone = uploadIds.filter(id => !uploadOf.has(id))
+  const removedOf = new Map((await tombstones(db, gone)).map(tombstone => [tombstone.id, tombstone]))
   return {
     // A group resolved or removed between the two reads has no reports left in this status: it is left out.
     reports: uploadIds.flatMap((uploadId) => {
       const reports = items.filter(item => item.upload_id === uploadId)
-      return reports.length > 0 ? [toGroup(reports, uploadOf.get(uploadId) ?? null)] : []
+      return reports.length > 0 ? [toGroup(reports, uploadOf.get(uploadId) ?? null, removedOf.get(uploadId) ?? null)] : []
     }),
     total,
     page: query.page,
@@ -108,7 +111,7 @@ export async function listReports(db: Executor, query: { status: ReportStatus, p
  * the group's first report's, `claimedBy` the admin who claimed (or
  * resolved) it.
  */
-function toGroup(items: ItemRow[], upload: ListEntry | null) {
+function toGroup(items: ItemRow[], upload: ListEntry | null, removedUpload: Tombstone | null) {
   const lead = items.reduce((best, item) => severity(item.reason) < severity(best.reason) ? item : best)
   const counts = new Map<ReportReason, number>()
   for (const item of items) counts.set(item.reason, (counts.get(item.reason) ?? 0) + 1)
@@ -116,7 +119,7 @@ function toGroup(items: ItemRow[], upload: ListEntry | null) {
   return {
     id: lead.id,
     upload,
-    removedUpload: null,
+    removedUpload,
     reason: lead.reason,
     details: lead.details,
     status: lead.status,
@@ -134,7 +137,7 @@ function toGroup(items: ItemRow[], upload: ListEntry | null) {
   }
 }
 
-type ReportRow = Pick<Row<typeof reports>, 'id' | 'upload_id' | 'status' | 'claimed_by'>
+type ReportRow = Pick<Row<typeof reports>, 'id' | 'upload_id' | 'status' | 'claimed_by' | 'reason'>
 
 /**
  * The report `id` names and, under a per-upload lock held to commit, its
@@ -142,10 +145,10 @@ type ReportRow = Pick<Row<typeof reports>, 'id' | 'upload_id' | 'status' | 'clai
  * claimed by another admin.
  */
 async function lockGroup(tx: Executor, actor: Actor, reportId: string): Promise<{ uploadId: string, pending: ReportRow[] }> {
-  const named = await tx.get<ReportRow>(sql`SELECT id, upload_id, status, claimed_by FROM reports WHERE id = ${reportId}`)
+  const named = await tx.get<ReportRow>(sql`SELECT id, upload_id, status, claimed_by, reason FROM reports WHERE id = ${reportId}`)
   if (!named) throw apiError(404, 'Report not found')
   await tx.lock(`reports:${named.upload_id}`)
-  const pending = await tx.all<ReportRow>(sql`SELECT id, upload_id, status, claimed_by FROM reports
+  const pending = await tx.all<ReportRow>(sql`SELECT id, upload_id, status, claimed_by, reason FROM reports
     WHERE upload_id = ${named.upload_id} AND status <> 'resolved'`)
   if (!pending.some(report => report.id === reportId)) throw apiError(409, 'Report already resolved')
   if (pending.some(report => report.status === 'claimed' && report.claimed_by !== null && report.claimed_by !== actor.id)) {
@@ -168,23 +171,30 @@ export function claimReport(db: Executor, actor: Actor, reportId: string) {
 /**
  * POST /api/admin/reports/{id}/resolve: resolves every unresolved report of
  * the upload with one action, and carries the action out, all in one
- * transaction with its log entries. Removing the upload removes its reports
- * too (the log keeps the record).
+ * transaction with its log entries. Removing the upload keeps its reports,
+ * listed with the upload's tombstone.
  */
-export function resolveReport(db: Executor, actor: Actor, reportId: string, input: { action: ReportAction, note?: string }, store: MediaStore) {
+export function resolveReport(db: Executor, actor: Actor, reportId: string, input: { action: ReportAction, note?: string, ban?: boolean }, store: MediaStore) {
   return db.transaction(async (tx) => {
     const { uploadId, pending } = await lockGroup(tx, actor, reportId)
     // The upload row before the report groups the update below locks, as a new report's foreign key check takes them: one lock order, no deadlock.
-    if (input.action === 'remove_upload') await tx.get(sql`SELECT id FROM uploads WHERE id = ${uploadId}${FOR_UPDATE}`)
+    // An upload already removed (its reports stay) leaves nothing to remove.
+    const present = input.action === 'remove_upload' && await tx.get(sql`SELECT id FROM uploads WHERE id = ${uploadId}${FOR_UPDATE}`) !== undefined
     await tx.run(sql`UPDATE reports SET status = 'resolved', claimed_by = COALESCE(claimed_by, ${actor.id}), resolution = ${input.action},
       resolved_at = ${new Date().toISOString()} WHERE upload_id = ${uploadId} AND status <> 'resolved'`)
     const note = input.note ? `${input.action}: ${input.note}` : input.action
     await logModeration(tx, { actorId: actor.id, action: 'report_resolved', targetType: 'report', targetId: reportId, note })
     if (input.action === 'shadow_ban_uploader') {
-      const { user_id: uploaderId } = (await tx.get<{ user_id: string }>(sql`SELECT user_id FROM uploads WHERE id = ${uploadId}`))!
-      await setShadowBan(tx, actor, uploaderId, true, input.note)
+      const uploader = await tx.get<{ user_id: string | null }>(sql`SELECT user_id FROM uploads WHERE id = ${uploadId}
+        UNION ALL SELECT uploader_id FROM removed_uploads WHERE id = ${uploadId}`)
+      if (!uploader?.user_id) throw apiError(404, 'User not found')
+      await setShadowBan(tx, actor, uploader.user_id, true, input.note)
     }
-    if (input.action === 'remove_upload') await removeUploadAsAdmin(tx, actor, uploadId, store, input.note)
+    if (present) {
+      // The tombstone's reason: the admin's note, else the group's gravest reason.
+      const reason = input.note ?? pending.map(report => report.reason).sort((a, b) => severity(a) - severity(b))[0]!
+      await removeUploadAsAdmin(tx, actor, uploadId, store, { note: input.note, ban: input.ban, reason })
+    }
     return { success: true as const, uploadId, action: input.action, reportCount: pending.length }
   })
 }

@@ -7,7 +7,8 @@ import { MAX_IMAGE_BYTES } from '../../shared/schemas/uploads'
 import { uploadStats } from '../../shared/utils/rating'
 import type { Executor, Row } from '../database/port'
 import type { uploads } from '../database/schema-postgres'
-import { dialects, inList, sql } from '../database/sql'
+import { dialects, FOR_UPDATE, inList, sql } from '../database/sql'
+import { banUploadImage, refuseBannedBytes, refuseBannedImage } from './banned-media'
 import { badRequest, conflict, notFound } from './errors'
 import type { Actor } from './sessions'
 import { fetchImageToFile, ImageFetchError } from './image-fetch'
@@ -71,7 +72,7 @@ export async function createUpload(db: Executor, actor: Actor, input: UploadFiel
   if (input.upload_type === 'link') return createLink(db, actor, input)
   if (input.upload_type === 'image') {
     if (!file) throw badRequest('File is required')
-    const image = await processImage(file.path, { beforeDecode: sha256 => refuseExactDuplicate(db, actor.id, sha256) })
+    const image = await processImage(file.path, { beforeDecode: sha256 => refuseKnownBytes(db, actor.id, sha256) })
     return storeImage(db, actor, input, image, originalFileName(file.filename), options)
   }
   const download = join(options.tmpDir, `fetch-${randomUUID()}`)
@@ -84,7 +85,7 @@ export async function createUpload(db: Executor, actor: Actor, input: UploadFiel
       console.warn(`[upload] image_url refused or failed: ${error.message}`)
       throw badRequest('Could not fetch image')
     }
-    const image = await processImage(download, { beforeDecode: sha256 => refuseExactDuplicate(db, actor.id, sha256) })
+    const image = await processImage(download, { beforeDecode: sha256 => refuseKnownBytes(db, actor.id, sha256) })
     return storeImage(db, actor, input, image, lastPathSegment(input.image_url), options)
   }
   finally {
@@ -113,6 +114,7 @@ async function createLink(db: Executor, actor: Actor, input: Extract<UploadField
  * be made in the background; the answer does not wait for them.
  */
 async function storeImage(db: Executor, actor: Actor, input: { description: string, tags: string[], is_private: boolean }, image: ProcessedImage, originalName: string, options: MediaOptions) {
+  await refuseBannedImage(db, image)
   await refuseDuplicate(db, actor.id, image)
   const { store } = options
   const id = randomUUID()
@@ -129,6 +131,7 @@ async function storeImage(db: Executor, actor: Actor, input: { description: stri
       // Image inserts take turns (across instances too), and a concurrent upload
       // of the same image may have won meanwhile: check again holding the turn.
       await tx.lock('uploads:images')
+      await refuseBannedImage(tx, image)
       await refuseDuplicate(tx, actor.id, image)
       await tx.run(sql`INSERT INTO uploads (id, user_id, filename, original_name, description, upload_type, external_url,
           mime_type, width, height, size_bytes, sha256, source_sha256, phash, is_private)
@@ -209,7 +212,7 @@ export async function reclaimUnfinishedUploads(db: Executor, store: MediaStore, 
 }
 
 /** Bits that differ between a stored perceptual hash and `hash` (both 64-bit, 16 hex digits). */
-const phashDistance = (hash: string) => dialects({
+export const phashDistance = (hash: string) => dialects({
   sqlite: sql`phash_distance(u.phash, ${hash})`,
   postgres: sql`bit_count(('x' || u.phash)::bit(64) # ('x' || ${hash})::bit(64))`,
 })
@@ -237,14 +240,15 @@ export function phashBandCandidates(hash: string): string[][] {
 }
 
 /**
- * Rows whose hash shares a band with `hash` within one bit, as `u`: four
- * index look-ups (17 values each), so the distance is then computed on a few
- * candidates (about 4 × 17 × N / 65,536 rows for N evenly spread hashes)
- * instead of on every image row.
+ * Rows of `table` (uploads, or banned_media) whose hash shares a band with
+ * `hash` within one bit, as `u` with `columns`: four index look-ups (17
+ * values each), so the distance is then computed on a few candidates (about
+ * 4 × 17 × N / 65,536 rows for N evenly spread hashes) instead of on every
+ * image row.
  */
-const nearPhash = (hash: string) => {
-  const lookups = phashBandCandidates(hash).map((values, band) => sql`SELECT id, user_id, is_private, phash, created_at
-    FROM uploads WHERE ${sql.raw(PHASH_BANDS[band]!)} ${inList(values)}`)
+export const nearPhash = (hash: string, table: 'uploads' | 'banned_media' = 'uploads', columns = 'id, user_id, is_private, phash, created_at') => {
+  const lookups = phashBandCandidates(hash).map((values, band) => sql`SELECT ${sql.raw(columns)}
+    FROM ${sql.raw(table)} WHERE ${sql.raw(PHASH_BANDS[band]!)} ${inList(values)}`)
   return sql`(${sql.join(lookups, ' UNION ')}) u`
 }
 
@@ -259,6 +263,12 @@ export async function findSimilarUpload(db: Executor, userId: string, hash: stri
 }
 
 const duplicateConflict = (existingUploadId: string) => conflict('This image has already been uploaded', { duplicate: true, existingUploadId })
+
+/** Before decoding: 451 for banned bytes, then 409 for a duplicate, so neither costs image processing. */
+async function refuseKnownBytes(db: Executor, userId: string, sha256: string): Promise<void> {
+  await refuseBannedBytes(db, sha256)
+  await refuseExactDuplicate(db, userId, sha256)
+}
 
 /**
  * Before decoding: 409 when these exact bytes were uploaded before (as
@@ -290,16 +300,39 @@ export async function toggleUploadPrivacy(db: Executor, id: string, actor: Actor
   return { success: true as const, upload: (await getUploadForViewer(db, id, actor))!, is_private: toggled.is_private }
 }
 
+/** How an upload is removed: by its owner (or with their account), or by an admin, who bans its image unless `ban` is false. */
+export type Removal = { by: 'owner' } | { by: 'admin', reason: string | null, ban: boolean }
+
 /**
- * DELETE /api/upload/{id}: owner or admin; the row (votes and tag links
- * cascade) and, in the same transaction, the record that its media must go
- * (media-deletions.ts), then the media themselves.
+ * Removes an upload (docs/behaviour.md, "Curation"): in one transaction its
+ * tombstone goes in and its row goes (votes and tag links cascade, its
+ * reports stay), with the record that its media must go
+ * (media-deletions.ts), so a crash leaves the upload or its tombstone, never
+ * both nor neither; then the media themselves. An owner's removal keeps only
+ * the id and when; an admin's keeps the description, uploader, type and
+ * reason, and bans the image unless told not to. The owner, or an admin:
+ * anyone else gets 404.
  */
-export async function deleteUpload(db: Executor, id: string, actor: Actor, store: MediaStore) {
+export async function deleteUpload(db: Executor, id: string, actor: Actor, store: MediaStore, removal: Removal = { by: 'owner' }) {
   const deleted = await db.transaction(async (tx) => {
-    const row = await tx.get<{ filename: string | null }>(sql`DELETE FROM uploads
-      WHERE id = ${id} AND (user_id = ${actor.id} OR ${actor.isAdmin ? 1 : 0} = 1) RETURNING filename`)
+    const row = await tx.get<Pick<Row<typeof uploads>, 'user_id' | 'filename' | 'description' | 'upload_type' | 'sha256' | 'source_sha256' | 'phash'>>(sql`
+      SELECT user_id, filename, description, upload_type, sha256, source_sha256, phash FROM uploads
+      WHERE id = ${id} AND (user_id = ${actor.id} OR ${actor.isAdmin ? 1 : 0} = 1)${FOR_UPDATE}`)
     if (row === undefined) throw notFound('Upload not found')
+    const removedAt = new Date().toISOString()
+    if (removal.by === 'admin') {
+      if (removal.ban && row.sha256 !== null) {
+        // Image inserts take this turn to check bans: one under way now sees this ban or has committed before it.
+        await tx.lock('uploads:images')
+        await banUploadImage(tx, actor.id, { id, sha256: row.sha256, source_sha256: row.source_sha256, phash: row.phash }, removal.reason)
+      }
+      await tx.run(sql`INSERT INTO removed_uploads (id, description, uploader_id, upload_type, removed_at, removed_by, reason)
+        VALUES (${id}, ${row.description}, ${row.user_id}, ${row.upload_type}, ${removedAt}, 'admin', ${removal.reason})`)
+    }
+    else {
+      await tx.run(sql`INSERT INTO removed_uploads (id, removed_at, removed_by) VALUES (${id}, ${removedAt}, 'owner')`)
+    }
+    await tx.run(sql`DELETE FROM uploads WHERE id = ${id}`)
     if (row.filename) await recordMediaDeletion(tx, id, row.filename)
     return row
   })

@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import { ListEntrySchema, limitSchema, PageSchema } from './lists'
 import { AccountRefSchema, MAX_MODERATION_NOTE } from './modlog'
+import { BanFlagSchema, TombstoneSchema } from './removal'
 
 export const REPORT_REASONS = ['spam', 'illegal', 'minor_safety', 'harassment', 'copyright', 'other'] as const
 export const REPORT_STATUSES = ['open', 'claimed', 'resolved'] as const
@@ -55,8 +56,8 @@ export const AdminReportsQuerySchema = v.object({
 export const ReportGroupSchema = v.object({
   id: v.pipe(v.string(), v.uuid()),
   upload: v.nullable(ListEntrySchema),
-  /** Always null for now: a removed upload's reports go with it. */
-  removedUpload: v.null(),
+  /** What is left of the upload once removed (then `upload` is null). */
+  removedUpload: v.nullable(TombstoneSchema),
   reason: v.picklist(REPORT_REASONS),
   details: v.nullable(v.string()),
   status: v.picklist(REPORT_STATUSES),
@@ -97,6 +98,8 @@ export const ResolveReportSchema = v.object({
     v.maxLength(MAX_MODERATION_NOTE, `Note must be at most ${MAX_MODERATION_NOTE} characters`),
     v.transform(note => note || undefined),
   )),
+  /** With `remove_upload`: false keeps the image allowed (it is banned by default). */
+  ban: BanFlagSchema,
 }, 'Invalid action')
 
 export const ReportResolvedSchema = v.object({

@@ -120,8 +120,8 @@ describe('every admin action is logged', () => {
     await api(`/api/admin/reports/${reportId}/claim`, { method: 'POST', token: admin.token })
     await api(`/api/admin/reports/${reportId}/resolve`, { method: 'POST', body: { action: 'remove_upload', note: 'Spam link' }, token: admin.token })
     expect((await entriesFor(reportId)).map(entry => [entry.action, entry.targetType, entry.targetLabel, entry.targetExists, entry.note])).toEqual([
-      ['report_claimed', 'report', 'spam', false, null],
-      ['report_resolved', 'report', 'spam', false, 'remove_upload: Spam link'],
+      ['report_claimed', 'report', 'spam', true, null],
+      ['report_resolved', 'report', 'spam', true, 'remove_upload: Spam link'],
     ])
     expect(await entriesFor(uploadId)).toEqual([expect.objectContaining({ action: 'upload_removed', targetType: 'upload', note: 'Spam link', actor: actorOf(admin) })])
   })

@@ -21,7 +21,7 @@ const queue = (query: string, token?: string) => api(`/api/admin/reports${query}
 const claim = (id: string, token?: string) => api(`/api/admin/reports/${id}/claim`, { method: 'POST', token })
 const resolve = (id: string, body: unknown, token?: string) => api(`/api/admin/reports/${id}/resolve`, { method: 'POST', body, token })
 const groupOf = async (uploadId: string, status = 'open') =>
-  (await queue(`?status=${status}&limit=100`, admin.token)).body.reports.find((entry: { upload: { id: string } }) => entry.upload.id === uploadId)
+  (await queue(`?status=${status}&limit=100`, admin.token)).body.reports.find((entry: { upload: { id: string } | null, removedUpload: { id: string } | null }) => (entry.upload ?? entry.removedUpload)!.id === uploadId)
 const reportRows = (uploadId: string) => serverDatabase().db.all<{ status: string, claimed_by: string | null, resolution: string | null }>(
   sql`SELECT status, claimed_by, resolution FROM reports WHERE upload_id = ${uploadId} ORDER BY created_at, id`)
 
@@ -279,15 +279,23 @@ describe('POST /api/admin/reports/{id}/resolve', () => {
     expect(again.body.message).toBe('Report already resolved')
   })
 
-  it('removes the upload (and with it its reports)', async () => {
-    const uploadId = await seedUpload(owner)
+  it('removes the upload, keeping its reports listed with its tombstone', async () => {
+    const uploadId = await seedUpload(owner, { description: 'Reported and removed' })
     const filed = await report(uploadId, { reason: 'illegal' }, member.token)
     await claim(filed.body.report.id, admin.token)
     const response = await resolve(filed.body.report.id, { action: 'remove_upload' }, admin.token)
     expect(response.status).toBe(200)
     expect(response.body).toEqual({ success: true, uploadId, action: 'remove_upload', reportCount: 1 })
-    expect((await api(`/api/upload/${uploadId}`)).status).toBe(404)
-    expect(await reportRows(uploadId)).toEqual([])
+    const gone = await api(`/api/upload/${uploadId}`)
+    expect(gone.status).toBe(410)
+    expect(gone.body).toEqual({ statusCode: 410, statusMessage: 'Gone', message: 'Upload removed' })
+    expect(await reportRows(uploadId)).toEqual([{ status: 'resolved', claimed_by: admin.id, resolution: 'remove_upload' }])
+    const group = await groupOf(uploadId, 'resolved')
+    expect(group).toMatchObject({ upload: null, reportCount: 1, removedUpload: {
+      id: uploadId, description: 'Reported and removed', uploader: { id: owner.id, username: owner.username }, upload_type: 'image',
+      removed_at: expect.any(String), removed_by: 'admin', reason: 'illegal',
+    } })
+    await expectMatchesOpenApi('get', '/api/admin/reports', await queue('?status=resolved&limit=100', admin.token))
   })
 
   it('shadow-bans the uploader', async () => {

@@ -7,7 +7,7 @@ import { api, registerUser, type TestUser } from '../support/api'
 import { randomImage } from '../support/images'
 import { createTestDatabase, dropTestDatabase } from '../support/postgres'
 import { startS3, type TestS3 } from '../support/s3'
-import { countedVotes, databaseOf, storedCounts } from '../support/seed'
+import { countedVotes, databaseOf, makeAdmin, storedCounts } from '../support/seed'
 import { startServer, testEngine, type RunningServer } from '../support/server'
 import { postUpload } from '../support/uploads'
 
@@ -57,6 +57,7 @@ describe.skipIf(!postgres)('two instances on one PostgreSQL database, one Redis 
   let b: RunningServer
   let alice: TestUser
   let bob: TestUser
+  let moderator: TestUser
   /** POST /api/auth requests counted so far (the AUTH limit is 10 per IP, for both instances). */
   let authRequests = 0
 
@@ -80,7 +81,8 @@ describe.skipIf(!postgres)('two instances on one PostgreSQL database, one Redis 
     b = await startServer(env, { databaseUrl })
     alice = await registerUser({}, a.url)
     bob = await registerUser({}, b.url)
-    authRequests = 2
+    moderator = await registerUser({}, a.url)
+    authRequests = 3
   })
 
   afterAll(async () => {
@@ -217,6 +219,21 @@ describe.skipIf(!postgres)('two instances on one PostgreSQL database, one Redis 
       // (An earlier round's winner may still be getting its sizes made.)
       expect(added.filter(key => !winners.some(winner => key.includes(winner))), `round ${round}`).toEqual([])
     }
+  })
+
+  it('hold a ban made on A on B at once, and its lifting on B on A', async () => {
+    await makeAdmin(moderator, { dataDir: a.dataDir, databaseUrl })
+    const data = await randomImage('png')
+    const posted = await postUpload(alice, { upload_type: 'image', description: 'banned across instances' }, image(data), a.url)
+    expect(posted.status).toBe(201)
+    expect((await api(`/api/upload/${posted.body.upload.id}`, { method: 'DELETE', token: moderator.token, baseURL: a.url })).status).toBe(200)
+    const refused = await postUpload(bob, { upload_type: 'image', description: 'again, elsewhere' }, image(data), b.url)
+    expect(refused.status).toBe(451)
+    expect(refused.body).toEqual({ statusCode: 451, statusMessage: 'Unavailable For Legal Reasons', message: 'This image is not allowed here' })
+    const bans = await api('/api/admin/banned-media?limit=100', { token: moderator.token, baseURL: b.url })
+    const ban = bans.body.items.find((item: { uploadId: string }) => item.uploadId === posted.body.upload.id)
+    expect((await api(`/api/admin/banned-media/${ban.id}`, { method: 'DELETE', token: moderator.token, baseURL: b.url })).status).toBe(200)
+    expect((await postUpload(bob, { upload_type: 'image', description: 'allowed again' }, image(data), a.url)).status).toBe(201)
   })
 
   it('keep B answering, with no half-written rows, when A is killed in the middle of requests', async () => {

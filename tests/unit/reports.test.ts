@@ -126,10 +126,11 @@ describe('the kept report groups', () => {
     await check()
     expect(await db.all(sql`SELECT reason_rank FROM report_groups WHERE upload_id = ${a}`)).toEqual([{ reason_rank: 1 }])
     await db.run(sql`DELETE FROM users WHERE id = ${bob.id}`)
+    // A removed upload's reports stay, and so does their group.
     await db.run(sql`DELETE FROM uploads WHERE id = ${c}`)
     await check()
     expect(await db.all(sql`SELECT upload_id, status FROM report_groups ORDER BY upload_id, status`)).toEqual([
-      { upload_id: a, status: 'open' }, { upload_id: b, status: 'resolved' },
+      { upload_id: a, status: 'open' }, { upload_id: b, status: 'resolved' }, { upload_id: c, status: 'open' },
     ].sort((x, y) => x.upload_id.localeCompare(y.upload_id)))
   })
 })

@@ -1,0 +1,20 @@
+import { getRequestHeader } from 'h3'
+import { ImageSearchUrlSchema } from '#shared/schemas/removal'
+import { MAX_IMAGE_BYTES } from '#shared/schemas/uploads'
+import { searchByImage } from '../../services/image-search'
+
+/** POST /api/search/image: uploads that look like the image sent (multipart `file`, or JSON `{ imageUrl }`); nothing is stored. */
+export default defineEventHandler(async (event) => {
+  const actor = await getOptionalUser(event)
+  const options = mediaOptions()
+  let source: { file: { path: string, filename: string, size: number } } | { imageUrl: string }
+  if (/^multipart\/form-data/i.test(getRequestHeader(event, 'content-type') ?? '')) {
+    const form = await readMultipart(event, { maxFileBytes: MAX_IMAGE_BYTES, tmpDir: options.tmpDir })
+    if (!form.file) throw badRequest('File is required')
+    source = { file: form.file }
+  }
+  else {
+    source = await readValidated(event, ImageSearchUrlSchema)
+  }
+  return searchByImage(useDB(), actor, source, options)
+})

@@ -547,7 +547,7 @@ export const moderationLog = pgTable('moderation_log', {
   /** The actor's username when the entry was written, so the entry stays named after the account is gone. */
   actorUsername: text('actor_username'),
   action: text('action', { enum: ['shadow_ban_on', 'shadow_ban_off', 'upload_removed', 'tag_added', 'report_claimed', 'report_resolved', 'admin_granted', 'admin_revoked', 'admin_account_deleted', 'upload_edited', 'upload_reverted', 'upload_locked', 'upload_unlocked'] }).notNull(),
-  targetType: text('target_type', { enum: ['user', 'upload', 'report'] }).notNull(),
+  targetType: text('target_type', { enum: ['user', 'upload', 'report', 'comment'] }).notNull(),
   targetId: text('target_id').notNull(),
   /** What the target was when the entry was written: a username, an upload's description (80 characters) or a report's reason. */
   targetLabel: text('target_label'),

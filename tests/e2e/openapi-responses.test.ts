@@ -175,6 +175,27 @@ describe('responses match the OpenAPI document', () => {
     await expectMatchesOpenApi('DELETE', '/api/upload/{id}', await api(`/api/upload/${publicId}`, { method: 'DELETE' }))
   })
 
+  it('comments', async () => {
+    const [owner, admin] = await Promise.all([registerUser(), registerUser()])
+    await makeAdmin(admin)
+    const uploadId = await seedUpload(owner)
+    const posted = await api(`/api/upload/${uploadId}/comments`, { method: 'POST', token: owner.token, body: { body: 'Does it *fuck*?' } })
+    await expectMatchesOpenApi('POST', '/api/upload/{id}/comments', posted)
+    const id = posted.body.comment.id as string
+    const reply = await api(`/api/upload/${uploadId}/comments`, { method: 'POST', token: admin.token, body: { body: 'yes', parentId: id } })
+    await expectMatchesOpenApi('POST', '/api/upload/{id}/comments', reply)
+    await expectMatchesOpenApi('POST', '/api/upload/{id}/comments', await api(`/api/upload/${uploadId}/comments`, { method: 'POST', token: owner.token, body: { body: '' } }))
+    await expectMatchesOpenApi('PUT', '/api/comments/{id}/vote', await api(`/api/comments/${id}/vote`, { method: 'PUT', token: admin.token, body: { vote: 'up' } }))
+    await expectMatchesOpenApi('PATCH', '/api/comments/{id}', await api(`/api/comments/${id}`, { method: 'PATCH', token: owner.token, body: { body: 'edited' } }))
+    await expectMatchesOpenApi('PATCH', '/api/comments/{id}', await api(`/api/comments/${id}`, { method: 'PATCH', token: admin.token, body: { body: 'not mine' } }))
+    await expectMatchesOpenApi('GET', '/api/upload/{id}/comments', await api(`/api/upload/${uploadId}/comments`, { token: admin.token }))
+    await expectMatchesOpenApi('GET', '/api/upload/{id}/comments', await api(`/api/upload/${uploadId}/comments?sort=nope`))
+    await expectMatchesOpenApi('POST', '/api/comments/preview', await api('/api/comments/preview', { method: 'POST', token: owner.token, body: { body: '**b**' } }))
+    await expectMatchesOpenApi('DELETE', '/api/comments/{id}', await api(`/api/comments/${id}`, { method: 'DELETE', token: owner.token }))
+    await expectMatchesOpenApi('DELETE', '/api/comments/{id}', await api(`/api/comments/${id}`, { method: 'DELETE', token: owner.token }))
+    await expectMatchesOpenApi('GET', '/api/upload/{id}', await api(`/api/upload/${uploadId}`))
+  })
+
   it('error answers of every kind', async () => {
     const user = await registerUser()
     const { id } = await uploadImage(user)

@@ -14,7 +14,7 @@ export interface paths {
         };
         /**
          * The moderation log (admin)
-         * @description Every admin action, newest first, appended in the action's own transaction and never edited. `action`: `shadow_ban_on`, `shadow_ban_off`, `upload_removed`, `tag_added`, `report_claimed`, `report_resolved` (note: the resolution, then the admin's note), `admin_granted`, `admin_revoked` (command line: `actor` null), `admin_account_deleted` (an admin deleted their own account), `upload_edited` (an admin edited someone else's upload; note: the reason), `upload_reverted`, `upload_locked`, `upload_unlocked`. `actor` keeps the username the admin had when the entry was written; its `id` is null once that account is deleted. `targetLabel` is the target as it was then (a username, the first 80 characters of a description, a report's reason), `targetExists` whether it is still there. limit default 50, max 100.
+         * @description Every admin action, newest first, appended in the action's own transaction and never edited. `action`: `shadow_ban_on`, `shadow_ban_off`, `upload_removed`, `tag_added`, `report_claimed`, `report_resolved` (note: the resolution, then the admin's note), `admin_granted`, `admin_revoked` (command line: `actor` null), `admin_account_deleted` (an admin deleted their own account), `upload_edited` (an admin edited someone else's upload; note: the reason), `upload_reverted`, `upload_locked`, `upload_unlocked`, `comment_removed` (an admin deleted someone else's comment). `actor` keeps the username the admin had when the entry was written; its `id` is null once that account is deleted. `targetLabel` is the target as it was then (a username, the first 80 characters of a description or a comment, a report's reason), `targetExists` whether it is still there. limit default 50, max 100.
          */
         get: operations["listModerationLog"];
         put?: never;
@@ -655,6 +655,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/comments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a comment
+         * @description The author or an admin (logged in the moderation log as `comment_removed`). A comment with replies stays as `deleted: true` with an empty body; otherwise it goes, and a deleted comment goes with its last reply.
+         */
+        delete: operations["deleteComment"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a comment
+         * @description The author, within 24 hours of posting. Body: Markdown, 1–2000 characters after trimming (400 `Comment must not be empty` / `Comment must be at most 2000 characters`; NUL: 400 `Text must not contain NUL characters`); rendered on the server without raw HTML or images, links only http(s) and mailto with rel="nofollow ugc noopener". Counts in the COMMENT rate-limit category per account.
+         */
+        patch: operations["editComment"];
+        trace?: never;
+    };
+    "/api/comments/{id}/vote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Vote on a comment
+         * @description up (+1), down (−1), or null to withdraw; the same vote again changes nothing. score is the sum of the comment's votes.
+         */
+        put: operations["voteComment"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/comments/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render a comment body without posting it
+         * @description Body: Markdown, 1–2000 characters after trimming (400 `Comment must not be empty` / `Comment must be at most 2000 characters`; NUL: 400 `Text must not contain NUL characters`); rendered on the server without raw HTML or images, links only http(s) and mailto with rel="nofollow ugc noopener". Stores nothing.
+         */
+        post: operations["previewComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/duel": {
         parameters: {
             query?: never;
@@ -1043,6 +1107,30 @@ export interface paths {
          * @description `tags` is the complete new list (tag rules, at most 10): tags it lacks are removed, new ones added. `externalUrl` only for links. Other keys are ignored. A body equal to the current state changes nothing and answers the current revision. Send `If-Match` with the ETag of GET /api/upload/{id} to refuse the change when the upload changed meanwhile (412). The file, type, owner, creation time and votes never change; parallel edits apply one after the other.
          */
         patch: operations["editUpload"];
+        trace?: never;
+    };
+    "/api/upload/{id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An upload's comments
+         * @description Top-level comments paged (limit default 20, max 100; 400 `Invalid page` / `Invalid limit`), each with all its replies oldest first. sort: new (default), old, top (score, then newest); other values 400 `Invalid sort`. Seen by whoever can see the upload; a shadow-banned author's only by them and admins. With a session cookie each comment carries the caller's `myVote`, and the answer is `Cache-Control: private, no-store`.
+         */
+        get: operations["listComments"];
+        put?: never;
+        /**
+         * Comment on an upload, or reply
+         * @description Body: Markdown, 1–2000 characters after trimming (400 `Comment must not be empty` / `Comment must be at most 2000 characters`; NUL: 400 `Text must not contain NUL characters`); rendered on the server without raw HTML or images, links only http(s) and mailto with rel="nofollow ugc noopener". parentId: the comment replied to; a reply to a reply attaches to its top-level comment. Counts in the COMMENT rate-limit category per account.
+         */
+        post: operations["postComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/upload/{id}/favourite": {
@@ -1931,7 +2019,8 @@ export interface components {
          *         "downvotes": 1,
          *         "averageRating": 8.2
          *       },
-         *       "favourites": 3
+         *       "favourites": 3,
+         *       "comments": 2
          *     }
          */
         Upload: {
@@ -1963,6 +2052,8 @@ export interface components {
             favourites: number;
             /** @description Whether the signed-in caller has it as a favourite; absent without a session */
             favourited?: boolean;
+            /** @description How many comments anyone may see (not deleted, author not shadow-banned) */
+            comments: number;
         };
         /**
          * @description The answer to a new upload; the full object is at GET /api/upload/{id}.
@@ -2025,7 +2116,8 @@ export interface components {
          *         "downvotes": 1,
          *         "averageRating": 8.2
          *       },
-         *       "favourites": 3
+         *       "favourites": 3,
+         *       "comments": 2
          *     }
          */
         UploadListEntry: {
@@ -2054,6 +2146,8 @@ export interface components {
             favourites: number;
             /** @description Whether the signed-in caller has it as a favourite; absent without a session */
             favourited?: boolean;
+            /** @description How many comments anyone may see (not deleted, author not shadow-banned) */
+            comments: number;
         };
         /**
          * @description Counted votes; `averageRating` is null until someone votes.
@@ -2114,7 +2208,8 @@ export interface components {
          *         "downvotes": 1,
          *         "averageRating": 8.2
          *       },
-         *       "favourites": 3
+         *       "favourites": 3,
+         *       "comments": 2
          *     }
          */
         UserUploadListEntry: {
@@ -2142,6 +2237,8 @@ export interface components {
             favourites: number;
             /** @description Whether the signed-in caller has it as a favourite; absent without a session */
             favourited?: boolean;
+            /** @description How many comments anyone may see (not deleted, author not shadow-banned) */
+            comments: number;
         };
         /**
          * @description A signed-in user's vote on an upload.
@@ -2199,9 +2296,9 @@ export interface operations {
                                 username: string;
                             } | null;
                             /** @enum {string} */
-                            action: "shadow_ban_on" | "shadow_ban_off" | "upload_removed" | "tag_added" | "report_claimed" | "report_resolved" | "admin_granted" | "admin_revoked" | "admin_account_deleted" | "upload_edited" | "upload_reverted" | "upload_locked" | "upload_unlocked";
+                            action: "shadow_ban_on" | "shadow_ban_off" | "upload_removed" | "tag_added" | "report_claimed" | "report_resolved" | "admin_granted" | "admin_revoked" | "admin_account_deleted" | "upload_edited" | "upload_reverted" | "upload_locked" | "upload_unlocked" | "comment_removed";
                             /** @enum {string} */
-                            targetType: "user" | "upload" | "report";
+                            targetType: "user" | "upload" | "report" | "comment";
                             targetId: string;
                             targetLabel: string | null;
                             targetExists: boolean;
@@ -4957,6 +5054,372 @@ export interface operations {
             };
         };
     };
+    deleteComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Only the author or an admin may delete a comment` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Comment not found` (unknown, deleted, on an upload the caller cannot see, or a shadow-banned author's to anyone but them and admins) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    editComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Markdown, 1–2000 characters: paragraphs, emphasis, links (http, https, mailto), code, quotes, lists; no HTML, no images */
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The comment as now stored, with editedAt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comment: {
+                            /** Format: uuid */
+                            id: string;
+                            author: {
+                                /** Format: uuid */
+                                id: string;
+                                username: string;
+                            } | null;
+                            body: string;
+                            /** @description The body rendered and sanitised on the server */
+                            html: string;
+                            parentId: string | null;
+                            createdAt: string;
+                            editedAt: string | null;
+                            score: number;
+                            myVote: ("up" | "down") | null;
+                            deleted: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description A bad body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Only the author may edit a comment` or `A comment can only be edited within 24 hours of posting` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Comment not found` (unknown, deleted, on an upload the caller cannot see, or a shadow-banned author's to anyone but them and admins) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (the COMMENT category, per account) */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    voteComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    vote: ("up" | "down") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The comment's score and the caller's vote */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        score: number;
+                        myVote: ("up" | "down") | null;
+                    };
+                };
+            };
+            /** @description `Invalid vote` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Cross-site request blocked: Origin present and not the site's own */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Comment not found` (unknown, deleted, on an upload the caller cannot see, or a shadow-banned author's to anyone but them and admins) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    previewComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Markdown, 1–2000 characters: paragraphs, emphasis, links (http, https, mailto), code, quotes, lists; no HTML, no images */
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The sanitised HTML a posted comment would have */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        html: string;
+                    };
+                };
+            };
+            /** @description A bad body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Cross-site request blocked: Origin present and not the site's own */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     judgeDuel: {
         parameters: {
             query?: never;
@@ -5118,6 +5581,8 @@ export interface operations {
                             favourites: number;
                             /** @description Whether the signed-in caller has it as a favourite; absent without a session */
                             favourited?: boolean;
+                            /** @description How many comments anyone may see (not deleted, author not shadow-banned) */
+                            comments: number;
                             /** @description Elo strength: 1500 to start, K = 24 */
                             strength: number;
                             wins: number;
@@ -5149,6 +5614,8 @@ export interface operations {
                             favourites: number;
                             /** @description Whether the signed-in caller has it as a favourite; absent without a session */
                             favourited?: boolean;
+                            /** @description How many comments anyone may see (not deleted, author not shadow-banned) */
+                            comments: number;
                             /** @description Elo strength: 1500 to start, K = 24 */
                             strength: number;
                             wins: number;
@@ -5247,6 +5714,8 @@ export interface operations {
                             favourites: number;
                             /** @description Whether the signed-in caller has it as a favourite; absent without a session */
                             favourited?: boolean;
+                            /** @description How many comments anyone may see (not deleted, author not shadow-banned) */
+                            comments: number;
                             /** @description Elo strength: 1500 to start, K = 24 */
                             strength: number;
                             wins: number;
@@ -6678,6 +7147,224 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listComments: {
+        parameters: {
+            query?: {
+                page?: number;
+                /** @description Page size; a larger value is treated as 100 */
+                limit?: number;
+                /** @description new (default): newest first; old: oldest first; top: highest score, then newest */
+                sort?: "new" | "old" | "top";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of comments and the total of top-level ones */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comments: {
+                            /** Format: uuid */
+                            id: string;
+                            author: {
+                                /** Format: uuid */
+                                id: string;
+                                username: string;
+                            } | null;
+                            body: string;
+                            /** @description The body rendered and sanitised on the server */
+                            html: string;
+                            parentId: string | null;
+                            createdAt: string;
+                            editedAt: string | null;
+                            score: number;
+                            myVote: ("up" | "down") | null;
+                            deleted: boolean;
+                            replies: {
+                                /** Format: uuid */
+                                id: string;
+                                author: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    username: string;
+                                } | null;
+                                body: string;
+                                /** @description The body rendered and sanitised on the server */
+                                html: string;
+                                parentId: string | null;
+                                createdAt: string;
+                                editedAt: string | null;
+                                score: number;
+                                myVote: ("up" | "down") | null;
+                                deleted: boolean;
+                            }[];
+                        }[];
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid page, limit or sort */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Upload not found` (unknown, or private and not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Markdown, 1–2000 characters: paragraphs, emphasis, links (http, https, mailto), code, quotes, lists; no HTML, no images */
+                    body: string;
+                    parentId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The comment as stored */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comment: {
+                            /** Format: uuid */
+                            id: string;
+                            author: {
+                                /** Format: uuid */
+                                id: string;
+                                username: string;
+                            } | null;
+                            body: string;
+                            /** @description The body rendered and sanitised on the server */
+                            html: string;
+                            parentId: string | null;
+                            createdAt: string;
+                            editedAt: string | null;
+                            score: number;
+                            myVote: ("up" | "down") | null;
+                            deleted: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description A bad body, `The parent comment belongs to another upload` or `Cannot reply to a deleted comment` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Cross-site request blocked: Origin present and not the site's own */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Upload not found`, or `Comment not found` for the parent */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (the COMMENT category, per account) */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };

@@ -29,7 +29,7 @@ describe('the OpenAPI document is complete', () => {
     expect(routed.length).toBeGreaterThan(30)
     expect(documented.filter(operation => operation.includes(' /api/'))).toEqual(routed)
     // Outside /api only the feeds are described (server/routes/feeds).
-    expect(documented.filter(operation => !operation.includes(' /api/'))).toEqual(['recent', 'top', 'search', 'tag/{slug}', 'user/{username}', 'user/{username}/favourites']
+    expect(documented.filter(operation => !operation.includes(' /api/'))).toEqual(['recent', 'top', 'search', 'tag/{slug}', 'user/{username}', 'user/{username}/favourites', 'upload/{id}/comments']
       .flatMap(feed => [`GET /feeds/${feed}.atom`, `GET /feeds/${feed}.json`]).sort())
   })
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, inject, it } from 'vitest'
 import { sql } from '../../server/database/sql'
 import { api, errorBody, registerUser, type TestUser } from '../support/api'
 import { makeAdmin, seedUpload, serverDatabase } from '../support/seed'
@@ -207,5 +207,38 @@ describe('comments', () => {
     expect((await api(`/api/upload/${uploadId}`)).body.comments).toBe(1)
     expect((await api(`/api/admin/users/${banned.id}/shadow-ban`, { method: 'POST', token: admin.token, body: { shadowBanned: false } })).status).toBe(200)
     expect(await counts(uploadId)).toEqual({ kept: 3, counted: 3 })
+  })
+
+  it('of a public upload are a feed of what anyone may see, as Atom and JSON Feed', async () => {
+    const site = inject('baseURL')
+    const [owner, banned, admin] = await Promise.all([registerUser(), registerUser(), registerUser()])
+    await makeAdmin(admin)
+    const uploadId = await seedUpload(owner, { description: 'Feed me' })
+    const hidden = await seedUpload(owner, { isPrivate: true })
+    const first = await posted(owner, uploadId, 'first <b>&</b>')
+    const second = await posted(banned, uploadId, 'hidden once banned')
+    await api(`/api/admin/users/${banned.id}/shadow-ban`, { method: 'POST', token: admin.token, body: { shadowBanned: true } })
+    const reply = await posted(owner, uploadId, 'a *reply*', first.id)
+    const json = await fetch(`${site}/feeds/upload/${uploadId}/comments.json`)
+    expect(json.status).toBe(200)
+    expect(json.headers.get('content-type')).toBe('application/feed+json; charset=utf-8')
+    const feed = await json.json()
+    expect(feed).toMatchObject({ title: 'Does It Fuck?: comments on Feed me', home_page_url: `${site}/upload/${uploadId}`, feed_url: `${site}/feeds/upload/${uploadId}/comments.json` })
+    expect(feed.items.map((item: { id: string }) => item.id)).toEqual([reply.id, first.id])
+    expect(feed.items[1]).toEqual({ id: first.id, url: `${site}/upload/${uploadId}#comment-${first.id}`, title: `Comment by ${owner.username}`,
+      content_html: '<p>first &lt;b&gt;&amp;&lt;/b&gt;</p>', date_published: expect.any(String), date_modified: expect.any(String), authors: [{ name: owner.username }] })
+    expect(JSON.stringify(feed)).not.toContain(second.id)
+    const atom = await fetch(`${site}/feeds/upload/${uploadId}/comments.atom`)
+    expect(atom.status).toBe(200)
+    expect(atom.headers.get('content-type')).toBe('application/atom+xml; charset=utf-8')
+    const text = await atom.text()
+    expect(text).toContain(`<content type="html">&lt;p&gt;first &amp;lt;b&amp;gt;&amp;amp;&amp;lt;/b&amp;gt;&lt;/p&gt;</content>`)
+    expect(text).toContain(`<id>urn:uuid:${reply.id}</id>`)
+    expect(text).not.toContain(second.id)
+    for (const missing of [hidden, randomUUID()]) {
+      const refused = await fetch(`${site}/feeds/upload/${missing}/comments.json`)
+      expect(refused.status).toBe(404)
+      expect(await refused.json()).toEqual({ statusCode: 404, statusMessage: 'Not Found', message: 'Upload not found' })
+    }
   })
 })

@@ -1597,6 +1597,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/feeds/upload/{id}/comments.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The newest comments on a public upload (Atom)
+         * @description The 50 newest comments (replies too) of a public upload that anyone may see (not deleted, author not shadow-banned), each with "Comment by {username}" as title, a link to /upload/{id}#comment-{commentId}, the author, published/updated and the sanitised HTML as content (Atom: content type="html"; JSON Feed: content_html). Not rate-limited.
+         */
+        get: operations["getUploadCommentsFeedAtom"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/upload/{id}/comments.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The newest comments on a public upload (JSON Feed)
+         * @description The 50 newest comments (replies too) of a public upload that anyone may see (not deleted, author not shadow-banned), each with "Comment by {username}" as title, a link to /upload/{id}#comment-{commentId}, the author, published/updated and the sanitised HTML as content (Atom: content type="html"; JSON Feed: content_html). Not rate-limited.
+         */
+        get: operations["getUploadCommentsFeedJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/feeds/user/{username}.atom": {
         parameters: {
             query?: never;
@@ -9214,6 +9254,102 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    getUploadCommentsFeedAtom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An Atom feed (RFC 4287) */
+            200: {
+                headers: {
+                    /** @description public, max-age=300 */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator; send it as If-None-Match for a 304 */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Upload not found` (unknown or private) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUploadCommentsFeedJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A JSON Feed 1.1 document */
+            200: {
+                headers: {
+                    /** @description public, max-age=300 */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator; send it as If-None-Match for a 304 */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/feed+json": {
+                        /** @constant */
+                        version: "https://jsonfeed.org/version/1.1";
+                        title: string;
+                        home_page_url: string;
+                        feed_url: string;
+                        items: {
+                            id: string;
+                            url: string;
+                            title: string;
+                            date_published: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Upload not found` (unknown or private) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };

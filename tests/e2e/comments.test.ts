@@ -209,6 +209,20 @@ describe('comments', () => {
     expect(await counts(uploadId)).toEqual({ kept: 3, counted: 3 })
   })
 
+  it('keep the count exact under parallel posts, and keep a deleted account\'s comments without an author', async () => {
+    const [owner, leaving] = await Promise.all([registerUser(), registerUser()])
+    const uploadId = await seedUpload(owner)
+    const writers = await Promise.all(Array.from({ length: 6 }, () => registerUser()))
+    const answers = await Promise.all([...writers, leaving].map(writer => post(writer, uploadId, { body: 'at once' })))
+    expect(answers.map(a => a.status)).toEqual(Array(7).fill(201))
+    expect(await counts(uploadId)).toEqual({ kept: 7, counted: 7 })
+    const theirs = answers.at(-1)!.body.comment.id as string
+    expect((await api('/api/profile', { method: 'DELETE', token: leaving.token, body: { password: leaving.password } })).status).toBe(200)
+    expect(await counts(uploadId)).toEqual({ kept: 7, counted: 7 })
+    const thread = (await list(uploadId, '?limit=10')).body.comments
+    expect(thread.find((x: { id: string }) => x.id === theirs)).toMatchObject({ author: null, body: 'at once' })
+  })
+
   it('of a public upload are a feed of what anyone may see, as Atom and JSON Feed', async () => {
     const site = inject('baseURL')
     const [owner, banned, admin] = await Promise.all([registerUser(), registerUser(), registerUser()])

@@ -65,6 +65,8 @@ export default defineNuxtConfig({
       upload: rateLimit(20, 60 * 60),
       vote: rateLimit(30, 60),
       anonVote: rateLimit(10, 60),
+      // Per account: posting and editing comments.
+      comment: rateLimit(10, 60),
       general: rateLimit(100, 60),
       // Per account, besides GENERAL: an export reads the whole account.
       export: rateLimit(3, 60 * 60),

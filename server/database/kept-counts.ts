@@ -71,6 +71,10 @@ const countedVotes = (userVote: 'fucks' | 'does_not_fuck', anonymousVote: 'upvot
 /** Favourites of `uploads.id` (favourites_upload_idx). */
 const FAVOURITES_OF_UPLOAD = `(SELECT count(*) FROM favourites f WHERE f.upload_id = uploads.id)`
 
+/** Comments of `uploads.id` anyone may see: not deleted, author not shadow-banned (comments_upload_top_idx). */
+const COMMENTS_OF_UPLOAD = `(SELECT count(*) FROM comments c WHERE c.upload_id = uploads.id AND c.deleted = 0
+  AND NOT EXISTS (SELECT 1 FROM users us WHERE us.id = c.author_id AND us.shadow_banned = 1))`
+
 /** An upload's tag ids in position order, comma-separated, as uploads.tag_ids keeps them. */
 const orderedTagIds = dialects({
   sqlite: `coalesce((SELECT group_concat(tag_id, ',') FROM (SELECT tag_id FROM upload_tags WHERE upload_id = uploads.id ORDER BY position)), '')`,
@@ -196,6 +200,18 @@ export const KEPT_COUNTS: readonly KeptCount[] = [
     drift: raw(`SELECT id AS key, CAST(favourites AS text) AS kept, CAST(${FAVOURITES_OF_UPLOAD} AS text) AS actual
       FROM uploads WHERE favourites <> ${FAVOURITES_OF_UPLOAD} ORDER BY id`),
     repair: statements(raw(`UPDATE uploads SET favourites = ${FAVOURITES_OF_UPLOAD} WHERE favourites <> ${FAVOURITES_OF_UPLOAD}`)),
+  },
+  {
+    name: 'uploads.comments',
+    holds: 'the upload\'s comments anyone may see: not deleted, and their author (if any) not shadow-banned',
+    keptBy: {
+      sqlite: ['comments_count_insert', 'comments_count_update', 'comments_count_delete', 'users_comments_count_shadow_ban'],
+      postgres: ['comments_count', 'users_comments_count_shadow_ban'],
+    },
+    lockOrder: 1,
+    drift: raw(`SELECT id AS key, CAST(comments AS text) AS kept, CAST(${COMMENTS_OF_UPLOAD} AS text) AS actual
+      FROM uploads WHERE comments <> ${COMMENTS_OF_UPLOAD} ORDER BY id`),
+    repair: statements(raw(`UPDATE uploads SET comments = ${COMMENTS_OF_UPLOAD} WHERE comments <> ${COMMENTS_OF_UPLOAD}`)),
   },
   {
     name: 'uploads.tag_ids',

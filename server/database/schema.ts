@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { type AnySQLiteColumn, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { bestScoreSql, divisiveScoreSql, hotScoreSql, SQLITE_EPOCH } from './ranking-columns'
 
 /** ISO 8601 UTC timestamp with milliseconds; sorts lexicographically. */
@@ -199,6 +199,8 @@ export const uploads = sqliteTable('uploads', {
   downvoteCount: integer('downvote_count').notNull().default(0),
   /** Accounts that favourited the upload (rows in favourites), kept by triggers on favourites (the favourites migration). */
   favourites: integer('favourites').notNull().default(0),
+  /** Comments anyone may see (not deleted, author not shadow-banned), kept by triggers on comments and users (the comments migration). */
+  comments: integer('comments').notNull().default(0),
   isPrivate: integer('is_private').notNull().default(0),
   /**
    * The upload's tag ids, comma-separated in the order they were added, kept by
@@ -376,6 +378,42 @@ export const favourites = sqliteTable('favourites', {
 ])
 
 /**
+ * Comments on uploads (GET/POST /api/upload/{id}/comments): Markdown `body` and its
+ * sanitised rendering `html`, stored together so a read never renders. Replies are one
+ * level deep (`parent_id` is always a top-level comment). A deleted comment that has
+ * replies stays with `deleted = 1` and an empty body; `score` is the sum of its
+ * comment_votes, written in the vote's transaction. uploads.comments counts the visible
+ * ones (triggers). `author_id` becomes null when the account is deleted.
+ */
+export const comments = sqliteTable('comments', {
+  id: text('id').primaryKey(),
+  uploadId: text('upload_id').notNull().references(() => uploads.id, { onDelete: 'cascade' }),
+  authorId: text('author_id').references(() => users.id, { onDelete: 'set null' }),
+  parentId: text('parent_id').references((): AnySQLiteColumn => comments.id, { onDelete: 'cascade' }),
+  body: text('body').notNull(),
+  html: text('html').notNull(),
+  createdAt: createdAt(),
+  editedAt: text('edited_at'),
+  deleted: integer('deleted').notNull().default(0),
+  score: integer('score').notNull().default(0),
+}, t => [
+  index('comments_upload_top_idx').on(t.uploadId, t.parentId, t.createdAt, t.id),
+  index('comments_parent_idx').on(t.parentId, t.createdAt, t.id),
+  index('comments_author_idx').on(t.authorId),
+])
+
+/** One vote (+1 or −1) per account and comment, held by the primary key under concurrency. */
+export const commentVotes = sqliteTable('comment_votes', {
+  commentId: text('comment_id').notNull().references(() => comments.id, { onDelete: 'cascade' }),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  value: integer('value').notNull(),
+  createdAt: createdAt(),
+}, t => [
+  primaryKey({ columns: [t.commentId, t.userId] }),
+  index('comment_votes_user_idx').on(t.userId),
+])
+
+/**
  * How many votes each account has cast (its rows in votes), kept by triggers on votes
  * (the user_vote_count_triggers migration), so the profile every signed-in page reads
  * sums at most 16 rows instead of counting the votes. One row per account and first
@@ -548,8 +586,8 @@ export const moderationLog = sqliteTable('moderation_log', {
   actorId: text('actor_id').references(() => users.id, { onDelete: 'set null' }),
   /** The actor's username when the entry was written, so the entry stays named after the account is gone. */
   actorUsername: text('actor_username'),
-  action: text('action', { enum: ['shadow_ban_on', 'shadow_ban_off', 'upload_removed', 'tag_added', 'report_claimed', 'report_resolved', 'admin_granted', 'admin_revoked', 'admin_account_deleted', 'upload_edited', 'upload_reverted', 'upload_locked', 'upload_unlocked', 'media_banned', 'media_unbanned'] }).notNull(),
-  targetType: text('target_type', { enum: ['user', 'upload', 'report'] }).notNull(),
+  action: text('action', { enum: ['shadow_ban_on', 'shadow_ban_off', 'upload_removed', 'tag_added', 'report_claimed', 'report_resolved', 'admin_granted', 'admin_revoked', 'admin_account_deleted', 'upload_edited', 'upload_reverted', 'upload_locked', 'upload_unlocked', 'media_banned', 'media_unbanned', 'comment_removed'] }).notNull(),
+  targetType: text('target_type', { enum: ['user', 'upload', 'report', 'comment'] }).notNull(),
   targetId: text('target_id').notNull(),
   /** What the target was when the entry was written: a username, an upload's description (80 characters) or a report's reason. */
   targetLabel: text('target_label'),

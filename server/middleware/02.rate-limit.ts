@@ -1,13 +1,13 @@
 /**
  * Counts every /api request a client sends by client IP in its category.
- * Uploads are counted by the upload handlers (`limitUploader`): per user once
- * the credential is checked, by IP when there is none or it is not valid.
+ * Uploads and comment writes are counted by their handlers (`limitAccount`): per
+ * user once the credential is checked, by IP when there is none or it is not valid.
  * The API calls a page makes while it is rendered on the server are part of
  * that page view and are not counted.
  */
 export default defineEventHandler(async (event) => {
   markServing(event)
   const category = rateLimitCategory(event.method, event.path, () => getCookie(event, SESSION_COOKIE) !== undefined)
-  if (!category || category === 'upload' || isInProcessRequest(event)) return
+  if (!category || category === 'upload' || category === 'comment' || isInProcessRequest(event)) return
   await enforceRateLimit(event, category, clientIp(event))
 })

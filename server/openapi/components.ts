@@ -34,6 +34,7 @@ const upload = {
   username: 'alice',
   stats,
   favourites: 3,
+  comments: 2,
 }
 const { original_name: _, locked: ___, ...listEntry } = upload
 const { username: __, ...userListEntry } = listEntry

@@ -3,6 +3,7 @@ import type { ApiOperation } from '../utils/openapi'
 import { UsernameParamsSchema } from '#shared/schemas/lists'
 
 const TagSlugParamsSchema = v.object({ slug: v.string() })
+const UploadFeedParamsSchema = v.object({ id: v.string() })
 const SearchFeedQuerySchema = v.object({ q: v.optional(v.pipe(v.string(), v.description('A query of GET /api/search (without is:); missing or blank: every public upload'))) })
 const AtomSchema = v.pipe(v.string(), v.description('Atom XML (RFC 4287)'))
 const JsonFeedSchema = v.pipe(v.looseObject({
@@ -40,6 +41,14 @@ function feed(operationId: string, summary: string, format: 'atom' | 'json', mis
   }
 }
 
+const commentsDescription = 'The 50 newest comments (replies too) of a public upload that anyone may see (not deleted, author not shadow-banned), each with "Comment by {username}" as title, a link to /upload/{id}#comment-{commentId}, the author, published/updated and the sanitised HTML as content (Atom: content type="html"; JSON Feed: content_html). Not rate-limited.'
+
+/** The comments of an upload as a feed. */
+function commentsFeed(operationId: string, format: 'atom' | 'json'): { get: ApiOperation } {
+  const base = feed(operationId, `The newest comments on a public upload (${format === 'atom' ? 'Atom' : 'JSON Feed'})`, format, '`Upload not found` (unknown or private)').get
+  return { get: { ...base, description: commentsDescription, params: { path: UploadFeedParamsSchema } } }
+}
+
 /** A search feed refuses what GET /api/search refuses; it has no caller, so is: is a 401. */
 const searchRefusals: ApiOperation['responses'] = {
   400: { description: '`Invalid query` or `Query too complex`, with data { position, expected }' },
@@ -59,4 +68,6 @@ export default defineApiPaths({
   '/feeds/user/{username}.json': { get: { ...feed('getUserFeedJson', 'A user\'s newest public uploads (JSON Feed)', 'json', '`User not found`').get, params: { path: UsernameParamsSchema } } },
   '/feeds/user/{username}/favourites.atom': { get: { ...feed('getUserFavouritesFeedAtom', 'A user\'s newest favourites among public uploads (Atom)', 'atom', '`Favourites not found` (no such user, or their favourites are private)').get, params: { path: UsernameParamsSchema } } },
   '/feeds/user/{username}/favourites.json': { get: { ...feed('getUserFavouritesFeedJson', 'A user\'s newest favourites among public uploads (JSON Feed)', 'json', '`Favourites not found` (no such user, or their favourites are private)').get, params: { path: UsernameParamsSchema } } },
+  '/feeds/upload/{id}/comments.atom': commentsFeed('getUploadCommentsFeedAtom', 'atom'),
+  '/feeds/upload/{id}/comments.json': commentsFeed('getUploadCommentsFeedJson', 'json'),
 })

@@ -1,6 +1,7 @@
 import type { ApiPaths } from '../utils/openapi'
 import accounts from './accounts'
 import admin from './admin'
+import comments from './comments'
 import duels from './duels'
 import favourites from './favourites'
 import feeds from './feeds'
@@ -22,4 +23,4 @@ import votes from './votes'
 export { apiComponents } from './components'
 
 /** Every resource's OpenAPI paths; a new resource file is added here. */
-export const apiPaths: ApiPaths[] = [meta, accounts, sessions, passkeys, oauth, uploads, uploadEdits, lists, myUploads, filters, tags, votes, duels, reports, removal, admin, ownData, feeds, favourites]
+export const apiPaths: ApiPaths[] = [meta, accounts, sessions, passkeys, oauth, uploads, uploadEdits, lists, myUploads, filters, tags, votes, duels, reports, removal, admin, ownData, feeds, favourites, comments]

@@ -12,6 +12,8 @@ export const FEED_SIZE = 50
 
 export type FeedSource = { kind: 'recent' } | { kind: 'top' } | { kind: 'tag', slug: string } | { kind: 'user', username: string }
   | { kind: 'favourites', username: string }
+  /** The comments of a public upload. */
+  | { kind: 'comments', uploadId: string }
   /** `q` as given (for the links), `node` as parsed (null: blank, every public upload). */
   | { kind: 'search', q: string, node: SearchNode | null }
 export type FeedFormat = 'atom' | 'json'
@@ -95,6 +97,8 @@ async function loadFeed(db: Executor, source: FeedSource): Promise<Feed | null> 
         entries: await entries(db, sql`u.user_id = ${user.id}`, NEWEST),
       }
     }
+    case 'comments':
+      return null // renderFeed renders it (loadCommentFeed): its entries are comments, not uploads
     case 'favourites': {
       // As GET /api/user/{username}/favourites: public uploads only, none while the user keeps the list private.
       if (!/^[\w-]{1,100}$/.test(source.username)) return null
@@ -112,6 +116,31 @@ async function loadFeed(db: Executor, source: FeedSource): Promise<Feed | null> 
         entries: await withTags(db, rows),
       }
     }
+  }
+}
+
+interface CommentFeedRow { id: string, username: string | null, html: string, body: string, created_at: string, edited_at: string | null }
+interface CommentFeed { title: string, pagePath: string, feedPath: string, since: string, comments: CommentFeedRow[] }
+
+/**
+ * The newest comments (replies too) of a public upload that anyone may see:
+ * not deleted, author not shadow-banned (feeds are read without a session).
+ * Null for an unknown or private upload.
+ */
+async function loadCommentFeed(db: Executor, uploadId: string): Promise<CommentFeed | null> {
+  const upload = await db.get<{ id: string, description: string, created_at: string }>(sql`SELECT id, description, created_at FROM uploads
+    WHERE id = ${uploadId} AND is_private = 0`)
+  if (!upload) return null
+  const comments = await db.all<CommentFeedRow>(sql`SELECT c.id, us.username, c.html, c.body, c.created_at, c.edited_at
+    FROM comments c LEFT JOIN users us ON us.id = c.author_id
+    WHERE c.upload_id = ${upload.id} AND c.deleted = 0 AND (us.id IS NULL OR us.shadow_banned = 0)
+    ORDER BY c.created_at DESC, c.id DESC LIMIT ${FEED_SIZE}`)
+  return {
+    title: `${PRODUCT}: comments on ${upload.description}`,
+    pagePath: `/upload/${upload.id}`,
+    feedPath: `/feeds/upload/${upload.id}/comments`,
+    since: upload.created_at,
+    comments,
   }
 }
 
@@ -184,11 +213,70 @@ function renderJson(feed: Feed, site: string): string {
   })
 }
 
+const commentUpdated = (row: CommentFeedRow) => row.edited_at ?? row.created_at
+const commentAuthor = (row: CommentFeedRow) => row.username ?? 'a deleted account'
+
+/** Atom of an upload's comments: each comment's sanitised HTML as its content. */
+function renderCommentAtom(feed: CommentFeed, site: string): string {
+  const updated = feed.comments.reduce<string | null>((latest, row) => latest === null || commentUpdated(row) > latest ? commentUpdated(row) : latest, null) ?? feed.since
+  const lines = [
+    '<?xml version="1.0" encoding="utf-8"?>',
+    '<feed xmlns="http://www.w3.org/2005/Atom">',
+    `  <id>${xml(`${site}${feed.feedPath}.atom`)}</id>`,
+    `  <title>${xml(feed.title)}</title>`,
+    `  <updated>${updated}</updated>`,
+    `  <link rel="self" type="application/atom+xml" href="${xml(`${site}${feed.feedPath}.atom`)}"/>`,
+    `  <link rel="alternate" type="text/html" href="${xml(`${site}${feed.pagePath}`)}"/>`,
+    `  <generator>${PRODUCT}</generator>`,
+  ]
+  for (const row of feed.comments) {
+    lines.push(
+      '  <entry>',
+      `    <id>urn:uuid:${row.id}</id>`,
+      `    <title>${xml(`Comment by ${commentAuthor(row)}`)}</title>`,
+      `    <link rel="alternate" type="text/html" href="${xml(`${site}${feed.pagePath}#comment-${row.id}`)}"/>`,
+      `    <author><name>${xml(commentAuthor(row))}</name></author>`,
+      `    <published>${row.created_at}</published>`,
+      `    <updated>${commentUpdated(row)}</updated>`,
+      `    <content type="html">${xml(row.html)}</content>`,
+      '  </entry>',
+    )
+  }
+  lines.push('</feed>', '')
+  return lines.join('\n')
+}
+
+/** JSON Feed 1.1 of an upload's comments. */
+function renderCommentJson(feed: CommentFeed, site: string): string {
+  return JSON.stringify({
+    version: 'https://jsonfeed.org/version/1.1',
+    title: feed.title,
+    home_page_url: `${site}${feed.pagePath}`,
+    feed_url: `${site}${feed.feedPath}.json`,
+    items: feed.comments.map(row => ({
+      id: row.id,
+      url: `${site}${feed.pagePath}#comment-${row.id}`,
+      title: `Comment by ${commentAuthor(row)}`,
+      content_html: row.html,
+      date_published: row.created_at,
+      date_modified: commentUpdated(row),
+      authors: [{ name: commentAuthor(row) }],
+    })),
+  })
+}
+
 /**
  * /feeds/…: the feed's text in the format, or null for an unknown tag or
  * user. Cached like the lists, until the database changes.
  */
 export function renderFeed(db: Database, source: FeedSource, format: FeedFormat, site: string): Promise<string | null> {
+  if (source.kind === 'comments') {
+    return cachedList(db, `feed ${format} comments ${source.uploadId} ${site}`, async () => {
+      const feed = await loadCommentFeed(db, source.uploadId)
+      if (!feed) return null
+      return format === 'atom' ? renderCommentAtom(feed, site) : renderCommentJson(feed, site)
+    })
+  }
   const key = `feed ${format} ${source.kind} ${'slug' in source ? source.slug.toLowerCase() : ''} ${'username' in source ? source.username.toLowerCase() : ''} ${site}${
     source.kind === 'search' ? ` ${JSON.stringify(source.q)} ${JSON.stringify(source.node)}` : ''}`
   return cachedList(db, key, async () => {

@@ -11,7 +11,7 @@ import { tagIdsOf, tagRows, type TagRow } from './upload-tags'
 import { ENTRY_COLUMNS } from './upload-queries'
 
 export type ListRow = Pick<Row<typeof uploads>, 'id' | 'user_id' | 'filename' | 'description' | 'upload_type' | 'external_url'
-  | 'width' | 'height' | 'upvotes' | 'downvote_count' | 'is_private' | 'created_at' | 'edited_at' | 'revision' | 'tag_ids' | 'favourites'> & { username?: string }
+  | 'width' | 'height' | 'upvotes' | 'downvote_count' | 'is_private' | 'created_at' | 'edited_at' | 'revision' | 'tag_ids' | 'favourites' | 'comments'> & { username?: string }
 
 /** The cheapest key from an index entry back to its row: SQLite's rowid, PostgreSQL's primary key. */
 const ROW_KEY = dialects({ sqlite: 'rowid', postgres: 'id' })
@@ -39,6 +39,7 @@ export function toListEntry(row: ListRow, tags: TagRow[]) {
     ...(row.username === undefined ? {} : { username: row.username }),
     stats: uploadStats(row.upvotes, row.downvote_count),
     favourites: row.favourites,
+    comments: row.comments,
   }
 }
 

@@ -38,7 +38,7 @@ export interface ReceivedFile {
 
 type UploadRow = Pick<Row<typeof uploads>, 'id' | 'user_id' | 'filename' | 'original_name' | 'description' | 'upload_type'
   | 'external_url' | 'width' | 'height' | 'upvotes' | 'downvote_count' | 'is_private' | 'created_at' | 'edited_at' | 'revision' | 'locked'
-  | 'tag_ids' | 'favourites'> & { username: string, favourited?: number }
+  | 'tag_ids' | 'favourites' | 'comments'> & { username: string, favourited?: number }
 
 /** The creation subset (camelCase) answered by both upload endpoints. */
 function createdUpload(row: { id: string, userId: string, filename: string | null, originalName: string, description: string, uploadType: 'image' | 'link', externalUrl: string | null, isPrivate: boolean }) {
@@ -56,7 +56,7 @@ export async function getUploadForViewer(db: Executor, id: string, actor: Pick<A
     : sql.raw('')
   const row = await db.get<UploadRow>(sql`SELECT u.id, u.user_id, u.filename, u.original_name, u.description, u.upload_type,
       u.external_url, u.width, u.height, u.upvotes, u.downvote_count, u.is_private, u.created_at, u.edited_at, u.revision, u.locked,
-      u.tag_ids, us.username, u.favourites${favourited}
+      u.tag_ids, us.username, u.favourites, u.comments${favourited}
     FROM uploads u JOIN users us ON us.id = u.user_id
     WHERE u.id = ${id} AND ${visibleTo(actor)}`)
   if (!row) return null

@@ -3,7 +3,7 @@ import { setResponseHeader } from 'h3'
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
 import { isInProcessRequest } from './in-process'
 
-export type RateLimitCategory = 'auth' | 'upload' | 'vote' | 'anonVote' | 'general'
+export type RateLimitCategory = 'auth' | 'upload' | 'vote' | 'anonVote' | 'comment' | 'general'
 
 const AUTH_PATHS = new Set([
   '/api/auth',
@@ -23,6 +23,10 @@ const AUTH_PATHS = new Set([
 /** PUT and DELETE of a favourite. */
 const FAVOURITE_PATH = /^\/api\/upload\/[^/]+\/favourite$/
 
+/** Posting a comment, and editing one. */
+const COMMENT_WRITE = /^\/api\/upload\/[^/]+\/comments$/
+const COMMENT_EDIT = /^\/api\/comments\/[^/]+$/
+
 /**
  * The one category a request counts in (docs/behaviour.md, Rate limits), or null
  * for requests that are not counted (pages, assets, /api/image/**, and
@@ -41,6 +45,8 @@ export function rateLimitCategory(method: string, rawPath: string, signedIn: () 
   // A favourite is a write like a vote, as cheap and as easy to repeat: it counts as one (docs/behaviour.md, Rate limits).
   if ((method === 'PUT' || method === 'DELETE') && FAVOURITE_PATH.test(path)) return 'vote'
   if (method === 'POST' && path === '/api/vote/anonymous') return 'anonVote'
+  // Posting and editing a comment count per account, in the handler (limitAccount), like uploads.
+  if ((method === 'POST' && COMMENT_WRITE.test(path)) || (method === 'PATCH' && COMMENT_EDIT.test(path))) return 'comment'
   // A duel's judgement is a vote between two: VOTE with a session cookie, ANON_VOTE without.
   if (method === 'POST' && path === '/api/duel') return signedIn() ? 'vote' : 'anonVote'
   return 'general'
@@ -159,23 +165,29 @@ export async function limitExports(event: H3Event, userId: string): Promise<void
 }
 
 /**
- * Who is uploading, counted in UPLOAD (docs/behaviour.md "Rate limits"):
- * per account once `authenticate` knows the caller, by IP when it refuses
- * them (no credential, or a junk cookie or token), so that every upload
- * request counts once and a client cannot dodge the limit with a made-up
- * credential. Over the limit, the 429 is answered instead of the 401.
+ * Who is uploading (UPLOAD) or writing a comment (COMMENT), counted per
+ * account (docs/behaviour.md "Rate limits") once `authenticate` knows the
+ * caller, by IP when it refuses them (no credential, or a junk cookie or
+ * token), so that every such request counts once and a client cannot dodge
+ * the limit with a made-up credential. Over the limit, the 429 is answered
+ * instead of the 401.
  */
-export async function limitUploader<A extends { id: string }>(event: H3Event, authenticate: (event: H3Event) => Promise<A>): Promise<A> {
+export async function limitAccount<A extends { id: string }>(event: H3Event, category: 'upload' | 'comment', authenticate: (event: H3Event) => Promise<A>): Promise<A> {
   let actor: A
   try {
     actor = await authenticate(event)
   }
   catch (error) {
-    await enforceRateLimit(event, 'upload', `ip:${clientIp(event)}`)
+    await enforceRateLimit(event, category, `ip:${clientIp(event)}`)
     throw error
   }
-  await enforceRateLimit(event, 'upload', actor.id)
+  await enforceRateLimit(event, category, actor.id)
   return actor
+}
+
+/** Who is uploading, counted in UPLOAD per account (`limitAccount`). */
+export function limitUploader<A extends { id: string }>(event: H3Event, authenticate: (event: H3Event) => Promise<A>): Promise<A> {
+  return limitAccount(event, 'upload', authenticate)
 }
 
 /**

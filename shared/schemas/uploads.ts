@@ -184,6 +184,7 @@ export const UploadSchema = v.object({
   /** Accounts that have the upload as a favourite. */
   favourites: v.pipe(v.number(), v.integer(), v.description('How many accounts have the upload as a favourite')),
   favourited: v.optional(v.pipe(v.boolean(), v.description('Whether the signed-in caller has it as a favourite; absent without a session'))),
+  comments: v.pipe(v.number(), v.integer(), v.description('How many comments anyone may see (not deleted, author not shadow-banned)')),
 })
 
 export const PrivacyToggledSchema = v.object({

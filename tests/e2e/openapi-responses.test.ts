@@ -29,7 +29,7 @@ describe('the OpenAPI document is complete', () => {
     expect(routed.length).toBeGreaterThan(30)
     expect(documented.filter(operation => operation.includes(' /api/'))).toEqual(routed)
     // Outside /api only the feeds are described (server/routes/feeds).
-    expect(documented.filter(operation => !operation.includes(' /api/'))).toEqual(['recent', 'top', 'search', 'tag/{slug}', 'user/{username}', 'user/{username}/favourites']
+    expect(documented.filter(operation => !operation.includes(' /api/'))).toEqual(['recent', 'top', 'search', 'tag/{slug}', 'user/{username}', 'user/{username}/favourites', 'upload/{id}/comments']
       .flatMap(feed => [`GET /feeds/${feed}.atom`, `GET /feeds/${feed}.json`]).sort())
   })
 
@@ -173,6 +173,27 @@ describe('responses match the OpenAPI document', () => {
     await expectMatchesOpenApi('DELETE', '/api/upload/{id}', await api(`/api/upload/${publicId}`, { method: 'DELETE', token: other.token }))
     await expectMatchesOpenApi('DELETE', '/api/upload/{id}', await api(`/api/upload/${publicId}`, { method: 'DELETE', token: owner.token }))
     await expectMatchesOpenApi('DELETE', '/api/upload/{id}', await api(`/api/upload/${publicId}`, { method: 'DELETE' }))
+  })
+
+  it('comments', async () => {
+    const [owner, admin] = await Promise.all([registerUser(), registerUser()])
+    await makeAdmin(admin)
+    const uploadId = await seedUpload(owner)
+    const posted = await api(`/api/upload/${uploadId}/comments`, { method: 'POST', token: owner.token, body: { body: 'Does it *fuck*?' } })
+    await expectMatchesOpenApi('POST', '/api/upload/{id}/comments', posted)
+    const id = posted.body.comment.id as string
+    const reply = await api(`/api/upload/${uploadId}/comments`, { method: 'POST', token: admin.token, body: { body: 'yes', parentId: id } })
+    await expectMatchesOpenApi('POST', '/api/upload/{id}/comments', reply)
+    await expectMatchesOpenApi('POST', '/api/upload/{id}/comments', await api(`/api/upload/${uploadId}/comments`, { method: 'POST', token: owner.token, body: { body: '' } }))
+    await expectMatchesOpenApi('PUT', '/api/comments/{id}/vote', await api(`/api/comments/${id}/vote`, { method: 'PUT', token: admin.token, body: { vote: 'up' } }))
+    await expectMatchesOpenApi('PATCH', '/api/comments/{id}', await api(`/api/comments/${id}`, { method: 'PATCH', token: owner.token, body: { body: 'edited' } }))
+    await expectMatchesOpenApi('PATCH', '/api/comments/{id}', await api(`/api/comments/${id}`, { method: 'PATCH', token: admin.token, body: { body: 'not mine' } }))
+    await expectMatchesOpenApi('GET', '/api/upload/{id}/comments', await api(`/api/upload/${uploadId}/comments`, { token: admin.token }))
+    await expectMatchesOpenApi('GET', '/api/upload/{id}/comments', await api(`/api/upload/${uploadId}/comments?sort=nope`))
+    await expectMatchesOpenApi('POST', '/api/comments/preview', await api('/api/comments/preview', { method: 'POST', token: owner.token, body: { body: '**b**' } }))
+    await expectMatchesOpenApi('DELETE', '/api/comments/{id}', await api(`/api/comments/${id}`, { method: 'DELETE', token: owner.token }))
+    await expectMatchesOpenApi('DELETE', '/api/comments/{id}', await api(`/api/comments/${id}`, { method: 'DELETE', token: owner.token }))
+    await expectMatchesOpenApi('GET', '/api/upload/{id}', await api(`/api/upload/${uploadId}`))
   })
 
   it('error answers of every kind', async () => {

@@ -299,6 +299,7 @@ describe('GET /api/upload/{id}', () => {
       username: owner.username,
       stats: { voteCount: 0, upvotes: 0, downvotes: 0, averageRating: null },
       favourites: 0,
+      comments: 0,
     })
   })
 

@@ -18,6 +18,7 @@ beforeAll(async () => {
     NUXT_RATE_LIMIT_ANON_VOTE_MAX: '2',
     NUXT_RATE_LIMIT_ANON_VOTE_WINDOW_SECONDS: '60',
     NUXT_RATE_LIMIT_UPLOAD_MAX: '2',
+    NUXT_RATE_LIMIT_COMMENT_MAX: '2',
   })
   voter = await registerUser({}, server.url)
 })
@@ -51,6 +52,28 @@ describe('rate limits on votes', () => {
     const limited = await cast(uploadIds[2]!)
     expect(limited.status).toBe(429)
     expect(limited.headers.get('retry-after')).toMatch(/^\d+$/)
+  })
+})
+
+describe('rate limit on comments', () => {
+  it('counts posting and editing in COMMENT per account, then answers 429; others still comment', async () => {
+    const [writer, other] = await Promise.all([registerUser({}, server.url), registerUser({}, server.url)])
+    const uploadId = await seedUpload(writer, {}, server)
+    const write = (user: TestUser) => api(`/api/upload/${uploadId}/comments`, { baseURL: server.url, method: 'POST', token: user.token, body: { body: 'hi' } })
+    const first = await write(writer)
+    expect(first.status).toBe(201)
+    expect(first.headers.get('ratelimit-limit')).toBe('2')
+    expect(first.headers.get('ratelimit-remaining')).toBe('1')
+    const edited = await api(`/api/comments/${first.body.comment.id}`, { baseURL: server.url, method: 'PATCH', token: writer.token, body: { body: 'edited' } })
+    expect(edited.status).toBe(200)
+    expect(edited.headers.get('ratelimit-remaining')).toBe('0')
+    const limited = await write(writer)
+    expect(limited.status).toBe(429)
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/)
+    expect(limited.body).toEqual({ statusCode: 429, statusMessage: 'Too Many Requests', message: 'Too many requests, please try again later' })
+    expect((await write(other)).status).toBe(201)
+    // Reading the thread is GENERAL.
+    expect((await api(`/api/upload/${uploadId}/comments`, { baseURL: server.url })).headers.get('ratelimit-limit')).toBe('100')
   })
 })
 

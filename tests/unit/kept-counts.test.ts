@@ -43,6 +43,7 @@ describe('drift and repair', () => {
     await db.run(sql`INSERT INTO votes (id, user_id, upload_id, vote) VALUES ('v1', 'u1', 'p1', 'fucks')`)
     await db.run(sql`INSERT INTO reports (id, upload_id, reporter_id, reason) VALUES ('r1', 'p1', 'u1', 'spam')`)
     await db.run(sql`INSERT INTO favourites (user_id, upload_id) VALUES ('u1', 'p1')`)
+    await db.run(sql`INSERT INTO comments (id, upload_id, author_id, body, html) VALUES ('c1', 'p1', 'u1', 'a', '<p>a</p>')`)
     await db.run(sql`UPDATE uploads SET upvotes = 1`)
     // The vote's counts wait for its links (rank_copies_pending): not drift, until copied.
     expect(await db.all(sql`SELECT upload_id FROM rank_copies_pending`)).toEqual([{ upload_id: 'p1' }])
@@ -56,7 +57,7 @@ describe('drift and repair', () => {
       sql`UPDATE upload_months SET public_uploads = 9`, sql`UPDATE users SET public_uploads = 9`, sql`UPDATE tags SET public_uploads = 5`,
       sql`UPDATE tag_pairs SET public_uploads = 9`, sql`UPDATE user_vote_counts SET votes = 9`, sql`UPDATE uploads SET tag_ids = 'x'`,
       // (The wrong count marked its upload pending; unmarked, its links' copies count as drift.)
-      sql`DELETE FROM rank_copies_pending`, sql`UPDATE upload_tags SET upload_upvotes = 7`, sql`UPDATE report_groups SET reason_rank = 0`, sql`UPDATE uploads SET favourites = 4`, sql`INSERT INTO upload_days (day, public_uploads) VALUES ('2001-01-01', 2)`]) {
+      sql`DELETE FROM rank_copies_pending`, sql`UPDATE upload_tags SET upload_upvotes = 7`, sql`UPDATE report_groups SET reason_rank = 0`, sql`UPDATE uploads SET favourites = 4`, sql`UPDATE uploads SET comments = 7`, sql`INSERT INTO upload_days (day, public_uploads) VALUES ('2001-01-01', 2)`]) {
       await db.run(wrong)
     }
     const drift = await findDrift(db)
@@ -69,7 +70,7 @@ describe('drift and repair', () => {
 
     await repairKeptCounts(db)
     expect(await findDrift(db)).toEqual([])
-    expect((await db.get<{ upvotes: number, downvote_count: number, tag_ids: string, favourites: number }>(sql`SELECT upvotes, downvote_count, tag_ids, favourites FROM uploads`)))
-      .toEqual({ upvotes: 1, downvote_count: 0, tag_ids: 't1,t2', favourites: 1 })
+    expect((await db.get<{ upvotes: number, downvote_count: number, tag_ids: string, favourites: number, comments: number }>(sql`SELECT upvotes, downvote_count, tag_ids, favourites, comments FROM uploads`)))
+      .toEqual({ upvotes: 1, downvote_count: 0, tag_ids: 't1,t2', favourites: 1, comments: 1 })
   })
 })

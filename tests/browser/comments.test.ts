@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser } from 'playwright-core'
+import { launchBrowser } from '../support/browser'
+import { api } from '../support/api'
+import { goto, registerUser, seedLink, signedInContext, watchErrors } from './helpers'
+
+describe('the comment thread', () => {
+  let browser: Browser
+  beforeAll(async () => {
+    browser = await launchBrowser()
+  })
+  afterAll(() => browser?.close())
+
+  it('previews without posting, posts, replies and votes; hostile Markdown runs nothing', async () => {
+    const [owner, writer] = await Promise.all([registerUser(), registerUser()])
+    const id = await seedLink(owner, { description: `Comment on me ${randomUUID().slice(0, 8)}` })
+    // A hostile comment from someone else, already there.
+    const hostile = await api(`/api/upload/${id}/comments`, { method: 'POST', token: owner.token, body: {
+      body: '<img src=x onerror="window.__pwned=1"> <script>window.__pwned=2</script> [x](javascript:window.__pwned=3) ![i](http://127.0.0.1:9/i.png)',
+    } })
+    expect(hostile.status).toBe(201)
+    const context = await signedInContext(browser, writer)
+    const page = await context.newPage()
+    const errors = watchErrors(page)
+    await goto(page, `/upload/${id}`)
+    const thread = page.locator('[data-testid=comments]')
+    await thread.locator(`[data-testid=comment-${hostile.body.comment.id}]`).waitFor()
+    const hostileHtml = thread.locator(`[data-testid=comment-${hostile.body.comment.id}] [data-testid=comment-html]`)
+    await expect(hostileHtml.locator('img, script').count()).resolves.toBe(0)
+    await expect(hostileHtml.locator('a[href^="javascript"]').count()).resolves.toBe(0)
+    await expect(hostileHtml.locator('a').getAttribute('rel')).resolves.toBe('nofollow ugc noopener')
+    await expect(hostileHtml.innerText()).resolves.toContain('<script>window.__pwned=2</script>')
+
+    // Write, then Preview: rendered by the server, nothing posted.
+    await thread.locator('[data-testid=comment-body]').fill('It **does** <script>window.__pwned=4</script>')
+    await thread.locator('[data-testid=comment-tab-preview]').click()
+    const preview = thread.locator('[data-testid=comment-preview]')
+    await preview.locator('strong').waitFor()
+    await expect(preview.innerHTML()).resolves.toBe('<p>It <strong>does</strong> &lt;script&gt;window.__pwned=4&lt;/script&gt;</p>')
+    expect((await api(`/api/upload/${id}/comments`)).body.total).toBe(1)
+
+    // Post (the Write tab keeps the draft), then reply to the new comment by keyboard.
+    await thread.locator('[data-testid=comment-tab-write]').click()
+    await thread.locator('[data-testid=comment-submit]').click()
+    await expect.poll(async () => (await api(`/api/upload/${id}/comments`)).body.total).toBe(2)
+    const mine = (await api(`/api/upload/${id}/comments`)).body.comments[0]
+    expect(mine).toMatchObject({ author: { username: writer.username }, body: 'It **does** <script>window.__pwned=4</script>' })
+    const item = thread.locator(`[data-testid=comment-${mine.id}]`)
+    await item.locator('[data-testid=comment-html] strong').waitFor()
+    await expect(thread.locator('[data-testid=comment-body]').inputValue()).resolves.toBe('')
+    await item.locator('[data-testid=comment-reply]').focus()
+    await page.keyboard.press('Enter')
+    await item.locator('[data-testid=comment-inline-body]').fill('A *reply*')
+    await item.locator('[data-testid=comment-inline-body]').press('Tab')
+    await page.keyboard.press('Enter')
+    await expect.poll(async () => (await api(`/api/upload/${id}/comments`)).body.comments[0].replies.length).toBe(1)
+    await thread.locator('.comment-reply [data-testid=comment-html] em').waitFor()
+
+    // Vote up: pressed, the score moves, and the API agrees.
+    await item.locator('[data-testid=comment-up]').click()
+    await page.waitForFunction(cid => document.querySelector(`[data-testid=comment-${cid}] [data-testid=comment-up]`)?.getAttribute('aria-pressed') === 'true', mine.id)
+    await expect(item.locator('[data-testid=comment-score]').first().innerText()).resolves.toBe('1')
+    expect((await api(`/api/upload/${id}/comments`, { token: writer.token })).body.comments[0]).toMatchObject({ score: 1, myVote: 'up' })
+
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined()
+    expect(errors).toEqual([])
+    await context.close()
+  })
+})

@@ -1,0 +1,258 @@
+import { randomUUID } from 'node:crypto'
+import { describe, expect, inject, it } from 'vitest'
+import { sql } from '../../server/database/sql'
+import { api, errorBody, registerUser, type TestUser } from '../support/api'
+import { makeAdmin, seedUpload, serverDatabase } from '../support/seed'
+
+// Comments on the shared server: the thread, replies, the 24-hour edit window, deletion,
+// votes, shadow-banned authors, hostile Markdown, and uploads.comments (a kept count).
+
+const post = (user: TestUser | null, uploadId: string, body: unknown) =>
+  api(`/api/upload/${uploadId}/comments`, { method: 'POST', token: user?.token, body })
+const list = (uploadId: string, query = '', user?: TestUser) => api(`/api/upload/${uploadId}/comments${query}`, { token: user?.token })
+const edit = (user: TestUser, id: string, body: unknown) => api(`/api/comments/${id}`, { method: 'PATCH', token: user.token, body })
+const remove = (user: TestUser, id: string) => api(`/api/comments/${id}`, { method: 'DELETE', token: user.token })
+const vote = (user: TestUser, id: string, value: unknown) => api(`/api/comments/${id}/vote`, { method: 'PUT', token: user.token, body: { vote: value } })
+
+/** The kept count, and a count from scratch. */
+async function counts(uploadId: string) {
+  const row = await serverDatabase().db.get<{ kept: number, counted: number }>(sql`SELECT comments AS kept,
+    (SELECT count(*) FROM comments c WHERE c.upload_id = ${uploadId} AND c.deleted = 0
+      AND NOT EXISTS (SELECT 1 FROM users us WHERE us.id = c.author_id AND us.shadow_banned = 1)) AS counted
+    FROM uploads WHERE id = ${uploadId}`)
+  return { kept: Number(row!.kept), counted: Number(row!.counted) }
+}
+
+async function posted(user: TestUser, uploadId: string, body: string, parentId?: string) {
+  const response = await post(user, uploadId, { body, ...(parentId ? { parentId } : {}) })
+  expect(response.status).toBe(201)
+  return response.body.comment as { id: string, parentId: string | null, html: string }
+}
+
+describe('comments', () => {
+  it('are posted, answered with the rendering, listed with paging, sorts and replies one level deep', async () => {
+    const [owner, alice, bob] = await Promise.all([registerUser(), registerUser(), registerUser()])
+    const uploadId = await seedUpload(owner)
+    const first = await post(alice, uploadId, { body: '  Hello *there*  ' })
+    expect(first.status).toBe(201)
+    expect(first.body).toEqual({ comment: {
+      id: expect.any(String), author: { id: alice.id, username: alice.username }, body: 'Hello *there*', html: '<p>Hello <em>there</em></p>',
+      parentId: null, createdAt: expect.any(String), editedAt: null, score: 0, myVote: null, deleted: false,
+    } })
+    const a = first.body.comment.id as string
+    const b = (await posted(bob, uploadId, 'second')).id
+    const c = (await posted(alice, uploadId, 'third')).id
+    const reply = await posted(bob, uploadId, 'a reply', a)
+    expect(reply.parentId).toBe(a)
+    // A reply to a reply attaches to its top-level comment.
+    const nested = await posted(alice, uploadId, 'a reply to the reply', reply.id)
+    expect(nested.parentId).toBe(a)
+    expect((await vote(bob, b, 'up')).body).toEqual({ score: 1, myVote: 'up' })
+
+    const newest = await list(uploadId, '?limit=2')
+    expect(newest.status).toBe(200)
+    expect(newest.body).toMatchObject({ total: 3, page: 1, limit: 2 })
+    expect(newest.body.comments.map((x: { id: string }) => x.id)).toEqual([c, b])
+    const page2 = await list(uploadId, '?limit=2&page=2')
+    expect(page2.body.comments.map((x: { id: string }) => x.id)).toEqual([a])
+    expect(page2.body.comments[0].replies.map((x: { id: string, parentId: string }) => [x.id, x.parentId])).toEqual([[reply.id, a], [nested.id, a]])
+    expect(page2.body.comments[0].replies[0]).not.toHaveProperty('replies')
+    expect((await list(uploadId, '?sort=old')).body.comments.map((x: { id: string }) => x.id)).toEqual([a, b, c])
+    expect((await list(uploadId, '?sort=top')).body.comments.map((x: { id: string }) => x.id)).toEqual([b, c, a])
+    expect((await list(uploadId, '?sort=top', bob)).body.comments[0]).toMatchObject({ id: b, score: 1, myVote: 'up' })
+    expect((await list(uploadId, '?page=9')).body.comments).toEqual([])
+    for (const [query, message] of [['?sort=best', 'Invalid sort'], ['?page=0', 'Invalid page'], ['?limit=x', 'Invalid limit']]) {
+      const refused = await list(uploadId, query)
+      expect(refused.status).toBe(400)
+      expect(errorBody(refused)).toMatchObject({ statusCode: 400, statusMessage: 'Bad Request', message })
+    }
+    // The count on the full object and list entries.
+    expect((await api(`/api/upload/${uploadId}`)).body.comments).toBe(5)
+    expect(await counts(uploadId)).toEqual({ kept: 5, counted: 5 })
+  })
+
+  it('refuse visitors, bad bodies, unknown uploads, others\' private ones and bad parents', async () => {
+    const [owner, other] = await Promise.all([registerUser(), registerUser()])
+    const uploadId = await seedUpload(owner)
+    const elsewhere = await seedUpload(owner)
+    const hidden = await seedUpload(owner, { isPrivate: true })
+    expect(errorBody(await post(null, uploadId, { body: 'x' }))).toEqual({ statusCode: 401, statusMessage: 'Unauthorized', message: 'Authentication required' })
+    for (const [body, message] of [
+      [{ body: '' }, 'Comment must not be empty'], [{ body: '   ' }, 'Comment must not be empty'],
+      [{ body: 'x'.repeat(2001) }, 'Comment must be at most 2000 characters'], [{ body: 5 }, 'Invalid body'],
+      [{ body: 'a\u0000b' }, 'Text must not contain NUL characters'],
+    ] as const) {
+      const refused = await post(other, uploadId, body)
+      expect(refused.status).toBe(400)
+      expect(errorBody(refused)).toMatchObject({ statusCode: 400, statusMessage: 'Bad Request', message })
+    }
+    expect((await posted(other, uploadId, 'y'.repeat(2000))).html).toBe(`<p>${'y'.repeat(2000)}</p>`)
+    for (const target of [hidden, randomUUID(), 'not-a-uuid']) {
+      expect(errorBody(await post(other, target, { body: 'x' }))).toEqual({ statusCode: 404, statusMessage: 'Not Found', message: 'Upload not found' })
+      expect(errorBody(await list(target, '', other))).toEqual({ statusCode: 404, statusMessage: 'Not Found', message: 'Upload not found' })
+    }
+    // Comments on a private upload: whoever can see it (the owner, an admin).
+    const mine = await posted(owner, hidden, 'private note')
+    expect((await list(hidden, '', owner)).body.comments.map((x: { id: string }) => x.id)).toEqual([mine.id])
+    expect(errorBody(await post(other, uploadId, { body: 'x', parentId: randomUUID() }))).toEqual({ statusCode: 404, statusMessage: 'Not Found', message: 'Comment not found' })
+    expect(errorBody(await post(other, uploadId, { body: 'x', parentId: mine.id }))).toEqual({ statusCode: 404, statusMessage: 'Not Found', message: 'Comment not found' })
+    const foreign = await posted(other, elsewhere, 'on another upload')
+    expect(errorBody(await post(other, uploadId, { body: 'x', parentId: foreign.id })))
+      .toEqual({ statusCode: 400, statusMessage: 'Bad Request', message: 'The parent comment belongs to another upload' })
+    const parent = await posted(other, uploadId, 'parent')
+    await posted(owner, uploadId, 'child', parent.id)
+    expect((await remove(other, parent.id)).status).toBe(200)
+    expect(errorBody(await post(owner, uploadId, { body: 'x', parentId: parent.id })))
+      .toEqual({ statusCode: 400, statusMessage: 'Bad Request', message: 'Cannot reply to a deleted comment' })
+  })
+
+  it('store Markdown and only sanitised HTML: no script, no raw HTML, no images, only http(s) and mailto links', async () => {
+    const [owner, author] = await Promise.all([registerUser(), registerUser()])
+    const uploadId = await seedUpload(owner)
+    const cases: [string, string][] = [
+      ['<script>alert(1)</script>', '<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>'],
+      ['[x](javascript:alert(1))', '<p>[x](javascript:alert(1))</p>'],
+      ['![i](http://example.com/a.png)', '<p>!<a href="http://example.com/a.png" rel="nofollow ugc noopener">i</a></p>'],
+      ['<img src=x onerror=alert(1)> <b>raw</b>', '<p>&lt;img src=x onerror=alert(1)&gt; &lt;b&gt;raw&lt;/b&gt;</p>'],
+      ['[ok](https://example.com/?a=1&b=2) and [m](mailto:a@example.com)',
+        '<p><a href="https://example.com/?a=1&amp;b=2" rel="nofollow ugc noopener">ok</a> and <a href="mailto:a@example.com" rel="nofollow ugc noopener">m</a></p>'],
+      ['> quote\n\n- **a**\n- `b`', '<blockquote>\n<p>quote</p>\n</blockquote>\n<ul>\n<li><strong>a</strong></li>\n<li><code>b</code></li>\n</ul>'],
+    ]
+    for (const [body, html] of cases) {
+      const comment = await posted(author, uploadId, body)
+      expect(comment.html).toBe(html)
+      const stored = await serverDatabase().db.get<{ body: string, html: string }>(sql`SELECT body, html FROM comments WHERE id = ${comment.id}`)
+      expect(stored).toEqual({ body, html })
+    }
+    const preview = await api('/api/comments/preview', { method: 'POST', token: author.token, body: { body: '<script>x</script> *hi*' } })
+    expect(preview).toMatchObject({ status: 200, body: { html: '<p>&lt;script&gt;x&lt;/script&gt; <em>hi</em></p>' } })
+  })
+
+  it('are edited by their author within 24 hours only', async () => {
+    const [owner, author] = await Promise.all([registerUser(), registerUser()])
+    const uploadId = await seedUpload(owner)
+    const comment = await posted(author, uploadId, 'before')
+    const edited = await edit(author, comment.id, { body: 'after **now**' })
+    expect(edited.status).toBe(200)
+    expect(edited.body.comment).toMatchObject({ id: comment.id, body: 'after **now**', html: '<p>after <strong>now</strong></p>', editedAt: expect.any(String) })
+    expect(errorBody(await edit(owner, comment.id, { body: 'hijack' }))).toEqual({ statusCode: 403, statusMessage: 'Forbidden', message: 'Only the author may edit a comment' })
+    expect(errorBody(await edit(author, randomUUID(), { body: 'x' }))).toEqual({ statusCode: 404, statusMessage: 'Not Found', message: 'Comment not found' })
+    expect((await edit(author, comment.id, { body: '' })).status).toBe(400)
+    // Posted 24 hours and a minute ago: too late.
+    const old = randomUUID()
+    await serverDatabase().db.run(sql`INSERT INTO comments (id, upload_id, author_id, body, html, created_at)
+      VALUES (${old}, ${uploadId}, ${author.id}, 'old', '<p>old</p>', ${new Date(Date.now() - 24 * 3600_000 - 60_000).toISOString()})`)
+    expect(errorBody(await edit(author, old, { body: 'late' })))
+      .toEqual({ statusCode: 403, statusMessage: 'Forbidden', message: 'A comment can only be edited within 24 hours of posting' })
+  })
+
+  it('are deleted by their author or an admin: with replies they stay as deleted, without they go', async () => {
+    const [owner, author, replier, admin] = await Promise.all([registerUser(), registerUser(), registerUser(), registerUser()])
+    await makeAdmin(admin)
+    const uploadId = await seedUpload(owner)
+    const lone = await posted(author, uploadId, 'lone')
+    const parent = await posted(author, uploadId, 'parent')
+    const child = await posted(replier, uploadId, 'child', parent.id)
+    expect(errorBody(await remove(owner, lone.id))).toEqual({ statusCode: 403, statusMessage: 'Forbidden', message: 'Only the author or an admin may delete a comment' })
+    expect(await remove(author, lone.id)).toMatchObject({ status: 200, body: { success: true } })
+    expect(errorBody(await remove(author, lone.id))).toEqual({ statusCode: 404, statusMessage: 'Not Found', message: 'Comment not found' })
+    expect((await remove(author, parent.id)).status).toBe(200)
+    const thread = (await list(uploadId)).body
+    expect(thread.total).toBe(1)
+    expect(thread.comments[0]).toMatchObject({ id: parent.id, deleted: true, body: '', html: '', replies: [{ id: child.id, body: 'child' }] })
+    expect(await counts(uploadId)).toEqual({ kept: 1, counted: 1 })
+    expect(errorBody(await vote(author, parent.id, 'up'))).toEqual({ statusCode: 404, statusMessage: 'Not Found', message: 'Comment not found' })
+    // An admin removes the reply (logged); the deleted parent goes with its last reply.
+    expect((await remove(admin, child.id)).status).toBe(200)
+    expect((await list(uploadId)).body).toMatchObject({ comments: [], total: 0 })
+    expect(await counts(uploadId)).toEqual({ kept: 0, counted: 0 })
+    const log = await api('/api/admin/modlog?limit=5', { token: admin.token })
+    expect(log.body.entries.find((entry: { targetId: string }) => entry.targetId === child.id))
+      .toMatchObject({ action: 'comment_removed', targetType: 'comment', targetLabel: 'child', actor: { id: admin.id, username: admin.username } })
+  })
+
+  it('count votes exactly under 20 parallel votes, and change or withdraw one', async () => {
+    const owner = await registerUser()
+    const voters = await Promise.all(Array.from({ length: 20 }, () => registerUser()))
+    const uploadId = await seedUpload(owner)
+    const comment = await posted(owner, uploadId, 'vote on me')
+    const answers = await Promise.all(voters.map((voter, i) => vote(voter, comment.id, i < 15 ? 'up' : 'down')))
+    expect(answers.map(a => a.status)).toEqual(Array(20).fill(200))
+    expect((await list(uploadId)).body.comments[0].score).toBe(10)
+    expect((await vote(voters[0]!, comment.id, 'down')).body).toEqual({ score: 8, myVote: 'down' })
+    expect((await vote(voters[0]!, comment.id, null)).body).toEqual({ score: 9, myVote: null })
+    expect((await vote(voters[0]!, comment.id, null)).body).toEqual({ score: 9, myVote: null })
+    expect(errorBody(await vote(voters[0]!, comment.id, 'sideways'))).toMatchObject({ statusCode: 400, message: 'Invalid vote' })
+    expect(errorBody(await vote(voters[0]!, randomUUID(), 'up'))).toEqual({ statusCode: 404, statusMessage: 'Not Found', message: 'Comment not found' })
+    expect((await api(`/api/comments/${comment.id}/vote`, { method: 'PUT', body: { vote: 'up' } })).status).toBe(401)
+  })
+
+  it('of a shadow-banned author are seen only by that author and admins, and leave the count', async () => {
+    const [owner, banned, admin, reader] = await Promise.all([registerUser(), registerUser(), registerUser(), registerUser()])
+    await makeAdmin(admin)
+    const uploadId = await seedUpload(owner)
+    await posted(owner, uploadId, 'visible')
+    const hiddenComment = await posted(banned, uploadId, 'soon hidden')
+    expect(await counts(uploadId)).toEqual({ kept: 2, counted: 2 })
+    expect((await api(`/api/admin/users/${banned.id}/shadow-ban`, { method: 'POST', token: admin.token, body: { shadowBanned: true } })).status).toBe(200)
+    expect(await counts(uploadId)).toEqual({ kept: 1, counted: 1 })
+    const ids = async (user?: TestUser) => (await list(uploadId, '?sort=old', user)).body.comments.map((x: { id: string }) => x.id)
+    expect(await ids()).toHaveLength(1)
+    expect(await ids(reader)).toHaveLength(1)
+    expect(await ids(banned)).toContain(hiddenComment.id)
+    expect(await ids(admin)).toContain(hiddenComment.id)
+    expect(errorBody(await vote(reader, hiddenComment.id, 'up'))).toEqual({ statusCode: 404, statusMessage: 'Not Found', message: 'Comment not found' })
+    const later = await posted(banned, uploadId, 'posted while banned')
+    expect(await ids(reader)).not.toContain(later.id)
+    expect((await api(`/api/upload/${uploadId}`)).body.comments).toBe(1)
+    expect((await api(`/api/admin/users/${banned.id}/shadow-ban`, { method: 'POST', token: admin.token, body: { shadowBanned: false } })).status).toBe(200)
+    expect(await counts(uploadId)).toEqual({ kept: 3, counted: 3 })
+  })
+
+  it('keep the count exact under parallel posts, and keep a deleted account\'s comments without an author', async () => {
+    const [owner, leaving] = await Promise.all([registerUser(), registerUser()])
+    const uploadId = await seedUpload(owner)
+    const writers = await Promise.all(Array.from({ length: 6 }, () => registerUser()))
+    const answers = await Promise.all([...writers, leaving].map(writer => post(writer, uploadId, { body: 'at once' })))
+    expect(answers.map(a => a.status)).toEqual(Array(7).fill(201))
+    expect(await counts(uploadId)).toEqual({ kept: 7, counted: 7 })
+    const theirs = answers.at(-1)!.body.comment.id as string
+    expect((await api('/api/profile', { method: 'DELETE', token: leaving.token, body: { password: leaving.password } })).status).toBe(200)
+    expect(await counts(uploadId)).toEqual({ kept: 7, counted: 7 })
+    const thread = (await list(uploadId, '?limit=10')).body.comments
+    expect(thread.find((x: { id: string }) => x.id === theirs)).toMatchObject({ author: null, body: 'at once' })
+  })
+
+  it('of a public upload are a feed of what anyone may see, as Atom and JSON Feed', async () => {
+    const site = inject('baseURL')
+    const [owner, banned, admin] = await Promise.all([registerUser(), registerUser(), registerUser()])
+    await makeAdmin(admin)
+    const uploadId = await seedUpload(owner, { description: 'Feed me' })
+    const hidden = await seedUpload(owner, { isPrivate: true })
+    const first = await posted(owner, uploadId, 'first <b>&</b>')
+    const second = await posted(banned, uploadId, 'hidden once banned')
+    await api(`/api/admin/users/${banned.id}/shadow-ban`, { method: 'POST', token: admin.token, body: { shadowBanned: true } })
+    const reply = await posted(owner, uploadId, 'a *reply*', first.id)
+    const json = await fetch(`${site}/feeds/upload/${uploadId}/comments.json`)
+    expect(json.status).toBe(200)
+    expect(json.headers.get('content-type')).toBe('application/feed+json; charset=utf-8')
+    const feed = await json.json()
+    expect(feed).toMatchObject({ title: 'Does It Fuck?: comments on Feed me', home_page_url: `${site}/upload/${uploadId}`, feed_url: `${site}/feeds/upload/${uploadId}/comments.json` })
+    expect(feed.items.map((item: { id: string }) => item.id)).toEqual([reply.id, first.id])
+    expect(feed.items[1]).toEqual({ id: first.id, url: `${site}/upload/${uploadId}#comment-${first.id}`, title: `Comment by ${owner.username}`,
+      content_html: '<p>first &lt;b&gt;&amp;&lt;/b&gt;</p>', date_published: expect.any(String), date_modified: expect.any(String), authors: [{ name: owner.username }] })
+    expect(JSON.stringify(feed)).not.toContain(second.id)
+    const atom = await fetch(`${site}/feeds/upload/${uploadId}/comments.atom`)
+    expect(atom.status).toBe(200)
+    expect(atom.headers.get('content-type')).toBe('application/atom+xml; charset=utf-8')
+    const text = await atom.text()
+    expect(text).toContain(`<content type="html">&lt;p&gt;first &amp;lt;b&amp;gt;&amp;amp;&amp;lt;/b&amp;gt;&lt;/p&gt;</content>`)
+    expect(text).toContain(`<id>urn:uuid:${reply.id}</id>`)
+    expect(text).not.toContain(second.id)
+    for (const missing of [hidden, randomUUID()]) {
+      const refused = await fetch(`${site}/feeds/upload/${missing}/comments.json`)
+      expect(refused.status).toBe(404)
+      expect(await refused.json()).toEqual({ statusCode: 404, statusMessage: 'Not Found', message: 'Upload not found' })
+    }
+  })
+})

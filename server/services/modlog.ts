@@ -15,7 +15,7 @@ export interface ModerationEntry {
 
 /**
  * What an entry's target was called when the entry was written: a username,
- * the first 80 characters of an upload's description, or a report's reason
+ * the first 80 characters of an upload's description, a report's reason or a tag's name
  * (docs/behaviour.md, "Trust and safety").
  */
 function targetLabel(type: ModerationTarget, id: string) {
@@ -23,6 +23,7 @@ function targetLabel(type: ModerationTarget, id: string) {
     case 'user': return sql`SELECT username FROM users WHERE id = ${id}`
     case 'upload': return sql`SELECT substr(description, 1, 80) FROM uploads WHERE id = ${id}`
     case 'report': return sql`SELECT reason FROM reports WHERE id = ${id}`
+    case 'tag': return sql`SELECT name FROM tags WHERE id = ${id}`
   }
 }
 
@@ -31,6 +32,7 @@ const TARGET_EXISTS = sql.raw(`CASE m.target_type
     WHEN 'user' THEN EXISTS (SELECT 1 FROM users t WHERE t.id = m.target_id)
     WHEN 'upload' THEN EXISTS (SELECT 1 FROM uploads t WHERE t.id = m.target_id)
     WHEN 'report' THEN EXISTS (SELECT 1 FROM reports t WHERE t.id = m.target_id)
+    WHEN 'tag' THEN EXISTS (SELECT 1 FROM tags t WHERE t.id = m.target_id)
   END`)
 
 /**

@@ -14,7 +14,7 @@ export interface paths {
         };
         /**
          * The moderation log (admin)
-         * @description Every admin action, newest first, appended in the action's own transaction and never edited. `action`: `shadow_ban_on`, `shadow_ban_off`, `upload_removed`, `tag_added`, `report_claimed`, `report_resolved` (note: the resolution, then the admin's note), `admin_granted`, `admin_revoked` (command line: `actor` null), `admin_account_deleted` (an admin deleted their own account), `upload_edited` (an admin edited someone else's upload; note: the reason), `upload_reverted`, `upload_locked`, `upload_unlocked`. `actor` keeps the username the admin had when the entry was written; its `id` is null once that account is deleted. `targetLabel` is the target as it was then (a username, the first 80 characters of a description, a report's reason), `targetExists` whether it is still there. limit default 50, max 100.
+         * @description Every admin action, newest first, appended in the action's own transaction and never edited. `action`: `shadow_ban_on`, `shadow_ban_off`, `upload_removed`, `tag_added`, `report_claimed`, `report_resolved` (note: the resolution, then the admin's note), `admin_granted`, `admin_revoked` (command line: `actor` null), `admin_account_deleted` (an admin deleted their own account), `upload_edited` (an admin edited someone else's upload; note: the reason), `upload_reverted`, `upload_locked`, `upload_unlocked`, `tag_alias_added`, `tag_alias_removed`, `tag_implication_added`, `tag_implication_removed` (target: the tag; note: `from → to`, or `tag → implied`). `actor` keeps the username the admin had when the entry was written; its `id` is null once that account is deleted. `targetLabel` is the target as it was then (a username, the first 80 characters of a description, a report's reason, a tag's name), `targetExists` whether it is still there. limit default 50, max 100.
          */
         get: operations["listModerationLog"];
         put?: never;
@@ -79,6 +79,103 @@ export interface paths {
          * @description Resolves every unresolved report of the report's upload with one action: `dismiss`, `remove_upload` (the upload, its files and its reports go) or `shadow_ban_uploader`. The action and its moderation log entries commit together.
          */
         post: operations["resolveReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tags/aliases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a slug an alias of a tag (admins only; logged)
+         * @description `from` then resolves to `to` wherever a tag is read or written: uploads and edits, tag filters and hidden tags, search, tag pages and feeds. Uploads carrying `from` carry `to` instead (once, where they had both; `moved` counts them), completed by `to`'s implications within the 10-tag cap.
+         */
+        post: operations["addTagAlias"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tags/aliases/{from}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an alias (admins only; logged)
+         * @description Links already moved to the tag stay there.
+         */
+        delete: operations["removeTagAlias"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tags/implications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a tag imply another (admins only; logged)
+         * @description An upload carrying `tag` (or a tag implying it) also carries `implies` and what that implies, now and whenever it is tagged, while it has room under the 10-tag cap (an upload at 10 keeps its tags; `added` counts the links added now). Aliases resolve first.
+         */
+        post: operations["addTagImplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tags/implications/{tag}/{implies}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an implication (admins only; logged)
+         * @description Tags it already added stay.
+         */
+        delete: operations["removeTagImplication"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tags/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every tag alias and implication (admins only) */
+        get: operations["listTagRules"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -992,6 +1089,26 @@ export interface paths {
          * @description Tags used on public uploads whose slug starts with `q`, most used first; `count` counts public uploads.
          */
         get: operations["searchTags"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tags/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tag with its aliases and implications
+         * @description An alias slug answers its tag. `count` counts public uploads; `aliases` are the slugs that resolve to the tag, `implies` the tags it adds to an upload, `impliedBy` the tags that add it (direct ones, by slug). A tag only private uploads carry, and no alias or implication names, is not found.
+         */
+        get: operations["getTag"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2199,9 +2316,9 @@ export interface operations {
                                 username: string;
                             } | null;
                             /** @enum {string} */
-                            action: "shadow_ban_on" | "shadow_ban_off" | "upload_removed" | "tag_added" | "report_claimed" | "report_resolved" | "admin_granted" | "admin_revoked" | "admin_account_deleted" | "upload_edited" | "upload_reverted" | "upload_locked" | "upload_unlocked";
+                            action: "shadow_ban_on" | "shadow_ban_off" | "upload_removed" | "tag_added" | "report_claimed" | "report_resolved" | "admin_granted" | "admin_revoked" | "admin_account_deleted" | "upload_edited" | "upload_reverted" | "upload_locked" | "upload_unlocked" | "tag_alias_added" | "tag_alias_removed" | "tag_implication_added" | "tag_implication_removed";
                             /** @enum {string} */
-                            targetType: "user" | "upload" | "report";
+                            targetType: "user" | "upload" | "report" | "tag";
                             targetId: string;
                             targetLabel: string | null;
                             targetExists: boolean;
@@ -2563,6 +2680,455 @@ export interface operations {
             };
             /** @description A body that is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addTagAlias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A tag slug */
+                    from: string;
+                    /** @description A tag slug */
+                    to: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The alias */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        alias: {
+                            from: string;
+                            to: string;
+                        };
+                        moved: number;
+                    };
+                };
+            };
+            /** @description `Invalid tag`; `A tag cannot be an alias of itself`; `An alias cannot point to an alias` (`to` is an alias); `A tag with aliases cannot become an alias`; `A tag with implications cannot become an alias` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Tag not found`: no tag `to` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Alias already exists`: `from` is an alias already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeTagAlias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A tag slug */
+                from: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description `Invalid tag` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Alias not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addTagImplication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A tag slug */
+                    tag: string;
+                    /** @description A tag slug */
+                    implies: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The implication */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        implication: {
+                            tag: string;
+                            implies: string;
+                        };
+                        added: number;
+                    };
+                };
+            };
+            /** @description `Invalid tag`; `Invalid implication`: a cycle, or a chain of more than 5 implications */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Tag not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Implication already exists` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeTagImplication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A tag slug */
+                tag: string;
+                /** @description A tag slug */
+                implies: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description `Invalid tag` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Tag not found`, `Implication not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTagRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Aliases by `from` slug, implications by tag slug */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        aliases: {
+                            from: string;
+                            to: string;
+                        }[];
+                        implications: {
+                            tag: string;
+                            implies: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6270,6 +6836,7 @@ export interface operations {
                             name: string;
                             slug: string;
                             count: number;
+                            aliasOf?: string;
                         }[];
                         fields: string[];
                     };
@@ -6343,6 +6910,76 @@ export interface operations {
             };
             /** @description Invalid limit or query */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A tag slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tag */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            slug: string;
+                            count: number;
+                            aliases: string[];
+                            implies: string[];
+                            impliedBy: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Invalid tag`: not a tag slug */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Tag not found` */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

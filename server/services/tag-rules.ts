@@ -20,6 +20,9 @@ const RULES_LOCK = 'tag-rules'
 /** Longest chain of implications (tag → implied → … counted in implications). */
 export const MAX_IMPLICATION_CHAIN = 5
 
+/** Slugs sorted by their bytes on both engines (PostgreSQL would use the database's collation). */
+const BYTE_ORDER = dialects({ sqlite: '', postgres: ' COLLATE "C"' })
+
 export const holdTagRules = (tx: Executor) => tx.lock(RULES_LOCK, 'shared')
 
 interface NamedTag { name: string, slug: string }
@@ -58,7 +61,7 @@ async function implicationEdges(db: Executor): Promise<{ tag: NamedTag & { id: s
   const rows = await db.all<{ tag_id: string, tag_name: string, tag_slug: string, implied_id: string, implied_name: string, implied_slug: string }>(sql`
     SELECT s.id AS tag_id, s.name AS tag_name, s.slug AS tag_slug, d.id AS implied_id, d.name AS implied_name, d.slug AS implied_slug
     FROM tag_implications i JOIN tags s ON s.id = i.tag_id JOIN tags d ON d.id = i.implied_tag_id
-    ORDER BY s.slug, d.slug`)
+    ORDER BY s.slug${BYTE_ORDER}, d.slug${BYTE_ORDER}`)
   return rows.map(row => ({
     tag: { id: row.tag_id, name: row.tag_name, slug: row.tag_slug },
     implied: { id: row.implied_id, name: row.implied_name, slug: row.implied_slug },
@@ -272,7 +275,7 @@ export async function removeTagImplication(db: Executor, actor: Actor, input: { 
 
 /** GET /api/admin/tags/rules: every alias and implication, by slug. */
 export async function listTagRules(db: Executor) {
-  const aliases = await db.all<{ from: string, to: string }>(sql`SELECT a.slug AS "from", t.slug AS "to" FROM tag_aliases a JOIN tags t ON t.id = a.tag_id ORDER BY a.slug`)
+  const aliases = await db.all<{ from: string, to: string }>(sql`SELECT a.slug AS "from", t.slug AS "to" FROM tag_aliases a JOIN tags t ON t.id = a.tag_id ORDER BY a.slug${BYTE_ORDER}`)
   const edges = await implicationEdges(db)
   return { aliases, implications: edges.map(edge => ({ tag: edge.tag.slug, implies: edge.implied.slug })) }
 }
@@ -291,14 +294,13 @@ export function tagDetail(db: Database, slug: string, at?: DataVersion) {
         OR EXISTS (SELECT 1 FROM tag_implications i WHERE i.tag_id = t.id OR i.implied_tag_id = t.id))`)
     if (!tag) throw apiError(404, 'Tag not found')
     const slugs = async (query: Query) => (await db.all<{ slug: string }>(query)).map(row => row.slug)
-    const collate = dialects({ sqlite: '', postgres: ' COLLATE "C"' })
     return {
       tag: {
         ...tag,
         count: Number(tag.count),
-        aliases: await slugs(sql`SELECT slug FROM tag_aliases WHERE tag_id = ${tag.id} ORDER BY slug${collate}`),
-        implies: await slugs(sql`SELECT t.slug FROM tag_implications i JOIN tags t ON t.id = i.implied_tag_id WHERE i.tag_id = ${tag.id} ORDER BY t.slug${collate}`),
-        impliedBy: await slugs(sql`SELECT t.slug FROM tag_implications i JOIN tags t ON t.id = i.tag_id WHERE i.implied_tag_id = ${tag.id} ORDER BY t.slug${collate}`),
+        aliases: await slugs(sql`SELECT slug FROM tag_aliases WHERE tag_id = ${tag.id} ORDER BY slug${BYTE_ORDER}`),
+        implies: await slugs(sql`SELECT t.slug FROM tag_implications i JOIN tags t ON t.id = i.implied_tag_id WHERE i.tag_id = ${tag.id} ORDER BY t.slug${BYTE_ORDER}`),
+        impliedBy: await slugs(sql`SELECT t.slug FROM tag_implications i JOIN tags t ON t.id = i.tag_id WHERE i.implied_tag_id = ${tag.id} ORDER BY t.slug${BYTE_ORDER}`),
       },
     }
   }, at)
@@ -309,5 +311,5 @@ export async function aliasesStartingWith(db: Executor, prefix: string, limit: n
   return db.all<{ alias: string, name: string, slug: string, count: number }>(sql`SELECT a.slug AS alias, t.name, t.slug, t.public_uploads AS count
     FROM tag_aliases a JOIN tags t ON t.id = a.tag_id
     WHERE a.slug LIKE ${`${prefix}%`} ESCAPE '\\' AND t.public_uploads > 0
-    ORDER BY t.public_uploads DESC, a.slug${dialects({ sqlite: '', postgres: ' COLLATE "C"' })} LIMIT ${limit}`)
+    ORDER BY t.public_uploads DESC, a.slug${BYTE_ORDER} LIMIT ${limit}`)
 }

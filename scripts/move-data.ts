@@ -32,7 +32,7 @@ import { openMigrated } from './lib/database'
 
 /** Parents before children, so every foreign key finds its row. upload_days, upload_months, tag_pairs, user_vote_counts and report_groups are not copied: the target's triggers count them as uploads, links, votes and reports arrive. */
 export const TABLES = ['users', 'sessions', 'api_tokens', 'mfa_backup_codes', 'password_reset_tokens', 'oauth_accounts', 'passkeys',
-  'tags', 'uploads', 'upload_tags', 'upload_revisions', 'votes', 'favourites', 'comments', 'comment_votes', 'anonymous_votes', 'reports', 'moderation_log', 'removed_uploads', 'banned_media', 'user_hidden_tags', 'duel_judgements'] as const
+  'tags', 'tag_aliases', 'tag_implications', 'uploads', 'upload_tags', 'upload_revisions', 'votes', 'favourites', 'comments', 'comment_votes', 'anonymous_votes', 'reports', 'moderation_log', 'removed_uploads', 'banned_media', 'user_hidden_tags', 'duel_judgements'] as const
 
 const BATCH = 500
 
@@ -51,7 +51,7 @@ async function generatedColumns(target: Executor, table: string): Promise<Set<st
 const KEPT_BY_TRIGGERS: Record<string, string[]> = { tags: ['public_uploads'], users: ['public_uploads'], uploads: ['favourites', 'comments'] }
 
 /** The columns that name a row of a table without an `id` (its primary key), for error messages. */
-const ROW_KEYS: Record<string, string[]> = { upload_tags: ['upload_id', 'tag_id'], upload_revisions: ['upload_id', 'revision'], user_hidden_tags: ['user_id', 'tag_id'], favourites: ['user_id', 'upload_id'], comment_votes: ['comment_id', 'user_id'] }
+const ROW_KEYS: Record<string, string[]> = { tag_aliases: ['slug'], tag_implications: ['tag_id', 'implied_tag_id'], upload_tags: ['upload_id', 'tag_id'], upload_revisions: ['upload_id', 'revision'], user_hidden_tags: ['user_id', 'tag_id'], favourites: ['user_id', 'upload_id'], comment_votes: ['comment_id', 'user_id'] }
 
 /** A row's name in an error message: its table and key (`uploads 1f0c…`, `upload_tags upload_id=…, tag_id=…`). */
 function rowName(table: string, row: Record<string, unknown>): string {

@@ -27,9 +27,10 @@ export interface Executor {
   /**
    * Inside a transaction: waits until no other transaction holds `key`, and
    * holds it until commit (PostgreSQL advisory lock; a no-op on SQLite, whose
-   * transactions are serialised already).
+   * transactions are serialised already). `shared`: waits only while another
+   * transaction holds `key` exclusively, so shared holders run side by side.
    */
-  lock(key: string): Promise<void>
+  lock(key: string, mode?: 'exclusive' | 'shared'): Promise<void>
 }
 
 export interface Database extends Executor {

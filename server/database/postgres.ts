@@ -103,9 +103,11 @@ class PostgresExecutor implements Executor {
     }
   }
 
-  async lock(key: string): Promise<void> {
+  async lock(key: string, mode: 'exclusive' | 'shared' = 'exclusive'): Promise<void> {
     if (!this.inTransaction) throw new Error('lock() needs a transaction')
-    await this.query(sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`)
+    await this.query(mode === 'shared'
+      ? sql`SELECT pg_advisory_xact_lock_shared(hashtextextended(${key}, 0))`
+      : sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`)
   }
 
   async transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {

@@ -593,8 +593,8 @@ export const moderationLog = pgTable('moderation_log', {
   actorId: text('actor_id').references(() => users.id, { onDelete: 'set null' }),
   /** The actor's username when the entry was written, so the entry stays named after the account is gone. */
   actorUsername: text('actor_username'),
-  action: text('action', { enum: ['shadow_ban_on', 'shadow_ban_off', 'upload_removed', 'tag_added', 'report_claimed', 'report_resolved', 'admin_granted', 'admin_revoked', 'admin_account_deleted', 'upload_edited', 'upload_reverted', 'upload_locked', 'upload_unlocked', 'media_banned', 'media_unbanned', 'comment_removed'] }).notNull(),
-  targetType: text('target_type', { enum: ['user', 'upload', 'report', 'comment'] }).notNull(),
+  action: text('action', { enum: ['shadow_ban_on', 'shadow_ban_off', 'upload_removed', 'tag_added', 'report_claimed', 'report_resolved', 'admin_granted', 'admin_revoked', 'admin_account_deleted', 'upload_edited', 'upload_reverted', 'upload_locked', 'upload_unlocked', 'media_banned', 'media_unbanned', 'comment_removed', 'tag_alias_added', 'tag_alias_removed', 'tag_implication_added', 'tag_implication_removed'] }).notNull(),
+  targetType: text('target_type', { enum: ['user', 'upload', 'report', 'comment', 'tag'] }).notNull(),
   targetId: text('target_id').notNull(),
   /** What the target was when the entry was written: a username, an upload's description (80 characters) or a report's reason. */
   targetLabel: text('target_label'),
@@ -619,6 +619,27 @@ export const uploadRevisions = pgTable('upload_revisions', {
 }, t => [
   primaryKey({ columns: [t.uploadId, t.revision] }),
   index('upload_revisions_actor_idx').on(t.actorId),
+])
+
+/**
+ * Tag aliases: a slug that resolves to another tag wherever a tag is read or
+ * written (docs/behaviour.md, "Search"). The alias's own tag row, if any, stays
+ * with no links.
+ */
+export const tagAliases = pgTable('tag_aliases', {
+  slug: text('slug').primaryKey(),
+  tagId: text('tag_id').notNull().references(() => tags.id),
+  createdAt: createdAt(),
+}, t => [index('tag_aliases_tag_idx').on(t.tagId)])
+
+/** Tag implications: an upload carrying `tag_id` also carries `implied_tag_id` (within the tag cap). */
+export const tagImplications = pgTable('tag_implications', {
+  tagId: text('tag_id').notNull().references(() => tags.id),
+  impliedTagId: text('implied_tag_id').notNull().references(() => tags.id),
+  createdAt: createdAt(),
+}, t => [
+  primaryKey({ columns: [t.tagId, t.impliedTagId] }),
+  index('tag_implications_implied_idx').on(t.impliedTagId, t.tagId),
 ])
 
 /** Tags whose uploads a user does not want to see in any list (GET/PUT /api/profile/filters). */

@@ -44,9 +44,10 @@ export default defineApiPaths({
       description: 'Every admin action, newest first, appended in the action\'s own transaction and never edited. `action`: `shadow_ban_on`, '
         + '`shadow_ban_off`, `upload_removed`, `tag_added`, `report_claimed`, `report_resolved` (note: the resolution, then the admin\'s note), '
         + '`admin_granted`, `admin_revoked` (command line: `actor` null), `admin_account_deleted` (an admin deleted their own account), `upload_edited` (an admin edited someone else\'s upload; note: the reason), '
-        + '`upload_reverted`, `upload_locked`, `upload_unlocked`, `media_banned`, `media_unbanned` (target: the removed upload), `comment_removed` (an admin deleted someone else\'s comment). `actor` '
+        + '`upload_reverted`, `upload_locked`, `upload_unlocked`, `media_banned`, `media_unbanned` (target: the removed upload), `comment_removed` (an admin deleted someone else\'s comment), '
+        + '`tag_alias_added`, `tag_alias_removed`, `tag_implication_added`, `tag_implication_removed` (target: the tag; note: `from → to`, or `tag → implied`). `actor` '
         + 'keeps the username the admin had when the entry was written; its `id` is null once that account is deleted. `targetLabel` is the '
-        + 'target as it was then (a username, the first 80 characters of a description or a comment, a report\'s reason), `targetExists` whether it is still '
+        + 'target as it was then (a username, the first 80 characters of a description or a comment, a report\'s reason, a tag\'s name), `targetExists` whether it is still '
         + 'there. limit default 50, max 100.',
       tags: ['Admin'],
       security: ['cookie'],

@@ -6,6 +6,7 @@ import type { Database, Executor } from '../database/port'
 import { FOR_SHARE, FOR_UPDATE, inList, sql, type Query } from '../database/sql'
 import { apiError } from './errors'
 import { cachedList, type DataVersion } from './list-cache'
+import { resolveSlugsIn } from './tag-rules'
 import { ENTRY_COLUMNS } from './upload-queries'
 import { hidingTags, withTags, type ListRow, type Paging } from './uploads-list'
 import { hashSignal } from './votes'
@@ -254,7 +255,7 @@ export function duelLeaderboard(db: Database, query: Paging & { tag?: string, pe
   return cachedList(db, `duels ${query.page} ${query.limit} ${slug} ${since ?? ''}`, async () => {
     const where = sql`${POOL} AND u.duel_wins + u.duel_losses >= ${sql.raw(String(LEADERBOARD_MIN_JUDGEMENTS))}${
       since === null ? sql`` : sql` AND u.created_at >= ${since}`}${
-      slug === '' ? sql`` : sql` AND u.id IN (SELECT ut.upload_id FROM upload_tags ut JOIN tags t ON t.id = ut.tag_id WHERE t.slug = ${slug})`}`
+      slug === '' ? sql`` : sql` AND u.id IN (SELECT ut.upload_id FROM upload_tags ut JOIN tags t ON t.id = ut.tag_id WHERE t.slug = ${(await resolveSlugsIn(db, [slug]))[0]!})`}`
     const order = sql`ORDER BY u.duel_strength DESC, u.id DESC`
     const total = Number((await db.get<{ total: number }>(sql`SELECT count(*) AS total FROM (SELECT u.id FROM uploads u WHERE ${where} ${order}
       LIMIT ${sql.raw(String(LEADERBOARD_TOTAL_MAX))}) ranked`))!.total)

@@ -3,7 +3,8 @@ import { sql } from '../database/sql'
 import { isTagSlug } from '../../shared/utils/tags'
 import type { SearchNode } from '../../shared/utils/search-query'
 import { cachedList } from './list-cache'
-import { searchCondition } from './search'
+import { searchCondition, tagSlugsOf, withAliasesResolved } from './search'
+import { aliasSlugsIn } from './tag-rules'
 import { ENTRY_COLUMNS } from './upload-queries'
 import { taggedIds, withTags, type ListEntry, type ListRow } from './uploads-list'
 
@@ -56,7 +57,9 @@ async function loadFeed(db: Executor, source: FeedSource): Promise<Feed | null> 
       // Only a slug the tag rule could make is looked up: anything else (a NUL, odd bytes) is no tag, on either engine.
       const slug = source.slug.toLowerCase()
       if (!isTagSlug(slug)) return null
-      const tag = await db.get<{ id: string, name: string, slug: string, created_at: string }>(sql`SELECT id, name, slug, created_at FROM tags WHERE slug = ${slug}`)
+      // An alias's feed is its tag's (server/services/tag-rules.ts).
+      const tag = await db.get<{ id: string, name: string, slug: string, created_at: string }>(sql`SELECT id, name, slug, created_at FROM tags
+        WHERE slug = ${(await aliasSlugsIn(db, [slug])).get(slug) ?? slug}`)
       if (!tag) return null
       // The tag's newest public links, read in order from upload_tags_tag_newest_idx: walking
       // the newest uploads for the tag's took a rare tag's feed 196 ms on SQLite at 100,000
@@ -81,7 +84,7 @@ async function loadFeed(db: Executor, source: FeedSource): Promise<Feed | null> 
         feedQuery: query,
         since: NEVER,
         // Feeds are read without a session: `is:` is refused before this (sendSearchFeed).
-        entries: await entries(db, source.node ? searchCondition(source.node, null) : sql`1 = 1`, NEWEST),
+        entries: await entries(db, source.node ? searchCondition(withAliasesResolved(source.node, await aliasSlugsIn(db, tagSlugsOf(source.node))), null) : sql`1 = 1`, NEWEST),
       }
     }
     case 'user': {

@@ -1,9 +1,11 @@
 import type { Executor } from '../database/port'
 import { sql } from '../database/sql'
 
-/** The slugs an account hides, in slug order. */
+/** The slugs an account hides, in slug order, each alias as its tag's slug (server/services/tag-rules.ts), once. */
 export async function hiddenTagsOf(db: Executor, userId: string): Promise<string[]> {
-  const rows = await db.all<{ slug: string }>(sql`SELECT slug FROM user_hidden_tags WHERE user_id = ${userId} ORDER BY slug`)
+  const rows = await db.all<{ slug: string }>(sql`SELECT DISTINCT coalesce(t.slug, h.slug) AS slug FROM user_hidden_tags h
+    LEFT JOIN tag_aliases a ON a.slug = h.slug LEFT JOIN tags t ON t.id = a.tag_id
+    WHERE h.user_id = ${userId} ORDER BY 1`)
   return rows.map(row => row.slug)
 }
 

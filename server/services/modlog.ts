@@ -15,7 +15,7 @@ export interface ModerationEntry {
 
 /**
  * What an entry's target was called when the entry was written: a username,
- * the first 80 characters of an upload's description or a comment's body, or a report's reason
+ * the first 80 characters of an upload's description or a comment's body, a report's reason or a tag's name
  * (docs/behaviour.md, "Trust and safety").
  */
 function targetLabel(type: ModerationTarget, id: string) {
@@ -26,6 +26,7 @@ function targetLabel(type: ModerationTarget, id: string) {
       (SELECT substr(description, 1, 80) FROM removed_uploads WHERE id = ${id}))`
     case 'report': return sql`SELECT reason FROM reports WHERE id = ${id}`
     case 'comment': return sql`SELECT substr(body, 1, 80) FROM comments WHERE id = ${id}`
+    case 'tag': return sql`SELECT name FROM tags WHERE id = ${id}`
   }
 }
 
@@ -35,6 +36,7 @@ const TARGET_EXISTS = sql.raw(`CASE m.target_type
     WHEN 'upload' THEN EXISTS (SELECT 1 FROM uploads t WHERE t.id = m.target_id)
     WHEN 'report' THEN EXISTS (SELECT 1 FROM reports t WHERE t.id = m.target_id)
     WHEN 'comment' THEN EXISTS (SELECT 1 FROM comments t WHERE t.id = m.target_id AND t.deleted = 0)
+    WHEN 'tag' THEN EXISTS (SELECT 1 FROM tags t WHERE t.id = m.target_id)
   END`)
 
 /**

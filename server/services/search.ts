@@ -2,7 +2,8 @@ import { parseSearchQuery, SEARCH_FIELDS, SearchQueryError, type NumberTest, typ
 import type { Database, Executor } from '../database/port'
 import { dialects, sql, type Query } from '../database/sql'
 import { apiError, unauthorized } from './errors'
-import type { DataVersion } from './list-cache'
+import { cachedList, type DataVersion } from './list-cache'
+import { aliasesAmong, aliasesStartingWith } from './tag-rules'
 import { searchTags } from './upload-tags'
 import { carryingTags, listFilteredUploads, listMatchingUploads, type ListView, type Paging } from './uploads-list'
 
@@ -121,11 +122,39 @@ function countCondition(field: keyof typeof COUNT_FIELDS, test: NumberTest): Que
  * view's order, with the total, as /api/uploads/filtered answers. A blank
  * query is every public upload (the filtered list without tags).
  */
-export function searchUploads(db: Database, node: SearchNode | null, query: Paging, view: ListView, caller: string | null, at?: DataVersion) {
-  if (node === null) return listFilteredUploads(db, { ...query, match: 'all' }, view, at)
+export async function searchUploads(db: Database, parsed: SearchNode | null, query: Paging, view: ListView, caller: string | null, at?: DataVersion) {
+  if (parsed === null) return listFilteredUploads(db, { ...query, match: 'all' }, view, at)
+  const node = withAliasesResolved(parsed, await aliasesAmong(db, tagSlugsOf(parsed), at))
   // The tree names everything the answer depends on (an age as its instants); `is:` the caller too.
   const key = `${JSON.stringify(node)} ${asksAboutCaller(node) ? caller : ''}`
   return listMatchingUploads(db, key, searchCondition(node, caller), query, view, at)
+}
+
+/** The slugs of the tree's tags, each once. */
+export function tagSlugsOf(node: SearchNode): string[] {
+  const walk = (n: SearchNode): string[] => {
+    switch (n.kind) {
+      case 'and': case 'or': return n.children.flatMap(walk)
+      case 'not': return walk(n.child)
+      case 'tag': return [n.slug]
+      default: return []
+    }
+  }
+  return [...new Set(walk(node))]
+}
+
+/** The tree with each alias among its tags (`targets`: alias → its tag's slug) replaced by its tag's slug (server/services/tag-rules.ts). */
+export function withAliasesResolved(node: SearchNode, targets: ReadonlyMap<string, string>): SearchNode {
+  if (targets.size === 0) return node
+  const rewrite = (n: SearchNode): SearchNode => {
+    switch (n.kind) {
+      case 'and': case 'or': return { ...n, children: n.children.map(rewrite) }
+      case 'not': return { ...n, child: rewrite(n.child) }
+      case 'tag': return { ...n, slug: targets.get(n.slug) ?? n.slug }
+      default: return n
+    }
+  }
+  return rewrite(node)
 }
 
 /**
@@ -163,8 +192,14 @@ export async function suggestSearch(db: Database, q: string, at?: DataVersion) {
   const term = (/[^\s,()]*$/.exec(q)?.[0] ?? '').replace(/^-+/, '').toLowerCase()
   if (term === '' || term.includes(':') || term.includes('"')) return { tags: [], fields: [] }
   const { tags } = await searchTags(db, { q: term, limit: 10 }, at)
+  const aliases = await cachedList(db, `suggest-aliases ${term}`, () => aliasesStartingWith(db, term.replace(/[\\%_]/g, '\\$&'), 10), at)
+  const found: { name: string, slug: string, count: number, aliasOf?: string }[] = [
+    ...tags.map(tag => ({ name: tag.name, slug: tag.slug, count: tag.count })),
+    ...aliases.map(alias => ({ name: alias.alias, slug: alias.alias, count: Number(alias.count), aliasOf: alias.slug })),
+  ]
   return {
-    tags: tags.map(tag => ({ name: tag.name, slug: tag.slug, count: tag.count })),
+    // Most used first, as GET /api/tags; an alias after its tag on a tie.
+    tags: found.sort((a, b) => b.count - a.count || Number(a.aliasOf !== undefined) - Number(b.aliasOf !== undefined)).slice(0, 10),
     fields: OFFERED_FIELDS.filter(field => field.startsWith(term)),
   }
 }

@@ -8,6 +8,7 @@ import { apiError } from './errors'
 import { etagOf, ifMatchHolds } from './etags'
 import { logModeration } from './modlog'
 import type { Actor } from './sessions'
+import { completeTagList, holdTagRules, resolveSlugsIn } from './tag-rules'
 import { tagIdsOf, tagRows, tagsFrom, tagsOf, upsertTag } from './upload-tags'
 import { getUploadForViewer } from './uploads'
 import { visibleTo } from './upload-queries'
@@ -118,6 +119,12 @@ async function applyChange(tx: Executor, row: EditRow, change: Change, changes: 
 /** The names and slugs of a tag list as given (already per the tag rule and one per slug). */
 const parsedTags = (names: string[]) => names.map(name => parseTagName(name)!)
 
+/** A complete tag list as the upload is to carry it: aliases resolved, implied tags added within the cap (server/services/tag-rules.ts). */
+async function withTagRules(tx: Executor, tags: { name: string, slug: string }[]) {
+  const { given, implied } = await completeTagList(tx, [], tags)
+  return [...given, ...implied]
+}
+
 /**
  * PATCH /api/upload/{id}: the owner (unless locked) or an admin changes the
  * description, the complete tag list or a link's URL as one revision
@@ -127,6 +134,7 @@ const parsedTags = (names: string[]) => names.map(name => parseTagName(name)!)
  */
 export async function editUpload(db: Executor, actor: Actor, uploadId: string, input: EditUploadInput, ifMatch?: string) {
   return db.transaction(async (tx) => {
+    await holdTagRules(tx)
     const row = await lockVisibleUpload(tx, actor, uploadId)
     assertMayEdit(row, actor)
     if (ifMatch !== undefined) {
@@ -134,7 +142,7 @@ export async function editUpload(db: Executor, actor: Actor, uploadId: string, i
       if (!ifMatchHolds(ifMatch, etagOf(JSON.stringify(current)))) throw apiError(412, 'Upload changed')
     }
     if (input.externalUrl !== undefined && row.upload_type !== 'link') throw apiError(400, 'Not a link')
-    const change: Change = { description: input.description, externalUrl: input.externalUrl, tags: input.tags && parsedTags(input.tags) }
+    const change: Change = { description: input.description, externalUrl: input.externalUrl, tags: input.tags && await withTagRules(tx, parsedTags(input.tags)) }
     const changes = diff(await stateOf(tx, row), change)
     const revision = changes
       ? await applyChange(tx, row, change, changes, { actor, reason: input.reason ?? null, logAs: 'upload_edited' })
@@ -146,10 +154,11 @@ export async function editUpload(db: Executor, actor: Actor, uploadId: string, i
 /** DELETE /api/uploads/{id}/tags/{slug}: the owner (unless locked) or an admin removes one tag; a revision when it was there. */
 export async function removeUploadTag(db: Executor, actor: Actor, uploadId: string, slug: string) {
   return db.transaction(async (tx) => {
+    await holdTagRules(tx)
     const row = await lockVisibleUpload(tx, actor, uploadId)
     assertMayEdit(row, actor)
     const state = await stateOf(tx, row)
-    const wanted = slugify(slug)
+    const [wanted] = await resolveSlugsIn(tx, [slugify(slug)])
     const change: Change = { tags: state.tags.filter(tag => tag.slug !== wanted) }
     const changes = diff(state, change)
     if (changes) await applyChange(tx, row, change, changes, { actor, reason: null, logAs: 'upload_edited' })
@@ -207,10 +216,11 @@ async function stateAt(tx: Executor, row: EditRow, revision: number): Promise<Ed
 /** POST /api/admin/uploads/{id}/revert: an admin restores a revision's description, link and tags as a new revision. */
 export async function revertUpload(db: Executor, actor: Actor, uploadId: string, input: { revision: number, note?: string }) {
   return db.transaction(async (tx) => {
+    await holdTagRules(tx)
     const row = await lockVisibleUpload(tx, actor, uploadId)
     if (input.revision > row.revision) throw apiError(404, 'Revision not found')
     const target = await stateAt(tx, row, input.revision)
-    const change: Change = { description: target.description, tags: target.tags, ...(target.externalUrl === null ? {} : { externalUrl: target.externalUrl }) }
+    const change: Change = { description: target.description, tags: await withTagRules(tx, target.tags), ...(target.externalUrl === null ? {} : { externalUrl: target.externalUrl }) }
     const changes = diff(await stateOf(tx, row), change)
     const editor: Editor = { actor, reason: input.note ?? `Reverted to revision ${input.revision}`, logAs: 'upload_reverted' }
     // An admin's revert of their own upload is logged too: reverting is a moderation act.

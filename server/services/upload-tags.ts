@@ -7,6 +7,7 @@ import { apiError } from './errors'
 import { cachedList, type DataVersion } from './list-cache'
 import { logModeration } from './modlog'
 import type { Actor } from './sessions'
+import { completeTagList, holdTagRules } from './tag-rules'
 import { visibleTo } from './upload-queries'
 
 export type TagRow = Pick<Row<typeof tags>, 'id' | 'name' | 'slug'>
@@ -63,11 +64,13 @@ export async function upsertTag(db: Executor, tag: { name: string, slug: string 
 
 /**
  * Links tags (by name) to an upload, creating one shared tag row per slug
- * (the one tag upsert). Tags already on the upload, and repeats within
- * `names`, are skipped. 400 on an invalid name or when the upload would carry
- * more than 10 tags. Runs in one transaction (a savepoint inside the
- * caller's) holding the upload row, so parallel adds cannot pass the cap
- * together; returns how many were added.
+ * (the one tag upsert). Aliases resolve to their tags, and the tags these
+ * imply are added while there is room under the cap (server/services/
+ * tag-rules.ts). Tags already on the upload, and repeats within `names`, are
+ * skipped. 400 on an invalid name or when the upload would carry more than 10
+ * tags given. Runs in one transaction (a savepoint inside the caller's)
+ * holding the tag rules and the upload row, so parallel adds cannot pass the
+ * cap together; returns how many were added.
  */
 export async function attachTags(db: Executor, uploadId: string, names: string[]): Promise<number> {
   const wanted = new Map<string, string>()
@@ -78,19 +81,21 @@ export async function attachTags(db: Executor, uploadId: string, names: string[]
   }
   if (wanted.size === 0) return 0
   return db.transaction(async (tx) => {
+    await holdTagRules(tx)
     await tx.get(sql`SELECT id FROM uploads WHERE id = ${uploadId}${FOR_UPDATE}`)
-    const existing = new Set((await tx.all<{ slug: string }>(sql`SELECT t.slug FROM upload_tags ut JOIN tags t ON t.id = ut.tag_id
-      WHERE ut.upload_id = ${uploadId}`)).map(row => row.slug))
-    const fresh = [...wanted].filter(([slug]) => !existing.has(slug))
-    if (existing.size + fresh.length > MAX_TAGS_PER_UPLOAD) throw apiError(400, `An upload can have at most ${MAX_TAGS_PER_UPLOAD} tags`)
+    const existing = await tx.all<{ name: string, slug: string }>(sql`SELECT t.name, t.slug FROM upload_tags ut JOIN tags t ON t.id = ut.tag_id
+      WHERE ut.upload_id = ${uploadId}`)
+    const { given, implied } = await completeTagList(tx, existing, [...wanted].map(([slug, name]) => ({ name, slug })))
+    if (existing.length + given.length > MAX_TAGS_PER_UPLOAD) throw apiError(400, `An upload can have at most ${MAX_TAGS_PER_UPLOAD} tags`)
+    const fresh = [...given, ...implied]
     // The tag rows are taken (made, or locked by the upsert) in slug order before any
     // link, so uploads tagged at once with the same tags in other orders never wait on
     // each other in turn: on PostgreSQL, 18 such uploads made at once had deadlocked 5 times.
     // Byte order, as the triggers that hide and delete uploads lock tags (COLLATE "C").
     const ids = new Map<string, string>()
-    for (const [slug, name] of [...fresh].sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)))) ids.set(slug, await upsertTag(tx, { name, slug }))
-    let position = existing.size
-    for (const [slug] of fresh) {
+    for (const tag of [...fresh].sort((a, b) => Buffer.compare(Buffer.from(a.slug), Buffer.from(b.slug)))) ids.set(tag.slug, await upsertTag(tx, tag))
+    let position = existing.length
+    for (const { slug } of fresh) {
       await tx.run(sql`INSERT INTO upload_tags (upload_id, tag_id, position) VALUES (${uploadId}, ${ids.get(slug)!}, ${position++})`)
     }
     return fresh.length

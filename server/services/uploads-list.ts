@@ -7,6 +7,7 @@ import { dialects, inList, sql, type Query } from '../database/sql'
 import { apiError } from './errors'
 import { flushRankCopies } from './rank-copies'
 import { cachedList, type DataVersion } from './list-cache'
+import { resolveSlugsIn } from './tag-rules'
 import { tagIdsOf, tagRows, type TagRow } from './upload-tags'
 import { ENTRY_COLUMNS } from './upload-queries'
 
@@ -741,7 +742,7 @@ async function tagPage(db: Executor, slug: string, paging: Paging, view: ListVie
 /** GET /api/uploads/filtered: public uploads with all (or any) of the tags, in the view's order. */
 export function listFilteredUploads(db: Database, query: Paging & { tags?: string, match: 'all' | 'any' }, view: ListView = PUBLIC_VIEW, at?: DataVersion) {
   const slugs = tagSlugs(query.tags)
-  return cachedList(db, `filtered ${query.match} ${query.page} ${query.limit} ${slugs.join(',')} ${viewKey(view)}`, () => listFiltered(db, slugs, query, view), at)
+  return cachedList(db, `filtered ${query.match} ${query.page} ${query.limit} ${slugs.join(',')} ${viewKey(view)}`, async () => listFiltered(db, await resolveSlugsIn(db, slugs), query, view), at)
 }
 
 async function listFiltered(db: Executor, slugs: string[], query: Paging & { match: 'all' | 'any' }, view: ListView) {
@@ -803,7 +804,7 @@ const USER_SORT_COLUMNS: Record<keyof typeof USER_SORTS, readonly string[]> = {
 export function listUserUploads(db: Database, username: string, query: Paging & { sort: keyof typeof USER_SORTS, tags?: string }, hiddenTags: readonly string[] = [], at?: DataVersion) {
   const slugs = tagSlugs(query.tags)
   const key = `user ${username.toLowerCase()} ${query.sort} ${query.page} ${query.limit} ${slugs.join(',')} ${hiddenTags.join(',')}`
-  return cachedList(db, key, () => listOfUser(db, username, slugs, query, hiddenTags), at)
+  return cachedList(db, key, async () => listOfUser(db, username, await resolveSlugsIn(db, slugs), query, hiddenTags), at)
 }
 
 /** Every account's name is made of these (the registration rule and OAuth's usernameBase). */

@@ -83,7 +83,13 @@ export const SearchSuggestQuerySchema = v.object({
 })
 
 export const SearchSuggestResponseSchema = v.object({
-  tags: v.array(v.object({ name: v.string(), slug: v.string(), count: v.pipe(v.number(), v.integer()) })),
+  tags: v.array(v.object({
+    name: v.string(),
+    slug: v.string(),
+    count: v.pipe(v.number(), v.integer()),
+    /** For an alias: the slug of the tag it resolves to (`name`, `slug` are the alias's; `count` the tag's). */
+    aliasOf: v.optional(v.string()),
+  })),
   fields: v.array(v.string()),
 })
 

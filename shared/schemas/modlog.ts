@@ -6,9 +6,9 @@ export const MAX_MODERATION_NOTE = 1000
 /** An account as the moderation views name it. */
 export const AccountRefSchema = v.object({ id: v.pipe(v.string(), v.uuid()), username: v.string() })
 
-export const MODERATION_ACTIONS = ['shadow_ban_on', 'shadow_ban_off', 'upload_removed', 'tag_added', 'report_claimed', 'report_resolved', 'admin_granted', 'admin_revoked', 'admin_account_deleted', 'upload_edited', 'upload_reverted', 'upload_locked', 'upload_unlocked', 'media_banned', 'media_unbanned', 'comment_removed'] as const
+export const MODERATION_ACTIONS = ['shadow_ban_on', 'shadow_ban_off', 'upload_removed', 'tag_added', 'report_claimed', 'report_resolved', 'admin_granted', 'admin_revoked', 'admin_account_deleted', 'upload_edited', 'upload_reverted', 'upload_locked', 'upload_unlocked', 'media_banned', 'media_unbanned', 'comment_removed', 'tag_alias_added', 'tag_alias_removed', 'tag_implication_added', 'tag_implication_removed'] as const
 export type ModerationAction = (typeof MODERATION_ACTIONS)[number]
-export const MODERATION_TARGETS = ['user', 'upload', 'report', 'comment'] as const
+export const MODERATION_TARGETS = ['user', 'upload', 'report', 'comment', 'tag'] as const
 export type ModerationTarget = (typeof MODERATION_TARGETS)[number]
 
 /** GET /api/admin/modlog */

@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { parseTagName, TAG_NAME_MESSAGE } from '../utils/tags'
+import { isTagSlug, parseTagName, TAG_NAME_MESSAGE } from '../utils/tags'
 
 /** One tag name per the tag rule (shared/utils/tags.ts): the name as stored (trimmed, bidi controls dropped, case kept). */
 export const TagNameSchema = v.pipe(
@@ -48,4 +48,48 @@ export const TagSearchQuerySchema = v.object({
 
 export const TagSearchResponseSchema = v.object({
   tags: v.array(v.object({ ...TagSchema.entries, count: v.pipe(v.number(), v.integer()) })),
+})
+
+/** A tag's slug as tags carry it (lowercase, hyphens for spaces). */
+export const TagSlugSchema = v.pipe(
+  v.string('Invalid tag'),
+  v.maxLength(100, 'Invalid tag'),
+  v.check(isTagSlug, 'Invalid tag'),
+  v.description('A tag slug'),
+)
+
+/** GET /api/tags/{slug}, DELETE /api/admin/tags/aliases/{from} */
+export const TagSlugParamsSchema = v.object({ slug: TagSlugSchema })
+export const AliasParamsSchema = v.object({ from: TagSlugSchema })
+
+/** DELETE /api/admin/tags/implications/{tag}/{implies} */
+export const ImplicationParamsSchema = v.object({ tag: TagSlugSchema, implies: TagSlugSchema })
+
+/** POST /api/admin/tags/aliases: `from` then resolves to the existing tag `to`. */
+export const AddAliasSchema = v.object({ from: TagSlugSchema, to: TagSlugSchema }, 'Invalid tag')
+
+/** POST /api/admin/tags/implications: an upload carrying `tag` also carries `implies`. */
+export const AddImplicationSchema = v.object({ tag: TagSlugSchema, implies: TagSlugSchema }, 'Invalid tag')
+
+export const AliasSchema = v.object({ from: v.string(), to: v.string() })
+export const ImplicationSchema = v.object({ tag: v.string(), implies: v.string() })
+
+/** POST /api/admin/tags/aliases: the alias, and how many uploads' links moved to `to`. */
+export const AddAliasResponseSchema = v.object({ alias: AliasSchema, moved: v.pipe(v.number(), v.integer()) })
+
+/** POST /api/admin/tags/implications: the implication, and how many tags it added to existing uploads. */
+export const AddImplicationResponseSchema = v.object({ implication: ImplicationSchema, added: v.pipe(v.number(), v.integer()) })
+
+/** GET /api/admin/tags/rules: every alias and implication, by slug. */
+export const TagRulesResponseSchema = v.object({ aliases: v.array(AliasSchema), implications: v.array(ImplicationSchema) })
+
+/** GET /api/tags/{slug} */
+export const TagDetailResponseSchema = v.object({
+  tag: v.object({
+    ...TagSchema.entries,
+    count: v.pipe(v.number(), v.integer()),
+    aliases: v.array(v.string()),
+    implies: v.array(v.string()),
+    impliedBy: v.array(v.string()),
+  }),
 })

@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { launchBrowser } from '../support/browser'
 import { api } from '../support/api'
 import { verifyRegisteredEmail } from '../support/accounts'
 import { ADMIN_EMAIL } from '../support/global-setup'
-import { listEntryOf } from '../support/seed'
+import { listEntryOf, makeAdmin } from '../support/seed'
 import { goto, registerUser, seedLink, signedInContext } from './helpers'
 
 describe('admin page', () => {
@@ -65,6 +66,37 @@ describe('admin page', () => {
     await row.locator(`button[aria-label="Lift shadow-ban of ${target.username}"]`).click()
     await row.locator('.badge-danger').waitFor({ state: 'detached' })
     expect((await api(`/api/admin/users?q=${target.username}`, { token: admin.token })).body.users[0].shadowBanned).toBe(false)
+    await context.close()
+  })
+  it('adds and removes a tag alias and an implication, which the tag page shows', async () => {
+    const admin = await makeAdmin(await registerUser())
+    const [from, to, implied] = ['b-from', 'b-to', 'b-implied'].map(prefix => `${prefix}-${randomUUID().slice(0, 6)}`) as [string, string, string]
+    await seedLink(admin, { tags: [to, implied] })
+    const context = await signedInContext(browser, admin)
+    const page = await context.newPage()
+    await goto(page, '/admin?tab=tags')
+    await page.fill('#alias-from', from)
+    await page.fill('#alias-to', to)
+    await page.click('[data-testid=alias-form] button[type=submit]')
+    await page.waitForFunction(text => document.querySelector('[data-testid=tag-rules-status]')?.textContent?.includes(text), `#${from} now resolves to #${to}`)
+    await expect(page.innerText('[data-testid=alias-list]')).resolves.toContain(`#${from} → #${to}`)
+    await page.fill('#implication-tag', to)
+    await page.fill('#implication-implies', implied)
+    await page.click('[data-testid=implication-form] button[type=submit]')
+    await page.waitForFunction(text => document.querySelector('[data-testid=tag-rules-status]')?.textContent?.includes(text), `#${to} now implies #${implied}`)
+
+    await goto(page, `/tags/${from}`)
+    const rules = await page.innerText('[data-testid=tag-rules]')
+    expect(rules).toContain(`Alias of\n#${to}`)
+    expect(rules).toContain(`Also known as\n#${from}`)
+    expect(rules).toContain(`Implies\n#${implied}`)
+
+    await goto(page, '/admin?tab=tags')
+    await page.click(`button[aria-label="Remove alias ${from}"]`)
+    await page.waitForFunction(text => document.querySelector('[data-testid=tag-rules-status]')?.textContent?.includes(text), `#${from} is no longer an alias.`)
+    await page.click(`button[aria-label="Remove implication ${to} implies ${implied}"]`)
+    await page.waitForFunction(text => document.querySelector('[data-testid=tag-rules-status]')?.textContent?.includes(text), `#${to} no longer implies #${implied}.`)
+    expect((await api('/api/admin/tags/rules', { token: admin.token })).body).toMatchObject({ aliases: expect.not.arrayContaining([expect.objectContaining({ from })]) })
     await context.close()
   })
 })

@@ -45,7 +45,10 @@ describe.skipIf(testEngine() !== 'postgres')('npm run move-data', () => {
     const moderator = await makeAdmin(await registerUser({}, embedded.url), embedded)
     expect((await api(`/api/admin/users/${bob.id}/shadow-ban`, { method: 'POST', token: moderator.token, body: { shadowBanned: false }, baseURL: embedded.url })).status).toBe(200)
     expect((await api('/api/profile/filters', { method: 'PUT', token: bob.token, body: { hiddenTags: ['links'] }, baseURL: embedded.url })).status).toBe(200)
-    const paths = ['/api/uploads', '/api/uploads?sort=hot', '/api/uploads/filtered?sort=best', `/api/uploads/filtered?tags=cats`, '/api/items-top-voted', `/api/user/${alice.username}/uploads?sort=name`, `/api/upload/${image.id}`, '/api/tags?q=']
+    // A tag alias and an implication (both logged).
+    expect((await api('/api/admin/tags/aliases', { method: 'POST', token: moderator.token, body: { from: 'kitties', to: 'cats' }, baseURL: embedded.url })).status).toBe(201)
+    expect((await api('/api/admin/tags/implications', { method: 'POST', token: moderator.token, body: { tag: 'cats', implies: 'moved-site' }, baseURL: embedded.url })).status).toBe(201)
+    const paths = ['/api/tags/kitties', '/api/uploads/filtered?tags=kitties', '/api/uploads', '/api/uploads?sort=hot', '/api/uploads/filtered?sort=best', `/api/uploads/filtered?tags=cats`, '/api/items-top-voted', `/api/user/${alice.username}/uploads?sort=name`, `/api/upload/${image.id}`, '/api/tags?q=']
     const before = await Promise.all(paths.map(async path => (await api(path, { baseURL: embedded.url })).body))
     const imageBefore = Buffer.from(await (await fetch(`${embedded.url}/api/image/${image.id}`)).arrayBuffer())
     await embedded.stop({ keepData: true })
@@ -58,7 +61,9 @@ describe.skipIf(testEngine() !== 'postgres')('npm run move-data', () => {
     expect(moved.stdout).toContain('| votes | 1 | 1 |')
     expect(moved.stdout).toContain('| anonymous_votes | 1 | 1 |')
     expect(moved.stdout).toContain('| reports | 1 | 1 |')
-    expect(moved.stdout).toContain('| moderation_log | 1 | 1 |')
+    expect(moved.stdout).toContain('| moderation_log | 3 | 3 |')
+    expect(moved.stdout).toContain('| tag_aliases | 1 | 1 |')
+    expect(moved.stdout).toContain('| tag_implications | 1 | 1 |')
     expect(moved.stdout).toContain('| user_hidden_tags | 1 | 1 |')
     expect(moved.stdout).toContain('media: 1 file(s) match their SHA-256')
     expect(moved.stdout).toContain('secrets: 4 moved into the database')

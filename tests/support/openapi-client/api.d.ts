@@ -14,7 +14,7 @@ export interface paths {
         };
         /**
          * The moderation log (admin)
-         * @description Every admin action, newest first, appended in the action's own transaction and never edited. `action`: `shadow_ban_on`, `shadow_ban_off`, `upload_removed`, `tag_added`, `report_claimed`, `report_resolved` (note: the resolution, then the admin's note), `admin_granted`, `admin_revoked` (command line: `actor` null), `admin_account_deleted` (an admin deleted their own account), `upload_edited` (an admin edited someone else's upload; note: the reason), `upload_reverted`, `upload_locked`, `upload_unlocked`, `comment_removed` (an admin deleted someone else's comment). `actor` keeps the username the admin had when the entry was written; its `id` is null once that account is deleted. `targetLabel` is the target as it was then (a username, the first 80 characters of a description or a comment, a report's reason), `targetExists` whether it is still there. limit default 50, max 100.
+         * @description Every admin action, newest first, appended in the action's own transaction and never edited. `action`: `shadow_ban_on`, `shadow_ban_off`, `upload_removed`, `tag_added`, `report_claimed`, `report_resolved` (note: the resolution, then the admin's note), `admin_granted`, `admin_revoked` (command line: `actor` null), `admin_account_deleted` (an admin deleted their own account), `upload_edited` (an admin edited someone else's upload; note: the reason), `upload_reverted`, `upload_locked`, `upload_unlocked`, `tag_alias_added`, `tag_alias_removed`, `tag_implication_added`, `tag_implication_removed` (target: the tag; note: `from → to`, or `tag → implied`). `actor` keeps the username the admin had when the entry was written; its `id` is null once that account is deleted. `targetLabel` is the target as it was then (a username, the first 80 characters of a description, a report's reason, a tag's name), `targetExists` whether it is still there. limit default 50, max 100.
          */
         get: operations["listModerationLog"];
         put?: never;
@@ -79,6 +79,103 @@ export interface paths {
          * @description Resolves every unresolved report of the report's upload with one action: `dismiss`, `remove_upload` (the upload, its files and its reports go) or `shadow_ban_uploader`. The action and its moderation log entries commit together.
          */
         post: operations["resolveReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tags/aliases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a slug an alias of a tag (admins only; logged)
+         * @description `from` then resolves to `to` wherever a tag is read or written: uploads and edits, tag filters and hidden tags, search, tag pages and feeds. Uploads carrying `from` carry `to` instead (once, where they had both; `moved` counts them), completed by `to`'s implications within the 10-tag cap.
+         */
+        post: operations["addTagAlias"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tags/aliases/{from}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an alias (admins only; logged)
+         * @description Links already moved to the tag stay there.
+         */
+        delete: operations["removeTagAlias"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tags/implications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a tag imply another (admins only; logged)
+         * @description An upload carrying `tag` (or a tag implying it) also carries `implies` and what that implies, now and whenever it is tagged, while it has room under the 10-tag cap (an upload at 10 keeps its tags; `added` counts the links added now). Aliases resolve first.
+         */
+        post: operations["addTagImplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tags/implications/{tag}/{implies}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an implication (admins only; logged)
+         * @description Tags it already added stay.
+         */
+        delete: operations["removeTagImplication"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tags/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every tag alias and implication (admins only) */
+        get: operations["listTagRules"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -655,70 +752,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/comments/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Delete a comment
-         * @description The author or an admin (logged in the moderation log as `comment_removed`). A comment with replies stays as `deleted: true` with an empty body; otherwise it goes, and a deleted comment goes with its last reply.
-         */
-        delete: operations["deleteComment"];
-        options?: never;
-        head?: never;
-        /**
-         * Edit a comment
-         * @description The author, within 24 hours of posting. Body: Markdown, 1–2000 characters after trimming (400 `Comment must not be empty` / `Comment must be at most 2000 characters`; NUL: 400 `Text must not contain NUL characters`); rendered on the server without raw HTML or images, links only http(s) and mailto with rel="nofollow ugc noopener". Counts in the COMMENT rate-limit category per account.
-         */
-        patch: operations["editComment"];
-        trace?: never;
-    };
-    "/api/comments/{id}/vote": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Vote on a comment
-         * @description up (+1), down (−1), or null to withdraw; the same vote again changes nothing. score is the sum of the comment's votes.
-         */
-        put: operations["voteComment"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/comments/preview": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Render a comment body without posting it
-         * @description Body: Markdown, 1–2000 characters after trimming (400 `Comment must not be empty` / `Comment must be at most 2000 characters`; NUL: 400 `Text must not contain NUL characters`); rendered on the server without raw HTML or images, links only http(s) and mailto with rel="nofollow ugc noopener". Stores nothing.
-         */
-        post: operations["previewComment"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/duel": {
         parameters: {
             query?: never;
@@ -1064,6 +1097,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tags/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tag with its aliases and implications
+         * @description An alias slug answers its tag. `count` counts public uploads; `aliases` are the slugs that resolve to the tag, `implies` the tags it adds to an upload, `impliedBy` the tags that add it (direct ones, by slug). A tag only private uploads carry, and no alias or implication names, is not found.
+         */
+        get: operations["getTag"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/upload": {
         parameters: {
             query?: never;
@@ -1107,30 +1160,6 @@ export interface paths {
          * @description `tags` is the complete new list (tag rules, at most 10): tags it lacks are removed, new ones added. `externalUrl` only for links. Other keys are ignored. A body equal to the current state changes nothing and answers the current revision. Send `If-Match` with the ETag of GET /api/upload/{id} to refuse the change when the upload changed meanwhile (412). The file, type, owner, creation time and votes never change; parallel edits apply one after the other.
          */
         patch: operations["editUpload"];
-        trace?: never;
-    };
-    "/api/upload/{id}/comments": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * An upload's comments
-         * @description Top-level comments paged (limit default 20, max 100; 400 `Invalid page` / `Invalid limit`), each with all its replies oldest first. sort: new (default), old, top (score, then newest); other values 400 `Invalid sort`. Seen by whoever can see the upload; a shadow-banned author's only by them and admins. With a session cookie each comment carries the caller's `myVote`, and the answer is `Cache-Control: private, no-store`.
-         */
-        get: operations["listComments"];
-        put?: never;
-        /**
-         * Comment on an upload, or reply
-         * @description Body: Markdown, 1–2000 characters after trimming (400 `Comment must not be empty` / `Comment must be at most 2000 characters`; NUL: 400 `Text must not contain NUL characters`); rendered on the server without raw HTML or images, links only http(s) and mailto with rel="nofollow ugc noopener". parentId: the comment replied to; a reply to a reply attaches to its top-level comment. Counts in the COMMENT rate-limit category per account.
-         */
-        post: operations["postComment"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
         trace?: never;
     };
     "/api/upload/{id}/favourite": {
@@ -1597,46 +1626,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/feeds/upload/{id}/comments.atom": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The newest comments on a public upload (Atom)
-         * @description The 50 newest comments (replies too) of a public upload that anyone may see (not deleted, author not shadow-banned), each with "Comment by {username}" as title, a link to /upload/{id}#comment-{commentId}, the author, published/updated and the sanitised HTML as content (Atom: content type="html"; JSON Feed: content_html). Not rate-limited.
-         */
-        get: operations["getUploadCommentsFeedAtom"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/feeds/upload/{id}/comments.json": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The newest comments on a public upload (JSON Feed)
-         * @description The 50 newest comments (replies too) of a public upload that anyone may see (not deleted, author not shadow-banned), each with "Comment by {username}" as title, a link to /upload/{id}#comment-{commentId}, the author, published/updated and the sanitised HTML as content (Atom: content type="html"; JSON Feed: content_html). Not rate-limited.
-         */
-        get: operations["getUploadCommentsFeedJson"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/feeds/user/{username}.atom": {
         parameters: {
             query?: never;
@@ -2059,8 +2048,7 @@ export interface components {
          *         "downvotes": 1,
          *         "averageRating": 8.2
          *       },
-         *       "favourites": 3,
-         *       "comments": 2
+         *       "favourites": 3
          *     }
          */
         Upload: {
@@ -2092,8 +2080,6 @@ export interface components {
             favourites: number;
             /** @description Whether the signed-in caller has it as a favourite; absent without a session */
             favourited?: boolean;
-            /** @description How many comments anyone may see (not deleted, author not shadow-banned) */
-            comments: number;
         };
         /**
          * @description The answer to a new upload; the full object is at GET /api/upload/{id}.
@@ -2156,8 +2142,7 @@ export interface components {
          *         "downvotes": 1,
          *         "averageRating": 8.2
          *       },
-         *       "favourites": 3,
-         *       "comments": 2
+         *       "favourites": 3
          *     }
          */
         UploadListEntry: {
@@ -2186,8 +2171,6 @@ export interface components {
             favourites: number;
             /** @description Whether the signed-in caller has it as a favourite; absent without a session */
             favourited?: boolean;
-            /** @description How many comments anyone may see (not deleted, author not shadow-banned) */
-            comments: number;
         };
         /**
          * @description Counted votes; `averageRating` is null until someone votes.
@@ -2248,8 +2231,7 @@ export interface components {
          *         "downvotes": 1,
          *         "averageRating": 8.2
          *       },
-         *       "favourites": 3,
-         *       "comments": 2
+         *       "favourites": 3
          *     }
          */
         UserUploadListEntry: {
@@ -2277,8 +2259,6 @@ export interface components {
             favourites: number;
             /** @description Whether the signed-in caller has it as a favourite; absent without a session */
             favourited?: boolean;
-            /** @description How many comments anyone may see (not deleted, author not shadow-banned) */
-            comments: number;
         };
         /**
          * @description A signed-in user's vote on an upload.
@@ -2336,9 +2316,9 @@ export interface operations {
                                 username: string;
                             } | null;
                             /** @enum {string} */
-                            action: "shadow_ban_on" | "shadow_ban_off" | "upload_removed" | "tag_added" | "report_claimed" | "report_resolved" | "admin_granted" | "admin_revoked" | "admin_account_deleted" | "upload_edited" | "upload_reverted" | "upload_locked" | "upload_unlocked" | "comment_removed";
+                            action: "shadow_ban_on" | "shadow_ban_off" | "upload_removed" | "tag_added" | "report_claimed" | "report_resolved" | "admin_granted" | "admin_revoked" | "admin_account_deleted" | "upload_edited" | "upload_reverted" | "upload_locked" | "upload_unlocked" | "tag_alias_added" | "tag_alias_removed" | "tag_implication_added" | "tag_implication_removed";
                             /** @enum {string} */
-                            targetType: "user" | "upload" | "report" | "comment";
+                            targetType: "user" | "upload" | "report" | "tag";
                             targetId: string;
                             targetLabel: string | null;
                             targetExists: boolean;
@@ -2700,6 +2680,455 @@ export interface operations {
             };
             /** @description A body that is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addTagAlias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A tag slug */
+                    from: string;
+                    /** @description A tag slug */
+                    to: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The alias */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        alias: {
+                            from: string;
+                            to: string;
+                        };
+                        moved: number;
+                    };
+                };
+            };
+            /** @description `Invalid tag`; `A tag cannot be an alias of itself`; `An alias cannot point to an alias` (`to` is an alias); `A tag with aliases cannot become an alias`; `A tag with implications cannot become an alias` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Tag not found`: no tag `to` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Alias already exists`: `from` is an alias already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeTagAlias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A tag slug */
+                from: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description `Invalid tag` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Alias not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addTagImplication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A tag slug */
+                    tag: string;
+                    /** @description A tag slug */
+                    implies: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The implication */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        implication: {
+                            tag: string;
+                            implies: string;
+                        };
+                        added: number;
+                    };
+                };
+            };
+            /** @description `Invalid tag`; `Invalid implication`: a cycle, or a chain of more than 5 implications */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Tag not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Implication already exists` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeTagImplication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A tag slug */
+                tag: string;
+                /** @description A tag slug */
+                implies: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description `Invalid tag` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Tag not found`, `Implication not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTagRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Aliases by `from` slug, implications by tag slug */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        aliases: {
+                            from: string;
+                            to: string;
+                        }[];
+                        implications: {
+                            tag: string;
+                            implies: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5094,372 +5523,6 @@ export interface operations {
             };
         };
     };
-    deleteComment: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                    };
-                };
-            };
-            /** @description Not authenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `Only the author or an admin may delete a comment` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `Comment not found` (unknown, deleted, on an upload the caller cannot see, or a shadow-banned author's to anyone but them and admins) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited */
-            429: {
-                headers: {
-                    /** @description Seconds to wait */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    editComment: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description Markdown, 1–2000 characters: paragraphs, emphasis, links (http, https, mailto), code, quotes, lists; no HTML, no images */
-                    body: string;
-                };
-            };
-        };
-        responses: {
-            /** @description The comment as now stored, with editedAt */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        comment: {
-                            /** Format: uuid */
-                            id: string;
-                            author: {
-                                /** Format: uuid */
-                                id: string;
-                                username: string;
-                            } | null;
-                            body: string;
-                            /** @description The body rendered and sanitised on the server */
-                            html: string;
-                            parentId: string | null;
-                            createdAt: string;
-                            editedAt: string | null;
-                            score: number;
-                            myVote: ("up" | "down") | null;
-                            deleted: boolean;
-                        };
-                    };
-                };
-            };
-            /** @description A bad body */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not authenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `Only the author may edit a comment` or `A comment can only be edited within 24 hours of posting` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `Comment not found` (unknown, deleted, on an upload the caller cannot see, or a shadow-banned author's to anyone but them and admins) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON body over 1 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited (the COMMENT category, per account) */
-            429: {
-                headers: {
-                    /** @description Seconds until the window resets */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    voteComment: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    vote: ("up" | "down") | null;
-                };
-            };
-        };
-        responses: {
-            /** @description The comment's score and the caller's vote */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        score: number;
-                        myVote: ("up" | "down") | null;
-                    };
-                };
-            };
-            /** @description `Invalid vote` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not authenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Cross-site request blocked: Origin present and not the site's own */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `Comment not found` (unknown, deleted, on an upload the caller cannot see, or a shadow-banned author's to anyone but them and admins) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON body over 1 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited */
-            429: {
-                headers: {
-                    /** @description Seconds to wait */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    previewComment: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description Markdown, 1–2000 characters: paragraphs, emphasis, links (http, https, mailto), code, quotes, lists; no HTML, no images */
-                    body: string;
-                };
-            };
-        };
-        responses: {
-            /** @description The sanitised HTML a posted comment would have */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        html: string;
-                    };
-                };
-            };
-            /** @description A bad body */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not authenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Cross-site request blocked: Origin present and not the site's own */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON body over 1 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited */
-            429: {
-                headers: {
-                    /** @description Seconds to wait */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     judgeDuel: {
         parameters: {
             query?: never;
@@ -5621,8 +5684,6 @@ export interface operations {
                             favourites: number;
                             /** @description Whether the signed-in caller has it as a favourite; absent without a session */
                             favourited?: boolean;
-                            /** @description How many comments anyone may see (not deleted, author not shadow-banned) */
-                            comments: number;
                             /** @description Elo strength: 1500 to start, K = 24 */
                             strength: number;
                             wins: number;
@@ -5654,8 +5715,6 @@ export interface operations {
                             favourites: number;
                             /** @description Whether the signed-in caller has it as a favourite; absent without a session */
                             favourited?: boolean;
-                            /** @description How many comments anyone may see (not deleted, author not shadow-banned) */
-                            comments: number;
                             /** @description Elo strength: 1500 to start, K = 24 */
                             strength: number;
                             wins: number;
@@ -5754,8 +5813,6 @@ export interface operations {
                             favourites: number;
                             /** @description Whether the signed-in caller has it as a favourite; absent without a session */
                             favourited?: boolean;
-                            /** @description How many comments anyone may see (not deleted, author not shadow-banned) */
-                            comments: number;
                             /** @description Elo strength: 1500 to start, K = 24 */
                             strength: number;
                             wins: number;
@@ -6779,6 +6836,7 @@ export interface operations {
                             name: string;
                             slug: string;
                             count: number;
+                            aliasOf?: string;
                         }[];
                         fields: string[];
                     };
@@ -6852,6 +6910,76 @@ export interface operations {
             };
             /** @description Invalid limit or query */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A tag slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tag */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            slug: string;
+                            count: number;
+                            aliases: string[];
+                            implies: string[];
+                            impliedBy: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Invalid tag`: not a tag slug */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Tag not found` */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7187,224 +7315,6 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listComments: {
-        parameters: {
-            query?: {
-                page?: number;
-                /** @description Page size; a larger value is treated as 100 */
-                limit?: number;
-                /** @description new (default): newest first; old: oldest first; top: highest score, then newest */
-                sort?: "new" | "old" | "top";
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of comments and the total of top-level ones */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        comments: {
-                            /** Format: uuid */
-                            id: string;
-                            author: {
-                                /** Format: uuid */
-                                id: string;
-                                username: string;
-                            } | null;
-                            body: string;
-                            /** @description The body rendered and sanitised on the server */
-                            html: string;
-                            parentId: string | null;
-                            createdAt: string;
-                            editedAt: string | null;
-                            score: number;
-                            myVote: ("up" | "down") | null;
-                            deleted: boolean;
-                            replies: {
-                                /** Format: uuid */
-                                id: string;
-                                author: {
-                                    /** Format: uuid */
-                                    id: string;
-                                    username: string;
-                                } | null;
-                                body: string;
-                                /** @description The body rendered and sanitised on the server */
-                                html: string;
-                                parentId: string | null;
-                                createdAt: string;
-                                editedAt: string | null;
-                                score: number;
-                                myVote: ("up" | "down") | null;
-                                deleted: boolean;
-                            }[];
-                        }[];
-                        total: number;
-                        page: number;
-                        limit: number;
-                    };
-                };
-            };
-            /** @description Not modified */
-            304: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Invalid page, limit or sort */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `Upload not found` (unknown, or private and not the caller's) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited */
-            429: {
-                headers: {
-                    /** @description Seconds to wait */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postComment: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description Markdown, 1–2000 characters: paragraphs, emphasis, links (http, https, mailto), code, quotes, lists; no HTML, no images */
-                    body: string;
-                    parentId?: string | null;
-                };
-            };
-        };
-        responses: {
-            /** @description The comment as stored */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        comment: {
-                            /** Format: uuid */
-                            id: string;
-                            author: {
-                                /** Format: uuid */
-                                id: string;
-                                username: string;
-                            } | null;
-                            body: string;
-                            /** @description The body rendered and sanitised on the server */
-                            html: string;
-                            parentId: string | null;
-                            createdAt: string;
-                            editedAt: string | null;
-                            score: number;
-                            myVote: ("up" | "down") | null;
-                            deleted: boolean;
-                        };
-                    };
-                };
-            };
-            /** @description A bad body, `The parent comment belongs to another upload` or `Cannot reply to a deleted comment` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not authenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Cross-site request blocked: Origin present and not the site's own */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `Upload not found`, or `Comment not found` for the parent */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description JSON body over 1 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited (the COMMENT category, per account) */
-            429: {
-                headers: {
-                    /** @description Seconds until the window resets */
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };
@@ -9254,102 +9164,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
-            };
-        };
-    };
-    getUploadCommentsFeedAtom: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description An Atom feed (RFC 4287) */
-            200: {
-                headers: {
-                    /** @description public, max-age=300 */
-                    "Cache-Control"?: string;
-                    /** @description Strong validator; send it as If-None-Match for a 304 */
-                    ETag?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/atom+xml": string;
-                };
-            };
-            /** @description Not modified */
-            304: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description `Upload not found` (unknown or private) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getUploadCommentsFeedJson: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A JSON Feed 1.1 document */
-            200: {
-                headers: {
-                    /** @description public, max-age=300 */
-                    "Cache-Control"?: string;
-                    /** @description Strong validator; send it as If-None-Match for a 304 */
-                    ETag?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/feed+json": {
-                        /** @constant */
-                        version: "https://jsonfeed.org/version/1.1";
-                        title: string;
-                        home_page_url: string;
-                        feed_url: string;
-                        items: {
-                            id: string;
-                            url: string;
-                            title: string;
-                            date_published: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Not modified */
-            304: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description `Upload not found` (unknown or private) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
             };
         };
     };

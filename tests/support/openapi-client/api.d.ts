@@ -764,7 +764,7 @@ export interface paths {
         };
         /**
          * The 6 newest public uploads
-         * @description With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
+         * @description rating=safe|suggestive|explicit (repeated or comma-separated; other values 400 `Invalid rating`): only those content ratings. With a session cookie the caller's hidden tags (PUT /api/profile/filters) and the ratings they hide (PUT /api/profile/preferences) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
          */
         get: operations["listRecentUploads"];
         put?: never;
@@ -784,7 +784,7 @@ export interface paths {
         };
         /**
          * The 6 top-voted public uploads
-         * @description Ordered by upvotes, then total votes, then newest. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
+         * @description Ordered by upvotes, then total votes, then newest. rating=safe|suggestive|explicit (repeated or comma-separated; other values 400 `Invalid rating`): only those content ratings. With a session cookie the caller's hidden tags (PUT /api/profile/filters) and the ratings they hide (PUT /api/profile/preferences) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
          */
         get: operations["listTopVotedUploads"];
         put?: never;
@@ -907,10 +907,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The caller's preferences
+         * @description publicFavourites, and what the caller's lists and pages do with explicit (default blur) and suggestive (default show) uploads. Visitors without an account get the defaults and keep their own choice in the browser.
+         */
+        get: operations["getPreferences"];
         /**
          * Set the caller's preferences
-         * @description publicFavourites: whether others may list the caller's favourites (on by default). A field left out stays as it is; GET /api/profile answers it too.
+         * @description publicFavourites: whether others may list the caller's favourites (on by default). explicit, suggestive: show, blur or hide (left out of the caller's lists, which then answer `Cache-Control: private`). A field left out stays as it is.
          */
         put: operations["setPreferences"];
         post?: never;
@@ -929,7 +933,7 @@ export interface paths {
         };
         /**
          * The caller's own uploads, private ones included
-         * @description Entries as in the per-user list, with `is_private` 1 for a private upload. sort: date (newest first), votes (upvotes, then newest), name (original name, case-insensitive). limit default 12, max 50. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. Cache-Control: private, no-store.
+         * @description Entries as in the per-user list, with `is_private` 1 for a private upload. sort: date (newest first), votes (upvotes, then newest), name (original name, case-insensitive). limit default 12, max 50. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. rating=safe|suggestive|explicit (repeated or comma-separated): only those content ratings. Cache-Control: private, no-store.
          */
         get: operations["listMyUploads"];
         put?: never;
@@ -949,7 +953,7 @@ export interface paths {
         };
         /**
          * Public uploads matching a search query
-         * @description q: terms separated by spaces or commas are ANDed; OR or || between terms; -term or NOT term; parentheses (nesting at most 5). A bare word is a tag slug (a tag no upload carries: nothing in an AND, left out of an OR). "a phrase" and text:word (text:wor* a prefix) match whole words of the description, case- and diacritic-insensitive. Fields with :, :>, :>=, :<, :<= or :a..b: fucks, nope, votes, score (fucks − nope), ratio (0–1; an upload without votes has none), tags (tag count), age (12h, 7d, 2w, 3m, 1y), date (2026, 2026-01, 2026-01-15, UTC), user:name, type:image|link, is:voted|unvoted|mine (session cookie; 401 `Authentication required` without). At most 500 characters, 30 terms, 5 full-text terms. A missing or blank q: every public upload. Private uploads never match. A syntax error is 400 `Invalid query` with data { position (0-based, in characters), expected }; past the limits 400 `Query too complex` with the same data. The answer is as /api/uploads/filtered's. limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. sort: new (default), top (upvotes, then total votes), hot (sign(u−d)·log10(max(|u−d|,1)) + (created_at in Unix seconds − 1700000000)/45000), best (Wilson lower bound of u/(u+d) at z = 1.96), divisive ((u+d)^(min(u,d)/max(u,d)), 0 when either is 0), favourites (how many accounts have it as a favourite); ties newest first; other values 400 `Invalid sort`. period (top, best, divisive, favourites): day, week, month (30 days), year or all (default); other values 400 `Invalid period`. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`. An is: answer is also private.
+         * @description q: terms separated by spaces or commas are ANDed; OR or || between terms; -term or NOT term; parentheses (nesting at most 5). A bare word is a tag slug (a tag no upload carries: nothing in an AND, left out of an OR). "a phrase" and text:word (text:wor* a prefix) match whole words of the description, case- and diacritic-insensitive. Fields with :, :>, :>=, :<, :<= or :a..b: fucks, nope, votes, score (fucks − nope), ratio (0–1; an upload without votes has none), tags (tag count), age (12h, 7d, 2w, 3m, 1y), date (2026, 2026-01, 2026-01-15, UTC), user:name, type:image|link, rating:safe|suggestive|explicit, is:voted|unvoted|mine (session cookie; 401 `Authentication required` without). At most 500 characters, 30 terms, 5 full-text terms. A missing or blank q: every public upload. Private uploads never match. A syntax error is 400 `Invalid query` with data { position (0-based, in characters), expected }; past the limits 400 `Query too complex` with the same data. The answer is as /api/uploads/filtered's. limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. sort: new (default), top (upvotes, then total votes), hot (sign(u−d)·log10(max(|u−d|,1)) + (created_at in Unix seconds − 1700000000)/45000), best (Wilson lower bound of u/(u+d) at z = 1.96), divisive ((u+d)^(min(u,d)/max(u,d)), 0 when either is 0), favourites (how many accounts have it as a favourite); ties newest first; other values 400 `Invalid sort`. period (top, best, divisive, favourites): day, week, month (30 days), year or all (default); other values 400 `Invalid period`. rating=safe|suggestive|explicit (repeated or comma-separated; other values 400 `Invalid rating`): only those content ratings. With a session cookie the caller's hidden tags (PUT /api/profile/filters) and the ratings they hide (PUT /api/profile/preferences) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`. An is: answer is also private.
          */
         get: operations["searchUploads"];
         put?: never;
@@ -1039,8 +1043,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Edit an upload's description, tags or link (owner or admin), as a new revision
-         * @description `tags` is the complete new list (tag rules, at most 10): tags it lacks are removed, new ones added. `externalUrl` only for links. Other keys are ignored. A body equal to the current state changes nothing and answers the current revision. Send `If-Match` with the ETag of GET /api/upload/{id} to refuse the change when the upload changed meanwhile (412). The file, type, owner, creation time and votes never change; parallel edits apply one after the other.
+         * Edit an upload's description, tags, link or rating (owner or admin), as a new revision
+         * @description `tags` is the complete new list (tag rules, at most 10): tags it lacks are removed, new ones added. `externalUrl` only for links. `rating`: safe, suggestive or explicit (400 `Invalid rating` otherwise); an admin's change of another's upload is logged (upload_edited). Other keys are ignored. A body equal to the current state changes nothing and answers the current revision. Send `If-Match` with the ETag of GET /api/upload/{id} to refuse the change when the upload changed meanwhile (412). The file, type, owner, creation time and votes never change; parallel edits apply one after the other.
          */
         patch: operations["editUpload"];
         trace?: never;
@@ -1135,7 +1139,7 @@ export interface paths {
         };
         /**
          * Public uploads, newest first
-         * @description limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. sort: new (default), top (upvotes, then total votes), hot (sign(u−d)·log10(max(|u−d|,1)) + (created_at in Unix seconds − 1700000000)/45000), best (Wilson lower bound of u/(u+d) at z = 1.96), divisive ((u+d)^(min(u,d)/max(u,d)), 0 when either is 0), favourites (how many accounts have it as a favourite); ties newest first; other values 400 `Invalid sort`. period (top, best, divisive, favourites): day, week, month (30 days), year or all (default); other values 400 `Invalid period`. unvoted=true (session cookie; 401 `Authentication required` without): only uploads the caller has not voted on. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
+         * @description limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. sort: new (default), top (upvotes, then total votes), hot (sign(u−d)·log10(max(|u−d|,1)) + (created_at in Unix seconds − 1700000000)/45000), best (Wilson lower bound of u/(u+d) at z = 1.96), divisive ((u+d)^(min(u,d)/max(u,d)), 0 when either is 0), favourites (how many accounts have it as a favourite); ties newest first; other values 400 `Invalid sort`. period (top, best, divisive, favourites): day, week, month (30 days), year or all (default); other values 400 `Invalid period`. unvoted=true (session cookie; 401 `Authentication required` without): only uploads the caller has not voted on. rating=safe|suggestive|explicit (repeated or comma-separated; other values 400 `Invalid rating`): only those content ratings. With a session cookie the caller's hidden tags (PUT /api/profile/filters) and the ratings they hide (PUT /api/profile/preferences) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
          */
         get: operations["listUploads"];
         put?: never;
@@ -1196,7 +1200,7 @@ export interface paths {
         };
         /**
          * Public uploads carrying the given tags, newest first
-         * @description tags: comma-separated names, compared by slug; an upload must carry all of them (match=any: any). No tags: every public upload. limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. sort: new (default), top (upvotes, then total votes), hot (sign(u−d)·log10(max(|u−d|,1)) + (created_at in Unix seconds − 1700000000)/45000), best (Wilson lower bound of u/(u+d) at z = 1.96), divisive ((u+d)^(min(u,d)/max(u,d)), 0 when either is 0), favourites (how many accounts have it as a favourite); ties newest first; other values 400 `Invalid sort`. period (top, best, divisive, favourites): day, week, month (30 days), year or all (default); other values 400 `Invalid period`. unvoted=true (session cookie; 401 `Authentication required` without): only uploads the caller has not voted on. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
+         * @description tags: comma-separated names, compared by slug; an upload must carry all of them (match=any: any). No tags: every public upload. limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. sort: new (default), top (upvotes, then total votes), hot (sign(u−d)·log10(max(|u−d|,1)) + (created_at in Unix seconds − 1700000000)/45000), best (Wilson lower bound of u/(u+d) at z = 1.96), divisive ((u+d)^(min(u,d)/max(u,d)), 0 when either is 0), favourites (how many accounts have it as a favourite); ties newest first; other values 400 `Invalid sort`. period (top, best, divisive, favourites): day, week, month (30 days), year or all (default); other values 400 `Invalid period`. unvoted=true (session cookie; 401 `Authentication required` without): only uploads the caller has not voted on. rating=safe|suggestive|explicit (repeated or comma-separated; other values 400 `Invalid rating`): only those content ratings. With a session cookie the caller's hidden tags (PUT /api/profile/filters) and the ratings they hide (PUT /api/profile/preferences) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
          */
         get: operations["listFilteredUploads"];
         put?: never;
@@ -1236,7 +1240,7 @@ export interface paths {
         };
         /**
          * A user's public uploads
-         * @description Private uploads are never listed, even for their owner. sort: date (newest first), votes (upvotes, then newest), name (original name, case-insensitive), favourites (most favourited, then newest). tags: slugs, all must match. limit default 12, max 50. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
+         * @description Private uploads are never listed, even for their owner. sort: date (newest first), votes (upvotes, then newest), name (original name, case-insensitive), favourites (most favourited, then newest). tags: slugs, all must match. limit default 12, max 50. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. rating=safe|suggestive|explicit (repeated or comma-separated; other values 400 `Invalid rating`): only those content ratings. With a session cookie the caller's hidden tags (PUT /api/profile/filters) and the ratings they hide (PUT /api/profile/preferences) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
          */
         get: operations["listUserUploads"];
         put?: never;
@@ -1358,7 +1362,7 @@ export interface paths {
         };
         /**
          * Newest public uploads (Atom)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getRecentFeedAtom"];
         put?: never;
@@ -1378,7 +1382,7 @@ export interface paths {
         };
         /**
          * Newest public uploads (JSON Feed)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getRecentFeedJson"];
         put?: never;
@@ -1398,7 +1402,7 @@ export interface paths {
         };
         /**
          * Newest public uploads matching a search query (Atom)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getSearchFeedAtom"];
         put?: never;
@@ -1418,7 +1422,7 @@ export interface paths {
         };
         /**
          * Newest public uploads matching a search query (JSON Feed)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getSearchFeedJson"];
         put?: never;
@@ -1438,7 +1442,7 @@ export interface paths {
         };
         /**
          * Newest public uploads carrying a tag (Atom)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getTagFeedAtom"];
         put?: never;
@@ -1458,7 +1462,7 @@ export interface paths {
         };
         /**
          * Newest public uploads carrying a tag (JSON Feed)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getTagFeedJson"];
         put?: never;
@@ -1478,7 +1482,7 @@ export interface paths {
         };
         /**
          * Top-voted public uploads (Atom)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getTopFeedAtom"];
         put?: never;
@@ -1498,7 +1502,7 @@ export interface paths {
         };
         /**
          * Top-voted public uploads (JSON Feed)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getTopFeedJson"];
         put?: never;
@@ -1518,7 +1522,7 @@ export interface paths {
         };
         /**
          * A user's newest public uploads (Atom)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getUserFeedAtom"];
         put?: never;
@@ -1538,7 +1542,7 @@ export interface paths {
         };
         /**
          * A user's newest public uploads (JSON Feed)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getUserFeedJson"];
         put?: never;
@@ -1558,7 +1562,7 @@ export interface paths {
         };
         /**
          * A user's newest favourites among public uploads (Atom)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getUserFavouritesFeedAtom"];
         put?: never;
@@ -1578,7 +1582,7 @@ export interface paths {
         };
         /**
          * A user's newest favourites among public uploads (JSON Feed)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getUserFavouritesFeedJson"];
         put?: never;
@@ -1734,7 +1738,8 @@ export interface components {
          *       "file": "<binary PNG>",
          *       "description": "Does this sunset fuck?",
          *       "tags": "Sunset, Beach",
-         *       "is_private": "false"
+         *       "is_private": "false",
+         *       "rating": "safe"
          *     }
          */
         ImageUploadForm: {
@@ -1757,6 +1762,11 @@ export interface components {
              * @enum {string}
              */
             is_private?: "true" | "false";
+            /**
+             * @description The content rating; default `safe`
+             * @enum {string}
+             */
+            rating?: "safe" | "suggestive" | "explicit";
         };
         /**
          * @description upload_type `image_url`: the service downloads the image (not accepted by /api/v1/upload).
@@ -1783,6 +1793,11 @@ export interface components {
              * @enum {string}
              */
             is_private?: "true" | "false";
+            /**
+             * @description The content rating; default `safe`
+             * @enum {string}
+             */
+            rating?: "safe" | "suggestive" | "explicit";
         };
         /**
          * @description upload_type `link`: a link, no image.
@@ -1810,6 +1825,11 @@ export interface components {
              * @enum {string}
              */
             is_private?: "true" | "false";
+            /**
+             * @description The content rating; default `safe`
+             * @enum {string}
+             */
+            rating?: "safe" | "suggestive" | "explicit";
         };
         /**
          * @description POST /api/auth with `action: "login"`; `mfaCode` once the answer said `mfaRequired: true`.
@@ -1917,6 +1937,7 @@ export interface components {
          *       "edited_at": null,
          *       "revision": 1,
          *       "locked": 0,
+         *       "rating": "safe",
          *       "tags": [
          *         {
          *           "id": "3f2e1d0c-9b8a-4765-8432-10fedcba9876",
@@ -1956,6 +1977,11 @@ export interface components {
             revision: number;
             /** @enum {number} */
             locked: 0 | 1;
+            /**
+             * @description The content rating: safe, suggestive or explicit
+             * @enum {string}
+             */
+            rating: "safe" | "suggestive" | "explicit";
             tags: components["schemas"]["Tag"][];
             username: string;
             stats: components["schemas"]["UploadStats"];
@@ -1975,7 +2001,8 @@ export interface components {
          *         "description": "Does this sunset fuck?",
          *         "uploadType": "image",
          *         "externalUrl": null,
-         *         "isPrivate": false
+         *         "isPrivate": false,
+         *         "rating": "safe"
          *       }
          *     }
          */
@@ -1992,6 +2019,8 @@ export interface components {
                 uploadType: "image" | "link";
                 externalUrl: string | null;
                 isPrivate: boolean;
+                /** @enum {string} */
+                rating: "safe" | "suggestive" | "explicit";
             };
         };
         /**
@@ -2011,6 +2040,7 @@ export interface components {
          *       "created_at": "2026-11-23T12:00:00.000Z",
          *       "edited_at": null,
          *       "revision": 1,
+         *       "rating": "safe",
          *       "tags": [
          *         {
          *           "id": "3f2e1d0c-9b8a-4765-8432-10fedcba9876",
@@ -2047,6 +2077,11 @@ export interface components {
             created_at: string;
             edited_at: string | null;
             revision: number;
+            /**
+             * @description The content rating: safe, suggestive or explicit
+             * @enum {string}
+             */
+            rating: "safe" | "suggestive" | "explicit";
             tags: components["schemas"]["Tag"][];
             username: string;
             stats: components["schemas"]["UploadStats"];
@@ -2101,6 +2136,7 @@ export interface components {
          *       "created_at": "2026-11-23T12:00:00.000Z",
          *       "edited_at": null,
          *       "revision": 1,
+         *       "rating": "safe",
          *       "tags": [
          *         {
          *           "id": "3f2e1d0c-9b8a-4765-8432-10fedcba9876",
@@ -2136,6 +2172,11 @@ export interface components {
             created_at: string;
             edited_at: string | null;
             revision: number;
+            /**
+             * @description The content rating: safe, suggestive or explicit
+             * @enum {string}
+             */
+            rating: "safe" | "suggestive" | "explicit";
             tags: components["schemas"]["Tag"][];
             stats: components["schemas"]["UploadStats"];
             /** @description How many accounts have the upload as a favourite */
@@ -5111,6 +5152,11 @@ export interface operations {
                             created_at: string;
                             edited_at: string | null;
                             revision: number;
+                            /**
+                             * @description The content rating: safe, suggestive or explicit
+                             * @enum {string}
+                             */
+                            rating: "safe" | "suggestive" | "explicit";
                             tags: components["schemas"]["Tag"][];
                             username: string;
                             stats: components["schemas"]["UploadStats"];
@@ -5142,6 +5188,11 @@ export interface operations {
                             created_at: string;
                             edited_at: string | null;
                             revision: number;
+                            /**
+                             * @description The content rating: safe, suggestive or explicit
+                             * @enum {string}
+                             */
+                            rating: "safe" | "suggestive" | "explicit";
                             tags: components["schemas"]["Tag"][];
                             username: string;
                             stats: components["schemas"]["UploadStats"];
@@ -5240,6 +5291,11 @@ export interface operations {
                             created_at: string;
                             edited_at: string | null;
                             revision: number;
+                            /**
+                             * @description The content rating: safe, suggestive or explicit
+                             * @enum {string}
+                             */
+                            rating: "safe" | "suggestive" | "explicit";
                             tags: components["schemas"]["Tag"][];
                             username: string;
                             stats: components["schemas"]["UploadStats"];
@@ -5419,7 +5475,10 @@ export interface operations {
     };
     listRecentUploads: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5450,6 +5509,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Invalid rating */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited */
             429: {
                 headers: {
@@ -5465,7 +5533,10 @@ export interface operations {
     };
     listTopVotedUploads: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5495,6 +5566,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid rating */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Rate limited */
             429: {
@@ -5822,6 +5902,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size; a larger value is treated as 50 */
                 limit?: number;
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
             };
             header?: never;
             path?: never;
@@ -5850,7 +5932,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid page or limit */
+            /** @description Invalid page, limit or rating */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6019,6 +6101,59 @@ export interface operations {
             };
         };
     };
+    getPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every preference */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        publicFavourites: boolean;
+                        /** @enum {string} */
+                        explicit: "show" | "blur" | "hide";
+                        /** @enum {string} */
+                        suggestive: "show" | "blur" | "hide";
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     setPreferences: {
         parameters: {
             query?: never;
@@ -6031,6 +6166,16 @@ export interface operations {
                 "application/json": {
                     /** @description Whether others may list the account's favourites (GET /api/user/{username}/favourites and its feeds); on by default */
                     publicFavourites?: boolean;
+                    /**
+                     * @description What the account's lists and pages do with explicit uploads: show, blur (default; the page blurs them behind a Show control) or hide (left out of its lists)
+                     * @enum {string}
+                     */
+                    explicit?: "show" | "blur" | "hide";
+                    /**
+                     * @description The same for suggestive uploads: show (default), blur or hide
+                     * @enum {string}
+                     */
+                    suggestive?: "show" | "blur" | "hide";
                 };
             };
         };
@@ -6043,10 +6188,14 @@ export interface operations {
                 content: {
                     "application/json": {
                         publicFavourites: boolean;
+                        /** @enum {string} */
+                        explicit: "show" | "blur" | "hide";
+                        /** @enum {string} */
+                        suggestive: "show" | "blur" | "hide";
                     };
                 };
             };
-            /** @description `Invalid publicFavourites` or `Invalid preferences` (not an object) */
+            /** @description `Invalid publicFavourites`, `Invalid explicit`, `Invalid suggestive` or `Invalid preferences` (not an object) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6111,6 +6260,8 @@ export interface operations {
                 /** @description Page size; a larger value is treated as 50 */
                 limit?: number;
                 sort?: "date" | "votes" | "name" | "favourites";
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
             };
             header?: never;
             path?: never;
@@ -6141,7 +6292,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid page, limit or sort */
+            /** @description Invalid page, limit, sort or rating */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6184,6 +6335,8 @@ export interface operations {
                 sort?: "new" | "top" | "hot" | "best" | "divisive" | "favourites";
                 /** @description Only uploads created within the last day, week, month (30 days) or year; applies to top, best, divisive and favourites */
                 period?: "day" | "week" | "month" | "year" | "all";
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
             };
             header?: never;
             path?: never;
@@ -6216,7 +6369,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `Invalid query` or `Query too complex` (with data { position, expected }), or invalid page, limit, sort or period */
+            /** @description `Invalid query` or `Query too complex` (with data { position, expected }), or invalid page, limit, sort, period or rating */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6594,6 +6747,8 @@ export interface operations {
                     tags?: string[];
                     /** @default  */
                     externalUrl?: string;
+                    /** @enum {string} */
+                    rating?: "safe" | "suggestive" | "explicit";
                     reason?: string;
                 };
             };
@@ -6870,6 +7025,10 @@ export interface operations {
                                     from: string | null;
                                     to: string | null;
                                 };
+                                rating?: {
+                                    from: string | null;
+                                    to: string | null;
+                                };
                                 tagsAdded: string[];
                                 tagsRemoved: string[];
                             };
@@ -7116,6 +7275,8 @@ export interface operations {
                 period?: "day" | "week" | "month" | "year" | "all";
                 /** @description true: only uploads the signed-in caller has not voted on (needs the session cookie; 401 otherwise) */
                 unvoted?: "true" | "false";
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
             };
             header?: never;
             path?: never;
@@ -7147,7 +7308,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid page, limit, sort, period or unvoted */
+            /** @description Invalid page, limit, sort, period, unvoted or rating */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7442,6 +7603,8 @@ export interface operations {
                 period?: "day" | "week" | "month" | "year" | "all";
                 /** @description true: only uploads the signed-in caller has not voted on (needs the session cookie; 401 otherwise) */
                 unvoted?: "true" | "false";
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
             };
             header?: never;
             path?: never;
@@ -7474,7 +7637,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid page, limit, match, sort, period or unvoted */
+            /** @description Invalid page, limit, match, sort, period, unvoted or rating */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7511,6 +7674,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size; a larger value is treated as 50 */
                 limit?: number;
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
             };
             header?: never;
             path: {
@@ -7541,7 +7706,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid page or limit */
+            /** @description Invalid page, limit or rating */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7580,6 +7745,8 @@ export interface operations {
                 limit?: number;
                 sort?: "date" | "votes" | "name" | "favourites";
                 tags?: string;
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
             };
             header?: never;
             path: {
@@ -7615,7 +7782,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid page, limit or sort */
+            /** @description Invalid page, limit, sort or rating */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8172,7 +8339,10 @@ export interface operations {
     };
     getRecentFeedAtom: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8199,11 +8369,23 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getRecentFeedJson: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8242,6 +8424,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getSearchFeedAtom: {
@@ -8249,6 +8440,8 @@ export interface operations {
             query?: {
                 /** @description A query of GET /api/search (without is:); missing or blank: every public upload */
                 q?: string;
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
             };
             header?: never;
             path?: never;
@@ -8276,7 +8469,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `Invalid query` or `Query too complex`, with data { position, expected } */
+            /** @description `Invalid query` or `Query too complex`, with data { position, expected }; `Invalid rating` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8301,6 +8494,8 @@ export interface operations {
             query?: {
                 /** @description A query of GET /api/search (without is:); missing or blank: every public upload */
                 q?: string;
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
             };
             header?: never;
             path?: never;
@@ -8340,7 +8535,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `Invalid query` or `Query too complex`, with data { position, expected } */
+            /** @description `Invalid query` or `Query too complex`, with data { position, expected }; `Invalid rating` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8362,7 +8557,10 @@ export interface operations {
     };
     getTagFeedAtom: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path: {
                 slug: string;
@@ -8390,6 +8588,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description `Tag not found` */
             404: {
@@ -8404,7 +8611,10 @@ export interface operations {
     };
     getTagFeedJson: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path: {
                 slug: string;
@@ -8445,6 +8655,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `Tag not found` */
             404: {
                 headers: {
@@ -8458,7 +8677,10 @@ export interface operations {
     };
     getTopFeedAtom: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8485,11 +8707,23 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getTopFeedJson: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8528,11 +8762,23 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getUserFeedAtom: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path: {
                 username: string;
@@ -8560,6 +8806,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description `User not found` */
             404: {
@@ -8574,7 +8829,10 @@ export interface operations {
     };
     getUserFeedJson: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path: {
                 username: string;
@@ -8615,6 +8873,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `User not found` */
             404: {
                 headers: {
@@ -8628,7 +8895,10 @@ export interface operations {
     };
     getUserFavouritesFeedAtom: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path: {
                 username: string;
@@ -8657,6 +8927,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `Favourites not found` (no such user, or their favourites are private) */
             404: {
                 headers: {
@@ -8670,7 +8949,10 @@ export interface operations {
     };
     getUserFavouritesFeedJson: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path: {
                 username: string;
@@ -8710,6 +8992,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description `Favourites not found` (no such user, or their favourites are private) */
             404: {

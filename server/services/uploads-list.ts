@@ -1,4 +1,4 @@
-import type { ContentRating } from '../../shared/utils/content-rating'
+import { CONTENT_RATINGS, type ContentRating } from '../../shared/utils/content-rating'
 import { PERIOD_SORTS, type Sort } from '../../shared/utils/ranking'
 import { uploadStats } from '../../shared/utils/rating'
 import { slugify } from '../../shared/utils/tags'
@@ -422,28 +422,43 @@ const periodSince = (view: ListView) => PERIOD_SORTS.includes(view.sort) ? view.
  */
 function callerConditions(view: ListView, upload: Query = UPLOAD_ID): Query {
   return sql`${view.unvotedBy === null ? sql.raw('') : sql` AND NOT EXISTS (SELECT 1 FROM votes v WHERE v.user_id = ${view.unvotedBy} AND v.upload_id = ${upload})`}${
-    filtering(view, upload)}`
+    filtering(view, upload, view.sort === 'new')}`
 }
 
 const UPLOAD_ID = sql`u.id`
 
-/** The filter's conditions on the upload whose id is `upload` (`uploads u` unless told), each starting with AND. */
-export function filtering(filter: CallerFilter, upload: Query = UPLOAD_ID): Query {
-  return sql`${ratedAs(filter.ratings, upload)}${hidingTags(filter.hiddenTags, upload)}`
+/**
+ * The filter's conditions on the upload whose id is `upload` (`uploads u` unless told), each
+ * starting with AND. `newest`: the list is read newest first (see ratedAs).
+ */
+export function filtering(filter: CallerFilter, upload: Query = UPLOAD_ID, newest = false): Query {
+  return sql`${ratedAs(filter.ratings, upload, newest)}${hidingTags(filter.hiddenTags, upload)}`
 }
 
 /**
  * ` AND` the upload's rating is one of `ratings` (empty for null: every
- * rating). On `uploads u` the rating is its column (a rating's newest page is
- * a range of uploads_public_rating_newest_idx); elsewhere (a tag's links) it
- * is looked up by the upload's primary key.
+ * rating). One rating of a list read newest first is a range of
+ * uploads_public_rating_newest_idx, however rare the rating. Otherwise the
+ * list's own order index is walked and each row's rating checked, so a page
+ * costs what it skips, never a sort of the rating's rows: SQLite (without
+ * statistics) would read the whole rating's range and sort it, 900,000 rows
+ * of `safe` at 1,000,000 uploads; a unary plus keeps it off the rating index.
+ * Two ratings are written as "not the third", which no index answers either.
+ * On a tag's links (`upload` another id) the rating is read by the upload's
+ * primary key.
  */
-function ratedAs(ratings: readonly ContentRating[] | null, upload: Query): Query {
+function ratedAs(ratings: readonly ContentRating[] | null, upload: Query, newest: boolean): Query {
   if (ratings === null) return NOTHING
   if (ratings.length === 0) return sql` AND 1 = 0`
-  const rating = upload === UPLOAD_ID ? sql`u.rating` : sql`(SELECT r.rating FROM uploads r WHERE r.id = ${upload})`
-  return ratings.length === 1 ? sql` AND ${rating} = ${ratings[0]!}` : sql` AND ${rating} ${inList(ratings)}`
+  const rating = upload !== UPLOAD_ID
+    ? sql`(SELECT r.rating FROM uploads r WHERE r.id = ${upload})`
+    : newest && ratings.length === 1 ? sql`u.rating` : UNINDEXED_RATING
+  if (ratings.length === 1) return sql` AND ${rating} = ${ratings[0]!}`
+  return sql` AND ${rating} <> ${CONTENT_RATINGS.find(other => !ratings.includes(other))!}`
 }
+
+/** `u.rating` that SQLite reads from the row, not from an index on it. */
+const UNINDEXED_RATING = sql`${dialects({ sqlite: '+u.rating', postgres: 'u.rating' })}`
 
 /** The part of a cache key that tells filters apart. */
 function filterKey(filter: CallerFilter): string {
@@ -894,7 +909,7 @@ const FEATURE_ORDERS = {
 export function featureList(db: Database, type: keyof typeof FEATURE_ORDERS, filter: CallerFilter = NO_FILTER, at?: DataVersion) {
   return cachedList(db, `${type} ${filterKey(filter)}`, async () => {
     const rows = await db.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username
-    FROM (SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE u.is_private = 0${filtering(filter)} ORDER BY ${FEATURE_ORDERS[type]} LIMIT 6) p
+    FROM (SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE u.is_private = 0${filtering(filter, UPLOAD_ID, type === 'recent')} ORDER BY ${FEATURE_ORDERS[type]} LIMIT 6) p
     ${THEN_JOIN} uploads u ON u.${ROW_KEY} = p.rid JOIN users us ON us.id = u.user_id
     ORDER BY ${FEATURE_ORDERS[type]}`)
     return { items: await withTags(db, rows), type }

@@ -31,10 +31,10 @@ describe('content ratings in the UI', () => {
     const page = await context.newPage()
     const errors = watchErrors(page)
     await goto(page, `/tags/${tag}`)
-    await expect(page.locator(`${card}.rating-blurred`).count()).resolves.toBe(1)
+    await expect(page.locator(`${card} .preview.rating-blurred`).count()).resolves.toBe(1)
     await page.focus(`${card} [data-testid=rating-show]`)
     await page.keyboard.press('Enter')
-    await page.waitForSelector(`${card}:not(.rating-blurred)`)
+    await page.waitForSelector(`${card} .preview:not(.rating-blurred)`)
     await expect(page.locator(`${card} [data-testid=rating-show]`).count()).resolves.toBe(0)
 
     // The header's toggle turns blurring off, kept in this browser across a reload.

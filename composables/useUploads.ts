@@ -1,4 +1,5 @@
 import { MAX_TAGS_PER_UPLOAD, parseTagName, TAG_NAME_MESSAGE } from '#shared/utils/tags'
+import type { ContentRating } from '#shared/utils/content-rating'
 import { PERIOD_SORTS, PERIODS, SORTS, type Period, type Sort } from '#shared/utils/ranking'
 import type * as v from 'valibot'
 import type { SuccessSchema } from '#shared/schemas/common'
@@ -26,6 +27,7 @@ export interface UploadEdit {
   description?: string
   tags?: string[]
   externalUrl?: string
+  rating?: ContentRating
   reason?: string
 }
 export type EditedUpload = v.InferOutput<typeof EditedUploadSchema>

@@ -33,6 +33,10 @@ export const users = pgTable('users', {
   blindVoting: integer('blind_voting').notNull().default(0),
   /** Whether the account's favourites are listed to others (PUT /api/profile/preferences); on by default. */
   publicFavourites: integer('public_favourites').notNull().default(1),
+  /** What this account's lists do with explicit uploads (PUT /api/profile/preferences): show, blur (the default) or hide. */
+  ratingExplicit: text('rating_explicit', { enum: ['show', 'blur', 'hide'] }).notNull().default('blur'),
+  /** What this account's lists do with suggestive uploads: show (the default), blur or hide. */
+  ratingSuggestive: text('rating_suggestive', { enum: ['show', 'blur', 'hide'] }).notNull().default('show'),
   /** Base32 TOTP secret; set (but not enabled) between setup and verify. */
   mfaSecret: text('mfa_secret'),
   /** Last accepted TOTP time step, so a code is never accepted twice. */
@@ -221,6 +225,8 @@ export const uploads = pgTable('uploads', {
   revision: integer('revision').notNull().default(1),
   /** 1 while only admins may edit it (POST /api/admin/uploads/{id}/lock). */
   locked: integer('locked').notNull().default(0),
+  /** The content rating (docs/behaviour.md, Curation): safe (the default), suggestive or explicit. */
+  rating: text('rating', { enum: ['safe', 'suggestive', 'explicit'] }).notNull().default('safe'),
   /**
    * The rankings of shared/utils/ranking.ts, kept by the database itself from
    * the counts and created_at (so every write of the counts, a vote, a recount
@@ -254,6 +260,8 @@ export const uploads = pgTable('uploads', {
   index('uploads_public_day_divisive_idx').on(t.createdDay, sql`${t.divisiveScore} desc`, sql`${t.createdAt} desc`, sql`${t.id} desc`).where(sql`${t.isPrivate} = 0`),
   index('uploads_public_favourites_idx').on(sql`${t.favourites} desc`, sql`${t.createdAt} desc`, sql`${t.id} desc`).where(sql`${t.isPrivate} = 0`),
   index('uploads_public_day_favourites_idx').on(t.createdDay, sql`${t.favourites} desc`, sql`${t.createdAt} desc`, sql`${t.id} desc`).where(sql`${t.isPrivate} = 0`),
+  // A rating's newest public uploads (rating=explicit and the like): one range, however rare the rating.
+  index('uploads_public_rating_newest_idx').on(t.rating, sql`${t.createdAt} desc`, sql`${t.id} desc`).where(sql`${t.isPrivate} = 0`),
   index('uploads_user_date_idx').on(t.userId, t.isPrivate, t.createdAt),
   index('uploads_user_votes_idx').on(t.userId, t.isPrivate, t.upvotes, t.createdAt),
   index('uploads_user_name_lower_idx').on(t.userId, t.isPrivate, sql`lower(${t.originalName})`),

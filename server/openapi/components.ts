@@ -30,6 +30,7 @@ const upload = {
   edited_at: null,
   revision: 1,
   locked: 0,
+  rating: 'safe',
   tags: [tag],
   username: 'alice',
   stats,
@@ -59,7 +60,7 @@ export const apiComponents: ApiComponents = {
     ImageUploadForm: {
       schema: ImageUploadFormSchema,
       description: 'upload_type `image`: the image bytes in the `file` part.',
-      examples: [{ upload_type: 'image', file: '<binary PNG>', description: 'Does this sunset fuck?', tags: 'Sunset, Beach', is_private: 'false' }],
+      examples: [{ upload_type: 'image', file: '<binary PNG>', description: 'Does this sunset fuck?', tags: 'Sunset, Beach', is_private: 'false', rating: 'safe' }],
     },
     ImageUrlUploadForm: {
       schema: ImageUrlUploadFormSchema,
@@ -134,7 +135,7 @@ export const apiComponents: ApiComponents = {
     UploadCreated: {
       schema: UploadCreatedSchema,
       description: 'The answer to a new upload; the full object is at GET /api/upload/{id}.',
-      examples: [{ upload: { id: UPLOAD_ID, userId: USER_ID, filename: `${UPLOAD_ID}.png`, originalName: 'sunset.png', description: 'Does this sunset fuck?', uploadType: 'image', externalUrl: null, isPrivate: false } }],
+      examples: [{ upload: { id: UPLOAD_ID, userId: USER_ID, filename: `${UPLOAD_ID}.png`, originalName: 'sunset.png', description: 'Does this sunset fuck?', uploadType: 'image', externalUrl: null, isPrivate: false, rating: 'safe' } }],
     },
     DuplicateUpload: {
       schema: DuplicateUploadSchema,

@@ -37,7 +37,7 @@ export default defineApiPaths({
       params: { query: FavouritesQuerySchema },
       responses: {
         200: { description: 'A page of favourites and the total', schema: FavouritesListResponseSchema },
-        400: { description: 'Invalid page or limit' },
+        400: { description: 'Invalid page, limit or rating' },
         401: { description: 'Not authenticated' },
       },
     },
@@ -53,22 +53,33 @@ export default defineApiPaths({
       responses: {
         200: { description: 'A page of favourites and the total', schema: FavouritesListResponseSchema },
         304: { description: 'Not modified' },
-        400: { description: 'Invalid page or limit' },
+        400: { description: 'Invalid page, limit or rating' },
         404: { description: '`User not found` or `Favourites are private`' },
       },
     },
   },
   '/api/profile/preferences': {
+    get: {
+      operationId: 'getPreferences',
+      summary: 'The caller\'s preferences',
+      description: 'publicFavourites, and what the caller\'s lists and pages do with explicit (default blur) and suggestive (default show) uploads. Visitors without an account get the defaults and keep their own choice in the browser.',
+      tags: ['Accounts'],
+      security: ['cookie'],
+      responses: {
+        200: { description: 'Every preference', schema: PreferencesResponseSchema },
+        401: { description: 'Not authenticated' },
+      },
+    },
     put: {
       operationId: 'setPreferences',
       summary: 'Set the caller\'s preferences',
-      description: 'publicFavourites: whether others may list the caller\'s favourites (on by default). A field left out stays as it is; GET /api/profile answers it too.',
+      description: 'publicFavourites: whether others may list the caller\'s favourites (on by default). explicit, suggestive: show, blur or hide (left out of the caller\'s lists, which then answer `Cache-Control: private`). A field left out stays as it is.',
       tags: ['Accounts'],
       security: ['cookie'],
       body: { json: PreferencesSchema },
       responses: {
         200: { description: 'Every preference as now stored', schema: PreferencesResponseSchema },
-        400: { description: '`Invalid publicFavourites` or `Invalid preferences` (not an object)' },
+        400: { description: '`Invalid publicFavourites`, `Invalid explicit`, `Invalid suggestive` or `Invalid preferences` (not an object)' },
         401: { description: 'Not authenticated' },
       },
     },

@@ -1,10 +1,11 @@
+import type { RatingChoice } from '../../shared/utils/content-rating'
 import type { Database, Executor } from '../database/port'
 import { FOR_UPDATE, inList, sql, type Query } from '../database/sql'
 import { apiError } from './errors'
 import { cachedList, type DataVersion } from './list-cache'
 import type { Actor } from './sessions'
 import { visibleTo } from './upload-queries'
-import { pageWindow, totalAndPage, type Paging } from './uploads-list'
+import { filtering, NO_FILTER, pageWindow, totalAndPage, type CallerFilter, type Paging } from './uploads-list'
 
 /**
  * PUT (`on`) and DELETE /api/upload/{id}/favourite: adds or removes the
@@ -60,9 +61,9 @@ async function favouritesPage(db: Executor, userId: string, visible: Query, pagi
   return { uploads, total: Number(total), page: paging.page, limit: paging.limit }
 }
 
-/** GET /api/profile/favourites: the caller's favourites they can still see (their own private uploads included). */
-export function listMyFavourites(db: Executor, actor: Pick<Actor, 'id' | 'isAdmin'>, paging: Paging) {
-  return favouritesPage(db, actor.id, visibleTo(actor), paging)
+/** GET /api/profile/favourites: the caller's favourites they can still see (their own private uploads included), as their filter leaves them. */
+export function listMyFavourites(db: Executor, actor: Pick<Actor, 'id' | 'isAdmin'>, paging: Paging, filter: CallerFilter = NO_FILTER) {
+  return favouritesPage(db, actor.id, sql`${visibleTo(actor)}${filtering(filter)}`, paging)
 }
 
 /** Every account's name is made of these (the registration rule). */
@@ -73,10 +74,10 @@ const POSSIBLE_USERNAME = /^[\w-]{1,100}$/
  * uploads, unless they turned the list off (publicFavourites: then 404, as
  * for a user who does not exist, but with its own message).
  */
-export function listUserFavourites(db: Database, username: string, paging: Paging, at?: DataVersion) {
-  return cachedList(db, `favourites ${username.toLowerCase()} ${paging.page} ${paging.limit}`, async () => {
+export function listUserFavourites(db: Database, username: string, paging: Paging, filter: CallerFilter = NO_FILTER, at?: DataVersion) {
+  return cachedList(db, `favourites ${username.toLowerCase()} ${paging.page} ${paging.limit} ${filter.ratings?.join(',') ?? '*'} ${filter.hiddenTags.join(',')}`, async () => {
     const user = await publicFavouritesOwner(db, username)
-    return favouritesPage(db, user.id, sql`u.is_private = 0`, paging)
+    return favouritesPage(db, user.id, sql`u.is_private = 0${filtering(filter)}`, paging)
   }, at)
 }
 
@@ -91,12 +92,28 @@ export async function publicFavouritesOwner(db: Executor, username: string): Pro
   return { id: user.id, username: user.username }
 }
 
-/** PUT /api/profile/preferences: sets what was given, answers every preference. */
-export async function setPreferences(db: Executor, userId: string, input: { publicFavourites?: boolean }) {
-  const row = input.publicFavourites === undefined
-    ? await db.get<{ public_favourites: number }>(sql`SELECT public_favourites FROM users WHERE id = ${userId}`)
-    : await db.get<{ public_favourites: number }>(sql`UPDATE users SET public_favourites = ${input.publicFavourites ? 1 : 0}
-      WHERE id = ${userId} RETURNING public_favourites`)
+/** The preferences as GET /api/profile/preferences answers them. */
+interface PreferencesRow { public_favourites: number, rating_explicit: RatingChoice, rating_suggestive: RatingChoice }
+
+const PREFERENCE_COLUMNS = sql.raw('public_favourites, rating_explicit, rating_suggestive')
+
+/** GET /api/profile/preferences: every preference of the account. */
+export async function preferencesOf(db: Executor, userId: string) {
+  return preferencesFrom(await db.get<PreferencesRow>(sql`SELECT ${PREFERENCE_COLUMNS} FROM users WHERE id = ${userId}`))
+}
+
+/** PUT /api/profile/preferences: sets what was given (in one statement), answers every preference. */
+export async function setPreferences(db: Executor, userId: string, input: { publicFavourites?: boolean, explicit?: RatingChoice, suggestive?: RatingChoice }) {
+  const sets = [
+    ...(input.publicFavourites === undefined ? [] : [sql`public_favourites = ${input.publicFavourites ? 1 : 0}`]),
+    ...(input.explicit === undefined ? [] : [sql`rating_explicit = ${input.explicit}`]),
+    ...(input.suggestive === undefined ? [] : [sql`rating_suggestive = ${input.suggestive}`]),
+  ]
+  if (sets.length === 0) return preferencesOf(db, userId)
+  return preferencesFrom(await db.get<PreferencesRow>(sql`UPDATE users SET ${sql.join(sets)} WHERE id = ${userId} RETURNING ${PREFERENCE_COLUMNS}`))
+}
+
+function preferencesFrom(row: PreferencesRow | undefined) {
   if (!row) throw apiError(401, 'Invalid or expired token')
-  return { publicFavourites: row.public_favourites === 1 }
+  return { publicFavourites: row.public_favourites === 1, explicit: row.rating_explicit, suggestive: row.rating_suggestive }
 }

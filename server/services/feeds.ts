@@ -1,12 +1,13 @@
 import type { Database, Executor } from '../database/port'
-import { sql } from '../database/sql'
+import { sql, type Query } from '../database/sql'
+import type { ContentRating } from '../../shared/utils/content-rating'
 import { isTagSlug } from '../../shared/utils/tags'
 import type { SearchNode } from '../../shared/utils/search-query'
 import { cachedList } from './list-cache'
 import { searchCondition, tagSlugsOf, withAliasesResolved } from './search'
 import { aliasSlugsIn } from './tag-rules'
 import { ENTRY_COLUMNS } from './upload-queries'
-import { taggedIds, withTags, type ListEntry, type ListRow } from './uploads-list'
+import { filtering, taggedIds, withTags, type ListEntry, type ListRow } from './uploads-list'
 
 /** Entries per feed. */
 export const FEED_SIZE = 50
@@ -39,20 +40,20 @@ interface Feed {
 const NEWEST = sql`u.created_at DESC, u.id DESC`
 const TOP = sql`u.upvotes DESC, u.downvote_count DESC, u.created_at DESC, u.id DESC`
 
-async function entries(db: Executor, where: ReturnType<typeof sql>, order: ReturnType<typeof sql>): Promise<ListEntry[]> {
-  const rows = await db.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username
-    FROM uploads u JOIN users us ON us.id = u.user_id
-    WHERE u.is_private = 0 AND ${where} ORDER BY ${order} LIMIT ${FEED_SIZE}`)
-  return withTags(db, rows)
-}
+/** The content ratings a feed shows (`rating=`); null: every rating. */
+export type FeedRatings = readonly ContentRating[] | null
 
 /** The feed's content, or null for an unknown tag or user. */
-async function loadFeed(db: Executor, source: FeedSource): Promise<Feed | null> {
+async function loadFeed(db: Executor, source: FeedSource, ratings: FeedRatings): Promise<Feed | null> {
+  const rated = (upload?: Query) => filtering({ ratings, hiddenTags: [] }, upload)
+  const entries = async (where: Query, order: Query): Promise<ListEntry[]> => withTags(db, await db.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username
+    FROM uploads u JOIN users us ON us.id = u.user_id
+    WHERE u.is_private = 0 AND ${where}${rated()} ORDER BY ${order} LIMIT ${FEED_SIZE}`))
   switch (source.kind) {
     case 'recent':
-      return { title: `${PRODUCT}: newest uploads`, pagePath: '/', feedPath: '/feeds/recent', since: NEVER, entries: await entries(db, sql`1 = 1`, NEWEST) }
+      return { title: `${PRODUCT}: newest uploads`, pagePath: '/', feedPath: '/feeds/recent', since: NEVER, entries: await entries(sql`1 = 1`, NEWEST) }
     case 'top':
-      return { title: `${PRODUCT}: top-voted uploads`, pagePath: '/?sort=top', feedPath: '/feeds/top', since: NEVER, entries: await entries(db, sql`1 = 1`, TOP) }
+      return { title: `${PRODUCT}: top-voted uploads`, pagePath: '/?sort=top', feedPath: '/feeds/top', since: NEVER, entries: await entries(sql`1 = 1`, TOP) }
     case 'tag': {
       // Only a slug the tag rule could make is looked up: anything else (a NUL, odd bytes) is no tag, on either engine.
       const slug = source.slug.toLowerCase()
@@ -64,7 +65,7 @@ async function loadFeed(db: Executor, source: FeedSource): Promise<Feed | null> 
       // The tag's newest public links, read in order from upload_tags_tag_newest_idx: walking
       // the newest uploads for the tag's took a rare tag's feed 196 ms on SQLite at 100,000
       // uploads (0.17 ms so).
-      const found = await entries(db, sql`u.id IN (${taggedIds(tag.id, 'new', sql`LIMIT ${FEED_SIZE}`)})`, NEWEST)
+      const found = await entries(sql`u.id IN (${taggedIds(tag.id, 'new', sql`LIMIT ${FEED_SIZE}`, rated(sql`ut.upload_id`))})`, NEWEST)
       // A tag on private uploads only is not shown: its feed would tell its name, case and age.
       if (found.length === 0) return null
       return {
@@ -84,7 +85,7 @@ async function loadFeed(db: Executor, source: FeedSource): Promise<Feed | null> 
         feedQuery: query,
         since: NEVER,
         // Feeds are read without a session: `is:` is refused before this (sendSearchFeed).
-        entries: await entries(db, source.node ? searchCondition(withAliasesResolved(source.node, await aliasSlugsIn(db, tagSlugsOf(source.node))), null) : sql`1 = 1`, NEWEST),
+        entries: await entries(source.node ? searchCondition(withAliasesResolved(source.node, await aliasSlugsIn(db, tagSlugsOf(source.node))), null) : sql`1 = 1`, NEWEST),
       }
     }
     case 'user': {
@@ -97,7 +98,7 @@ async function loadFeed(db: Executor, source: FeedSource): Promise<Feed | null> 
         pagePath: `/user/${encodeURIComponent(user.username)}`,
         feedPath: `/feeds/user/${encodeURIComponent(user.username)}`,
         since: user.created_at,
-        entries: await entries(db, sql`u.user_id = ${user.id}`, NEWEST),
+        entries: await entries(sql`u.user_id = ${user.id}`, NEWEST),
       }
     }
     case 'comments':
@@ -110,7 +111,7 @@ async function loadFeed(db: Executor, source: FeedSource): Promise<Feed | null> 
       if (!user) return null
       const rows = await db.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username
         FROM favourites f JOIN uploads u ON u.id = f.upload_id JOIN users us ON us.id = u.user_id
-        WHERE f.user_id = ${user.id} AND u.is_private = 0 ORDER BY f.created_at DESC, f.upload_id DESC LIMIT ${FEED_SIZE}`)
+        WHERE f.user_id = ${user.id} AND u.is_private = 0${rated()} ORDER BY f.created_at DESC, f.upload_id DESC LIMIT ${FEED_SIZE}`)
       return {
         title: `${PRODUCT}: favourites of ${user.username}`,
         pagePath: `/user/${encodeURIComponent(user.username)}/favourites`,
@@ -156,7 +157,10 @@ const xml = (text: string) => text.replace(NOT_XML, '').replace(/[<>&'"]/g, c =>
 const entryUpdated = (entry: ListEntry) => entry.edited_at ?? entry.created_at
 /** The newest entry's time; the tag's or user's creation (or 1970) for an empty feed. */
 const updatedOf = (feed: Feed) => feed.entries.reduce<string | null>((latest, entry) => latest === null || entryUpdated(entry) > latest ? entryUpdated(entry) : latest, null) ?? feed.since
-const thumbnailOf = (site: string, entry: ListEntry) => entry.upload_type === 'image' ? `${site}/api/image/${entry.id}?size=thumb` : null
+/** An image's thumbnail, never an explicit one's (docs/behaviour.md, Curation): a reader would show it unasked. */
+const thumbnailOf = (site: string, entry: ListEntry) => entry.upload_type === 'image' && entry.rating !== 'explicit' ? `${site}/api/image/${entry.id}?size=thumb` : null
+/** The category naming an entry's content rating, apart from its tags by its scheme. */
+const RATING_SCHEME = '/ratings'
 
 /** Atom (RFC 4287): feed id, title, updated, author per entry, entry id, title, updated; categories and a Media RSS thumbnail. */
 function renderAtom(feed: Feed, site: string): string {
@@ -182,6 +186,7 @@ function renderAtom(feed: Feed, site: string): string {
       `    <published>${entry.created_at}</published>`,
       `    <updated>${entryUpdated(entry)}</updated>`,
       ...entry.tags.map(tag => `    <category term="${xml(tag.slug)}" label="${xml(tag.name)}"/>`),
+      `    <category term="${entry.rating}" scheme="${xml(`${site}${RATING_SCHEME}`)}" label="Rating: ${entry.rating}"/>`,
       ...(thumbnail ? [`    <media:thumbnail url="${xml(thumbnail)}"/>`] : []),
       `    <summary>${xml(`${entry.stats.upvotes} fucks, ${entry.stats.downvotes} does not fuck`)}</summary>`,
       '  </entry>',
@@ -210,7 +215,8 @@ function renderJson(feed: Feed, site: string): string {
         date_published: entry.created_at,
         date_modified: entryUpdated(entry),
         authors: [{ name: entry.username ?? '', url: `${site}/user/${encodeURIComponent(entry.username ?? '')}` }],
-        tags: entry.tags.map(tag => tag.name),
+        // JSON Feed has tags only: the rating is one, named apart from any tag (a tag name has no colon).
+        tags: [...entry.tags.map(tag => tag.name), `rating:${entry.rating}`],
       }
     }),
   })
@@ -272,7 +278,7 @@ function renderCommentJson(feed: CommentFeed, site: string): string {
  * /feeds/…: the feed's text in the format, or null for an unknown tag or
  * user. Cached like the lists, until the database changes.
  */
-export function renderFeed(db: Database, source: FeedSource, format: FeedFormat, site: string): Promise<string | null> {
+export function renderFeed(db: Database, source: FeedSource, format: FeedFormat, site: string, ratings: FeedRatings = null): Promise<string | null> {
   if (source.kind === 'comments') {
     return cachedList(db, `feed ${format} comments ${source.uploadId} ${site}`, async () => {
       const feed = await loadCommentFeed(db, source.uploadId)
@@ -280,10 +286,10 @@ export function renderFeed(db: Database, source: FeedSource, format: FeedFormat,
       return format === 'atom' ? renderCommentAtom(feed, site) : renderCommentJson(feed, site)
     })
   }
-  const key = `feed ${format} ${source.kind} ${'slug' in source ? source.slug.toLowerCase() : ''} ${'username' in source ? source.username.toLowerCase() : ''} ${site}${
+  const key = `feed ${format} ${ratings?.join(',') ?? '*'} ${source.kind} ${'slug' in source ? source.slug.toLowerCase() : ''} ${'username' in source ? source.username.toLowerCase() : ''} ${site}${
     source.kind === 'search' ? ` ${JSON.stringify(source.q)} ${JSON.stringify(source.node)}` : ''}`
   return cachedList(db, key, async () => {
-    const feed = await loadFeed(db, source)
+    const feed = await loadFeed(db, source, ratings)
     if (!feed) return null
     return format === 'atom' ? renderAtom(feed, site) : renderJson(feed, site)
   })

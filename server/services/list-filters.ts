@@ -1,3 +1,4 @@
+import { DEFAULT_RATING_PREFERENCES, type RatingChoice, type RatingPreferences } from '../../shared/utils/content-rating'
 import type { Executor } from '../database/port'
 import { sql } from '../database/sql'
 
@@ -32,4 +33,11 @@ export async function setProfileFilters(db: Executor, userId: string, input: { h
     if (input.blindVoting !== undefined) await tx.run(sql`UPDATE users SET blind_voting = ${input.blindVoting ? 1 : 0} WHERE id = ${userId}`)
     return profileFilters(tx, userId)
   })
+}
+
+/** What the account's lists do with suggestive and explicit uploads (GET/PUT /api/profile/preferences). */
+export async function ratingPreferencesOf(db: Executor, userId: string): Promise<RatingPreferences> {
+  const row = await db.get<{ rating_explicit: RatingChoice, rating_suggestive: RatingChoice }>(sql`SELECT rating_explicit, rating_suggestive
+    FROM users WHERE id = ${userId}`)
+  return row ? { explicit: row.rating_explicit, suggestive: row.rating_suggestive } : { ...DEFAULT_RATING_PREFERENCES }
 }

@@ -7,12 +7,8 @@ import { aliasesAmong, aliasesStartingWith } from './tag-rules'
 import { searchTags } from './upload-tags'
 import { carryingTags, listFilteredUploads, listMatchingUploads, type ListView, type Paging } from './uploads-list'
 
-/**
- * The search language's fields this site offers: content ratings do not
- * exist yet, so `rating:` is no field (400 `Invalid query`, naming what is
- * supported).
- */
-const OFFERED = { rating: false, favourites: true } as const
+/** The search language's fields this site offers: all of them. */
+const OFFERED = { rating: true, favourites: true } as const
 
 /**
  * A query parsed (docs/behaviour.md, Search), or 400: `Invalid query` with
@@ -64,6 +60,7 @@ export function searchCondition(node: SearchNode, caller: string | null): Query 
     ], ' AND ')})`
     case 'user': return sql`u.user_id IN (SELECT id FROM users WHERE lower(username) = lower(${node.username}))`
     case 'type': return sql`u.upload_type = ${node.value}`
+    case 'rating': return sql`u.rating = ${node.value}`
     case 'is': {
       if (caller === null) throw unauthorized()
       if (node.value === 'mine') return sql`u.user_id = ${caller}`
@@ -74,7 +71,6 @@ export function searchCondition(node: SearchNode, caller: string | null): Query 
       break
     }
   }
-  // rating: is refused by the parser (OFFERED).
   throw apiError(400, 'Invalid query', { position: 0, expected: 'a supported field' })
 }
 

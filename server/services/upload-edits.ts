@@ -1,5 +1,6 @@
 import type { EditUploadInput, RevisionChanges } from '../../shared/schemas/upload-edits'
 import type { ModerationAction } from '../../shared/schemas/modlog'
+import type { ContentRating } from '../../shared/utils/content-rating'
 import { parseTagName, slugify } from '../../shared/utils/tags'
 import type { Executor, Row } from '../database/port'
 import type { uploads } from '../database/schema-postgres'
@@ -13,12 +14,13 @@ import { tagIdsOf, tagRows, tagsFrom, tagsOf, upsertTag } from './upload-tags'
 import { getUploadForViewer } from './uploads'
 import { visibleTo } from './upload-queries'
 
-type EditRow = Pick<Row<typeof uploads>, 'id' | 'user_id' | 'description' | 'upload_type' | 'external_url' | 'tag_ids' | 'revision' | 'locked'>
+type EditRow = Pick<Row<typeof uploads>, 'id' | 'user_id' | 'description' | 'upload_type' | 'external_url' | 'tag_ids' | 'revision' | 'locked' | 'rating'>
 
-/** What an upload's editable part is: its description, its link and its tags (in order). */
+/** What an upload's editable part is: its description, its link, its rating and its tags (in order). */
 interface EditableState {
   description: string
   externalUrl: string | null
+  rating: ContentRating
   tags: { name: string, slug: string }[]
 }
 
@@ -26,6 +28,7 @@ interface EditableState {
 interface Change {
   description?: string
   externalUrl?: string
+  rating?: ContentRating
   /** The complete new tag list. */
   tags?: { name: string, slug: string }[]
 }
@@ -43,7 +46,7 @@ interface Editor {
  * actor may see it; 404 otherwise.
  */
 async function lockVisibleUpload(tx: Executor, actor: Pick<Actor, 'id' | 'isAdmin'>, uploadId: string): Promise<EditRow> {
-  const row = await tx.get<EditRow>(sql`SELECT u.id, u.user_id, u.description, u.upload_type, u.external_url, u.tag_ids, u.revision, u.locked
+  const row = await tx.get<EditRow>(sql`SELECT u.id, u.user_id, u.description, u.upload_type, u.external_url, u.tag_ids, u.revision, u.locked, u.rating
     FROM uploads u WHERE u.id = ${uploadId} AND ${visibleTo(actor)}${FOR_UPDATE}`)
   if (!row) throw apiError(404, 'Upload not found')
   return row
@@ -58,7 +61,7 @@ function assertMayEdit(row: EditRow, actor: Pick<Actor, 'id' | 'isAdmin'>): void
 
 async function stateOf(tx: Executor, row: EditRow): Promise<EditableState> {
   const tags = await tagsFrom(tx, row.tag_ids)
-  return { description: row.description, externalUrl: row.external_url, tags: tags.map(tag => ({ name: tag.name, slug: tag.slug })) }
+  return { description: row.description, externalUrl: row.external_url, rating: row.rating, tags: tags.map(tag => ({ name: tag.name, slug: tag.slug })) }
 }
 
 /** What going from `before` to `after` changes; null when nothing does. */
@@ -66,13 +69,14 @@ function diff(before: EditableState, after: Change): RevisionChanges | null {
   const changes: RevisionChanges = { tagsAdded: [], tagsRemoved: [] }
   if (after.description !== undefined && after.description !== before.description) changes.description = { from: before.description, to: after.description }
   if (after.externalUrl !== undefined && after.externalUrl !== before.externalUrl) changes.externalUrl = { from: before.externalUrl, to: after.externalUrl }
+  if (after.rating !== undefined && after.rating !== before.rating) changes.rating = { from: before.rating, to: after.rating }
   if (after.tags) {
     const was = new Set(before.tags.map(tag => tag.slug))
     const will = new Set(after.tags.map(tag => tag.slug))
     changes.tagsAdded = after.tags.filter(tag => !was.has(tag.slug)).map(tag => tag.slug)
     changes.tagsRemoved = before.tags.filter(tag => !will.has(tag.slug)).map(tag => tag.slug)
   }
-  const changed = changes.description || changes.externalUrl || changes.tagsAdded.length > 0 || changes.tagsRemoved.length > 0
+  const changed = changes.description || changes.externalUrl || changes.rating || changes.tagsAdded.length > 0 || changes.tagsRemoved.length > 0
   return changed ? changes : null
 }
 
@@ -109,7 +113,7 @@ async function applyChange(tx: Executor, row: EditRow, change: Change, changes: 
   }
   const now = new Date().toISOString()
   const { revision } = (await tx.get<{ revision: number }>(sql`UPDATE uploads SET description = ${changes.description?.to ?? row.description},
-      external_url = ${changes.externalUrl ? changes.externalUrl.to : row.external_url}, edited_at = ${now}, revision = revision + 1
+      external_url = ${changes.externalUrl ? changes.externalUrl.to : row.external_url}, rating = ${changes.rating?.to ?? row.rating}, edited_at = ${now}, revision = revision + 1
     WHERE id = ${row.id} RETURNING revision`))!
   await tx.run(sql`INSERT INTO upload_revisions (upload_id, revision, actor_id, changes, reason, created_at)
     VALUES (${row.id}, ${revision}, ${editor.actor.id}, ${JSON.stringify(changes)}, ${editor.reason}, ${now})`)
@@ -127,7 +131,7 @@ async function withTagRules(tx: Executor, tags: { name: string, slug: string }[]
 
 /**
  * PATCH /api/upload/{id}: the owner (unless locked) or an admin changes the
- * description, the complete tag list or a link's URL as one revision
+ * description, the rating, the complete tag list or a link's URL as one revision
  * (docs/behaviour.md, Curation). `ifMatch` is the request's If-Match: stale
  * (the upload's GET answer has another ETag now) → 412. A change to nothing
  * new answers the current revision.
@@ -142,7 +146,7 @@ export async function editUpload(db: Executor, actor: Actor, uploadId: string, i
       if (!ifMatchHolds(ifMatch, etagOf(JSON.stringify(current)))) throw apiError(412, 'Upload changed')
     }
     if (input.externalUrl !== undefined && row.upload_type !== 'link') throw apiError(400, 'Not a link')
-    const change: Change = { description: input.description, externalUrl: input.externalUrl, tags: input.tags && await withTagRules(tx, parsedTags(input.tags)) }
+    const change: Change = { description: input.description, externalUrl: input.externalUrl, rating: input.rating, tags: input.tags && await withTagRules(tx, parsedTags(input.tags)) }
     const changes = diff(await stateOf(tx, row), change)
     const revision = changes
       ? await applyChange(tx, row, change, changes, { actor, reason: input.reason ?? null, logAs: 'upload_edited' })
@@ -200,27 +204,29 @@ async function stateAt(tx: Executor, row: EditRow, revision: number): Promise<Ed
     WHERE upload_id = ${row.id} AND revision > ${revision} ORDER BY revision DESC`)
   let description = state.description
   let externalUrl = state.externalUrl
+  let rating = state.rating
   let slugs = state.tags.map(tag => tag.slug)
   for (const { changes } of later) {
     const change = JSON.parse(changes) as RevisionChanges
     if (change.description?.from != null) description = change.description.from
     if (change.externalUrl) externalUrl = change.externalUrl.from
+    if (change.rating?.from != null) rating = change.rating.from as ContentRating
     slugs = [...slugs.filter(slug => !change.tagsAdded.includes(slug)), ...change.tagsRemoved.filter(slug => !slugs.includes(slug))]
   }
   const names = slugs.length === 0
     ? new Map<string, string>()
     : new Map((await tx.all<{ slug: string, name: string }>(sql`SELECT slug, name FROM tags WHERE slug ${inList(slugs)}`)).map(tag => [tag.slug, tag.name]))
-  return { description, externalUrl, tags: slugs.filter(slug => names.has(slug)).map(slug => ({ name: names.get(slug)!, slug })) }
+  return { description, externalUrl, rating, tags: slugs.filter(slug => names.has(slug)).map(slug => ({ name: names.get(slug)!, slug })) }
 }
 
-/** POST /api/admin/uploads/{id}/revert: an admin restores a revision's description, link and tags as a new revision. */
+/** POST /api/admin/uploads/{id}/revert: an admin restores a revision's description, link, rating and tags as a new revision. */
 export async function revertUpload(db: Executor, actor: Actor, uploadId: string, input: { revision: number, note?: string }) {
   return db.transaction(async (tx) => {
     await holdTagRules(tx)
     const row = await lockVisibleUpload(tx, actor, uploadId)
     if (input.revision > row.revision) throw apiError(404, 'Revision not found')
     const target = await stateAt(tx, row, input.revision)
-    const change: Change = { description: target.description, tags: await withTagRules(tx, target.tags), ...(target.externalUrl === null ? {} : { externalUrl: target.externalUrl }) }
+    const change: Change = { description: target.description, rating: target.rating, tags: await withTagRules(tx, target.tags), ...(target.externalUrl === null ? {} : { externalUrl: target.externalUrl }) }
     const changes = diff(await stateOf(tx, row), change)
     const editor: Editor = { actor, reason: input.note ?? `Reverted to revision ${input.revision}`, logAs: 'upload_reverted' }
     // An admin's revert of their own upload is logged too: reverting is a moderation act.

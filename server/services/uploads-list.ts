@@ -1,3 +1,4 @@
+import { CONTENT_RATINGS, type ContentRating } from '../../shared/utils/content-rating'
 import { PERIOD_SORTS, type Sort } from '../../shared/utils/ranking'
 import { uploadStats } from '../../shared/utils/rating'
 import { slugify } from '../../shared/utils/tags'
@@ -12,7 +13,7 @@ import { tagIdsOf, tagRows, type TagRow } from './upload-tags'
 import { ENTRY_COLUMNS } from './upload-queries'
 
 export type ListRow = Pick<Row<typeof uploads>, 'id' | 'user_id' | 'filename' | 'description' | 'upload_type' | 'external_url'
-  | 'width' | 'height' | 'upvotes' | 'downvote_count' | 'is_private' | 'created_at' | 'edited_at' | 'revision' | 'tag_ids' | 'favourites' | 'comments'> & { username?: string }
+  | 'width' | 'height' | 'upvotes' | 'downvote_count' | 'is_private' | 'created_at' | 'edited_at' | 'revision' | 'rating' | 'tag_ids' | 'favourites' | 'comments'> & { username?: string }
 
 /** The cheapest key from an index entry back to its row: SQLite's rowid, PostgreSQL's primary key. */
 const ROW_KEY = dialects({ sqlite: 'rowid', postgres: 'id' })
@@ -36,6 +37,7 @@ export function toListEntry(row: ListRow, tags: TagRow[]) {
     created_at: row.created_at,
     edited_at: row.edited_at,
     revision: row.revision,
+    rating: row.rating,
     tags,
     ...(row.username === undefined ? {} : { username: row.username }),
     stats: uploadStats(row.upvotes, row.downvote_count),
@@ -373,18 +375,35 @@ const LINK_SORTS: readonly Sort[] = ['new', 'top', 'hot', 'best', 'divisive']
 export const LIST_SORTS = Object.fromEntries(Object.entries(ORDER_COLUMNS)
   .map(([sort, columns]) => [sort, sql`${sql.raw(columns.map(column => `u.${column} DESC`).join(', '))}`])) as Record<Sort, Query>
 
+/**
+ * What narrows a list for its caller: the ratings shown (`rating=` without
+ * those the caller's preferences hide; null: every rating) and the caller's
+ * hidden tags (uploads carrying any of them are left out).
+ */
+export interface CallerFilter {
+  ratings: readonly ContentRating[] | null
+  hiddenTags: readonly string[]
+}
+
+/** Nothing narrowed: every rating, no hidden tags. */
+export const NO_FILTER: CallerFilter = { ratings: null, hiddenTags: [] }
+
 /** What narrows a public list beyond visibility: its order, period, and the caller's own filters. */
-export interface ListView {
+export interface ListView extends CallerFilter {
   sort: Sort
   /** Lower bound of created_at (ISO), from the period; ignored by new and hot. */
   since: string | null
   /** Only uploads this account has not voted on (unvoted=true). */
   unvotedBy: string | null
-  /** Slugs of the caller's hidden tags: uploads carrying any of them are left out. */
-  hiddenTags: readonly string[]
 }
 
-export const PUBLIC_VIEW: ListView = { sort: 'new', since: null, unvotedBy: null, hiddenTags: [] }
+export const PUBLIC_VIEW: ListView = { sort: 'new', since: null, unvotedBy: null, ...NO_FILTER }
+
+/** Whether anything of the caller's (unvoted, ratings, hidden tags) narrows the view: then no kept count is its total. */
+const narrowed = (view: ListView) => view.unvotedBy !== null || isFiltering(view)
+
+/** Whether the filter leaves anything out. */
+const isFiltering = (filter: CallerFilter) => filter.ratings !== null || filter.hiddenTags.length > 0
 
 /**
  * The view's conditions on `uploads u`, each starting with AND (empty when
@@ -400,15 +419,53 @@ function viewConditions(view: ListView): Query {
 const periodSince = (view: ListView) => PERIOD_SORTS.includes(view.sort) ? view.since : null
 
 /**
- * The caller's own conditions (unvoted, hidden tags) on the upload whose id
+ * The caller's own conditions (unvoted, ratings, hidden tags) on the upload whose id
  * is `upload` (`uploads u` unless told), each starting with AND.
  */
 function callerConditions(view: ListView, upload: Query = UPLOAD_ID): Query {
   return sql`${view.unvotedBy === null ? sql.raw('') : sql` AND NOT EXISTS (SELECT 1 FROM votes v WHERE v.user_id = ${view.unvotedBy} AND v.upload_id = ${upload})`}${
-    hidingTags(view.hiddenTags, upload)}`
+    filtering(view, upload, view.sort === 'new')}`
 }
 
 const UPLOAD_ID = sql`u.id`
+
+/**
+ * The filter's conditions on the upload whose id is `upload` (`uploads u` unless told), each
+ * starting with AND. `newest`: the list is read newest first (see ratedAs).
+ */
+export function filtering(filter: CallerFilter, upload: Query = UPLOAD_ID, newest = false): Query {
+  return sql`${ratedAs(filter.ratings, upload, newest)}${hidingTags(filter.hiddenTags, upload)}`
+}
+
+/**
+ * ` AND` the upload's rating is one of `ratings` (empty for null: every
+ * rating). One rating of a list read newest first is a range of
+ * uploads_public_rating_newest_idx, however rare the rating. Otherwise the
+ * list's own order index is walked and each row's rating checked, so a page
+ * costs what it skips, never a sort of the rating's rows: SQLite (without
+ * statistics) would read the whole rating's range and sort it, 900,000 rows
+ * of `safe` at 1,000,000 uploads; a unary plus keeps it off the rating index.
+ * Two ratings are written as "not the third", which no index answers either.
+ * On a tag's links (`upload` another id) the rating is read by the upload's
+ * primary key.
+ */
+function ratedAs(ratings: readonly ContentRating[] | null, upload: Query, newest: boolean): Query {
+  if (ratings === null) return NOTHING
+  if (ratings.length === 0) return sql` AND 1 = 0`
+  const rating = upload !== UPLOAD_ID
+    ? sql`(SELECT r.rating FROM uploads r WHERE r.id = ${upload})`
+    : newest && ratings.length === 1 ? sql`u.rating` : UNINDEXED_RATING
+  if (ratings.length === 1) return sql` AND ${rating} = ${ratings[0]!}`
+  return sql` AND ${rating} <> ${CONTENT_RATINGS.find(other => !ratings.includes(other))!}`
+}
+
+/** `u.rating` that SQLite reads from the row, not from an index on it. */
+const UNINDEXED_RATING = sql`${dialects({ sqlite: '+u.rating', postgres: 'u.rating' })}`
+
+/** The part of a cache key that tells filters apart. */
+function filterKey(filter: CallerFilter): string {
+  return `${filter.ratings?.join(',') ?? '*'} ${filter.hiddenTags.join(',')}`
+}
 
 /** ` AND` the upload (`uploads u` unless told) carries none of the slugs (empty for none). */
 export function hidingTags(slugs: readonly string[], upload: Query = UPLOAD_ID): Query {
@@ -420,7 +477,7 @@ export function hidingTags(slugs: readonly string[], upload: Query = UPLOAD_ID):
 /** The part of a cache key that tells views apart. */
 function viewKey(view: ListView): string {
   const since = periodSince(view) ?? ''
-  return `${view.sort} ${since} ${view.unvotedBy ?? ''} ${view.hiddenTags.join(',')}`
+  return `${view.sort} ${since} ${view.unvotedBy ?? ''} ${filterKey(view)}`
 }
 
 /**
@@ -496,7 +553,7 @@ export function listUploads(db: Database, paging: Paging, view: ListView = PUBLI
       rows = walked?.length === paging.limit ? walked : await entries(await periodPage(db, since, view, paging))
     }
     else {
-      rows = await entries(db.dialect === 'postgres' && view.sort === 'new' && paging.page > 1 && view.unvotedBy === null && view.hiddenTags.length === 0
+      rows = await entries(db.dialect === 'postgres' && view.sort === 'new' && paging.page > 1 && !narrowed(view)
         ? await newestPage(db, paging)
         : sql`SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE u.is_private = 0${viewConditions(view)} ORDER BY ${order} ${pageWindow(paging)}`)
     }
@@ -733,7 +790,7 @@ async function entriesWithTotal(db: Executor, rows: (ListRow & { total: number }
 async function tagPage(db: Executor, slug: string, paging: Paging, view: ListView) {
   const tag = tagIdOf(slug)
   const narrowing = callerConditions(view, sql`ut.upload_id`)
-  const total = view.unvotedBy === null && view.hiddenTags.length === 0
+  const total = !narrowed(view)
     ? keptTagCount(slug)
     : sql`SELECT count(*) AS total FROM upload_tags ut WHERE ${publicLinksOf(tag)}${narrowing}`
   return totalAndPage(db, total, taggedIds(tag, view.sort, pageWindow(paging), narrowing), LIST_SORTS[view.sort], { username: true, join: sql`u.id = p.upload_id` })
@@ -754,7 +811,7 @@ async function listFiltered(db: Executor, slugs: string[], query: Paging & { mat
   if (onLinks && slugs.length === 1 && since === null) {
     return { ...await tagPage(db, slugs[0]!, query, view), page: query.page, limit: query.limit }
   }
-  if (onLinks && slugs.length === 2 && query.match === 'all' && since === null && view.unvotedBy === null && view.hiddenTags.length === 0) {
+  if (onLinks && slugs.length === 2 && query.match === 'all' && since === null && !narrowed(view)) {
     const paired = await pairPage(db, slugs, query, view.sort)
     if (paired) return { ...paired, page: query.page, limit: query.limit }
   }
@@ -801,16 +858,16 @@ const USER_SORT_COLUMNS: Record<keyof typeof USER_SORTS, readonly string[]> = {
 }
 
 /** GET /api/user/{username}/uploads: the user's public uploads only, even for the owner. */
-export function listUserUploads(db: Database, username: string, query: Paging & { sort: keyof typeof USER_SORTS, tags?: string }, hiddenTags: readonly string[] = [], at?: DataVersion) {
+export function listUserUploads(db: Database, username: string, query: Paging & { sort: keyof typeof USER_SORTS, tags?: string }, filter: CallerFilter = NO_FILTER, at?: DataVersion) {
   const slugs = tagSlugs(query.tags)
-  const key = `user ${username.toLowerCase()} ${query.sort} ${query.page} ${query.limit} ${slugs.join(',')} ${hiddenTags.join(',')}`
-  return cachedList(db, key, async () => listOfUser(db, username, await resolveSlugsIn(db, slugs), query, hiddenTags), at)
+  const key = `user ${username.toLowerCase()} ${query.sort} ${query.page} ${query.limit} ${slugs.join(',')} ${filterKey(filter)}`
+  return cachedList(db, key, async () => listOfUser(db, username, await resolveSlugsIn(db, slugs), query, filter), at)
 }
 
 /** Every account's name is made of these (the registration rule and OAuth's usernameBase). */
 const POSSIBLE_USERNAME = /^[\w-]{1,100}$/
 
-async function listOfUser(db: Executor, username: string, slugs: string[], query: Paging & { sort: keyof typeof USER_SORTS }, hiddenTags: readonly string[]) {
+async function listOfUser(db: Executor, username: string, slugs: string[], query: Paging & { sort: keyof typeof USER_SORTS }, filter: CallerFilter) {
   if (!POSSIBLE_USERNAME.test(username)) throw apiError(404, 'User not found')
   const user = await db.get<{ id: string, username: string, created_at: string, public_uploads: number }>(sql`SELECT id, username, created_at, public_uploads
     FROM users WHERE lower(username) = lower(${username})`)
@@ -819,7 +876,7 @@ async function listOfUser(db: Executor, username: string, slugs: string[], query
   const order = USER_SORTS[query.sort]
   let found: { uploads: ListEntry[], total: number }
   if (tagged === null) found = { uploads: [], total: 0 }
-  else if (tagged === undefined && hiddenTags.length === 0) {
+  else if (tagged === undefined && !isFiltering(filter)) {
     // Everything public of the user: the total is the count kept on the account.
     found = { uploads: await withTags(db, await db.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}
         FROM (SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE u.user_id = ${user.id} AND u.is_private = 0
@@ -828,10 +885,10 @@ async function listOfUser(db: Executor, username: string, slugs: string[], query
     total: user.public_uploads }
   }
   else if (tagged === undefined) {
-    found = await pageWithTotal(db, sql`uploads u WHERE u.user_id = ${user.id} AND u.is_private = 0${hidingTags(hiddenTags)}`, order, query, { username: false })
+    found = await pageWithTotal(db, sql`uploads u WHERE u.user_id = ${user.id} AND u.is_private = 0${filtering(filter)}`, order, query, { username: false })
   }
   else {
-    found = await pageWithTotal(db, sql`${tagged} AND u.user_id = ${user.id}${hidingTags(hiddenTags)}`, order, query, { username: false, materialise: USER_SORT_COLUMNS[query.sort] })
+    found = await pageWithTotal(db, sql`${tagged} AND u.user_id = ${user.id}${filtering(filter)}`, order, query, { username: false, materialise: USER_SORT_COLUMNS[query.sort] })
   }
   const { uploads, total } = found
   return {
@@ -850,11 +907,11 @@ const FEATURE_ORDERS = {
   'top-voted': sql`u.upvotes DESC, u.downvote_count DESC, u.created_at DESC`,
 } as const
 
-/** GET /api/items-recent and /api/items-top-voted: exactly the first 6 public uploads (without the caller's hidden tags). */
-export function featureList(db: Database, type: keyof typeof FEATURE_ORDERS, hiddenTags: readonly string[] = [], at?: DataVersion) {
-  return cachedList(db, `${type} ${hiddenTags.join(',')}`, async () => {
+/** GET /api/items-recent and /api/items-top-voted: exactly the first 6 public uploads (as the caller's filter leaves them). */
+export function featureList(db: Database, type: keyof typeof FEATURE_ORDERS, filter: CallerFilter = NO_FILTER, at?: DataVersion) {
+  return cachedList(db, `${type} ${filterKey(filter)}`, async () => {
     const rows = await db.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username
-    FROM (SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE u.is_private = 0${hidingTags(hiddenTags)} ORDER BY ${FEATURE_ORDERS[type]} LIMIT 6) p
+    FROM (SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE u.is_private = 0${filtering(filter, UPLOAD_ID, type === 'recent')} ORDER BY ${FEATURE_ORDERS[type]} LIMIT 6) p
     ${THEN_JOIN} uploads u ON u.${ROW_KEY} = p.rid JOIN users us ON us.id = u.user_id
     ORDER BY ${FEATURE_ORDERS[type]}`)
     return { items: await withTags(db, rows), type }

@@ -1,3 +1,4 @@
+import type { ContentRating } from '../../shared/utils/content-rating'
 import { randomUUID } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -38,10 +39,10 @@ export interface ReceivedFile {
 
 type UploadRow = Pick<Row<typeof uploads>, 'id' | 'user_id' | 'filename' | 'original_name' | 'description' | 'upload_type'
   | 'external_url' | 'width' | 'height' | 'upvotes' | 'downvote_count' | 'is_private' | 'created_at' | 'edited_at' | 'revision' | 'locked'
-  | 'tag_ids' | 'favourites' | 'comments'> & { username: string, favourited?: number }
+  | 'rating' | 'tag_ids' | 'favourites' | 'comments'> & { username: string, favourited?: number }
 
 /** The creation subset (camelCase) answered by both upload endpoints. */
-function createdUpload(row: { id: string, userId: string, filename: string | null, originalName: string, description: string, uploadType: 'image' | 'link', externalUrl: string | null, isPrivate: boolean }) {
+function createdUpload(row: { id: string, userId: string, filename: string | null, originalName: string, description: string, uploadType: 'image' | 'link', externalUrl: string | null, isPrivate: boolean, rating: ContentRating }) {
   return { upload: row }
 }
 
@@ -56,7 +57,7 @@ export async function getUploadForViewer(db: Executor, id: string, actor: Pick<A
     : sql.raw('')
   const row = await db.get<UploadRow>(sql`SELECT u.id, u.user_id, u.filename, u.original_name, u.description, u.upload_type,
       u.external_url, u.width, u.height, u.upvotes, u.downvote_count, u.is_private, u.created_at, u.edited_at, u.revision, u.locked,
-      u.tag_ids, us.username, u.favourites, u.comments${favourited}
+      u.rating, u.tag_ids, us.username, u.favourites, u.comments${favourited}
     FROM uploads u JOIN users us ON us.id = u.user_id
     WHERE u.id = ${id} AND ${visibleTo(actor)}`)
   if (!row) return null
@@ -96,12 +97,12 @@ export async function createUpload(db: Executor, actor: Actor, input: UploadFiel
 async function createLink(db: Executor, actor: Actor, input: Extract<UploadFields, { upload_type: 'link' }>) {
   const id = randomUUID()
   await db.transaction(async (tx) => {
-    await tx.run(sql`INSERT INTO uploads (id, user_id, filename, original_name, description, upload_type, external_url, is_private)
-      VALUES (${id}, ${actor.id}, NULL, ${input.external_url}, ${input.description}, 'link', ${input.external_url}, ${input.is_private})`)
+    await tx.run(sql`INSERT INTO uploads (id, user_id, filename, original_name, description, upload_type, external_url, is_private, rating)
+      VALUES (${id}, ${actor.id}, NULL, ${input.external_url}, ${input.description}, 'link', ${input.external_url}, ${input.is_private}, ${input.rating})`)
     await attachTags(tx, id, input.tags)
-    await recordCreation(tx, { id, userId: actor.id, description: input.description, externalUrl: input.external_url })
+    await recordCreation(tx, { id, userId: actor.id, description: input.description, externalUrl: input.external_url, rating: input.rating })
   })
-  return createdUpload({ id, userId: actor.id, filename: null, originalName: input.external_url, description: input.description, uploadType: 'link', externalUrl: input.external_url, isPrivate: input.is_private })
+  return createdUpload({ id, userId: actor.id, filename: null, originalName: input.external_url, description: input.description, uploadType: 'link', externalUrl: input.external_url, isPrivate: input.is_private, rating: input.rating })
 }
 
 /**
@@ -113,7 +114,7 @@ async function createLink(db: Executor, actor: Actor, input: Extract<UploadField
  * (reclaimUnfinishedUploads). Once committed, the other sizes are queued to
  * be made in the background; the answer does not wait for them.
  */
-async function storeImage(db: Executor, actor: Actor, input: { description: string, tags: string[], is_private: boolean }, image: ProcessedImage, originalName: string, options: MediaOptions) {
+async function storeImage(db: Executor, actor: Actor, input: { description: string, tags: string[], is_private: boolean, rating: ContentRating }, image: ProcessedImage, originalName: string, options: MediaOptions) {
   await refuseBannedImage(db, image)
   await refuseDuplicate(db, actor.id, image)
   const { store } = options
@@ -134,11 +135,11 @@ async function storeImage(db: Executor, actor: Actor, input: { description: stri
       await refuseBannedImage(tx, image)
       await refuseDuplicate(tx, actor.id, image)
       await tx.run(sql`INSERT INTO uploads (id, user_id, filename, original_name, description, upload_type, external_url,
-          mime_type, width, height, size_bytes, sha256, source_sha256, phash, is_private)
+          mime_type, width, height, size_bytes, sha256, source_sha256, phash, is_private, rating)
         VALUES (${id}, ${actor.id}, ${filename}, ${originalName}, ${input.description}, 'image', NULL, ${image.mime}, ${image.width},
-          ${image.height}, ${image.data.length}, ${image.sha256}, ${image.inputSha256}, ${image.phash}, ${input.is_private})`)
+          ${image.height}, ${image.data.length}, ${image.sha256}, ${image.inputSha256}, ${image.phash}, ${input.is_private}, ${input.rating})`)
       await attachTags(tx, id, input.tags)
-      await recordCreation(tx, { id, userId: actor.id, description: input.description, externalUrl: null })
+      await recordCreation(tx, { id, userId: actor.id, description: input.description, externalUrl: null, rating: input.rating })
     })
   }
   catch (error) {
@@ -148,7 +149,7 @@ async function storeImage(db: Executor, actor: Actor, input: { description: stri
   // Committed: a marker left behind now only costs the next start a look-up.
   await store.remove([pending]).catch(() => {})
   makeDerivativesAhead(store, id, filename, () => uploadExists(db, id))
-  return createdUpload({ id, userId: actor.id, filename, originalName, description: input.description, uploadType: 'image', externalUrl: null, isPrivate: input.is_private })
+  return createdUpload({ id, userId: actor.id, filename, originalName, description: input.description, uploadType: 'image', externalUrl: null, isPrivate: input.is_private, rating: input.rating })
 }
 
 /** Longest a store takes to answer (or be given up on): a write it was sent may land until then. */

@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { CONTENT_RATINGS, type ContentRating } from '../utils/content-rating'
 import { PERIODS, SORTS } from '../utils/ranking'
 import { UploadSchema } from './uploads'
 
@@ -34,6 +35,21 @@ export function limitSchema(defaultLimit: number, max: number) {
 /** Comma-separated tag names or slugs, compared by slug. */
 const TagsParamSchema = v.optional(v.pipe(v.string('Invalid tags'), v.maxLength(1000, 'Invalid tags')))
 
+const isRating = (value: string): value is ContentRating => (CONTENT_RATINGS as readonly string[]).includes(value)
+
+/**
+ * `rating=`: the content ratings a list shows (docs/behaviour.md, Curation),
+ * repeated (`rating=safe&rating=suggestive`) or comma-separated; anything
+ * else 400 `Invalid rating`. Missing: every rating.
+ */
+export const RatingFilterSchema = v.optional(v.pipe(
+  v.union([v.string(), v.array(v.string())], 'Invalid rating'),
+  v.description('Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide'),
+  v.transform(value => [value].flat().flatMap(part => part.split(',')).map(part => part.trim().toLowerCase())),
+  v.check(parts => parts.length <= 10 && parts.every(isRating), 'Invalid rating'),
+  v.transform(parts => CONTENT_RATINGS.filter(rating => parts.includes(rating))),
+))
+
 /** The ranking and period of the public lists (docs/behaviour.md, Voting flow and feeds). */
 const rankingParams = {
   sort: v.optional(v.pipe(
@@ -55,6 +71,7 @@ export const UploadListQuerySchema = v.object({
   page: PageSchema,
   limit: limitSchema(10, 100),
   ...rankingParams,
+  rating: RatingFilterSchema,
 })
 
 export const FilteredListQuerySchema = v.object({
@@ -63,6 +80,7 @@ export const FilteredListQuerySchema = v.object({
   page: PageSchema,
   limit: limitSchema(10, 100),
   ...rankingParams,
+  rating: RatingFilterSchema,
 })
 
 /** GET /api/search: a query in the search language (docs/behaviour.md, Search) and the list's paging and ranking. */
@@ -75,6 +93,12 @@ export const SearchQuerySchema = v.object({
   limit: limitSchema(10, 100),
   sort: rankingParams.sort,
   period: rankingParams.period,
+  rating: RatingFilterSchema,
+})
+
+/** GET /api/items-recent and /api/items-top-voted. */
+export const FeatureListQuerySchema = v.object({
+  rating: RatingFilterSchema,
 })
 
 /** GET /api/search/suggest: the query typed so far. */
@@ -108,6 +132,7 @@ export const UserListQuerySchema = v.object({
   limit: limitSchema(12, 50),
   sort: v.optional(v.picklist(['date', 'votes', 'name', 'favourites'], 'Invalid sort'), 'date'),
   tags: TagsParamSchema,
+  rating: RatingFilterSchema,
 })
 
 /** Any string: a name no account has (however long) is simply not found (404). */
@@ -152,6 +177,7 @@ export const MyUploadsQuerySchema = v.object({
   page: PageSchema,
   limit: limitSchema(12, 50),
   sort: v.optional(v.picklist(['date', 'votes', 'name', 'favourites'], 'Invalid sort'), 'date'),
+  rating: RatingFilterSchema,
 })
 
 export const MyUploadsResponseSchema = v.object({

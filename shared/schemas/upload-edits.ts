@@ -3,7 +3,7 @@ import { MAX_TAGS_PER_UPLOAD, parseTagName } from '../utils/tags'
 import { AccountRefSchema, MAX_MODERATION_NOTE } from './modlog'
 import { limitSchema, PageSchema } from './lists'
 import { TagNameSchema } from './tags'
-import { DescriptionTextSchema, HttpUrlSchema, UploadSchema } from './uploads'
+import { ContentRatingSchema, DescriptionTextSchema, HttpUrlSchema, UploadSchema } from './uploads'
 
 export const MAX_EDIT_REASON = 200
 
@@ -26,15 +26,16 @@ const TagListSchema = v.pipe(
   v.check(names => names.length <= MAX_TAGS_PER_UPLOAD, `At most ${MAX_TAGS_PER_UPLOAD} tags per upload`),
 )
 
-/** PATCH /api/upload/{id}: any of description, tags (the complete list) and a link's URL, with a reason. Other keys are ignored. */
+/** PATCH /api/upload/{id}: any of description, tags (the complete list), a link's URL and the rating, with a reason. Other keys are ignored. */
 export const EditUploadSchema = v.pipe(
   v.object({
     description: v.optional(DescriptionTextSchema),
     tags: v.optional(TagListSchema),
     externalUrl: v.optional(HttpUrlSchema('Invalid external URL')),
+    rating: v.optional(ContentRatingSchema),
     reason: ReasonSchema,
   }, 'Body must be a JSON object'),
-  v.check(body => body.description !== undefined || body.tags !== undefined || body.externalUrl !== undefined, 'Nothing to change'),
+  v.check(body => body.description !== undefined || body.tags !== undefined || body.externalUrl !== undefined || body.rating !== undefined, 'Nothing to change'),
 )
 export type EditUploadInput = v.InferOutput<typeof EditUploadSchema>
 
@@ -75,6 +76,7 @@ const FromToSchema = v.object({ from: v.nullable(v.string()), to: v.nullable(v.s
 export const RevisionChangesSchema = v.object({
   description: v.optional(FromToSchema),
   externalUrl: v.optional(FromToSchema),
+  rating: v.optional(FromToSchema),
   tagsAdded: v.array(v.string()),
   tagsRemoved: v.array(v.string()),
 })

@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { CONTENT_RATINGS } from '../utils/content-rating'
 import { MAX_TAGS_PER_UPLOAD, parseTagName, TAG_NAME_MESSAGE } from '../utils/tags'
 import { hasVisibleCharacter } from '../utils/visible-text'
 import { TagSchema } from './tags'
@@ -78,10 +79,16 @@ const IsPrivateFieldSchema = v.pipe(
   v.transform(value => value === 'true'),
 )
 
+/** An upload's content rating: 400 `Invalid rating` for anything else. */
+export const ContentRatingSchema = v.picklist(CONTENT_RATINGS, 'Invalid rating')
+
+const RatingFieldSchema = v.optional(ContentRatingSchema, 'safe')
+
 const common = {
   description: DescriptionSchema,
   tags: TagListFieldSchema,
   is_private: IsPrivateFieldSchema,
+  rating: RatingFieldSchema,
 }
 
 const ImageFields = v.object({ upload_type: v.literal('image'), ...common })
@@ -101,6 +108,7 @@ const FormCommon = {
   description: v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_DESCRIPTION_LENGTH), v.description('1 to 500 characters, at least one of them visible')),
   tags: v.optional(v.pipe(v.string(), v.description('Comma-separated tag names, at most 10'))),
   is_private: v.optional(v.pipe(v.picklist(['true', 'false']), v.description('Default `false`'))),
+  rating: v.optional(v.pipe(v.picklist(CONTENT_RATINGS), v.description('The content rating; default `safe`'))),
 }
 
 /** upload_type `image`: the image itself in the `file` part. */
@@ -146,6 +154,7 @@ export const UploadCreatedSchema = v.object({
     uploadType: v.picklist(['image', 'link']),
     externalUrl: v.nullable(v.string()),
     isPrivate: v.boolean(),
+    rating: v.picklist(CONTENT_RATINGS),
   }),
 })
 
@@ -178,6 +187,7 @@ export const UploadSchema = v.object({
   revision: v.pipe(v.number(), v.integer()),
   /** 1 while only admins may edit the upload. */
   locked: v.picklist([0, 1]),
+  rating: v.pipe(v.picklist(CONTENT_RATINGS), v.description('The content rating: safe, suggestive or explicit')),
   tags: v.array(TagSchema),
   username: v.string(),
   stats: UploadStatsSchema,

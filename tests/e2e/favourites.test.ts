@@ -147,8 +147,8 @@ describe('favourites', () => {
     }
     expect((await api('/api/profile/favourites', { token: owner.token })).body.total).toBe(3)
     expect(errorBody(await api('/api/user/nobody_here_at_all/favourites'))).toMatchObject({ statusCode: 404, message: 'User not found' })
-    expect((await api('/api/profile/preferences', { method: 'PUT', token: owner.token, body: {} })).body).toEqual({ publicFavourites: false })
-    expect((await api('/api/profile/preferences', { method: 'PUT', token: owner.token, body: { publicFavourites: true } })).body).toEqual({ publicFavourites: true })
+    expect((await api('/api/profile/preferences', { method: 'PUT', token: owner.token, body: {} })).body).toEqual({ publicFavourites: false, explicit: 'blur', suggestive: 'show' })
+    expect((await api('/api/profile/preferences', { method: 'PUT', token: owner.token, body: { publicFavourites: true } })).body).toEqual({ publicFavourites: true, explicit: 'blur', suggestive: 'show' })
     expect((await api(`/api/user/${owner.username}/favourites`)).status).toBe(200)
 
     const bad = await api('/api/profile/preferences', { method: 'PUT', token: owner.token, body: { publicFavourites: 'no' } })

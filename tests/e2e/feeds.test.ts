@@ -53,7 +53,7 @@ describe('GET /feeds/tag/{slug}.atom', () => {
     expect(newest.authors).toEqual([{ name: author.username, uri: `${site}/user/${author.username}` }])
     expect(newest.published).toBe(newest.updated)
     expect(newest.published).toMatch(/^\d{4}-\d\d-\d\dT/)
-    expect(newest.categories).toEqual([{ term: tag, label: tag }, { term: 'feeds-shared', label: 'Feeds Shared' }])
+    expect(newest.categories).toEqual([{ term: tag, label: tag }, { term: 'feeds-shared', label: 'Feeds Shared' }, { term: 'safe', label: 'Rating: safe', scheme: `${site}/ratings` }])
     expect(newest.media?.thumbnails).toEqual([{ url: `${site}/api/image/${ids[2]}?size=thumb` }])
     expect(link.media).toBeUndefined()
     expect(feed.updated).toBe(newest.updated)
@@ -95,7 +95,7 @@ describe('GET /feeds/…json (JSON Feed 1.1)', () => {
       title: 'Feed entry 2 <b>&</b>',
       image: `${site}/api/image/${ids[2]}?size=thumb`,
       authors: [{ name: author.username, url: `${site}/user/${author.username}` }],
-      tags: [tag, 'Feeds Shared'],
+      tags: [tag, 'Feeds Shared', 'rating:safe'],
     })
     expect(items[0]!.date_published).toBe(items[0]!.date_modified)
     expect(items[1]!.image).toBeUndefined()

@@ -18,7 +18,7 @@ const VOTES: Record<number, [number, number]> = { 5: [10, 0], 6: [10, 5], 7: [10
 
 const get = (path: string, token?: string) => api(path, { baseURL: server.url, token })
 const ids = (entries: { id: string }[]) => entries.map(entry => u.indexOf(entry.id))
-const ENTRY_KEYS = ['comments', 'created_at', 'description', 'downvote_count', 'edited_at', 'external_url', 'favourites', 'filename', 'height', 'id', 'is_private', 'revision', 'stats', 'tags', 'upload_type', 'upvotes', 'user_id', 'username', 'width']
+const ENTRY_KEYS = ['comments', 'created_at', 'description', 'downvote_count', 'edited_at', 'external_url', 'favourites', 'filename', 'height', 'id', 'is_private', 'rating', 'revision', 'stats', 'tags', 'upload_type', 'upvotes', 'user_id', 'username', 'width']
 
 beforeAll(async () => {
   server = await startServer()

@@ -6,7 +6,7 @@ import { seedUpload } from '../support/seed'
 
 // In the past, so these never become the shared server's newest uploads for other tests.
 const at = (minute: number) => new Date(Date.UTC(2019, 0, 1, 0, minute)).toISOString()
-const ENTRY_KEYS = ['comments', 'created_at', 'description', 'downvote_count', 'edited_at', 'external_url', 'favourited', 'favourites', 'filename', 'height', 'id', 'is_private', 'revision', 'stats', 'tags', 'upload_type', 'upvotes', 'user_id', 'width']
+const ENTRY_KEYS = ['comments', 'created_at', 'description', 'downvote_count', 'edited_at', 'external_url', 'favourited', 'favourites', 'filename', 'height', 'id', 'is_private', 'rating', 'revision', 'stats', 'tags', 'upload_type', 'upvotes', 'user_id', 'width']
 const mine = (token: string | undefined, query = '') => api(`/api/profile/uploads${query}`, { token })
 
 let owner: TestUser

@@ -116,7 +116,8 @@ describe('GET /api/search', () => {
     const cases: [string, number, string, { position: number, expected: string }][] = [
       [`${TAG} (`, 400, 'Invalid query', { position: TAG.length + 2, expected: 'a term' }],
       ['fucks:>=x', 400, 'Invalid query', { position: 8, expected: 'a whole number of 0 or more' }],
-      ['rating:safe', 400, 'Invalid query', { position: 0, expected: 'a field (fucks, nope, votes, score, ratio, tags, age, date, user, type, is, text)' }],
+      ['rating:lewd', 400, 'Invalid query', { position: 7, expected: 'safe, suggestive or explicit' }],
+      ['colour:red', 400, 'Invalid query', { position: 0, expected: 'a field (fucks, nope, votes, score, ratio, tags, age, date, user, type, rating, is, text)' }],
       ['is:nothing', 400, 'Invalid query', { position: 3, expected: 'voted, unvoted, mine or fav' }],
       [Array.from({ length: 31 }, (_, i) => `t${i}x`).join(' '), 400, 'Query too complex', { position: 140, expected: 'at most 30 terms' }],
       ['text:a text:b text:c text:d text:e text:f', 400, 'Query too complex', { position: 35, expected: 'at most 5 text terms' }],
@@ -144,7 +145,7 @@ describe('GET /api/search/suggest', () => {
     const last = await api(`/api/search/suggest?q=${encodeURIComponent(`votes:>2 (x OR -${TAG}-R`)}`)
     expect(last.body).toEqual({ tags: [{ name: RED, slug: RED, count: 2 }], fields: [] })
     expect((await api(`/api/search/suggest?q=${encodeURIComponent(`${TAG} t`)}`)).body.fields).toEqual(['tags', 'type', 'text'])
-    expect((await api('/api/search/suggest?q=ra')).body.fields).toEqual(['ratio'])
+    expect((await api('/api/search/suggest?q=ra')).body.fields).toEqual(['ratio', 'rating'])
     for (const q of ['', 'red ', 'votes:', '"bro']) expect((await api(`/api/search/suggest?q=${encodeURIComponent(q)}`)).body, q).toEqual({ tags: [], fields: [] })
   })
 })

@@ -41,6 +41,7 @@ describe('POST /api/upload (image)', () => {
       uploadType: 'image',
       externalUrl: null,
       isPrivate: false,
+      rating: 'safe',
     })
     const stored = await sharp(readFileSync(mediaPath(upload.filename))).metadata()
     expect(stored.format).toBe(format)
@@ -199,6 +200,7 @@ describe('POST /api/upload (fields)', () => {
       uploadType: 'link',
       externalUrl: url,
       isPrivate: false,
+      rating: 'safe',
     })
     const full = await api(`/api/upload/${response.body.upload.id}`)
     expect(full.body.tags.map((t: { name: string, slug: string }) => [t.name, t.slug])).toEqual([
@@ -292,6 +294,7 @@ describe('GET /api/upload/{id}', () => {
       edited_at: null,
       revision: 1,
       locked: 0,
+      rating: 'safe',
       tags: [
         { id: expect.stringMatching(UUID), name: 'Cats', slug: 'cats' },
         { id: expect.stringMatching(UUID), name: 'Cute Things', slug: 'cute-things' },
@@ -486,7 +489,7 @@ describe('OpenAPI', () => {
       mapping: { image: '#/components/schemas/ImageUploadForm', image_url: '#/components/schemas/ImageUrlUploadForm', link: '#/components/schemas/LinkUploadForm' },
     })
     expect(multipart.oneOf.map((form: { $ref: string }) => form.$ref)).toEqual(Object.values(multipart.discriminator.mapping))
-    expect(Object.keys(forms.ImageUploadForm.properties)).toEqual(['upload_type', 'file', 'description', 'tags', 'is_private'])
+    expect(Object.keys(forms.ImageUploadForm.properties)).toEqual(['upload_type', 'file', 'description', 'tags', 'is_private', 'rating'])
     expect(forms.ImageUploadForm.required).toEqual(['upload_type', 'file', 'description'])
     // Bytes with no `type`: generated clients take a Blob for them (tests/e2e/openapi-client.test.ts).
     expect(forms.ImageUploadForm.properties.file).toEqual({ format: 'binary', contentMediaType: 'application/octet-stream', description: 'The image file: JPEG, PNG, GIF or WebP, at most 10 MB and 50 megapixels (the type is read from the bytes)' })

@@ -6,5 +6,5 @@ export default defineEventHandler(async (event) => {
   const actor = await requireUser(event)
   setCachePolicy(event, 'personal')
   const query = queryValidated(event, FavouritesQuerySchema)
-  return withCallerFavourites(event, await listMyFavourites(useDB(), actor, query))
+  return withCallerFavourites(event, await listMyFavourites(useDB(), actor, query, await filterOfCaller(event, query.rating)))
 })

@@ -861,7 +861,7 @@ export interface paths {
         };
         /**
          * The 6 newest public uploads
-         * @description With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
+         * @description rating=safe|suggestive|explicit (repeated or comma-separated; other values 400 `Invalid rating`): only those content ratings. With a session cookie the caller's hidden tags (PUT /api/profile/filters) and the ratings they hide (PUT /api/profile/preferences) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
          */
         get: operations["listRecentUploads"];
         put?: never;
@@ -881,7 +881,7 @@ export interface paths {
         };
         /**
          * The 6 top-voted public uploads
-         * @description Ordered by upvotes, then total votes, then newest. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
+         * @description Ordered by upvotes, then total votes, then newest. rating=safe|suggestive|explicit (repeated or comma-separated; other values 400 `Invalid rating`): only those content ratings. With a session cookie the caller's hidden tags (PUT /api/profile/filters) and the ratings they hide (PUT /api/profile/preferences) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
          */
         get: operations["listTopVotedUploads"];
         put?: never;
@@ -1004,10 +1004,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The caller's preferences
+         * @description publicFavourites, and what the caller's lists and pages do with explicit (default blur) and suggestive (default show) uploads. Visitors without an account get the defaults and keep their own choice in the browser.
+         */
+        get: operations["getPreferences"];
         /**
          * Set the caller's preferences
-         * @description publicFavourites: whether others may list the caller's favourites (on by default). A field left out stays as it is; GET /api/profile answers it too.
+         * @description publicFavourites: whether others may list the caller's favourites (on by default). explicit, suggestive: show, blur or hide (left out of the caller's lists, which then answer `Cache-Control: private`). A field left out stays as it is.
          */
         put: operations["setPreferences"];
         post?: never;
@@ -1026,7 +1030,7 @@ export interface paths {
         };
         /**
          * The caller's own uploads, private ones included
-         * @description Entries as in the per-user list, with `is_private` 1 for a private upload. sort: date (newest first), votes (upvotes, then newest), name (original name, case-insensitive). limit default 12, max 50. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. Cache-Control: private, no-store.
+         * @description Entries as in the per-user list, with `is_private` 1 for a private upload. sort: date (newest first), votes (upvotes, then newest), name (original name, case-insensitive). limit default 12, max 50. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. rating=safe|suggestive|explicit (repeated or comma-separated): only those content ratings. Cache-Control: private, no-store.
          */
         get: operations["listMyUploads"];
         put?: never;
@@ -1046,7 +1050,7 @@ export interface paths {
         };
         /**
          * Public uploads matching a search query
-         * @description q: terms separated by spaces or commas are ANDed; OR or || between terms; -term or NOT term; parentheses (nesting at most 5). A bare word is a tag slug (a tag no upload carries: nothing in an AND, left out of an OR). "a phrase" and text:word (text:wor* a prefix) match whole words of the description, case- and diacritic-insensitive. Fields with :, :>, :>=, :<, :<= or :a..b: fucks, nope, votes, score (fucks − nope), ratio (0–1; an upload without votes has none), tags (tag count), age (12h, 7d, 2w, 3m, 1y), date (2026, 2026-01, 2026-01-15, UTC), user:name, type:image|link, is:voted|unvoted|mine (session cookie; 401 `Authentication required` without). At most 500 characters, 30 terms, 5 full-text terms. A missing or blank q: every public upload. Private uploads never match. A syntax error is 400 `Invalid query` with data { position (0-based, in characters), expected }; past the limits 400 `Query too complex` with the same data. The answer is as /api/uploads/filtered's. limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. sort: new (default), top (upvotes, then total votes), hot (sign(u−d)·log10(max(|u−d|,1)) + (created_at in Unix seconds − 1700000000)/45000), best (Wilson lower bound of u/(u+d) at z = 1.96), divisive ((u+d)^(min(u,d)/max(u,d)), 0 when either is 0), favourites (how many accounts have it as a favourite); ties newest first; other values 400 `Invalid sort`. period (top, best, divisive, favourites): day, week, month (30 days), year or all (default); other values 400 `Invalid period`. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`. An is: answer is also private.
+         * @description q: terms separated by spaces or commas are ANDed; OR or || between terms; -term or NOT term; parentheses (nesting at most 5). A bare word is a tag slug (a tag no upload carries: nothing in an AND, left out of an OR). "a phrase" and text:word (text:wor* a prefix) match whole words of the description, case- and diacritic-insensitive. Fields with :, :>, :>=, :<, :<= or :a..b: fucks, nope, votes, score (fucks − nope), ratio (0–1; an upload without votes has none), tags (tag count), age (12h, 7d, 2w, 3m, 1y), date (2026, 2026-01, 2026-01-15, UTC), user:name, type:image|link, rating:safe|suggestive|explicit, is:voted|unvoted|mine (session cookie; 401 `Authentication required` without). At most 500 characters, 30 terms, 5 full-text terms. A missing or blank q: every public upload. Private uploads never match. A syntax error is 400 `Invalid query` with data { position (0-based, in characters), expected }; past the limits 400 `Query too complex` with the same data. The answer is as /api/uploads/filtered's. limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. sort: new (default), top (upvotes, then total votes), hot (sign(u−d)·log10(max(|u−d|,1)) + (created_at in Unix seconds − 1700000000)/45000), best (Wilson lower bound of u/(u+d) at z = 1.96), divisive ((u+d)^(min(u,d)/max(u,d)), 0 when either is 0), favourites (how many accounts have it as a favourite); ties newest first; other values 400 `Invalid sort`. period (top, best, divisive, favourites): day, week, month (30 days), year or all (default); other values 400 `Invalid period`. rating=safe|suggestive|explicit (repeated or comma-separated; other values 400 `Invalid rating`): only those content ratings. With a session cookie the caller's hidden tags (PUT /api/profile/filters) and the ratings they hide (PUT /api/profile/preferences) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`. An is: answer is also private.
          */
         get: operations["searchUploads"];
         put?: never;
@@ -1156,8 +1160,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Edit an upload's description, tags or link (owner or admin), as a new revision
-         * @description `tags` is the complete new list (tag rules, at most 10): tags it lacks are removed, new ones added. `externalUrl` only for links. Other keys are ignored. A body equal to the current state changes nothing and answers the current revision. Send `If-Match` with the ETag of GET /api/upload/{id} to refuse the change when the upload changed meanwhile (412). The file, type, owner, creation time and votes never change; parallel edits apply one after the other.
+         * Edit an upload's description, tags, link or rating (owner or admin), as a new revision
+         * @description `tags` is the complete new list (tag rules, at most 10): tags it lacks are removed, new ones added. `externalUrl` only for links. `rating`: safe, suggestive or explicit (400 `Invalid rating` otherwise); an admin's change of another's upload is logged (upload_edited). Other keys are ignored. A body equal to the current state changes nothing and answers the current revision. Send `If-Match` with the ETag of GET /api/upload/{id} to refuse the change when the upload changed meanwhile (412). The file, type, owner, creation time and votes never change; parallel edits apply one after the other.
          */
         patch: operations["editUpload"];
         trace?: never;
@@ -1252,7 +1256,7 @@ export interface paths {
         };
         /**
          * Public uploads, newest first
-         * @description limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. sort: new (default), top (upvotes, then total votes), hot (sign(u−d)·log10(max(|u−d|,1)) + (created_at in Unix seconds − 1700000000)/45000), best (Wilson lower bound of u/(u+d) at z = 1.96), divisive ((u+d)^(min(u,d)/max(u,d)), 0 when either is 0), favourites (how many accounts have it as a favourite); ties newest first; other values 400 `Invalid sort`. period (top, best, divisive, favourites): day, week, month (30 days), year or all (default); other values 400 `Invalid period`. unvoted=true (session cookie; 401 `Authentication required` without): only uploads the caller has not voted on. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
+         * @description limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. sort: new (default), top (upvotes, then total votes), hot (sign(u−d)·log10(max(|u−d|,1)) + (created_at in Unix seconds − 1700000000)/45000), best (Wilson lower bound of u/(u+d) at z = 1.96), divisive ((u+d)^(min(u,d)/max(u,d)), 0 when either is 0), favourites (how many accounts have it as a favourite); ties newest first; other values 400 `Invalid sort`. period (top, best, divisive, favourites): day, week, month (30 days), year or all (default); other values 400 `Invalid period`. unvoted=true (session cookie; 401 `Authentication required` without): only uploads the caller has not voted on. rating=safe|suggestive|explicit (repeated or comma-separated; other values 400 `Invalid rating`): only those content ratings. With a session cookie the caller's hidden tags (PUT /api/profile/filters) and the ratings they hide (PUT /api/profile/preferences) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
          */
         get: operations["listUploads"];
         put?: never;
@@ -1313,7 +1317,7 @@ export interface paths {
         };
         /**
          * Public uploads carrying the given tags, newest first
-         * @description tags: comma-separated names, compared by slug; an upload must carry all of them (match=any: any). No tags: every public upload. limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. sort: new (default), top (upvotes, then total votes), hot (sign(u−d)·log10(max(|u−d|,1)) + (created_at in Unix seconds − 1700000000)/45000), best (Wilson lower bound of u/(u+d) at z = 1.96), divisive ((u+d)^(min(u,d)/max(u,d)), 0 when either is 0), favourites (how many accounts have it as a favourite); ties newest first; other values 400 `Invalid sort`. period (top, best, divisive, favourites): day, week, month (30 days), year or all (default); other values 400 `Invalid period`. unvoted=true (session cookie; 401 `Authentication required` without): only uploads the caller has not voted on. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
+         * @description tags: comma-separated names, compared by slug; an upload must carry all of them (match=any: any). No tags: every public upload. limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. sort: new (default), top (upvotes, then total votes), hot (sign(u−d)·log10(max(|u−d|,1)) + (created_at in Unix seconds − 1700000000)/45000), best (Wilson lower bound of u/(u+d) at z = 1.96), divisive ((u+d)^(min(u,d)/max(u,d)), 0 when either is 0), favourites (how many accounts have it as a favourite); ties newest first; other values 400 `Invalid sort`. period (top, best, divisive, favourites): day, week, month (30 days), year or all (default); other values 400 `Invalid period`. unvoted=true (session cookie; 401 `Authentication required` without): only uploads the caller has not voted on. rating=safe|suggestive|explicit (repeated or comma-separated; other values 400 `Invalid rating`): only those content ratings. With a session cookie the caller's hidden tags (PUT /api/profile/filters) and the ratings they hide (PUT /api/profile/preferences) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
          */
         get: operations["listFilteredUploads"];
         put?: never;
@@ -1353,7 +1357,7 @@ export interface paths {
         };
         /**
          * A user's public uploads
-         * @description Private uploads are never listed, even for their owner. sort: date (newest first), votes (upvotes, then newest), name (original name, case-insensitive), favourites (most favourited, then newest). tags: slugs, all must match. limit default 12, max 50. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
+         * @description Private uploads are never listed, even for their owner. sort: date (newest first), votes (upvotes, then newest), name (original name, case-insensitive), favourites (most favourited, then newest). tags: slugs, all must match. limit default 12, max 50. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. rating=safe|suggestive|explicit (repeated or comma-separated; other values 400 `Invalid rating`): only those content ratings. With a session cookie the caller's hidden tags (PUT /api/profile/filters) and the ratings they hide (PUT /api/profile/preferences) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
          */
         get: operations["listUserUploads"];
         put?: never;
@@ -1475,7 +1479,7 @@ export interface paths {
         };
         /**
          * Newest public uploads (Atom)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getRecentFeedAtom"];
         put?: never;
@@ -1495,7 +1499,7 @@ export interface paths {
         };
         /**
          * Newest public uploads (JSON Feed)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getRecentFeedJson"];
         put?: never;
@@ -1515,7 +1519,7 @@ export interface paths {
         };
         /**
          * Newest public uploads matching a search query (Atom)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getSearchFeedAtom"];
         put?: never;
@@ -1535,7 +1539,7 @@ export interface paths {
         };
         /**
          * Newest public uploads matching a search query (JSON Feed)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getSearchFeedJson"];
         put?: never;
@@ -1555,7 +1559,7 @@ export interface paths {
         };
         /**
          * Newest public uploads carrying a tag (Atom)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getTagFeedAtom"];
         put?: never;
@@ -1575,7 +1579,7 @@ export interface paths {
         };
         /**
          * Newest public uploads carrying a tag (JSON Feed)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getTagFeedJson"];
         put?: never;
@@ -1595,7 +1599,7 @@ export interface paths {
         };
         /**
          * Top-voted public uploads (Atom)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getTopFeedAtom"];
         put?: never;
@@ -1615,7 +1619,7 @@ export interface paths {
         };
         /**
          * Top-voted public uploads (JSON Feed)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getTopFeedJson"];
         put?: never;
@@ -1635,7 +1639,7 @@ export interface paths {
         };
         /**
          * A user's newest public uploads (Atom)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getUserFeedAtom"];
         put?: never;
@@ -1655,7 +1659,7 @@ export interface paths {
         };
         /**
          * A user's newest public uploads (JSON Feed)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getUserFeedJson"];
         put?: never;
@@ -1675,7 +1679,7 @@ export interface paths {
         };
         /**
          * A user's newest favourites among public uploads (Atom)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getUserFavouritesFeedAtom"];
         put?: never;
@@ -1695,7 +1699,7 @@ export interface paths {
         };
         /**
          * A user's newest favourites among public uploads (JSON Feed)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getUserFavouritesFeedJson"];
         put?: never;
@@ -1851,7 +1855,8 @@ export interface components {
          *       "file": "<binary PNG>",
          *       "description": "Does this sunset fuck?",
          *       "tags": "Sunset, Beach",
-         *       "is_private": "false"
+         *       "is_private": "false",
+         *       "rating": "safe"
          *     }
          */
         ImageUploadForm: {
@@ -1874,6 +1879,11 @@ export interface components {
              * @enum {string}
              */
             is_private?: "true" | "false";
+            /**
+             * @description The content rating; default `safe`
+             * @enum {string}
+             */
+            rating?: "safe" | "suggestive" | "explicit";
         };
         /**
          * @description upload_type `image_url`: the service downloads the image (not accepted by /api/v1/upload).
@@ -1900,6 +1910,11 @@ export interface components {
              * @enum {string}
              */
             is_private?: "true" | "false";
+            /**
+             * @description The content rating; default `safe`
+             * @enum {string}
+             */
+            rating?: "safe" | "suggestive" | "explicit";
         };
         /**
          * @description upload_type `link`: a link, no image.
@@ -1927,6 +1942,11 @@ export interface components {
              * @enum {string}
              */
             is_private?: "true" | "false";
+            /**
+             * @description The content rating; default `safe`
+             * @enum {string}
+             */
+            rating?: "safe" | "suggestive" | "explicit";
         };
         /**
          * @description POST /api/auth with `action: "login"`; `mfaCode` once the answer said `mfaRequired: true`.
@@ -2034,6 +2054,7 @@ export interface components {
          *       "edited_at": null,
          *       "revision": 1,
          *       "locked": 0,
+         *       "rating": "safe",
          *       "tags": [
          *         {
          *           "id": "3f2e1d0c-9b8a-4765-8432-10fedcba9876",
@@ -2073,6 +2094,11 @@ export interface components {
             revision: number;
             /** @enum {number} */
             locked: 0 | 1;
+            /**
+             * @description The content rating: safe, suggestive or explicit
+             * @enum {string}
+             */
+            rating: "safe" | "suggestive" | "explicit";
             tags: components["schemas"]["Tag"][];
             username: string;
             stats: components["schemas"]["UploadStats"];
@@ -2092,7 +2118,8 @@ export interface components {
          *         "description": "Does this sunset fuck?",
          *         "uploadType": "image",
          *         "externalUrl": null,
-         *         "isPrivate": false
+         *         "isPrivate": false,
+         *         "rating": "safe"
          *       }
          *     }
          */
@@ -2109,6 +2136,8 @@ export interface components {
                 uploadType: "image" | "link";
                 externalUrl: string | null;
                 isPrivate: boolean;
+                /** @enum {string} */
+                rating: "safe" | "suggestive" | "explicit";
             };
         };
         /**
@@ -2128,6 +2157,7 @@ export interface components {
          *       "created_at": "2026-11-23T12:00:00.000Z",
          *       "edited_at": null,
          *       "revision": 1,
+         *       "rating": "safe",
          *       "tags": [
          *         {
          *           "id": "3f2e1d0c-9b8a-4765-8432-10fedcba9876",
@@ -2164,6 +2194,11 @@ export interface components {
             created_at: string;
             edited_at: string | null;
             revision: number;
+            /**
+             * @description The content rating: safe, suggestive or explicit
+             * @enum {string}
+             */
+            rating: "safe" | "suggestive" | "explicit";
             tags: components["schemas"]["Tag"][];
             username: string;
             stats: components["schemas"]["UploadStats"];
@@ -2218,6 +2253,7 @@ export interface components {
          *       "created_at": "2026-11-23T12:00:00.000Z",
          *       "edited_at": null,
          *       "revision": 1,
+         *       "rating": "safe",
          *       "tags": [
          *         {
          *           "id": "3f2e1d0c-9b8a-4765-8432-10fedcba9876",
@@ -2253,6 +2289,11 @@ export interface components {
             created_at: string;
             edited_at: string | null;
             revision: number;
+            /**
+             * @description The content rating: safe, suggestive or explicit
+             * @enum {string}
+             */
+            rating: "safe" | "suggestive" | "explicit";
             tags: components["schemas"]["Tag"][];
             stats: components["schemas"]["UploadStats"];
             /** @description How many accounts have the upload as a favourite */
@@ -5677,6 +5718,11 @@ export interface operations {
                             created_at: string;
                             edited_at: string | null;
                             revision: number;
+                            /**
+                             * @description The content rating: safe, suggestive or explicit
+                             * @enum {string}
+                             */
+                            rating: "safe" | "suggestive" | "explicit";
                             tags: components["schemas"]["Tag"][];
                             username: string;
                             stats: components["schemas"]["UploadStats"];
@@ -5708,6 +5754,11 @@ export interface operations {
                             created_at: string;
                             edited_at: string | null;
                             revision: number;
+                            /**
+                             * @description The content rating: safe, suggestive or explicit
+                             * @enum {string}
+                             */
+                            rating: "safe" | "suggestive" | "explicit";
                             tags: components["schemas"]["Tag"][];
                             username: string;
                             stats: components["schemas"]["UploadStats"];
@@ -5806,6 +5857,11 @@ export interface operations {
                             created_at: string;
                             edited_at: string | null;
                             revision: number;
+                            /**
+                             * @description The content rating: safe, suggestive or explicit
+                             * @enum {string}
+                             */
+                            rating: "safe" | "suggestive" | "explicit";
                             tags: components["schemas"]["Tag"][];
                             username: string;
                             stats: components["schemas"]["UploadStats"];
@@ -5985,7 +6041,10 @@ export interface operations {
     };
     listRecentUploads: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6016,6 +6075,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Invalid rating */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited */
             429: {
                 headers: {
@@ -6031,7 +6099,10 @@ export interface operations {
     };
     listTopVotedUploads: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6061,6 +6132,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid rating */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Rate limited */
             429: {
@@ -6388,6 +6468,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size; a larger value is treated as 50 */
                 limit?: number;
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
             };
             header?: never;
             path?: never;
@@ -6416,7 +6498,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid page or limit */
+            /** @description Invalid page, limit or rating */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6585,6 +6667,59 @@ export interface operations {
             };
         };
     };
+    getPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every preference */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        publicFavourites: boolean;
+                        /** @enum {string} */
+                        explicit: "show" | "blur" | "hide";
+                        /** @enum {string} */
+                        suggestive: "show" | "blur" | "hide";
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     setPreferences: {
         parameters: {
             query?: never;
@@ -6597,6 +6732,16 @@ export interface operations {
                 "application/json": {
                     /** @description Whether others may list the account's favourites (GET /api/user/{username}/favourites and its feeds); on by default */
                     publicFavourites?: boolean;
+                    /**
+                     * @description What the account's lists and pages do with explicit uploads: show, blur (default; the page blurs them behind a Show control) or hide (left out of its lists)
+                     * @enum {string}
+                     */
+                    explicit?: "show" | "blur" | "hide";
+                    /**
+                     * @description The same for suggestive uploads: show (default), blur or hide
+                     * @enum {string}
+                     */
+                    suggestive?: "show" | "blur" | "hide";
                 };
             };
         };
@@ -6609,10 +6754,14 @@ export interface operations {
                 content: {
                     "application/json": {
                         publicFavourites: boolean;
+                        /** @enum {string} */
+                        explicit: "show" | "blur" | "hide";
+                        /** @enum {string} */
+                        suggestive: "show" | "blur" | "hide";
                     };
                 };
             };
-            /** @description `Invalid publicFavourites` or `Invalid preferences` (not an object) */
+            /** @description `Invalid publicFavourites`, `Invalid explicit`, `Invalid suggestive` or `Invalid preferences` (not an object) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6677,6 +6826,8 @@ export interface operations {
                 /** @description Page size; a larger value is treated as 50 */
                 limit?: number;
                 sort?: "date" | "votes" | "name" | "favourites";
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
             };
             header?: never;
             path?: never;
@@ -6707,7 +6858,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid page, limit or sort */
+            /** @description Invalid page, limit, sort or rating */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6750,6 +6901,8 @@ export interface operations {
                 sort?: "new" | "top" | "hot" | "best" | "divisive" | "favourites";
                 /** @description Only uploads created within the last day, week, month (30 days) or year; applies to top, best, divisive and favourites */
                 period?: "day" | "week" | "month" | "year" | "all";
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
             };
             header?: never;
             path?: never;
@@ -6782,7 +6935,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `Invalid query` or `Query too complex` (with data { position, expected }), or invalid page, limit, sort or period */
+            /** @description `Invalid query` or `Query too complex` (with data { position, expected }), or invalid page, limit, sort, period or rating */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7231,6 +7384,8 @@ export interface operations {
                     tags?: string[];
                     /** @default  */
                     externalUrl?: string;
+                    /** @enum {string} */
+                    rating?: "safe" | "suggestive" | "explicit";
                     reason?: string;
                 };
             };
@@ -7507,6 +7662,10 @@ export interface operations {
                                     from: string | null;
                                     to: string | null;
                                 };
+                                rating?: {
+                                    from: string | null;
+                                    to: string | null;
+                                };
                                 tagsAdded: string[];
                                 tagsRemoved: string[];
                             };
@@ -7753,6 +7912,8 @@ export interface operations {
                 period?: "day" | "week" | "month" | "year" | "all";
                 /** @description true: only uploads the signed-in caller has not voted on (needs the session cookie; 401 otherwise) */
                 unvoted?: "true" | "false";
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
             };
             header?: never;
             path?: never;
@@ -7784,7 +7945,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid page, limit, sort, period or unvoted */
+            /** @description Invalid page, limit, sort, period, unvoted or rating */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8079,6 +8240,8 @@ export interface operations {
                 period?: "day" | "week" | "month" | "year" | "all";
                 /** @description true: only uploads the signed-in caller has not voted on (needs the session cookie; 401 otherwise) */
                 unvoted?: "true" | "false";
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
             };
             header?: never;
             path?: never;
@@ -8111,7 +8274,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid page, limit, match, sort, period or unvoted */
+            /** @description Invalid page, limit, match, sort, period, unvoted or rating */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8148,6 +8311,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size; a larger value is treated as 50 */
                 limit?: number;
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
             };
             header?: never;
             path: {
@@ -8178,7 +8343,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid page or limit */
+            /** @description Invalid page, limit or rating */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8217,6 +8382,8 @@ export interface operations {
                 limit?: number;
                 sort?: "date" | "votes" | "name" | "favourites";
                 tags?: string;
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
             };
             header?: never;
             path: {
@@ -8252,7 +8419,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid page, limit or sort */
+            /** @description Invalid page, limit, sort or rating */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8809,7 +8976,10 @@ export interface operations {
     };
     getRecentFeedAtom: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8836,11 +9006,23 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getRecentFeedJson: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8879,6 +9061,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getSearchFeedAtom: {
@@ -8886,6 +9077,8 @@ export interface operations {
             query?: {
                 /** @description A query of GET /api/search (without is:); missing or blank: every public upload */
                 q?: string;
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
             };
             header?: never;
             path?: never;
@@ -8913,7 +9106,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `Invalid query` or `Query too complex`, with data { position, expected } */
+            /** @description `Invalid query` or `Query too complex`, with data { position, expected }; `Invalid rating` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8938,6 +9131,8 @@ export interface operations {
             query?: {
                 /** @description A query of GET /api/search (without is:); missing or blank: every public upload */
                 q?: string;
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
             };
             header?: never;
             path?: never;
@@ -8977,7 +9172,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `Invalid query` or `Query too complex`, with data { position, expected } */
+            /** @description `Invalid query` or `Query too complex`, with data { position, expected }; `Invalid rating` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8999,7 +9194,10 @@ export interface operations {
     };
     getTagFeedAtom: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path: {
                 slug: string;
@@ -9027,6 +9225,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description `Tag not found` */
             404: {
@@ -9041,7 +9248,10 @@ export interface operations {
     };
     getTagFeedJson: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path: {
                 slug: string;
@@ -9082,6 +9292,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `Tag not found` */
             404: {
                 headers: {
@@ -9095,7 +9314,10 @@ export interface operations {
     };
     getTopFeedAtom: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -9122,11 +9344,23 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getTopFeedJson: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -9165,11 +9399,23 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getUserFeedAtom: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path: {
                 username: string;
@@ -9197,6 +9443,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description `User not found` */
             404: {
@@ -9211,7 +9466,10 @@ export interface operations {
     };
     getUserFeedJson: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path: {
                 username: string;
@@ -9252,6 +9510,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `User not found` */
             404: {
                 headers: {
@@ -9265,7 +9532,10 @@ export interface operations {
     };
     getUserFavouritesFeedAtom: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path: {
                 username: string;
@@ -9294,6 +9564,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `Favourites not found` (no such user, or their favourites are private) */
             404: {
                 headers: {
@@ -9307,7 +9586,10 @@ export interface operations {
     };
     getUserFavouritesFeedJson: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path: {
                 username: string;
@@ -9347,6 +9629,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description `Favourites not found` (no such user, or their favourites are private) */
             404: {

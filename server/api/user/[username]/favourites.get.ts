@@ -7,5 +7,5 @@ export default defineEventHandler(async (event) => {
   const { username } = paramsValidated(event, UsernameParamsSchema)
   const query = queryValidated(event, FavouritesQuerySchema)
   const at = dataVersionOf(event)
-  return withCallerFavourites(event, await listUserFavourites(useDB(), username, query, at))
+  return withCallerFavourites(event, await listUserFavourites(useDB(), username, query, await filterOfCaller(event, query.rating), at))
 })

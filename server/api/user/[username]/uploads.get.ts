@@ -1,10 +1,10 @@
 import { UsernameParamsSchema, UserListQuerySchema } from '#shared/schemas/lists'
 import { listUserUploads } from '../../../services/uploads-list'
 
-/** GET /api/user/{username}/uploads: the user's public uploads (never the private ones), without the caller's hidden tags. */
+/** GET /api/user/{username}/uploads: the user's public uploads (never the private ones), as rating= and the caller's filter leave them. */
 export default defineEventHandler(async (event) => {
   const { username } = paramsValidated(event, UsernameParamsSchema)
   const query = queryValidated(event, UserListQuerySchema)
   const at = dataVersionOf(event)
-  return withCallerFavourites(event, await listUserUploads(useDB(), username, query, await hiddenTagsOfCaller(event), at))
+  return withCallerFavourites(event, await listUserUploads(useDB(), username, query, await filterOfCaller(event, query.rating), at))
 })

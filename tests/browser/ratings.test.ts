@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import type { Browser } from 'playwright-core'
+import { launchBrowser, newContext } from '../support/browser'
+import { api } from '../support/api'
+import { uploadForm } from '../support/images'
+import { goto, noisePng, registerUser, signedInContext, watchErrors } from './helpers'
+
+describe('content ratings in the UI', () => {
+  let browser: Browser
+  beforeAll(async () => {
+    browser = await launchBrowser()
+  })
+  afterAll(() => browser?.close())
+
+  it('blurs an explicit card with a keyboard-reachable Show, a visitor\'s header toggle, and an account\'s hide in Settings', async () => {
+    const owner = await registerUser()
+    const tag = `blur-${randomUUID().slice(0, 8)}`
+    const created = await api('/api/upload', { method: 'POST', token: owner.token, body: uploadForm(
+      { upload_type: 'image', description: 'Explicit picture', tags: tag, rating: 'explicit' },
+      { data: await noisePng(), name: 'x.png', type: 'image/png' },
+    ) })
+    expect(created.status).toBe(201)
+    const id = created.body.upload.id as string
+    const safe = await api('/api/upload', { method: 'POST', token: owner.token, body: uploadForm({ upload_type: 'link', description: 'Safe link', tags: tag, external_url: `https://example.com/${tag}` }) })
+    expect(safe.status).toBe(201)
+    const card = `[data-upload-id="${id}"]`
+
+    // A visitor: blurred by default, a Show button the keyboard reaches reveals it.
+    const context = await newContext(browser, inject('baseURL'))
+    const page = await context.newPage()
+    const errors = watchErrors(page)
+    await goto(page, `/tags/${tag}`)
+    await expect(page.locator(`${card} .preview.rating-blurred`).count()).resolves.toBe(1)
+    await page.focus(`${card} [data-testid=rating-show]`)
+    await page.keyboard.press('Enter')
+    await page.waitForSelector(`${card} .preview:not(.rating-blurred)`)
+    await expect(page.locator(`${card} [data-testid=rating-show]`).count()).resolves.toBe(0)
+
+    // The header's toggle turns blurring off, kept in this browser across a reload.
+    const toggle = page.locator('[data-testid=blur-toggle]')
+    await expect(toggle.getAttribute('aria-pressed')).resolves.toBe('true')
+    await toggle.click()
+    await expect(toggle.getAttribute('aria-pressed')).resolves.toBe('false')
+    await goto(page, `/upload/${id}`)
+    await page.waitForSelector('[data-testid=upload-detail] .rating-frame:not(.rating-blurred)')
+    await toggle.click()
+    await page.waitForSelector('[data-testid=upload-detail] .rating-blurred [data-testid=rating-show]')
+    expect(errors).toEqual([])
+    await context.close()
+
+    // An account: Settings hides explicit uploads, and its lists leave the card out.
+    const viewer = await registerUser()
+    const signedIn = await signedInContext(browser, viewer)
+    const settings = await signedIn.newPage()
+    const signedInErrors = watchErrors(settings)
+    await goto(settings, '/settings')
+    await expect(settings.locator('[data-testid=blur-toggle]').count()).resolves.toBe(0)
+    await settings.waitForFunction(() => (document.querySelector('[data-testid=rating-pref-explicit]') as HTMLSelectElement | null)?.value === 'blur')
+    await settings.selectOption('[data-testid=rating-pref-explicit]', 'hide')
+    await settings.waitForSelector('[data-testid=settings-content-ratings] [role=status]')
+    expect((await api('/api/profile/preferences', { token: viewer.token })).body).toMatchObject({ explicit: 'hide', suggestive: 'show' })
+    await goto(settings, `/tags/${tag}`)
+    await expect(settings.locator(`[data-upload-id="${safe.body.upload.id}"]`).count()).resolves.toBe(1)
+    await expect(settings.locator(card).count()).resolves.toBe(0)
+    expect(signedInErrors).toEqual([])
+    await signedIn.close()
+  })
+})

@@ -5,6 +5,46 @@
  */
 
 export interface paths {
+    "/api/admin/banned-media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Banned images (admin)
+         * @description Images an admin removed and banned (the default of an admin's removal: DELETE /api/upload/{id} or a report resolved with `remove_upload`, unless `ban: false`), newest first. An upload matching one (its SHA-256, or its perceptual hash within the duplicate distance) is refused with 451 for anyone. `createdBy` is null once that admin's account is deleted. limit default 20, max 100.
+         */
+        get: operations["listBannedMedia"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/banned-media/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Lift a ban (admin)
+         * @description The image may be uploaded again, on every instance at once. Logged as `media_unbanned` (target: the removed upload).
+         */
+        delete: operations["liftBan"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/modlog": {
         parameters: {
             query?: never;
@@ -14,7 +54,7 @@ export interface paths {
         };
         /**
          * The moderation log (admin)
-         * @description Every admin action, newest first, appended in the action's own transaction and never edited. `action`: `shadow_ban_on`, `shadow_ban_off`, `upload_removed`, `tag_added`, `report_claimed`, `report_resolved` (note: the resolution, then the admin's note), `admin_granted`, `admin_revoked` (command line: `actor` null), `admin_account_deleted` (an admin deleted their own account), `upload_edited` (an admin edited someone else's upload; note: the reason), `upload_reverted`, `upload_locked`, `upload_unlocked`, `tag_alias_added`, `tag_alias_removed`, `tag_implication_added`, `tag_implication_removed` (target: the tag; note: `from → to`, or `tag → implied`). `actor` keeps the username the admin had when the entry was written; its `id` is null once that account is deleted. `targetLabel` is the target as it was then (a username, the first 80 characters of a description, a report's reason, a tag's name), `targetExists` whether it is still there. limit default 50, max 100.
+         * @description Every admin action, newest first, appended in the action's own transaction and never edited. `action`: `shadow_ban_on`, `shadow_ban_off`, `upload_removed`, `tag_added`, `report_claimed`, `report_resolved` (note: the resolution, then the admin's note), `admin_granted`, `admin_revoked` (command line: `actor` null), `admin_account_deleted` (an admin deleted their own account), `upload_edited` (an admin edited someone else's upload; note: the reason), `upload_reverted`, `upload_locked`, `upload_unlocked`, `media_banned`, `media_unbanned` (target: the removed upload), `comment_removed` (an admin deleted someone else's comment), `tag_alias_added`, `tag_alias_removed`, `tag_implication_added`, `tag_implication_removed` (target: the tag; note: `from → to`, or `tag → implied`). `actor` keeps the username the admin had when the entry was written; its `id` is null once that account is deleted. `targetLabel` is the target as it was then (a username, the first 80 characters of a description or a comment, a report's reason, a tag's name), `targetExists` whether it is still there. limit default 50, max 100.
          */
         get: operations["listModerationLog"];
         put?: never;
@@ -34,7 +74,7 @@ export interface paths {
         };
         /**
          * The report queue (admin)
-         * @description One entry per upload and status: every report of that upload in the requested status (default `open`), counted in `reportCount`, listed oldest first in `items` (reporter null for an anonymous or deleted reporter) and tallied by reason in `reasons`, most severe first. `reason` is the group's most severe (`minor_safety` > `illegal` > `harassment` > `copyright` > `spam` > `other`), `id` and `details` are those of the first report with that reason, `createdAt` the group's first report's. Any report id of the group names the group in claim and resolve. `claimedBy` is the admin who claimed (or resolved) it; `removedUpload` is null (a removed upload's reports go with it). Groups with a more severe `reason` first, then the oldest. limit default 20, max 100.
+         * @description One entry per upload and status: every report of that upload in the requested status (default `open`), counted in `reportCount`, listed oldest first in `items` (reporter null for an anonymous or deleted reporter) and tallied by reason in `reasons`, most severe first. `reason` is the group's most severe (`minor_safety` > `illegal` > `harassment` > `copyright` > `spam` > `other`), `id` and `details` are those of the first report with that reason, `createdAt` the group's first report's. Any report id of the group names the group in claim and resolve. `claimedBy` is the admin who claimed (or resolved) it; once the upload is removed, `upload` is null and `removedUpload` its tombstone (an admin's keeps description, uploader, type and reason; an owner's only the id and when). Groups with a more severe `reason` first, then the oldest. limit default 20, max 100.
          */
         get: operations["listReports"];
         put?: never;
@@ -76,7 +116,7 @@ export interface paths {
         put?: never;
         /**
          * Resolve an upload's reports (admin)
-         * @description Resolves every unresolved report of the report's upload with one action: `dismiss`, `remove_upload` (the upload, its files and its reports go) or `shadow_ban_uploader`. The action and its moderation log entries commit together.
+         * @description Resolves every unresolved report of the report's upload with one action: `dismiss`, `remove_upload` (the upload and its files go, a tombstone with the reason stays, its reports stay resolved, and its image is banned unless `ban` is false) or `shadow_ban_uploader`. The action and its moderation log entries commit together.
          */
         post: operations["resolveReport"];
         delete?: never;
@@ -752,6 +792,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/comments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a comment
+         * @description The author or an admin (logged in the moderation log as `comment_removed`). A comment with replies stays as `deleted: true` with an empty body; otherwise it goes, and a deleted comment goes with its last reply.
+         */
+        delete: operations["deleteComment"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a comment
+         * @description The author, within 24 hours of posting. Body: Markdown, 1–2000 characters after trimming (400 `Comment must not be empty` / `Comment must be at most 2000 characters`; NUL: 400 `Text must not contain NUL characters`); rendered on the server without raw HTML or images, links only http(s) and mailto with rel="nofollow ugc noopener". Counts in the COMMENT rate-limit category per account.
+         */
+        patch: operations["editComment"];
+        trace?: never;
+    };
+    "/api/comments/{id}/vote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Vote on a comment
+         * @description up (+1), down (−1), or null to withdraw; the same vote again changes nothing. score is the sum of the comment's votes.
+         */
+        put: operations["voteComment"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/comments/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render a comment body without posting it
+         * @description Body: Markdown, 1–2000 characters after trimming (400 `Comment must not be empty` / `Comment must be at most 2000 characters`; NUL: 400 `Text must not contain NUL characters`); rendered on the server without raw HTML or images, links only http(s) and mailto with rel="nofollow ugc noopener". Stores nothing.
+         */
+        post: operations["previewComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/duel": {
         parameters: {
             query?: never;
@@ -1061,6 +1165,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/search/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find uploads that look like an image
+         * @description The image as a multipart `file`, or JSON `{ imageUrl }` fetched as for an upload (http/https, 10 s, 10 MB, 3 redirects, public addresses only). Nothing is stored. Public uploads, and the signed-in caller's own, whose picture is within the duplicate distance (Hamming distance of the perceptual hashes at most 6), nearest first, at most 20; an exact copy has distance 0. Counts in GENERAL.
+         */
+        post: operations["searchByImage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/search/suggest": {
         parameters: {
             query?: never;
@@ -1155,7 +1279,10 @@ export interface paths {
         get: operations["getUpload"];
         put?: never;
         post?: never;
-        /** Delete an upload (owner or admin), with its votes, tag links and files */
+        /**
+         * Delete an upload (owner or admin), with its votes, tag links and files
+         * @description Leaves a tombstone (listed with the upload's reports). The owner's delete keeps only the id and when, and GET then answers 404. An admin's removal of someone else's upload keeps the description, uploader, type and `reason`, GET then answers 410, it is logged (`upload_removed`), and the image is banned (`media_banned`: any later upload of it, or of a near copy, gets 451) unless `ban` is false. The body is optional; an owner's `ban` and `reason` are ignored.
+         */
         delete: operations["deleteUpload"];
         options?: never;
         head?: never;
@@ -1164,6 +1291,30 @@ export interface paths {
          * @description `tags` is the complete new list (tag rules, at most 10): tags it lacks are removed, new ones added. `externalUrl` only for links. `rating`: safe, suggestive or explicit (400 `Invalid rating` otherwise); an admin's change of another's upload is logged (upload_edited). Other keys are ignored. A body equal to the current state changes nothing and answers the current revision. Send `If-Match` with the ETag of GET /api/upload/{id} to refuse the change when the upload changed meanwhile (412). The file, type, owner, creation time and votes never change; parallel edits apply one after the other.
          */
         patch: operations["editUpload"];
+        trace?: never;
+    };
+    "/api/upload/{id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An upload's comments
+         * @description Top-level comments paged (limit default 20, max 100; 400 `Invalid page` / `Invalid limit`), each with all its replies oldest first. sort: new (default), old, top (score, then newest); other values 400 `Invalid sort`. Seen by whoever can see the upload; a shadow-banned author's only by them and admins. With a session cookie each comment carries the caller's `myVote`, and the answer is `Cache-Control: private, no-store`.
+         */
+        get: operations["listComments"];
+        put?: never;
+        /**
+         * Comment on an upload, or reply
+         * @description Body: Markdown, 1–2000 characters after trimming (400 `Comment must not be empty` / `Comment must be at most 2000 characters`; NUL: 400 `Text must not contain NUL characters`); rendered on the server without raw HTML or images, links only http(s) and mailto with rel="nofollow ugc noopener". parentId: the comment replied to; a reply to a reply attaches to its top-level comment. Counts in the COMMENT rate-limit category per account.
+         */
+        post: operations["postComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/upload/{id}/favourite": {
@@ -1630,6 +1781,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/feeds/upload/{id}/comments.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The newest comments on a public upload (Atom)
+         * @description The 50 newest comments (replies too) of a public upload that anyone may see (not deleted, author not shadow-banned), each with "Comment by {username}" as title, a link to /upload/{id}#comment-{commentId}, the author, published/updated and the sanitised HTML as content (Atom: content type="html"; JSON Feed: content_html). Not rate-limited.
+         */
+        get: operations["getUploadCommentsFeedAtom"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/upload/{id}/comments.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The newest comments on a public upload (JSON Feed)
+         * @description The 50 newest comments (replies too) of a public upload that anyone may see (not deleted, author not shadow-banned), each with "Comment by {username}" as title, a link to /upload/{id}#comment-{commentId}, the author, published/updated and the sanitised HTML as content (Atom: content type="html"; JSON Feed: content_html). Not rate-limited.
+         */
+        get: operations["getUploadCommentsFeedJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/feeds/user/{username}.atom": {
         parameters: {
             query?: never;
@@ -2069,7 +2260,8 @@ export interface components {
          *         "downvotes": 1,
          *         "averageRating": 8.2
          *       },
-         *       "favourites": 3
+         *       "favourites": 3,
+         *       "comments": 2
          *     }
          */
         Upload: {
@@ -2106,6 +2298,8 @@ export interface components {
             favourites: number;
             /** @description Whether the signed-in caller has it as a favourite; absent without a session */
             favourited?: boolean;
+            /** @description How many comments anyone may see (not deleted, author not shadow-banned) */
+            comments: number;
         };
         /**
          * @description The answer to a new upload; the full object is at GET /api/upload/{id}.
@@ -2172,7 +2366,8 @@ export interface components {
          *         "downvotes": 1,
          *         "averageRating": 8.2
          *       },
-         *       "favourites": 3
+         *       "favourites": 3,
+         *       "comments": 2
          *     }
          */
         UploadListEntry: {
@@ -2206,6 +2401,8 @@ export interface components {
             favourites: number;
             /** @description Whether the signed-in caller has it as a favourite; absent without a session */
             favourited?: boolean;
+            /** @description How many comments anyone may see (not deleted, author not shadow-banned) */
+            comments: number;
         };
         /**
          * @description Counted votes; `averageRating` is null until someone votes.
@@ -2267,7 +2464,8 @@ export interface components {
          *         "downvotes": 1,
          *         "averageRating": 8.2
          *       },
-         *       "favourites": 3
+         *       "favourites": 3,
+         *       "comments": 2
          *     }
          */
         UserUploadListEntry: {
@@ -2300,6 +2498,8 @@ export interface components {
             favourites: number;
             /** @description Whether the signed-in caller has it as a favourite; absent without a session */
             favourited?: boolean;
+            /** @description How many comments anyone may see (not deleted, author not shadow-banned) */
+            comments: number;
         };
         /**
          * @description A signed-in user's vote on an upload.
@@ -2329,6 +2529,174 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listBannedMedia: {
+        parameters: {
+            query?: {
+                page?: number;
+                /** @description Page size; a larger value is treated as 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of bans */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            sha256: string;
+                            uploadId: string | null;
+                            reason: string | null;
+                            createdAt: string;
+                            createdBy: {
+                                /** Format: uuid */
+                                id: string;
+                                username: string;
+                            } | null;
+                        }[];
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Invalid page`, `Invalid limit` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    liftBan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Ban id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Lifted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description `Invalid ID` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Ban not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listModerationLog: {
         parameters: {
             query?: {
@@ -2357,9 +2725,9 @@ export interface operations {
                                 username: string;
                             } | null;
                             /** @enum {string} */
-                            action: "shadow_ban_on" | "shadow_ban_off" | "upload_removed" | "tag_added" | "report_claimed" | "report_resolved" | "admin_granted" | "admin_revoked" | "admin_account_deleted" | "upload_edited" | "upload_reverted" | "upload_locked" | "upload_unlocked" | "tag_alias_added" | "tag_alias_removed" | "tag_implication_added" | "tag_implication_removed";
+                            action: "shadow_ban_on" | "shadow_ban_off" | "upload_removed" | "tag_added" | "report_claimed" | "report_resolved" | "admin_granted" | "admin_revoked" | "admin_account_deleted" | "upload_edited" | "upload_reverted" | "upload_locked" | "upload_unlocked" | "media_banned" | "media_unbanned" | "comment_removed" | "tag_alias_added" | "tag_alias_removed" | "tag_implication_added" | "tag_implication_removed";
                             /** @enum {string} */
-                            targetType: "user" | "upload" | "report" | "tag";
+                            targetType: "user" | "upload" | "report" | "comment" | "tag";
                             targetId: string;
                             targetLabel: string | null;
                             targetExists: boolean;
@@ -2444,7 +2812,27 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             upload: components["schemas"]["UploadListEntry"] | null;
-                            removedUpload: null;
+                            removedUpload: ({
+                                /** Format: uuid */
+                                id: string;
+                                description: string | null;
+                                uploader: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    username: string;
+                                } | null;
+                                upload_type: ("image" | "link") | null;
+                                removed_at: string;
+                                /** @constant */
+                                removed_by: "admin";
+                                reason: string | null;
+                            } | {
+                                /** Format: uuid */
+                                id: string;
+                                removed_at: string;
+                                /** @constant */
+                                removed_by: "owner";
+                            }) | null;
                             /** @enum {string} */
                             reason: "spam" | "illegal" | "minor_safety" | "harassment" | "copyright" | "other";
                             details: string | null;
@@ -2644,6 +3032,7 @@ export interface operations {
                     /** @enum {string} */
                     action: "dismiss" | "remove_upload" | "shadow_ban_uploader";
                     note?: string;
+                    ban?: boolean;
                 };
             };
         };
@@ -5564,6 +5953,372 @@ export interface operations {
             };
         };
     };
+    deleteComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Only the author or an admin may delete a comment` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Comment not found` (unknown, deleted, on an upload the caller cannot see, or a shadow-banned author's to anyone but them and admins) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    editComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Markdown, 1–2000 characters: paragraphs, emphasis, links (http, https, mailto), code, quotes, lists; no HTML, no images */
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The comment as now stored, with editedAt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comment: {
+                            /** Format: uuid */
+                            id: string;
+                            author: {
+                                /** Format: uuid */
+                                id: string;
+                                username: string;
+                            } | null;
+                            body: string;
+                            /** @description The body rendered and sanitised on the server */
+                            html: string;
+                            parentId: string | null;
+                            createdAt: string;
+                            editedAt: string | null;
+                            score: number;
+                            myVote: ("up" | "down") | null;
+                            deleted: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description A bad body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Only the author may edit a comment` or `A comment can only be edited within 24 hours of posting` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Comment not found` (unknown, deleted, on an upload the caller cannot see, or a shadow-banned author's to anyone but them and admins) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (the COMMENT category, per account) */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    voteComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    vote: ("up" | "down") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The comment's score and the caller's vote */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        score: number;
+                        myVote: ("up" | "down") | null;
+                    };
+                };
+            };
+            /** @description `Invalid vote` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Cross-site request blocked: Origin present and not the site's own */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Comment not found` (unknown, deleted, on an upload the caller cannot see, or a shadow-banned author's to anyone but them and admins) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    previewComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Markdown, 1–2000 characters: paragraphs, emphasis, links (http, https, mailto), code, quotes, lists; no HTML, no images */
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The sanitised HTML a posted comment would have */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        html: string;
+                    };
+                };
+            };
+            /** @description A bad body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Cross-site request blocked: Origin present and not the site's own */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     judgeDuel: {
         parameters: {
             query?: never;
@@ -5730,6 +6485,8 @@ export interface operations {
                             favourites: number;
                             /** @description Whether the signed-in caller has it as a favourite; absent without a session */
                             favourited?: boolean;
+                            /** @description How many comments anyone may see (not deleted, author not shadow-banned) */
+                            comments: number;
                             /** @description Elo strength: 1500 to start, K = 24 */
                             strength: number;
                             wins: number;
@@ -5766,6 +6523,8 @@ export interface operations {
                             favourites: number;
                             /** @description Whether the signed-in caller has it as a favourite; absent without a session */
                             favourited?: boolean;
+                            /** @description How many comments anyone may see (not deleted, author not shadow-banned) */
+                            comments: number;
                             /** @description Elo strength: 1500 to start, K = 24 */
                             strength: number;
                             wins: number;
@@ -5869,6 +6628,8 @@ export interface operations {
                             favourites: number;
                             /** @description Whether the signed-in caller has it as a favourite; absent without a session */
                             favourited?: boolean;
+                            /** @description How many comments anyone may see (not deleted, author not shadow-banned) */
+                            comments: number;
                             /** @description Elo strength: 1500 to start, K = 24 */
                             strength: number;
                             wins: number;
@@ -6389,6 +7150,19 @@ export interface operations {
                             vote: "fucks" | "does_not_fuck";
                             createdAt: string;
                             updatedAt: string;
+                        }[];
+                        favourites: {
+                            /** Format: uuid */
+                            uploadId: string;
+                            createdAt: string;
+                        }[];
+                        duelJudgements: {
+                            uploadIds: [
+                                string,
+                                string
+                            ];
+                            winnerId: string | null;
+                            createdAt: string;
                         }[];
                         apiTokens: {
                             /** Format: uuid */
@@ -6966,6 +7740,94 @@ export interface operations {
             };
         };
     };
+    searchByImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default  */
+                    imageUrl?: string;
+                };
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The image: JPEG, PNG, GIF or WebP, at most 10 MB and 50 megapixels (the type is read from the bytes)
+                     */
+                    file: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The matches */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        matches: {
+                            upload: components["schemas"]["UploadListEntry"];
+                            distance: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description `File is required`, `Invalid image URL`, `Unsupported image type`, `Invalid image`, `Image dimensions too large`, `Could not fetch image`, `Invalid JSON body` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Cross-site request blocked: Origin present and not the site's own */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description File over 10 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (GENERAL) */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Image processing is busy (its queue is full): try again later */
+            503: {
+                headers: {
+                    /** @description Seconds after which to try again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     suggestSearchTerms: {
         parameters: {
             query?: {
@@ -7231,6 +8093,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `This image is not allowed here`: an admin banned it (the same image, or a near copy); nothing is stored */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Image processing is busy (its queue is full), or the media storage (an S3 bucket) does not answer: try again later */
             503: {
                 headers: {
@@ -7272,8 +8143,17 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No such upload, or private and the caller is neither its owner nor an admin */
+            /** @description No such upload, or private and the caller is neither its owner nor an admin, or removed by its owner */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Upload removed` (an admin removed it; its reports keep its tombstone) */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7304,7 +8184,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    ban?: boolean;
+                    reason?: string;
+                };
+            };
+        };
         responses: {
             /** @description Deleted */
             200: {
@@ -7316,6 +8203,15 @@ export interface operations {
                         /** @constant */
                         success: true;
                     };
+                };
+            };
+            /** @description `ban must be a boolean`, `Reason must be at most 1000 characters`, `Invalid JSON body` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not authenticated */
@@ -7338,6 +8234,15 @@ export interface operations {
             };
             /** @description No such upload, or the caller is neither its owner nor an admin */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON body over 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7470,6 +8375,224 @@ export interface operations {
             429: {
                 headers: {
                     /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listComments: {
+        parameters: {
+            query?: {
+                page?: number;
+                /** @description Page size; a larger value is treated as 100 */
+                limit?: number;
+                /** @description new (default): newest first; old: oldest first; top: highest score, then newest */
+                sort?: "new" | "old" | "top";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of comments and the total of top-level ones */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comments: {
+                            /** Format: uuid */
+                            id: string;
+                            author: {
+                                /** Format: uuid */
+                                id: string;
+                                username: string;
+                            } | null;
+                            body: string;
+                            /** @description The body rendered and sanitised on the server */
+                            html: string;
+                            parentId: string | null;
+                            createdAt: string;
+                            editedAt: string | null;
+                            score: number;
+                            myVote: ("up" | "down") | null;
+                            deleted: boolean;
+                            replies: {
+                                /** Format: uuid */
+                                id: string;
+                                author: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    username: string;
+                                } | null;
+                                body: string;
+                                /** @description The body rendered and sanitised on the server */
+                                html: string;
+                                parentId: string | null;
+                                createdAt: string;
+                                editedAt: string | null;
+                                score: number;
+                                myVote: ("up" | "down") | null;
+                                deleted: boolean;
+                            }[];
+                        }[];
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid page, limit or sort */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Upload not found` (unknown, or private and not the caller's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Markdown, 1–2000 characters: paragraphs, emphasis, links (http, https, mailto), code, quotes, lists; no HTML, no images */
+                    body: string;
+                    parentId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The comment as stored */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comment: {
+                            /** Format: uuid */
+                            id: string;
+                            author: {
+                                /** Format: uuid */
+                                id: string;
+                                username: string;
+                            } | null;
+                            body: string;
+                            /** @description The body rendered and sanitised on the server */
+                            html: string;
+                            parentId: string | null;
+                            createdAt: string;
+                            editedAt: string | null;
+                            score: number;
+                            myVote: ("up" | "down") | null;
+                            deleted: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description A bad body, `The parent comment belongs to another upload` or `Cannot reply to a deleted comment` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Cross-site request blocked: Origin present and not the site's own */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Upload not found`, or `Comment not found` for the parent */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (the COMMENT category, per account) */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
                     "Retry-After"?: string;
                     [name: string]: unknown;
                 };
@@ -8528,6 +9651,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `This image is not allowed here`: an admin banned it (the same image, or a near copy); nothing is stored */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Image processing is busy (its queue is full), or the media storage (an S3 bucket) does not answer: try again later */
             503: {
                 headers: {
@@ -9401,6 +10533,120 @@ export interface operations {
             };
             /** @description `Invalid rating` */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUploadCommentsFeedAtom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An Atom feed (RFC 4287) */
+            200: {
+                headers: {
+                    /** @description public, max-age=300 */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator; send it as If-None-Match for a 304 */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Upload not found` (unknown or private) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUploadCommentsFeedJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A JSON Feed 1.1 document */
+            200: {
+                headers: {
+                    /** @description public, max-age=300 */
+                    "Cache-Control"?: string;
+                    /** @description Strong validator; send it as If-None-Match for a 304 */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/feed+json": {
+                        /** @constant */
+                        version: "https://jsonfeed.org/version/1.1";
+                        title: string;
+                        home_page_url: string;
+                        feed_url: string;
+                        items: {
+                            id: string;
+                            url: string;
+                            title: string;
+                            date_published: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Upload not found` (unknown or private) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

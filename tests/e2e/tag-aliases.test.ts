@@ -33,7 +33,12 @@ const ids = (body: { uploads: { id: string }[] }) => body.uploads.map(upload => 
 const addAlias = (body: unknown, user: TestUser | null = admin) => api('/api/admin/tags/aliases', { method: 'POST', body, token: user?.token })
 const addImplication = (body: unknown, user: TestUser | null = admin) => api('/api/admin/tags/implications', { method: 'POST', body, token: user?.token })
 const publicUploadsOf = async (slug: string) => (await serverDatabase().db.get<{ n: number }>(sql`SELECT public_uploads AS n FROM tags WHERE slug = ${slug}`))?.n
-const expectNoDrift = async () => expect(await findDrift(serverDatabase().db)).toEqual([])
+/**
+ * The counts a tag rule moves. Other files on this shared server seed uploads with vote
+ * counts of their own making (tests/support/seed.ts), which the vote recount would report.
+ */
+const TAG_COUNTS = new Set(['users.public_uploads', 'tags.public_uploads', 'tag_pairs.public_uploads', 'uploads.tag_ids', 'upload_tags.upload_*'])
+const expectNoDrift = async () => expect((await findDrift(serverDatabase().db)).filter(drift => TAG_COUNTS.has(drift.name))).toEqual([])
 
 describe('tag aliases', () => {
   it('move every link of `from` to `to` (once where both were), keep every count exact, and resolve `from` everywhere at once', async () => {

@@ -110,7 +110,7 @@ describe('moderation and own data', () => {
     // The tabs answer the arrow keys.
     await adminPage.focus('[data-testid=admin-tab-log]')
     await adminPage.keyboard.press('ArrowLeft')
-    await adminPage.waitForURL(url => url.searchParams.get('tab') === 'bans')
+    await adminPage.waitForURL(url => url.searchParams.get('tab') === 'tags')
     expect(adminErrors).toEqual([])
     await context.close()
   })

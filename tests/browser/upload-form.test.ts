@@ -108,7 +108,8 @@ describe('the new-upload form', () => {
     await adminPage.click('button:has-text("Delete upload")')
     await adminPage.click('[data-testid=confirm-delete]')
     await adminPage.waitForURL(url => url.pathname === '/')
-    expect((await fetchUpload(id)).status).toBe(404)
+    // An admin removed it: its tombstone answers 410 Upload removed.
+    expect((await fetchUpload(id)).status).toBe(410)
     await adminContext.close()
 
     // A visitor who is neither owner nor admin sees no controls.

@@ -5,6 +5,46 @@
  */
 
 export interface paths {
+    "/api/admin/banned-media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Banned images (admin)
+         * @description Images an admin removed and banned (the default of an admin's removal: DELETE /api/upload/{id} or a report resolved with `remove_upload`, unless `ban: false`), newest first. An upload matching one (its SHA-256, or its perceptual hash within the duplicate distance) is refused with 451 for anyone. `createdBy` is null once that admin's account is deleted. limit default 20, max 100.
+         */
+        get: operations["listBannedMedia"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/banned-media/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Lift a ban (admin)
+         * @description The image may be uploaded again, on every instance at once. Logged as `media_unbanned` (target: the removed upload).
+         */
+        delete: operations["liftBan"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/modlog": {
         parameters: {
             query?: never;
@@ -14,7 +54,7 @@ export interface paths {
         };
         /**
          * The moderation log (admin)
-         * @description Every admin action, newest first, appended in the action's own transaction and never edited. `action`: `shadow_ban_on`, `shadow_ban_off`, `upload_removed`, `tag_added`, `report_claimed`, `report_resolved` (note: the resolution, then the admin's note), `admin_granted`, `admin_revoked` (command line: `actor` null), `admin_account_deleted` (an admin deleted their own account), `upload_edited` (an admin edited someone else's upload; note: the reason), `upload_reverted`, `upload_locked`, `upload_unlocked`, `comment_removed` (an admin deleted someone else's comment). `actor` keeps the username the admin had when the entry was written; its `id` is null once that account is deleted. `targetLabel` is the target as it was then (a username, the first 80 characters of a description or a comment, a report's reason), `targetExists` whether it is still there. limit default 50, max 100.
+         * @description Every admin action, newest first, appended in the action's own transaction and never edited. `action`: `shadow_ban_on`, `shadow_ban_off`, `upload_removed`, `tag_added`, `report_claimed`, `report_resolved` (note: the resolution, then the admin's note), `admin_granted`, `admin_revoked` (command line: `actor` null), `admin_account_deleted` (an admin deleted their own account), `upload_edited` (an admin edited someone else's upload; note: the reason), `upload_reverted`, `upload_locked`, `upload_unlocked`, `media_banned`, `media_unbanned` (target: the removed upload), `comment_removed` (an admin deleted someone else's comment). `actor` keeps the username the admin had when the entry was written; its `id` is null once that account is deleted. `targetLabel` is the target as it was then (a username, the first 80 characters of a description or a comment, a report's reason), `targetExists` whether it is still there. limit default 50, max 100.
          */
         get: operations["listModerationLog"];
         put?: never;
@@ -34,7 +74,7 @@ export interface paths {
         };
         /**
          * The report queue (admin)
-         * @description One entry per upload and status: every report of that upload in the requested status (default `open`), counted in `reportCount`, listed oldest first in `items` (reporter null for an anonymous or deleted reporter) and tallied by reason in `reasons`, most severe first. `reason` is the group's most severe (`minor_safety` > `illegal` > `harassment` > `copyright` > `spam` > `other`), `id` and `details` are those of the first report with that reason, `createdAt` the group's first report's. Any report id of the group names the group in claim and resolve. `claimedBy` is the admin who claimed (or resolved) it; `removedUpload` is null (a removed upload's reports go with it). Groups with a more severe `reason` first, then the oldest. limit default 20, max 100.
+         * @description One entry per target (an upload, or a comment: `targetType`) and status: every report of that target in the requested status (default `open`), counted in `reportCount`, listed oldest first in `items` (reporter null for an anonymous or deleted reporter) and tallied by reason in `reasons`, most severe first. `reason` is the group's most severe (`minor_safety` > `illegal` > `harassment` > `copyright` > `spam` > `other`), `id` and `details` are those of the first report with that reason, `createdAt` the group's first report's. Any report id of the group names the group in claim and resolve. `claimedBy` is the admin who claimed (or resolved) it; once the upload is removed, `upload` is null and `removedUpload` its tombstone (an admin's keeps description, uploader, type and reason; an owner's only the id and when). A comment's entry carries `comment` (id, body, html, author, uploadId, createdAt; null once the comment is removed) and its upload in `upload` (or `removedUpload`); an upload's has `comment` null. Groups with a more severe `reason` first, then the oldest. limit default 20, max 100.
          */
         get: operations["listReports"];
         put?: never;
@@ -55,8 +95,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Claim an upload's reports (admin)
-         * @description The caller takes every unresolved report of the report's upload; claiming again changes nothing. Logged as `report_claimed`.
+         * Claim a group's reports (admin)
+         * @description The caller takes every unresolved report of the report's target (an upload, or a comment); claiming again changes nothing. Logged as `report_claimed`.
          */
         post: operations["claimReport"];
         delete?: never;
@@ -75,8 +115,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Resolve an upload's reports (admin)
-         * @description Resolves every unresolved report of the report's upload with one action: `dismiss`, `remove_upload` (the upload, its files and its reports go) or `shadow_ban_uploader`. The action and its moderation log entries commit together.
+         * Resolve a group's reports (admin)
+         * @description Resolves every unresolved report of the report's target with one action. An upload's group: `dismiss`, `remove_upload` (the upload and its files go, a tombstone with the reason stays, its reports stay resolved, and its image is banned unless `ban` is false) or `shadow_ban_uploader`. A comment's group: `dismiss`, `remove_comment` (as an admin's delete, logged `comment_removed`) or `shadow_ban_author` (logged `shadow_ban_on`); an action of the other kind is a 400. The action and its moderation log entries commit together.
          */
         post: operations["resolveReport"];
         delete?: never;
@@ -679,6 +719,26 @@ export interface paths {
         patch: operations["editComment"];
         trace?: never;
     };
+    "/api/comments/{id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a comment
+         * @description As reporting an upload: signed in (cookie), or anonymous with `clientFingerprint` (known by the fingerprint and the keyed SHA-256 of the IP, either of which matches). One unresolved report per reporter and comment; a comment's reports form their own group in the admin queue (`targetType: comment`). Counts in GENERAL.
+         */
+        post: operations["reportComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/comments/{id}/vote": {
         parameters: {
             query?: never;
@@ -1024,6 +1084,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/search/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find uploads that look like an image
+         * @description The image as a multipart `file`, or JSON `{ imageUrl }` fetched as for an upload (http/https, 10 s, 10 MB, 3 redirects, public addresses only). Nothing is stored. Public uploads, and the signed-in caller's own, whose picture is within the duplicate distance (Hamming distance of the perceptual hashes at most 6), nearest first, at most 20; an exact copy has distance 0. Counts in GENERAL.
+         */
+        post: operations["searchByImage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/search/suggest": {
         parameters: {
             query?: never;
@@ -1098,7 +1178,10 @@ export interface paths {
         get: operations["getUpload"];
         put?: never;
         post?: never;
-        /** Delete an upload (owner or admin), with its votes, tag links and files */
+        /**
+         * Delete an upload (owner or admin), with its votes, tag links and files
+         * @description Leaves a tombstone (listed with the upload's reports). The owner's delete keeps only the id and when, and GET then answers 404. An admin's removal of someone else's upload keeps the description, uploader, type and `reason`, GET then answers 410, it is logged (`upload_removed`), and the image is banned (`media_banned`: any later upload of it, or of a near copy, gets 451) unless `ban` is false. The body is optional; an owner's `ban` and `reason` are ignored.
+         */
         delete: operations["deleteUpload"];
         options?: never;
         head?: never;
@@ -2308,6 +2391,174 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listBannedMedia: {
+        parameters: {
+            query?: {
+                page?: number;
+                /** @description Page size; a larger value is treated as 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of bans */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            sha256: string;
+                            uploadId: string | null;
+                            reason: string | null;
+                            createdAt: string;
+                            createdBy: {
+                                /** Format: uuid */
+                                id: string;
+                                username: string;
+                            } | null;
+                        }[];
+                        total: number;
+                        page: number;
+                        limit: number;
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Invalid page`, `Invalid limit` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    liftBan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Ban id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Lifted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description `Invalid ID` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Ban not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listModerationLog: {
         parameters: {
             query?: {
@@ -2336,7 +2587,7 @@ export interface operations {
                                 username: string;
                             } | null;
                             /** @enum {string} */
-                            action: "shadow_ban_on" | "shadow_ban_off" | "upload_removed" | "tag_added" | "report_claimed" | "report_resolved" | "admin_granted" | "admin_revoked" | "admin_account_deleted" | "upload_edited" | "upload_reverted" | "upload_locked" | "upload_unlocked" | "comment_removed";
+                            action: "shadow_ban_on" | "shadow_ban_off" | "upload_removed" | "tag_added" | "report_claimed" | "report_resolved" | "admin_granted" | "admin_revoked" | "admin_account_deleted" | "upload_edited" | "upload_reverted" | "upload_locked" | "upload_unlocked" | "media_banned" | "media_unbanned" | "comment_removed";
                             /** @enum {string} */
                             targetType: "user" | "upload" | "report" | "comment";
                             targetId: string;
@@ -2422,8 +2673,44 @@ export interface operations {
                         reports: {
                             /** Format: uuid */
                             id: string;
+                            /** @enum {string} */
+                            targetType: "upload" | "comment";
                             upload: components["schemas"]["UploadListEntry"] | null;
-                            removedUpload: null;
+                            comment: {
+                                /** Format: uuid */
+                                id: string;
+                                body: string;
+                                html: string;
+                                author: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    username: string;
+                                } | null;
+                                /** Format: uuid */
+                                uploadId: string;
+                                createdAt: string;
+                            } | null;
+                            removedUpload: ({
+                                /** Format: uuid */
+                                id: string;
+                                description: string | null;
+                                uploader: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    username: string;
+                                } | null;
+                                upload_type: ("image" | "link") | null;
+                                removed_at: string;
+                                /** @constant */
+                                removed_by: "admin";
+                                reason: string | null;
+                            } | {
+                                /** Format: uuid */
+                                id: string;
+                                removed_at: string;
+                                /** @constant */
+                                removed_by: "owner";
+                            }) | null;
                             /** @enum {string} */
                             reason: "spam" | "illegal" | "minor_safety" | "harassment" | "copyright" | "other";
                             details: string | null;
@@ -2621,8 +2908,9 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    action: "dismiss" | "remove_upload" | "shadow_ban_uploader";
+                    action: "dismiss" | "remove_upload" | "shadow_ban_uploader" | "remove_comment" | "shadow_ban_author";
                     note?: string;
+                    ban?: boolean;
                 };
             };
         };
@@ -2639,12 +2927,12 @@ export interface operations {
                         /** Format: uuid */
                         uploadId: string;
                         /** @enum {string} */
-                        action: "dismiss" | "remove_upload" | "shadow_ban_uploader";
+                        action: "dismiss" | "remove_upload" | "shadow_ban_uploader" | "remove_comment" | "shadow_ban_author";
                         reportCount: number;
                     };
                 };
             };
-            /** @description `Invalid action`, `Note must be at most 1000 characters`, `Invalid ID`, `You cannot shadow-ban yourself` */
+            /** @description `Invalid action`, `Note must be at most 1000 characters`, `Invalid ID`, `You cannot shadow-ban yourself`, `Action remove_upload does not apply to a report on a comment` (and likewise for the other actions) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2671,7 +2959,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Report not found` */
+            /** @description `Report not found`, `User not found` (shadow_ban_uploader or shadow_ban_author when the account, or the comment, is gone) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5279,6 +5567,116 @@ export interface operations {
             };
         };
     };
+    reportComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    reason: "spam" | "illegal" | "minor_safety" | "harassment" | "copyright" | "other";
+                    details?: string;
+                    clientFingerprint?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Reported */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        report: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            commentId: string;
+                            /** Format: uuid */
+                            uploadId: string;
+                            /** @enum {string} */
+                            reason: "spam" | "illegal" | "minor_safety" | "harassment" | "copyright" | "other";
+                            /** @constant */
+                            status: "open";
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description `Invalid reason`, `Details must be at most 1000 characters`, `Invalid client fingerprint` (anonymous without one) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Cross-site request blocked: Origin present and not the site's own */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Comment not found` (unknown, deleted, on an upload the caller cannot see, or a shadow-banned author's to anyone but them and admins) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Already reported` (this reporter has an unresolved report of this comment) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (GENERAL) */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     voteComment: {
         parameters: {
             query?: never;
@@ -6253,6 +6651,19 @@ export interface operations {
                             createdAt: string;
                             updatedAt: string;
                         }[];
+                        favourites: {
+                            /** Format: uuid */
+                            uploadId: string;
+                            createdAt: string;
+                        }[];
+                        duelJudgements: {
+                            uploadIds: [
+                                string,
+                                string
+                            ];
+                            winnerId: string | null;
+                            createdAt: string;
+                        }[];
                         apiTokens: {
                             /** Format: uuid */
                             id: string;
@@ -6756,6 +7167,94 @@ export interface operations {
             };
         };
     };
+    searchByImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default  */
+                    imageUrl?: string;
+                };
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The image: JPEG, PNG, GIF or WebP, at most 10 MB and 50 megapixels (the type is read from the bytes)
+                     */
+                    file: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The matches */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        matches: {
+                            upload: components["schemas"]["UploadListEntry"];
+                            distance: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description `File is required`, `Invalid image URL`, `Unsupported image type`, `Invalid image`, `Image dimensions too large`, `Could not fetch image`, `Invalid JSON body` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Cross-site request blocked: Origin present and not the site's own */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description File over 10 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (GENERAL) */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Image processing is busy (its queue is full): try again later */
+            503: {
+                headers: {
+                    /** @description Seconds after which to try again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     suggestSearchTerms: {
         parameters: {
             query?: {
@@ -6950,6 +7449,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `This image is not allowed here`: an admin banned it (the same image, or a near copy); nothing is stored */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Image processing is busy (its queue is full), or the media storage (an S3 bucket) does not answer: try again later */
             503: {
                 headers: {
@@ -6991,8 +7499,17 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No such upload, or private and the caller is neither its owner nor an admin */
+            /** @description No such upload, or private and the caller is neither its owner nor an admin, or removed by its owner */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Upload removed` (an admin removed it; its reports keep its tombstone) */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7023,7 +7540,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    ban?: boolean;
+                    reason?: string;
+                };
+            };
+        };
         responses: {
             /** @description Deleted */
             200: {
@@ -7035,6 +7559,15 @@ export interface operations {
                         /** @constant */
                         success: true;
                     };
+                };
+            };
+            /** @description `ban must be a boolean`, `Reason must be at most 1000 characters`, `Invalid JSON body` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not authenticated */
@@ -7057,6 +7590,15 @@ export interface operations {
             };
             /** @description No such upload, or the caller is neither its owner nor an admin */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON body over 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8445,6 +8987,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds until a new upload is allowed */
                     "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `This image is not allowed here`: an admin banned it (the same image, or a near copy); nothing is stored */
+            451: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

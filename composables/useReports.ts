@@ -1,7 +1,7 @@
 import type * as v from 'valibot'
 import type { ModlogResponseSchema } from '#shared/schemas/modlog'
 import type {
-  AdminReportsResponseSchema, ReportAction, ReportClaimedSchema, ReportCreatedSchema, ReportReason, ReportResolvedSchema, ReportStatus,
+  AdminReportsResponseSchema, CommentReportCreatedSchema, ReportAction, ReportClaimedSchema, ReportCreatedSchema, ReportReason, ReportResolvedSchema, ReportStatus,
 } from '#shared/schemas/reports'
 import { fingerprint } from './useVote'
 
@@ -19,17 +19,18 @@ export const REPORT_REASON_LABELS: Record<ReportReason, string> = {
   other: 'Something else',
 }
 
-/** Reporting an upload (signed in or anonymous), the admin report queue and the moderation log. */
+/** Reporting an upload or a comment (signed in or anonymous), the admin report queue and the moderation log. */
 export function useReports() {
   const api = useApi()
   const { signedIn } = useAuth()
-  async function report(uploadId: string, input: { reason: ReportReason, details?: string }) {
+  async function reportBody(input: { reason: ReportReason, details?: string }) {
     const body = { reason: input.reason, ...(input.details?.trim() ? { details: input.details.trim() } : {}) }
-    return api<v.InferOutput<typeof ReportCreatedSchema>>(`/api/upload/${uploadId}/report`, {
-      method: 'POST',
-      body: signedIn.value ? body : { ...body, clientFingerprint: await fingerprint() },
-    })
+    return signedIn.value ? body : { ...body, clientFingerprint: await fingerprint() }
   }
+  const report = async (uploadId: string, input: { reason: ReportReason, details?: string }) =>
+    api<v.InferOutput<typeof ReportCreatedSchema>>(`/api/upload/${uploadId}/report`, { method: 'POST', body: await reportBody(input) })
+  const reportComment = async (commentId: string, input: { reason: ReportReason, details?: string }) =>
+    api<v.InferOutput<typeof CommentReportCreatedSchema>>(`/api/comments/${commentId}/report`, { method: 'POST', body: await reportBody(input) })
   const queue = (options: { status: ReportStatus, page?: number, limit?: number }) =>
     api<ReportQueue>('/api/admin/reports', { query: { status: options.status, page: options.page ?? 1, limit: options.limit ?? 20 } })
   const claim = (id: string) => api<v.InferOutput<typeof ReportClaimedSchema>>(`/api/admin/reports/${id}/claim`, { method: 'POST' })
@@ -40,5 +41,5 @@ export function useReports() {
     })
   const modlog = (options: { page?: number, limit?: number } = {}) =>
     api<ModerationLog>('/api/admin/modlog', { query: { page: options.page ?? 1, limit: options.limit ?? 50 } })
-  return { report, queue, claim, resolve, modlog }
+  return { report, reportComment, queue, claim, resolve, modlog }
 }

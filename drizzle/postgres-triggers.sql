@@ -34,19 +34,19 @@ CREATE OR REPLACE FUNCTION public.reports_group()
 AS $function$
 BEGIN
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
-    INSERT INTO "report_groups" ("upload_id", "status", "reason_rank", "report_count", "first_at")
-      VALUES (NEW."upload_id", NEW."status", CASE NEW."reason" WHEN 'minor_safety' THEN 0 WHEN 'illegal' THEN 1 WHEN 'harassment' THEN 2 WHEN 'copyright' THEN 3 WHEN 'spam' THEN 4 ELSE 5 END, 1, NEW."created_at")
-      ON CONFLICT ("upload_id", "status") DO UPDATE SET "reason_rank" = least("report_groups"."reason_rank", excluded."reason_rank"),
+    INSERT INTO "report_groups" ("upload_id", "comment_id", "status", "reason_rank", "report_count", "first_at")
+      VALUES (NEW."upload_id", NEW."comment_id", NEW."status", CASE NEW."reason" WHEN 'minor_safety' THEN 0 WHEN 'illegal' THEN 1 WHEN 'harassment' THEN 2 WHEN 'copyright' THEN 3 WHEN 'spam' THEN 4 ELSE 5 END, 1, NEW."created_at")
+      ON CONFLICT ("upload_id", "comment_id", "status") DO UPDATE SET "reason_rank" = least("report_groups"."reason_rank", excluded."reason_rank"),
         "report_count" = "report_groups"."report_count" + 1, "first_at" = least("report_groups"."first_at", excluded."first_at");
   END IF;
   IF TG_OP IN ('UPDATE', 'DELETE') THEN
-    PERFORM 1 FROM "report_groups" WHERE "upload_id" = OLD."upload_id" AND "status" = OLD."status" FOR UPDATE;
+    PERFORM 1 FROM "report_groups" WHERE "upload_id" = OLD."upload_id" AND "comment_id" = OLD."comment_id" AND "status" = OLD."status" FOR UPDATE;
     IF FOUND THEN
-      DELETE FROM "report_groups" WHERE "upload_id" = OLD."upload_id" AND "status" = OLD."status"
-        AND NOT EXISTS (SELECT 1 FROM "reports" r WHERE r."upload_id" = OLD."upload_id" AND r."status" = OLD."status");
+      DELETE FROM "report_groups" WHERE "upload_id" = OLD."upload_id" AND "comment_id" = OLD."comment_id" AND "status" = OLD."status"
+        AND NOT EXISTS (SELECT 1 FROM "reports" r WHERE r."upload_id" = OLD."upload_id" AND r."comment_id" = OLD."comment_id" AND r."status" = OLD."status");
       UPDATE "report_groups" SET ("reason_rank", "report_count", "first_at") = (SELECT min(CASE r."reason" WHEN 'minor_safety' THEN 0 WHEN 'illegal' THEN 1 WHEN 'harassment' THEN 2 WHEN 'copyright' THEN 3 WHEN 'spam' THEN 4 ELSE 5 END), count(*), min(r."created_at")
-          FROM "reports" r WHERE r."upload_id" = OLD."upload_id" AND r."status" = OLD."status")
-        WHERE "upload_id" = OLD."upload_id" AND "status" = OLD."status";
+          FROM "reports" r WHERE r."upload_id" = OLD."upload_id" AND r."comment_id" = OLD."comment_id" AND r."status" = OLD."status")
+        WHERE "upload_id" = OLD."upload_id" AND "comment_id" = OLD."comment_id" AND "status" = OLD."status";
     END IF;
   END IF;
   RETURN NULL;
@@ -236,7 +236,7 @@ CREATE TRIGGER favourites_count AFTER INSERT OR DELETE ON favourites FOR EACH RO
 
 CREATE TRIGGER reports_group AFTER INSERT OR DELETE ON reports FOR EACH ROW EXECUTE FUNCTION reports_group();
 
-CREATE TRIGGER reports_group_move AFTER UPDATE OF upload_id, status, reason, created_at ON reports FOR EACH ROW WHEN (old.upload_id IS DISTINCT FROM new.upload_id OR old.status IS DISTINCT FROM new.status OR old.reason IS DISTINCT FROM new.reason OR old.created_at IS DISTINCT FROM new.created_at) EXECUTE FUNCTION reports_group();
+CREATE TRIGGER reports_group_move AFTER UPDATE OF upload_id, comment_id, status, reason, created_at ON reports FOR EACH ROW WHEN (old.upload_id IS DISTINCT FROM new.upload_id OR old.comment_id IS DISTINCT FROM new.comment_id OR old.status IS DISTINCT FROM new.status OR old.reason IS DISTINCT FROM new.reason OR old.created_at IS DISTINCT FROM new.created_at) EXECUTE FUNCTION reports_group();
 
 CREATE TRIGGER upload_tags_public_count AFTER INSERT OR DELETE ON upload_tags FOR EACH ROW EXECUTE FUNCTION upload_tags_public_count();
 

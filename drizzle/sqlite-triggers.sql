@@ -33,33 +33,33 @@ END;
 
 CREATE TRIGGER `reports_group_delete` AFTER DELETE ON `reports`
 BEGIN
-  DELETE FROM `report_groups` WHERE `upload_id` = OLD.`upload_id` AND `status` = OLD.`status`
-    AND NOT EXISTS (SELECT 1 FROM `reports` r WHERE r.`upload_id` = OLD.`upload_id` AND r.`status` = OLD.`status`);
+  DELETE FROM `report_groups` WHERE `upload_id` = OLD.`upload_id` AND `comment_id` = OLD.`comment_id` AND `status` = OLD.`status`
+    AND NOT EXISTS (SELECT 1 FROM `reports` r WHERE r.`upload_id` = OLD.`upload_id` AND r.`comment_id` = OLD.`comment_id` AND r.`status` = OLD.`status`);
   UPDATE `report_groups` SET (`reason_rank`, `report_count`, `first_at`) = (SELECT min(CASE r.`reason` WHEN 'minor_safety' THEN 0 WHEN 'illegal' THEN 1 WHEN 'harassment' THEN 2 WHEN 'copyright' THEN 3 WHEN 'spam' THEN 4 ELSE 5 END), count(*), min(r.`created_at`)
-      FROM `reports` r WHERE r.`upload_id` = OLD.`upload_id` AND r.`status` = OLD.`status`)
-    WHERE `upload_id` = OLD.`upload_id` AND `status` = OLD.`status`;
+      FROM `reports` r WHERE r.`upload_id` = OLD.`upload_id` AND r.`comment_id` = OLD.`comment_id` AND r.`status` = OLD.`status`)
+    WHERE `upload_id` = OLD.`upload_id` AND `comment_id` = OLD.`comment_id` AND `status` = OLD.`status`;
 END;
 
 CREATE TRIGGER `reports_group_insert` AFTER INSERT ON `reports`
 BEGIN
-  INSERT INTO `report_groups` (`upload_id`, `status`, `reason_rank`, `report_count`, `first_at`)
-    VALUES (NEW.`upload_id`, NEW.`status`, CASE NEW.`reason` WHEN 'minor_safety' THEN 0 WHEN 'illegal' THEN 1 WHEN 'harassment' THEN 2 WHEN 'copyright' THEN 3 WHEN 'spam' THEN 4 ELSE 5 END, 1, NEW.`created_at`)
-    ON CONFLICT (`upload_id`, `status`) DO UPDATE SET `reason_rank` = min(`reason_rank`, excluded.`reason_rank`),
+  INSERT INTO `report_groups` (`upload_id`, `comment_id`, `status`, `reason_rank`, `report_count`, `first_at`)
+    VALUES (NEW.`upload_id`, NEW.`comment_id`, NEW.`status`, CASE NEW.`reason` WHEN 'minor_safety' THEN 0 WHEN 'illegal' THEN 1 WHEN 'harassment' THEN 2 WHEN 'copyright' THEN 3 WHEN 'spam' THEN 4 ELSE 5 END, 1, NEW.`created_at`)
+    ON CONFLICT (`upload_id`, `comment_id`, `status`) DO UPDATE SET `reason_rank` = min(`reason_rank`, excluded.`reason_rank`),
       `report_count` = `report_count` + 1, `first_at` = min(`first_at`, excluded.`first_at`);
 END;
 
-CREATE TRIGGER `reports_group_update` AFTER UPDATE OF `upload_id`, `status`, `reason`, `created_at` ON `reports`
-  WHEN OLD.`upload_id` IS NOT NEW.`upload_id` OR OLD.`status` IS NOT NEW.`status` OR OLD.`reason` IS NOT NEW.`reason` OR OLD.`created_at` IS NOT NEW.`created_at`
+CREATE TRIGGER `reports_group_update` AFTER UPDATE OF `upload_id`, `comment_id`, `status`, `reason`, `created_at` ON `reports`
+  WHEN OLD.`upload_id` IS NOT NEW.`upload_id` OR OLD.`comment_id` IS NOT NEW.`comment_id` OR OLD.`status` IS NOT NEW.`status` OR OLD.`reason` IS NOT NEW.`reason` OR OLD.`created_at` IS NOT NEW.`created_at`
 BEGIN
-  INSERT INTO `report_groups` (`upload_id`, `status`, `reason_rank`, `report_count`, `first_at`)
-    VALUES (NEW.`upload_id`, NEW.`status`, CASE NEW.`reason` WHEN 'minor_safety' THEN 0 WHEN 'illegal' THEN 1 WHEN 'harassment' THEN 2 WHEN 'copyright' THEN 3 WHEN 'spam' THEN 4 ELSE 5 END, 1, NEW.`created_at`)
-    ON CONFLICT (`upload_id`, `status`) DO UPDATE SET `reason_rank` = min(`reason_rank`, excluded.`reason_rank`),
+  INSERT INTO `report_groups` (`upload_id`, `comment_id`, `status`, `reason_rank`, `report_count`, `first_at`)
+    VALUES (NEW.`upload_id`, NEW.`comment_id`, NEW.`status`, CASE NEW.`reason` WHEN 'minor_safety' THEN 0 WHEN 'illegal' THEN 1 WHEN 'harassment' THEN 2 WHEN 'copyright' THEN 3 WHEN 'spam' THEN 4 ELSE 5 END, 1, NEW.`created_at`)
+    ON CONFLICT (`upload_id`, `comment_id`, `status`) DO UPDATE SET `reason_rank` = min(`reason_rank`, excluded.`reason_rank`),
       `report_count` = `report_count` + 1, `first_at` = min(`first_at`, excluded.`first_at`);
-  DELETE FROM `report_groups` WHERE `upload_id` = OLD.`upload_id` AND `status` = OLD.`status`
-    AND NOT EXISTS (SELECT 1 FROM `reports` r WHERE r.`upload_id` = OLD.`upload_id` AND r.`status` = OLD.`status`);
+  DELETE FROM `report_groups` WHERE `upload_id` = OLD.`upload_id` AND `comment_id` = OLD.`comment_id` AND `status` = OLD.`status`
+    AND NOT EXISTS (SELECT 1 FROM `reports` r WHERE r.`upload_id` = OLD.`upload_id` AND r.`comment_id` = OLD.`comment_id` AND r.`status` = OLD.`status`);
   UPDATE `report_groups` SET (`reason_rank`, `report_count`, `first_at`) = (SELECT min(CASE r.`reason` WHEN 'minor_safety' THEN 0 WHEN 'illegal' THEN 1 WHEN 'harassment' THEN 2 WHEN 'copyright' THEN 3 WHEN 'spam' THEN 4 ELSE 5 END), count(*), min(r.`created_at`)
-      FROM `reports` r WHERE r.`upload_id` = OLD.`upload_id` AND r.`status` = OLD.`status`)
-    WHERE `upload_id` = OLD.`upload_id` AND `status` = OLD.`status`;
+      FROM `reports` r WHERE r.`upload_id` = OLD.`upload_id` AND r.`comment_id` = OLD.`comment_id` AND r.`status` = OLD.`status`)
+    WHERE `upload_id` = OLD.`upload_id` AND `comment_id` = OLD.`comment_id` AND `status` = OLD.`status`;
 END;
 
 CREATE TRIGGER `upload_tags_public_count_delete` AFTER DELETE ON `upload_tags`

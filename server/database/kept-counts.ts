@@ -57,10 +57,10 @@ const PUBLIC_PER_PAIR = `SELECT a.tag_id || ' ' || b.tag_id AS key, a.tag_id AS 
 const VOTES_PER_SHARD = `SELECT user_id || ' ' || substr(upload_id, 1, 1) AS key, user_id, substr(upload_id, 1, 1) AS shard, count(*) AS n
   FROM votes GROUP BY user_id, substr(upload_id, 1, 1)`
 
-/** Reports per upload and status: how many, the gravest reason's rank, the first one's time. */
-const REPORTS_PER_GROUP = `SELECT upload_id, status, count(*) AS n, min(CASE reason WHEN 'minor_safety' THEN 0 WHEN 'illegal' THEN 1
+/** Reports per target (upload, and comment or '') and status: how many, the gravest reason's rank, the first one's time. */
+const REPORTS_PER_GROUP = `SELECT upload_id, comment_id, status, count(*) AS n, min(CASE reason WHEN 'minor_safety' THEN 0 WHEN 'illegal' THEN 1
   WHEN 'harassment' THEN 2 WHEN 'copyright' THEN 3 WHEN 'spam' THEN 4 ELSE 5 END) AS rank, min(created_at) AS first_at
-  FROM reports GROUP BY upload_id, status`
+  FROM reports GROUP BY upload_id, comment_id, status`
 
 /** Counted votes of one kind on `uploads.id`: accounts not shadow-banned, plus anonymous votes. */
 const countedVotes = (userVote: 'fucks' | 'does_not_fuck', anonymousVote: 'upvote' | 'downvote') => `
@@ -245,22 +245,22 @@ export const KEPT_COUNTS: readonly KeptCount[] = [
   },
   {
     name: 'report_groups.*',
-    holds: 'per reported upload and report status: how many reports, the rank of the gravest reason (0 minor_safety … 5 other) and when the first came in, so the admin queue pages one index',
+    holds: 'per reported upload or comment and report status: how many reports, the rank of the gravest reason (0 minor_safety … 5 other) and when the first came in, so the admin queue pages one index',
     keptBy: { sqlite: ['reports_group_insert', 'reports_group_update', 'reports_group_delete'], postgres: ['reports_group', 'reports_group_move'] },
     lockOrder: 8,
     drift: raw(`SELECT drift.key, drift.kept, drift.actual FROM (
-        SELECT g.upload_id || ' ' || g.status AS key,
+        SELECT g.upload_id || ' ' || g.comment_id || ' ' || g.status AS key,
           CAST(g.report_count AS text) || '/' || CAST(g.reason_rank AS text) || '/' || g.first_at AS kept,
           coalesce(CAST(c.n AS text) || '/' || CAST(c.rank AS text) || '/' || c.first_at, 'none') AS actual
-          FROM report_groups g LEFT JOIN (${REPORTS_PER_GROUP}) c ON c.upload_id = g.upload_id AND c.status = g.status
+          FROM report_groups g LEFT JOIN (${REPORTS_PER_GROUP}) c ON c.upload_id = g.upload_id AND c.comment_id = g.comment_id AND c.status = g.status
         UNION ALL
-        SELECT c.upload_id || ' ' || c.status, 'none', CAST(c.n AS text) || '/' || CAST(c.rank AS text) || '/' || c.first_at FROM (${REPORTS_PER_GROUP}) c
-          WHERE NOT EXISTS (SELECT 1 FROM report_groups g WHERE g.upload_id = c.upload_id AND g.status = c.status)
+        SELECT c.upload_id || ' ' || c.comment_id || ' ' || c.status, 'none', CAST(c.n AS text) || '/' || CAST(c.rank AS text) || '/' || c.first_at FROM (${REPORTS_PER_GROUP}) c
+          WHERE NOT EXISTS (SELECT 1 FROM report_groups g WHERE g.upload_id = c.upload_id AND g.comment_id = c.comment_id AND g.status = c.status)
       ) AS drift WHERE drift.kept <> drift.actual ORDER BY drift.key`),
     repair: statements(
       raw(`DELETE FROM report_groups`),
-      raw(`INSERT INTO report_groups (upload_id, status, reason_rank, report_count, first_at)
-        SELECT c.upload_id, c.status, c.rank, c.n, c.first_at FROM (${REPORTS_PER_GROUP}) c`),
+      raw(`INSERT INTO report_groups (upload_id, comment_id, status, reason_rank, report_count, first_at)
+        SELECT c.upload_id, c.comment_id, c.status, c.rank, c.n, c.first_at FROM (${REPORTS_PER_GROUP}) c`),
     ),
   },
 ]

@@ -508,6 +508,11 @@ export const anonymousVotes = pgTable('anonymous_votes', {
 export const reports = pgTable('reports', {
   id: text('id').primaryKey(),
   uploadId: text('upload_id').notNull(),
+  /**
+   * The reported comment (on `upload_id`), or '' for a report on the upload itself: part of
+   * the group's key, so it is never null. Kept when the comment goes, so no foreign key.
+   */
+  commentId: text('comment_id').notNull().default(''),
   reporterId: text('reporter_id').references(() => users.id, { onDelete: 'cascade' }),
   /** HMAC-SHA-256 of an anonymous reporter's IP with a server secret; null for accounts. */
   ipHash: text('ip_hash'),
@@ -516,19 +521,19 @@ export const reports = pgTable('reports', {
   details: text('details'),
   status: text('status', { enum: ['open', 'claimed', 'resolved'] }).notNull().default('open'),
   claimedBy: text('claimed_by').references(() => users.id, { onDelete: 'set null' }),
-  resolution: text('resolution', { enum: ['dismiss', 'remove_upload', 'shadow_ban_uploader'] }),
+  resolution: text('resolution', { enum: ['dismiss', 'remove_upload', 'shadow_ban_uploader', 'remove_comment', 'shadow_ban_author'] }),
   resolvedAt: text('resolved_at'),
   createdAt: createdAt(),
 }, t => [
-  uniqueIndex('reports_open_reporter_unique').on(t.uploadId, t.reporterId).where(sql`${t.status} <> 'resolved'`),
-  uniqueIndex('reports_open_ip_unique').on(t.uploadId, t.ipHash).where(sql`${t.status} <> 'resolved'`),
-  uniqueIndex('reports_open_fingerprint_unique').on(t.uploadId, t.fingerprint).where(sql`${t.status} <> 'resolved'`),
-  index('reports_status_upload_idx').on(t.status, t.uploadId),
+  uniqueIndex('reports_open_reporter_unique').on(t.uploadId, t.commentId, t.reporterId).where(sql`${t.status} <> 'resolved'`),
+  uniqueIndex('reports_open_ip_unique').on(t.uploadId, t.commentId, t.ipHash).where(sql`${t.status} <> 'resolved'`),
+  uniqueIndex('reports_open_fingerprint_unique').on(t.uploadId, t.commentId, t.fingerprint).where(sql`${t.status} <> 'resolved'`),
+  index('reports_status_upload_idx').on(t.status, t.uploadId, t.commentId),
   index('reports_reporter_idx').on(t.reporterId),
 ])
 
 /**
- * The report queue's groups: one row per reported upload and report status, kept by
+ * The report queue's groups: one row per reported upload or comment and report status, kept by
  * triggers on reports (the report_groups migration) so the admin queue pages through
  * groups on an index instead of grouping every report. `reason_rank` is the place of the
  * group's gravest reason in REPORT_SEVERITY (0 = minor_safety, 5 = other), `first_at`
@@ -536,13 +541,15 @@ export const reports = pgTable('reports', {
  */
 export const reportGroups = pgTable('report_groups', {
   uploadId: text('upload_id').notNull(),
+  /** The reported comment, or '' for the upload's own group (as on reports). */
+  commentId: text('comment_id').notNull().default(''),
   status: text('status', { enum: ['open', 'claimed', 'resolved'] }).notNull(),
   reasonRank: integer('reason_rank').notNull(),
   reportCount: integer('report_count').notNull(),
   firstAt: text('first_at').notNull(),
 }, t => [
-  primaryKey({ columns: [t.uploadId, t.status] }),
-  index('report_groups_queue_idx').on(t.status, t.reasonRank, t.firstAt, t.uploadId),
+  primaryKey({ columns: [t.uploadId, t.commentId, t.status] }),
+  index('report_groups_queue_idx').on(t.status, t.reasonRank, t.firstAt, t.uploadId, t.commentId),
 ])
 
 /**

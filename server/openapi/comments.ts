@@ -3,6 +3,7 @@ import {
   CommentsQuerySchema, CommentVoteResponseSchema, CommentVoteSchema,
 } from '#shared/schemas/comments'
 import { SuccessSchema } from '#shared/schemas/common'
+import { CommentReportCreatedSchema, ReportSchema } from '#shared/schemas/reports'
 import { UploadIdParamsSchema } from '#shared/schemas/uploads'
 
 const tags = ['Comments']
@@ -90,6 +91,26 @@ export default defineApiPaths({
         400: { description: '`Invalid vote`' },
         401: { description: 'Not authenticated' },
         404: notFound,
+      },
+    },
+  },
+  '/api/comments/{id}/report': {
+    post: {
+      operationId: 'reportComment',
+      summary: 'Report a comment',
+      description: 'As reporting an upload: signed in (cookie), or anonymous with `clientFingerprint` (known by the fingerprint and the keyed '
+        + 'SHA-256 of the IP, either of which matches). One unresolved report per reporter and comment; a comment\'s reports form their own '
+        + 'group in the admin queue (`targetType: comment`). Counts in GENERAL.',
+      tags: ['Reports'],
+      security: ['cookie', 'none'],
+      params: { path: CommentIdParamsSchema },
+      body: { json: ReportSchema },
+      responses: {
+        201: { description: 'Reported', schema: CommentReportCreatedSchema },
+        400: { description: '`Invalid reason`, `Details must be at most 1000 characters`, `Invalid client fingerprint` (anonymous without one)' },
+        404: notFound,
+        409: { description: '`Already reported` (this reporter has an unresolved report of this comment)' },
+        429: { description: 'Rate limited (GENERAL)', headers: { 'Retry-After': 'Seconds until the window resets' } },
       },
     },
   },

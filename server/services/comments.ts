@@ -177,6 +177,25 @@ async function removeComment(tx: Executor, row: Pick<CommentRow, 'id' | 'upload_
   }
 }
 
+/** The upload of a comment the viewer may see (and not deleted), else 404: what a report on it names. */
+export async function reportableComment(db: Executor, viewer: Viewer | null, commentId: string) {
+  const row = await findComment(db, viewer, commentId)
+  if (!row || Number(row.deleted) === 1) throw apiError(404, 'Comment not found')
+  return { id: row.id, uploadId: row.upload_id }
+}
+
+/**
+ * An admin's removal of a comment from the report queue, as DELETE /api/comments/{id}
+ * by an admin: logged as `comment_removed` (named while it is still there), then removed.
+ * A comment already gone (or deleted) leaves nothing to do.
+ */
+export async function removeCommentAsAdmin(tx: Executor, actor: Viewer, commentId: string) {
+  const row = await tx.get<Pick<CommentRow, 'id' | 'upload_id' | 'parent_id'>>(sql`SELECT id, upload_id, parent_id FROM comments WHERE id = ${commentId} AND deleted = 0`)
+  if (!row) return
+  await logModeration(tx, { actorId: actor.id, action: 'comment_removed', targetType: 'comment', targetId: row.id })
+  await removeComment(tx, row)
+}
+
 /** DELETE /api/comments/{id}: the author, or an admin (logged in the moderation log). */
 export function deleteComment(db: Executor, actor: Viewer, commentId: string) {
   return db.transaction(async (tx) => {

@@ -5,7 +5,14 @@ import { BanFlagSchema, TombstoneSchema } from './removal'
 
 export const REPORT_REASONS = ['spam', 'illegal', 'minor_safety', 'harassment', 'copyright', 'other'] as const
 export const REPORT_STATUSES = ['open', 'claimed', 'resolved'] as const
-export const REPORT_ACTIONS = ['dismiss', 'remove_upload', 'shadow_ban_uploader'] as const
+export const REPORT_ACTIONS = ['dismiss', 'remove_upload', 'shadow_ban_uploader', 'remove_comment', 'shadow_ban_author'] as const
+/** What a queue entry is about: an upload, or a comment on one. */
+export const REPORT_TARGETS = ['upload', 'comment'] as const
+/** The resolve actions each kind of group takes; any other is a 400. */
+export const REPORT_TARGET_ACTIONS = {
+  upload: ['dismiss', 'remove_upload', 'shadow_ban_uploader'],
+  comment: ['dismiss', 'remove_comment', 'shadow_ban_author'],
+} as const satisfies Record<(typeof REPORT_TARGETS)[number], readonly (typeof REPORT_ACTIONS)[number][]>
 export const MAX_REPORT_DETAILS = 1000
 /** The reasons from most to least severe: the queue's order and a group's `reason`. */
 export const REPORT_SEVERITY = ['minor_safety', 'illegal', 'harassment', 'copyright', 'spam', 'other'] as const satisfies readonly (typeof REPORT_REASONS)[number][]
@@ -13,8 +20,9 @@ export const REPORT_SEVERITY = ['minor_safety', 'illegal', 'harassment', 'copyri
 export type ReportReason = (typeof REPORT_REASONS)[number]
 export type ReportStatus = (typeof REPORT_STATUSES)[number]
 export type ReportAction = (typeof REPORT_ACTIONS)[number]
+export type ReportTarget = (typeof REPORT_TARGETS)[number]
 
-/** POST /api/upload/{id}/report. `clientFingerprint` is required when no account is signed in. */
+/** POST /api/upload/{id}/report and POST /api/comments/{id}/report. `clientFingerprint` is required when no account is signed in. */
 export const ReportSchema = v.object({
   reason: v.picklist(REPORT_REASONS, 'Invalid reason'),
   details: v.optional(v.pipe(
@@ -40,6 +48,27 @@ export const ReportCreatedSchema = v.object({
   }),
 })
 
+export const CommentReportCreatedSchema = v.object({
+  report: v.object({
+    id: v.pipe(v.string(), v.uuid()),
+    commentId: v.pipe(v.string(), v.uuid()),
+    uploadId: v.pipe(v.string(), v.uuid()),
+    reason: v.picklist(REPORT_REASONS),
+    status: v.literal('open'),
+    createdAt: v.string(),
+  }),
+})
+
+/** The reported comment in a queue entry, while it is there. */
+export const ReportedCommentSchema = v.object({
+  id: v.pipe(v.string(), v.uuid()),
+  body: v.string(),
+  html: v.string(),
+  author: v.nullable(AccountRefSchema),
+  uploadId: v.pipe(v.string(), v.uuid()),
+  createdAt: v.string(),
+})
+
 /** GET /api/admin/reports */
 export const AdminReportsQuerySchema = v.object({
   status: v.optional(v.picklist(REPORT_STATUSES, 'Invalid status'), 'open'),
@@ -48,14 +77,18 @@ export const AdminReportsQuerySchema = v.object({
 })
 
 /**
- * One queue entry: every report of one upload in one status, grouped. `reason`
+ * One queue entry: every report of one target (an upload, or a comment) in one status, grouped. `reason`
  * is the group's most severe, `id` and `details` are the first report with that
  * reason's, `createdAt` the group's first report's; any id of the group names
  * the group in claim and resolve.
  */
 export const ReportGroupSchema = v.object({
   id: v.pipe(v.string(), v.uuid()),
+  targetType: v.picklist(REPORT_TARGETS),
+  /** The reported upload, or the reported comment's upload (null once removed). */
   upload: v.nullable(ListEntrySchema),
+  /** The reported comment (targetType `comment`); null for an upload's group and once the comment is removed. */
+  comment: v.nullable(ReportedCommentSchema),
   /** What is left of the upload once removed (then `upload` is null). */
   removedUpload: v.nullable(TombstoneSchema),
   reason: v.picklist(REPORT_REASONS),

@@ -12,6 +12,22 @@ const post = (user: TestUser | null, uploadId: string, body: unknown) =>
 const list = (uploadId: string, query = '', user?: TestUser) => api(`/api/upload/${uploadId}/comments${query}`, { token: user?.token })
 const edit = (user: TestUser, id: string, body: unknown) => api(`/api/comments/${id}`, { method: 'PATCH', token: user.token, body })
 const remove = (user: TestUser, id: string) => api(`/api/comments/${id}`, { method: 'DELETE', token: user.token })
+const reportComment = (user: TestUser | null, id: string, body: unknown) => api(`/api/comments/${id}/report`, { method: 'POST', token: user?.token, body })
+const resolve = (admin: TestUser, reportId: string, body: unknown) => api(`/api/admin/reports/${reportId}/resolve`, { method: 'POST', token: admin.token, body })
+/** A comment's group in the queue, by its report ids (any limit-100 page holds this file's few groups). */
+const commentGroup = async (admin: TestUser, commentId: string, status = 'open') =>
+  (await api(`/api/admin/reports?status=${status}&limit=100`, { token: admin.token })).body.reports
+    .find((entry: { items: { id: string }[] }) => entry.items.some(item => entryComment.get(commentId)?.has(item.id)))
+/** Report ids filed on each comment, so a resolved group (its comment gone) is still found. */
+const entryComment = new Map<string, Set<string>>()
+async function filed(user: TestUser, commentId: string, body: unknown) {
+  const response = await reportComment(user, commentId, body)
+  expect(response.status).toBe(201)
+  entryComment.set(commentId, (entryComment.get(commentId) ?? new Set()).add(response.body.report.id))
+  return response.body.report as { id: string }
+}
+const modlogOf = async (admin: TestUser, targetId: string) =>
+  (await api('/api/admin/modlog?limit=20', { token: admin.token })).body.entries.filter((entry: { targetId: string }) => entry.targetId === targetId)
 const vote = (user: TestUser, id: string, value: unknown) => api(`/api/comments/${id}/vote`, { method: 'PUT', token: user.token, body: { vote: value } })
 
 /** The kept count, and a count from scratch. */
@@ -254,5 +270,77 @@ describe('comments', () => {
       expect(refused.status).toBe(404)
       expect(await refused.json()).toEqual({ statusCode: 404, statusMessage: 'Not Found', message: 'Upload not found' })
     }
+  })
+
+  it('are reported into the admin queue as their own group, and removed from it', async () => {
+    const [owner, author, alice, bob, admin] = await Promise.all([registerUser(), registerUser(), registerUser(), registerUser(), registerUser()])
+    await makeAdmin(admin)
+    const uploadId = await seedUpload(owner)
+    const hidden = await seedUpload(owner, { isPrivate: true })
+    const comment = await posted(author, uploadId, 'buy *cheap* stuff')
+    const onHidden = await posted(owner, hidden, 'private talk')
+    const first = await reportComment(alice, comment.id, { reason: 'spam', details: '  an ad  ' })
+    expect(first.status).toBe(201)
+    expect(first.body).toEqual({ report: { id: expect.any(String), commentId: comment.id, uploadId, reason: 'spam', status: 'open', createdAt: expect.any(String) } })
+    entryComment.set(comment.id, new Set([first.body.report.id]))
+    expect(errorBody(await reportComment(alice, comment.id, { reason: 'other' }))).toEqual({ statusCode: 409, statusMessage: 'Conflict', message: 'Already reported' })
+    await filed(bob, comment.id, { reason: 'harassment' })
+    // A report on the upload by the same reporter is another target: no conflict, another group.
+    expect((await api(`/api/upload/${uploadId}/report`, { method: 'POST', token: alice.token, body: { reason: 'spam' } })).status).toBe(201)
+    for (const [user, id, body, status, message] of [
+      [alice, randomUUID(), { reason: 'spam' }, 404, 'Comment not found'],
+      [alice, onHidden.id, { reason: 'spam' }, 404, 'Comment not found'],
+      [alice, comment.id, { reason: 'rude' }, 400, 'Invalid reason'],
+      [null, comment.id, { reason: 'spam' }, 400, 'Invalid client fingerprint'],
+    ] as const) {
+      expect(errorBody(await reportComment(user, id, body))).toMatchObject({ statusCode: status, message })
+    }
+    const group = await commentGroup(admin, comment.id)
+    expect(group).toMatchObject({
+      targetType: 'comment', reason: 'harassment', details: null, status: 'open', reportCount: 2,
+      reasons: [{ reason: 'harassment', count: 1 }, { reason: 'spam', count: 1 }],
+      comment: { id: comment.id, body: 'buy *cheap* stuff', html: '<p>buy <em>cheap</em> stuff</p>', author: { id: author.id, username: author.username }, uploadId, createdAt: expect.any(String) },
+      upload: { id: uploadId },
+    })
+    expect(group.items.map((item: { reporter: { id: string } }) => item.reporter.id)).toEqual([alice.id, bob.id])
+
+    const refused = await resolve(admin, group.id, { action: 'remove_upload' })
+    expect(errorBody(refused)).toEqual({ statusCode: 400, statusMessage: 'Bad Request', message: 'Action remove_upload does not apply to a report on a comment' })
+    expect((await api(`/api/upload/${uploadId}`)).body.comments).toBe(1)
+    const removed = await resolve(admin, group.id, { action: 'remove_comment', note: 'ad' })
+    expect(removed.body).toEqual({ success: true, uploadId, action: 'remove_comment', reportCount: 2 })
+    expect((await list(uploadId)).body).toMatchObject({ comments: [], total: 0 })
+    expect((await api(`/api/upload/${uploadId}`)).body.comments).toBe(0)
+    expect(await commentGroup(admin, comment.id)).toBeUndefined()
+    expect(await commentGroup(admin, comment.id, 'resolved')).toMatchObject({ targetType: 'comment', comment: null, reportCount: 2, claimedBy: { id: admin.id } })
+    expect(await modlogOf(admin, comment.id)).toMatchObject([{ action: 'comment_removed', targetType: 'comment', targetLabel: 'buy *cheap* stuff', actor: { id: admin.id } }])
+    expect(await modlogOf(admin, group.id)).toMatchObject([{ action: 'report_resolved', targetType: 'report', note: 'remove_comment: ad', targetLabel: 'harassment' }])
+    // The upload's own group is untouched, and refuses a comment's action.
+    const uploadGroup = (await api('/api/admin/reports?limit=100', { token: admin.token })).body.reports
+      .find((entry: { targetType: string, upload: { id: string } | null }) => entry.targetType === 'upload' && entry.upload?.id === uploadId)
+    expect(uploadGroup).toMatchObject({ comment: null, reportCount: 1 })
+    expect(errorBody(await resolve(admin, uploadGroup.id, { action: 'shadow_ban_author' })))
+      .toEqual({ statusCode: 400, statusMessage: 'Bad Request', message: 'Action shadow_ban_author does not apply to a report on an upload' })
+    expect(errorBody(await reportComment(bob, comment.id, { reason: 'spam' }))).toMatchObject({ statusCode: 404, message: 'Comment not found' })
+  })
+
+  it('reported, shadow-ban their author from the queue: hidden from others, out of the count', async () => {
+    const [owner, author, reader, admin] = await Promise.all([registerUser(), registerUser(), registerUser(), registerUser()])
+    await makeAdmin(admin)
+    const uploadId = await seedUpload(owner)
+    const comment = await posted(author, uploadId, 'troll')
+    await posted(owner, uploadId, 'fine')
+    const report = await filed(reader, comment.id, { reason: 'harassment' })
+    expect((await api(`/api/upload/${uploadId}`)).body.comments).toBe(2)
+    const banned = await resolve(admin, report.id, { action: 'shadow_ban_author' })
+    expect(banned.body).toEqual({ success: true, uploadId, action: 'shadow_ban_author', reportCount: 1 })
+    expect((await api(`/api/upload/${uploadId}`)).body.comments).toBe(1)
+    expect(await counts(uploadId)).toEqual({ kept: 1, counted: 1 })
+    expect((await list(uploadId, '', reader)).body.comments.map((x: { id: string }) => x.id)).not.toContain(comment.id)
+    expect((await list(uploadId, '', author)).body.comments.map((x: { id: string }) => x.id)).toContain(comment.id)
+    expect(await modlogOf(admin, author.id)).toMatchObject([{ action: 'shadow_ban_on', targetType: 'user', targetLabel: author.username }])
+    expect(await commentGroup(admin, comment.id, 'resolved')).toMatchObject({ targetType: 'comment', comment: { id: comment.id }, status: 'resolved' })
+    // Now hidden from the reader, the comment cannot be reported by them again.
+    expect(errorBody(await reportComment(reader, comment.id, { reason: 'spam' }))).toMatchObject({ statusCode: 404, message: 'Comment not found' })
   })
 })

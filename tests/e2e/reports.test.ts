@@ -121,6 +121,8 @@ describe('GET /api/admin/reports', () => {
     const entry = response.body.reports.find((group: { upload: { id: string } }) => group.upload.id === uploadId)
     expect(entry).toEqual({
       id: minor.body.report.id,
+      targetType: 'upload',
+      comment: null,
       upload: expect.objectContaining({ id: uploadId, user_id: owner.id, username: owner.username, description: 'Reported thrice', tags: [], stats: expect.any(Object) }),
       removedUpload: null,
       reason: 'minor_safety',

@@ -54,7 +54,7 @@ export interface paths {
         };
         /**
          * The moderation log (admin)
-         * @description Every admin action, newest first, appended in the action's own transaction and never edited. `action`: `shadow_ban_on`, `shadow_ban_off`, `upload_removed`, `tag_added`, `report_claimed`, `report_resolved` (note: the resolution, then the admin's note), `admin_granted`, `admin_revoked` (command line: `actor` null), `admin_account_deleted` (an admin deleted their own account), `upload_edited` (an admin edited someone else's upload; note: the reason), `upload_reverted`, `upload_locked`, `upload_unlocked`, `media_banned`, `media_unbanned` (target: the removed upload), `comment_removed` (an admin deleted someone else's comment). `actor` keeps the username the admin had when the entry was written; its `id` is null once that account is deleted. `targetLabel` is the target as it was then (a username, the first 80 characters of a description or a comment, a report's reason), `targetExists` whether it is still there. limit default 50, max 100.
+         * @description Every admin action, newest first, appended in the action's own transaction and never edited. `action`: `shadow_ban_on`, `shadow_ban_off`, `upload_removed`, `tag_added`, `report_claimed`, `report_resolved` (note: the resolution, then the admin's note), `admin_granted`, `admin_revoked` (command line: `actor` null), `admin_account_deleted` (an admin deleted their own account), `upload_edited` (an admin edited someone else's upload; note: the reason), `upload_reverted`, `upload_locked`, `upload_unlocked`, `media_banned`, `media_unbanned` (target: the removed upload), `comment_removed` (an admin deleted someone else's comment), `tag_alias_added`, `tag_alias_removed`, `tag_implication_added`, `tag_implication_removed` (target: the tag; note: `from → to`, or `tag → implied`). `actor` keeps the username the admin had when the entry was written; its `id` is null once that account is deleted. `targetLabel` is the target as it was then (a username, the first 80 characters of a description or a comment, a report's reason, a tag's name), `targetExists` whether it is still there. limit default 50, max 100.
          */
         get: operations["listModerationLog"];
         put?: never;
@@ -119,6 +119,103 @@ export interface paths {
          * @description Resolves every unresolved report of the report's target with one action. An upload's group: `dismiss`, `remove_upload` (the upload and its files go, a tombstone with the reason stays, its reports stay resolved, and its image is banned unless `ban` is false) or `shadow_ban_uploader`. A comment's group: `dismiss`, `remove_comment` (as an admin's delete, logged `comment_removed`) or `shadow_ban_author` (logged `shadow_ban_on`); an action of the other kind is a 400. The action and its moderation log entries commit together.
          */
         post: operations["resolveReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tags/aliases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a slug an alias of a tag (admins only; logged)
+         * @description `from` then resolves to `to` wherever a tag is read or written: uploads and edits, tag filters and hidden tags, search, tag pages and feeds. Uploads carrying `from` carry `to` instead (once, where they had both; `moved` counts them), completed by `to`'s implications within the 10-tag cap.
+         */
+        post: operations["addTagAlias"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tags/aliases/{from}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an alias (admins only; logged)
+         * @description Links already moved to the tag stay there.
+         */
+        delete: operations["removeTagAlias"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tags/implications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a tag imply another (admins only; logged)
+         * @description An upload carrying `tag` (or a tag implying it) also carries `implies` and what that implies, now and whenever it is tagged, while it has room under the 10-tag cap (an upload at 10 keeps its tags; `added` counts the links added now). Aliases resolve first.
+         */
+        post: operations["addTagImplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tags/implications/{tag}/{implies}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an implication (admins only; logged)
+         * @description Tags it already added stay.
+         */
+        delete: operations["removeTagImplication"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tags/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every tag alias and implication (admins only) */
+        get: operations["listTagRules"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -888,7 +985,7 @@ export interface paths {
         };
         /**
          * The 6 newest public uploads
-         * @description With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
+         * @description rating=safe|suggestive|explicit (repeated or comma-separated; other values 400 `Invalid rating`): only those content ratings. With a session cookie the caller's hidden tags (PUT /api/profile/filters) and the ratings they hide (PUT /api/profile/preferences) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
          */
         get: operations["listRecentUploads"];
         put?: never;
@@ -908,7 +1005,7 @@ export interface paths {
         };
         /**
          * The 6 top-voted public uploads
-         * @description Ordered by upvotes, then total votes, then newest. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
+         * @description Ordered by upvotes, then total votes, then newest. rating=safe|suggestive|explicit (repeated or comma-separated; other values 400 `Invalid rating`): only those content ratings. With a session cookie the caller's hidden tags (PUT /api/profile/filters) and the ratings they hide (PUT /api/profile/preferences) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
          */
         get: operations["listTopVotedUploads"];
         put?: never;
@@ -1031,10 +1128,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The caller's preferences
+         * @description publicFavourites, and what the caller's lists and pages do with explicit (default blur) and suggestive (default show) uploads. Visitors without an account get the defaults and keep their own choice in the browser.
+         */
+        get: operations["getPreferences"];
         /**
          * Set the caller's preferences
-         * @description publicFavourites: whether others may list the caller's favourites (on by default). A field left out stays as it is; GET /api/profile answers it too.
+         * @description publicFavourites: whether others may list the caller's favourites (on by default). explicit, suggestive: show, blur or hide (left out of the caller's lists, which then answer `Cache-Control: private`). A field left out stays as it is.
          */
         put: operations["setPreferences"];
         post?: never;
@@ -1053,7 +1154,7 @@ export interface paths {
         };
         /**
          * The caller's own uploads, private ones included
-         * @description Entries as in the per-user list, with `is_private` 1 for a private upload. sort: date (newest first), votes (upvotes, then newest), name (original name, case-insensitive). limit default 12, max 50. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. Cache-Control: private, no-store.
+         * @description Entries as in the per-user list, with `is_private` 1 for a private upload. sort: date (newest first), votes (upvotes, then newest), name (original name, case-insensitive). limit default 12, max 50. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. rating=safe|suggestive|explicit (repeated or comma-separated): only those content ratings. Cache-Control: private, no-store.
          */
         get: operations["listMyUploads"];
         put?: never;
@@ -1073,7 +1174,7 @@ export interface paths {
         };
         /**
          * Public uploads matching a search query
-         * @description q: terms separated by spaces or commas are ANDed; OR or || between terms; -term or NOT term; parentheses (nesting at most 5). A bare word is a tag slug (a tag no upload carries: nothing in an AND, left out of an OR). "a phrase" and text:word (text:wor* a prefix) match whole words of the description, case- and diacritic-insensitive. Fields with :, :>, :>=, :<, :<= or :a..b: fucks, nope, votes, score (fucks − nope), ratio (0–1; an upload without votes has none), tags (tag count), age (12h, 7d, 2w, 3m, 1y), date (2026, 2026-01, 2026-01-15, UTC), user:name, type:image|link, is:voted|unvoted|mine (session cookie; 401 `Authentication required` without). At most 500 characters, 30 terms, 5 full-text terms. A missing or blank q: every public upload. Private uploads never match. A syntax error is 400 `Invalid query` with data { position (0-based, in characters), expected }; past the limits 400 `Query too complex` with the same data. The answer is as /api/uploads/filtered's. limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. sort: new (default), top (upvotes, then total votes), hot (sign(u−d)·log10(max(|u−d|,1)) + (created_at in Unix seconds − 1700000000)/45000), best (Wilson lower bound of u/(u+d) at z = 1.96), divisive ((u+d)^(min(u,d)/max(u,d)), 0 when either is 0), favourites (how many accounts have it as a favourite); ties newest first; other values 400 `Invalid sort`. period (top, best, divisive, favourites): day, week, month (30 days), year or all (default); other values 400 `Invalid period`. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`. An is: answer is also private.
+         * @description q: terms separated by spaces or commas are ANDed; OR or || between terms; -term or NOT term; parentheses (nesting at most 5). A bare word is a tag slug (a tag no upload carries: nothing in an AND, left out of an OR). "a phrase" and text:word (text:wor* a prefix) match whole words of the description, case- and diacritic-insensitive. Fields with :, :>, :>=, :<, :<= or :a..b: fucks, nope, votes, score (fucks − nope), ratio (0–1; an upload without votes has none), tags (tag count), age (12h, 7d, 2w, 3m, 1y), date (2026, 2026-01, 2026-01-15, UTC), user:name, type:image|link, rating:safe|suggestive|explicit, is:voted|unvoted|mine (session cookie; 401 `Authentication required` without). At most 500 characters, 30 terms, 5 full-text terms. A missing or blank q: every public upload. Private uploads never match. A syntax error is 400 `Invalid query` with data { position (0-based, in characters), expected }; past the limits 400 `Query too complex` with the same data. The answer is as /api/uploads/filtered's. limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. sort: new (default), top (upvotes, then total votes), hot (sign(u−d)·log10(max(|u−d|,1)) + (created_at in Unix seconds − 1700000000)/45000), best (Wilson lower bound of u/(u+d) at z = 1.96), divisive ((u+d)^(min(u,d)/max(u,d)), 0 when either is 0), favourites (how many accounts have it as a favourite); ties newest first; other values 400 `Invalid sort`. period (top, best, divisive, favourites): day, week, month (30 days), year or all (default); other values 400 `Invalid period`. rating=safe|suggestive|explicit (repeated or comma-separated; other values 400 `Invalid rating`): only those content ratings. With a session cookie the caller's hidden tags (PUT /api/profile/filters) and the ratings they hide (PUT /api/profile/preferences) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`. An is: answer is also private.
          */
         get: operations["searchUploads"];
         put?: never;
@@ -1144,6 +1245,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tags/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tag with its aliases and implications
+         * @description An alias slug answers its tag. `count` counts public uploads; `aliases` are the slugs that resolve to the tag, `implies` the tags it adds to an upload, `impliedBy` the tags that add it (direct ones, by slug). A tag only private uploads carry, and no alias or implication names, is not found.
+         */
+        get: operations["getTag"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/upload": {
         parameters: {
             query?: never;
@@ -1186,8 +1307,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Edit an upload's description, tags or link (owner or admin), as a new revision
-         * @description `tags` is the complete new list (tag rules, at most 10): tags it lacks are removed, new ones added. `externalUrl` only for links. Other keys are ignored. A body equal to the current state changes nothing and answers the current revision. Send `If-Match` with the ETag of GET /api/upload/{id} to refuse the change when the upload changed meanwhile (412). The file, type, owner, creation time and votes never change; parallel edits apply one after the other.
+         * Edit an upload's description, tags, link or rating (owner or admin), as a new revision
+         * @description `tags` is the complete new list (tag rules, at most 10): tags it lacks are removed, new ones added. `externalUrl` only for links. `rating`: safe, suggestive or explicit (400 `Invalid rating` otherwise); an admin's change of another's upload is logged (upload_edited). Other keys are ignored. A body equal to the current state changes nothing and answers the current revision. Send `If-Match` with the ETag of GET /api/upload/{id} to refuse the change when the upload changed meanwhile (412). The file, type, owner, creation time and votes never change; parallel edits apply one after the other.
          */
         patch: operations["editUpload"];
         trace?: never;
@@ -1306,7 +1427,7 @@ export interface paths {
         };
         /**
          * Public uploads, newest first
-         * @description limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. sort: new (default), top (upvotes, then total votes), hot (sign(u−d)·log10(max(|u−d|,1)) + (created_at in Unix seconds − 1700000000)/45000), best (Wilson lower bound of u/(u+d) at z = 1.96), divisive ((u+d)^(min(u,d)/max(u,d)), 0 when either is 0), favourites (how many accounts have it as a favourite); ties newest first; other values 400 `Invalid sort`. period (top, best, divisive, favourites): day, week, month (30 days), year or all (default); other values 400 `Invalid period`. unvoted=true (session cookie; 401 `Authentication required` without): only uploads the caller has not voted on. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
+         * @description limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. sort: new (default), top (upvotes, then total votes), hot (sign(u−d)·log10(max(|u−d|,1)) + (created_at in Unix seconds − 1700000000)/45000), best (Wilson lower bound of u/(u+d) at z = 1.96), divisive ((u+d)^(min(u,d)/max(u,d)), 0 when either is 0), favourites (how many accounts have it as a favourite); ties newest first; other values 400 `Invalid sort`. period (top, best, divisive, favourites): day, week, month (30 days), year or all (default); other values 400 `Invalid period`. unvoted=true (session cookie; 401 `Authentication required` without): only uploads the caller has not voted on. rating=safe|suggestive|explicit (repeated or comma-separated; other values 400 `Invalid rating`): only those content ratings. With a session cookie the caller's hidden tags (PUT /api/profile/filters) and the ratings they hide (PUT /api/profile/preferences) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
          */
         get: operations["listUploads"];
         put?: never;
@@ -1367,7 +1488,7 @@ export interface paths {
         };
         /**
          * Public uploads carrying the given tags, newest first
-         * @description tags: comma-separated names, compared by slug; an upload must carry all of them (match=any: any). No tags: every public upload. limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. sort: new (default), top (upvotes, then total votes), hot (sign(u−d)·log10(max(|u−d|,1)) + (created_at in Unix seconds − 1700000000)/45000), best (Wilson lower bound of u/(u+d) at z = 1.96), divisive ((u+d)^(min(u,d)/max(u,d)), 0 when either is 0), favourites (how many accounts have it as a favourite); ties newest first; other values 400 `Invalid sort`. period (top, best, divisive, favourites): day, week, month (30 days), year or all (default); other values 400 `Invalid period`. unvoted=true (session cookie; 401 `Authentication required` without): only uploads the caller has not voted on. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
+         * @description tags: comma-separated names, compared by slug; an upload must carry all of them (match=any: any). No tags: every public upload. limit default 10, max 100. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. sort: new (default), top (upvotes, then total votes), hot (sign(u−d)·log10(max(|u−d|,1)) + (created_at in Unix seconds − 1700000000)/45000), best (Wilson lower bound of u/(u+d) at z = 1.96), divisive ((u+d)^(min(u,d)/max(u,d)), 0 when either is 0), favourites (how many accounts have it as a favourite); ties newest first; other values 400 `Invalid sort`. period (top, best, divisive, favourites): day, week, month (30 days), year or all (default); other values 400 `Invalid period`. unvoted=true (session cookie; 401 `Authentication required` without): only uploads the caller has not voted on. rating=safe|suggestive|explicit (repeated or comma-separated; other values 400 `Invalid rating`): only those content ratings. With a session cookie the caller's hidden tags (PUT /api/profile/filters) and the ratings they hide (PUT /api/profile/preferences) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
          */
         get: operations["listFilteredUploads"];
         put?: never;
@@ -1407,7 +1528,7 @@ export interface paths {
         };
         /**
          * A user's public uploads
-         * @description Private uploads are never listed, even for their owner. sort: date (newest first), votes (upvotes, then newest), name (original name, case-insensitive), favourites (most favourited, then newest). tags: slugs, all must match. limit default 12, max 50. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. With a session cookie the caller's hidden tags (PUT /api/profile/filters) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
+         * @description Private uploads are never listed, even for their owner. sort: date (newest first), votes (upvotes, then newest), name (original name, case-insensitive), favourites (most favourited, then newest). tags: slugs, all must match. limit default 12, max 50. page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty. rating=safe|suggestive|explicit (repeated or comma-separated; other values 400 `Invalid rating`): only those content ratings. With a session cookie the caller's hidden tags (PUT /api/profile/filters) and the ratings they hide (PUT /api/profile/preferences) are left out and every entry carries `favourited` (whether the caller has it as a favourite), and such an answer (and any unvoted=true answer) is `Cache-Control: private, no-store`.
          */
         get: operations["listUserUploads"];
         put?: never;
@@ -1529,7 +1650,7 @@ export interface paths {
         };
         /**
          * Newest public uploads (Atom)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getRecentFeedAtom"];
         put?: never;
@@ -1549,7 +1670,7 @@ export interface paths {
         };
         /**
          * Newest public uploads (JSON Feed)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getRecentFeedJson"];
         put?: never;
@@ -1569,7 +1690,7 @@ export interface paths {
         };
         /**
          * Newest public uploads matching a search query (Atom)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getSearchFeedAtom"];
         put?: never;
@@ -1589,7 +1710,7 @@ export interface paths {
         };
         /**
          * Newest public uploads matching a search query (JSON Feed)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getSearchFeedJson"];
         put?: never;
@@ -1609,7 +1730,7 @@ export interface paths {
         };
         /**
          * Newest public uploads carrying a tag (Atom)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getTagFeedAtom"];
         put?: never;
@@ -1629,7 +1750,7 @@ export interface paths {
         };
         /**
          * Newest public uploads carrying a tag (JSON Feed)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getTagFeedJson"];
         put?: never;
@@ -1649,7 +1770,7 @@ export interface paths {
         };
         /**
          * Top-voted public uploads (Atom)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getTopFeedAtom"];
         put?: never;
@@ -1669,7 +1790,7 @@ export interface paths {
         };
         /**
          * Top-voted public uploads (JSON Feed)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getTopFeedJson"];
         put?: never;
@@ -1729,7 +1850,7 @@ export interface paths {
         };
         /**
          * A user's newest public uploads (Atom)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getUserFeedAtom"];
         put?: never;
@@ -1749,7 +1870,7 @@ export interface paths {
         };
         /**
          * A user's newest public uploads (JSON Feed)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getUserFeedJson"];
         put?: never;
@@ -1769,7 +1890,7 @@ export interface paths {
         };
         /**
          * A user's newest favourites among public uploads (Atom)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getUserFavouritesFeedAtom"];
         put?: never;
@@ -1789,7 +1910,7 @@ export interface paths {
         };
         /**
          * A user's newest favourites among public uploads (JSON Feed)
-         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories and, for images, the thumbnail (Atom: media:thumbnail; JSON Feed: image). Feeds are not rate-limited and leave no upload out for a signed-in caller.
+         * @description The 50 newest public uploads (top: the 50 top-voted, by upvotes, then total votes, then newest), each with its description as title, a link to /upload/{id}, the uploader as author, published/updated, its tags as categories, its content rating as a category (Atom: scheme {site}/ratings; JSON Feed: the tag `rating:<rating>`) and, for images not rated explicit, the thumbnail (Atom: media:thumbnail; JSON Feed: image); an explicit upload's thumbnail is never embedded. rating=safe|suggestive|explicit (repeated or comma-separated): only those ratings (400 `Invalid rating` otherwise). Feeds are not rate-limited and leave no upload out for a signed-in caller.
          */
         get: operations["getUserFavouritesFeedJson"];
         put?: never;
@@ -1945,7 +2066,8 @@ export interface components {
          *       "file": "<binary PNG>",
          *       "description": "Does this sunset fuck?",
          *       "tags": "Sunset, Beach",
-         *       "is_private": "false"
+         *       "is_private": "false",
+         *       "rating": "safe"
          *     }
          */
         ImageUploadForm: {
@@ -1968,6 +2090,11 @@ export interface components {
              * @enum {string}
              */
             is_private?: "true" | "false";
+            /**
+             * @description The content rating; default `safe`
+             * @enum {string}
+             */
+            rating?: "safe" | "suggestive" | "explicit";
         };
         /**
          * @description upload_type `image_url`: the service downloads the image (not accepted by /api/v1/upload).
@@ -1994,6 +2121,11 @@ export interface components {
              * @enum {string}
              */
             is_private?: "true" | "false";
+            /**
+             * @description The content rating; default `safe`
+             * @enum {string}
+             */
+            rating?: "safe" | "suggestive" | "explicit";
         };
         /**
          * @description upload_type `link`: a link, no image.
@@ -2021,6 +2153,11 @@ export interface components {
              * @enum {string}
              */
             is_private?: "true" | "false";
+            /**
+             * @description The content rating; default `safe`
+             * @enum {string}
+             */
+            rating?: "safe" | "suggestive" | "explicit";
         };
         /**
          * @description POST /api/auth with `action: "login"`; `mfaCode` once the answer said `mfaRequired: true`.
@@ -2128,6 +2265,7 @@ export interface components {
          *       "edited_at": null,
          *       "revision": 1,
          *       "locked": 0,
+         *       "rating": "safe",
          *       "tags": [
          *         {
          *           "id": "3f2e1d0c-9b8a-4765-8432-10fedcba9876",
@@ -2168,6 +2306,11 @@ export interface components {
             revision: number;
             /** @enum {number} */
             locked: 0 | 1;
+            /**
+             * @description The content rating: safe, suggestive or explicit
+             * @enum {string}
+             */
+            rating: "safe" | "suggestive" | "explicit";
             tags: components["schemas"]["Tag"][];
             username: string;
             stats: components["schemas"]["UploadStats"];
@@ -2189,7 +2332,8 @@ export interface components {
          *         "description": "Does this sunset fuck?",
          *         "uploadType": "image",
          *         "externalUrl": null,
-         *         "isPrivate": false
+         *         "isPrivate": false,
+         *         "rating": "safe"
          *       }
          *     }
          */
@@ -2206,6 +2350,8 @@ export interface components {
                 uploadType: "image" | "link";
                 externalUrl: string | null;
                 isPrivate: boolean;
+                /** @enum {string} */
+                rating: "safe" | "suggestive" | "explicit";
             };
         };
         /**
@@ -2225,6 +2371,7 @@ export interface components {
          *       "created_at": "2026-11-23T12:00:00.000Z",
          *       "edited_at": null,
          *       "revision": 1,
+         *       "rating": "safe",
          *       "tags": [
          *         {
          *           "id": "3f2e1d0c-9b8a-4765-8432-10fedcba9876",
@@ -2262,6 +2409,11 @@ export interface components {
             created_at: string;
             edited_at: string | null;
             revision: number;
+            /**
+             * @description The content rating: safe, suggestive or explicit
+             * @enum {string}
+             */
+            rating: "safe" | "suggestive" | "explicit";
             tags: components["schemas"]["Tag"][];
             username: string;
             stats: components["schemas"]["UploadStats"];
@@ -2318,6 +2470,7 @@ export interface components {
          *       "created_at": "2026-11-23T12:00:00.000Z",
          *       "edited_at": null,
          *       "revision": 1,
+         *       "rating": "safe",
          *       "tags": [
          *         {
          *           "id": "3f2e1d0c-9b8a-4765-8432-10fedcba9876",
@@ -2354,6 +2507,11 @@ export interface components {
             created_at: string;
             edited_at: string | null;
             revision: number;
+            /**
+             * @description The content rating: safe, suggestive or explicit
+             * @enum {string}
+             */
+            rating: "safe" | "suggestive" | "explicit";
             tags: components["schemas"]["Tag"][];
             stats: components["schemas"]["UploadStats"];
             /** @description How many accounts have the upload as a favourite */
@@ -2587,9 +2745,9 @@ export interface operations {
                                 username: string;
                             } | null;
                             /** @enum {string} */
-                            action: "shadow_ban_on" | "shadow_ban_off" | "upload_removed" | "tag_added" | "report_claimed" | "report_resolved" | "admin_granted" | "admin_revoked" | "admin_account_deleted" | "upload_edited" | "upload_reverted" | "upload_locked" | "upload_unlocked" | "media_banned" | "media_unbanned" | "comment_removed";
+                            action: "shadow_ban_on" | "shadow_ban_off" | "upload_removed" | "tag_added" | "report_claimed" | "report_resolved" | "admin_granted" | "admin_revoked" | "admin_account_deleted" | "upload_edited" | "upload_reverted" | "upload_locked" | "upload_unlocked" | "media_banned" | "media_unbanned" | "comment_removed" | "tag_alias_added" | "tag_alias_removed" | "tag_implication_added" | "tag_implication_removed";
                             /** @enum {string} */
-                            targetType: "user" | "upload" | "report" | "comment";
+                            targetType: "user" | "upload" | "report" | "comment" | "tag";
                             targetId: string;
                             targetLabel: string | null;
                             targetExists: boolean;
@@ -2988,6 +3146,455 @@ export interface operations {
             };
             /** @description A body that is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addTagAlias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A tag slug */
+                    from: string;
+                    /** @description A tag slug */
+                    to: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The alias */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        alias: {
+                            from: string;
+                            to: string;
+                        };
+                        moved: number;
+                    };
+                };
+            };
+            /** @description `Invalid tag`; `A tag cannot be an alias of itself`; `An alias cannot point to an alias` (`to` is an alias); `A tag with aliases cannot become an alias`; `A tag with implications cannot become an alias` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Tag not found`: no tag `to` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Alias already exists`: `from` is an alias already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeTagAlias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A tag slug */
+                from: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description `Invalid tag` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Alias not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addTagImplication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A tag slug */
+                    tag: string;
+                    /** @description A tag slug */
+                    implies: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The implication */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        implication: {
+                            tag: string;
+                            implies: string;
+                        };
+                        added: number;
+                    };
+                };
+            };
+            /** @description `Invalid tag`; `Invalid implication`: a cycle, or a chain of more than 5 implications */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Tag not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Implication already exists` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JSON body over 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeTagImplication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A tag slug */
+                tag: string;
+                /** @description A tag slug */
+                implies: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description `Invalid tag` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Tag not found`, `Implication not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTagRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Aliases by `from` slug, implications by tag slug */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        aliases: {
+                            from: string;
+                            to: string;
+                        }[];
+                        implications: {
+                            tag: string;
+                            implies: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6012,6 +6619,11 @@ export interface operations {
                             created_at: string;
                             edited_at: string | null;
                             revision: number;
+                            /**
+                             * @description The content rating: safe, suggestive or explicit
+                             * @enum {string}
+                             */
+                            rating: "safe" | "suggestive" | "explicit";
                             tags: components["schemas"]["Tag"][];
                             username: string;
                             stats: components["schemas"]["UploadStats"];
@@ -6045,6 +6657,11 @@ export interface operations {
                             created_at: string;
                             edited_at: string | null;
                             revision: number;
+                            /**
+                             * @description The content rating: safe, suggestive or explicit
+                             * @enum {string}
+                             */
+                            rating: "safe" | "suggestive" | "explicit";
                             tags: components["schemas"]["Tag"][];
                             username: string;
                             stats: components["schemas"]["UploadStats"];
@@ -6145,6 +6762,11 @@ export interface operations {
                             created_at: string;
                             edited_at: string | null;
                             revision: number;
+                            /**
+                             * @description The content rating: safe, suggestive or explicit
+                             * @enum {string}
+                             */
+                            rating: "safe" | "suggestive" | "explicit";
                             tags: components["schemas"]["Tag"][];
                             username: string;
                             stats: components["schemas"]["UploadStats"];
@@ -6326,7 +6948,10 @@ export interface operations {
     };
     listRecentUploads: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6357,6 +6982,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Invalid rating */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited */
             429: {
                 headers: {
@@ -6372,7 +7006,10 @@ export interface operations {
     };
     listTopVotedUploads: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6402,6 +7039,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid rating */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Rate limited */
             429: {
@@ -6742,6 +7388,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size; a larger value is treated as 50 */
                 limit?: number;
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
             };
             header?: never;
             path?: never;
@@ -6770,7 +7418,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid page or limit */
+            /** @description Invalid page, limit or rating */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6939,6 +7587,59 @@ export interface operations {
             };
         };
     };
+    getPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every preference */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        publicFavourites: boolean;
+                        /** @enum {string} */
+                        explicit: "show" | "blur" | "hide";
+                        /** @enum {string} */
+                        suggestive: "show" | "blur" | "hide";
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     setPreferences: {
         parameters: {
             query?: never;
@@ -6951,6 +7652,16 @@ export interface operations {
                 "application/json": {
                     /** @description Whether others may list the account's favourites (GET /api/user/{username}/favourites and its feeds); on by default */
                     publicFavourites?: boolean;
+                    /**
+                     * @description What the account's lists and pages do with explicit uploads: show, blur (default; the page blurs them behind a Show control) or hide (left out of its lists)
+                     * @enum {string}
+                     */
+                    explicit?: "show" | "blur" | "hide";
+                    /**
+                     * @description The same for suggestive uploads: show (default), blur or hide
+                     * @enum {string}
+                     */
+                    suggestive?: "show" | "blur" | "hide";
                 };
             };
         };
@@ -6963,10 +7674,14 @@ export interface operations {
                 content: {
                     "application/json": {
                         publicFavourites: boolean;
+                        /** @enum {string} */
+                        explicit: "show" | "blur" | "hide";
+                        /** @enum {string} */
+                        suggestive: "show" | "blur" | "hide";
                     };
                 };
             };
-            /** @description `Invalid publicFavourites` or `Invalid preferences` (not an object) */
+            /** @description `Invalid publicFavourites`, `Invalid explicit`, `Invalid suggestive` or `Invalid preferences` (not an object) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7031,6 +7746,8 @@ export interface operations {
                 /** @description Page size; a larger value is treated as 50 */
                 limit?: number;
                 sort?: "date" | "votes" | "name" | "favourites";
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
             };
             header?: never;
             path?: never;
@@ -7061,7 +7778,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid page, limit or sort */
+            /** @description Invalid page, limit, sort or rating */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7104,6 +7821,8 @@ export interface operations {
                 sort?: "new" | "top" | "hot" | "best" | "divisive" | "favourites";
                 /** @description Only uploads created within the last day, week, month (30 days) or year; applies to top, best, divisive and favourites */
                 period?: "day" | "week" | "month" | "year" | "all";
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
             };
             header?: never;
             path?: never;
@@ -7136,7 +7855,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `Invalid query` or `Query too complex` (with data { position, expected }), or invalid page, limit, sort or period */
+            /** @description `Invalid query` or `Query too complex` (with data { position, expected }), or invalid page, limit, sort, period or rating */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7278,6 +7997,7 @@ export interface operations {
                             name: string;
                             slug: string;
                             count: number;
+                            aliasOf?: string;
                         }[];
                         fields: string[];
                     };
@@ -7351,6 +8071,76 @@ export interface operations {
             };
             /** @description Invalid limit or query */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A tag slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tag */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            slug: string;
+                            count: number;
+                            aliases: string[];
+                            implies: string[];
+                            impliedBy: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Invalid tag`: not a tag slug */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Tag not found` */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7645,6 +8435,8 @@ export interface operations {
                     tags?: string[];
                     /** @default  */
                     externalUrl?: string;
+                    /** @enum {string} */
+                    rating?: "safe" | "suggestive" | "explicit";
                     reason?: string;
                 };
             };
@@ -8139,6 +8931,10 @@ export interface operations {
                                     from: string | null;
                                     to: string | null;
                                 };
+                                rating?: {
+                                    from: string | null;
+                                    to: string | null;
+                                };
                                 tagsAdded: string[];
                                 tagsRemoved: string[];
                             };
@@ -8385,6 +9181,8 @@ export interface operations {
                 period?: "day" | "week" | "month" | "year" | "all";
                 /** @description true: only uploads the signed-in caller has not voted on (needs the session cookie; 401 otherwise) */
                 unvoted?: "true" | "false";
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
             };
             header?: never;
             path?: never;
@@ -8416,7 +9214,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid page, limit, sort, period or unvoted */
+            /** @description Invalid page, limit, sort, period, unvoted or rating */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8711,6 +9509,8 @@ export interface operations {
                 period?: "day" | "week" | "month" | "year" | "all";
                 /** @description true: only uploads the signed-in caller has not voted on (needs the session cookie; 401 otherwise) */
                 unvoted?: "true" | "false";
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
             };
             header?: never;
             path?: never;
@@ -8743,7 +9543,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid page, limit, match, sort, period or unvoted */
+            /** @description Invalid page, limit, match, sort, period, unvoted or rating */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8780,6 +9580,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size; a larger value is treated as 50 */
                 limit?: number;
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
             };
             header?: never;
             path: {
@@ -8810,7 +9612,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid page or limit */
+            /** @description Invalid page, limit or rating */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8849,6 +9651,8 @@ export interface operations {
                 limit?: number;
                 sort?: "date" | "votes" | "name" | "favourites";
                 tags?: string;
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
             };
             header?: never;
             path: {
@@ -8884,7 +9688,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid page, limit or sort */
+            /** @description Invalid page, limit, sort or rating */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9450,7 +10254,10 @@ export interface operations {
     };
     getRecentFeedAtom: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -9477,11 +10284,23 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getRecentFeedJson: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -9520,6 +10339,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getSearchFeedAtom: {
@@ -9527,6 +10355,8 @@ export interface operations {
             query?: {
                 /** @description A query of GET /api/search (without is:); missing or blank: every public upload */
                 q?: string;
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
             };
             header?: never;
             path?: never;
@@ -9554,7 +10384,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `Invalid query` or `Query too complex`, with data { position, expected } */
+            /** @description `Invalid query` or `Query too complex`, with data { position, expected }; `Invalid rating` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9579,6 +10409,8 @@ export interface operations {
             query?: {
                 /** @description A query of GET /api/search (without is:); missing or blank: every public upload */
                 q?: string;
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
             };
             header?: never;
             path?: never;
@@ -9618,7 +10450,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `Invalid query` or `Query too complex`, with data { position, expected } */
+            /** @description `Invalid query` or `Query too complex`, with data { position, expected }; `Invalid rating` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9640,7 +10472,10 @@ export interface operations {
     };
     getTagFeedAtom: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path: {
                 slug: string;
@@ -9668,6 +10503,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description `Tag not found` */
             404: {
@@ -9682,7 +10526,10 @@ export interface operations {
     };
     getTagFeedJson: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path: {
                 slug: string;
@@ -9723,6 +10570,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `Tag not found` */
             404: {
                 headers: {
@@ -9736,7 +10592,10 @@ export interface operations {
     };
     getTopFeedAtom: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -9763,11 +10622,23 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getTopFeedJson: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -9805,6 +10676,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -9838,6 +10718,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description `Upload not found` (unknown or private) */
             404: {
@@ -9893,6 +10782,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `Upload not found` (unknown or private) */
             404: {
                 headers: {
@@ -9906,7 +10804,10 @@ export interface operations {
     };
     getUserFeedAtom: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path: {
                 username: string;
@@ -9934,6 +10835,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description `User not found` */
             404: {
@@ -9948,7 +10858,10 @@ export interface operations {
     };
     getUserFeedJson: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path: {
                 username: string;
@@ -9989,6 +10902,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `User not found` */
             404: {
                 headers: {
@@ -10002,7 +10924,10 @@ export interface operations {
     };
     getUserFavouritesFeedAtom: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path: {
                 username: string;
@@ -10031,6 +10956,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `Favourites not found` (no such user, or their favourites are private) */
             404: {
                 headers: {
@@ -10044,7 +10978,10 @@ export interface operations {
     };
     getUserFavouritesFeedJson: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
+            };
             header?: never;
             path: {
                 username: string;
@@ -10084,6 +11021,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `Invalid rating` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description `Favourites not found` (no such user, or their favourites are private) */
             404: {

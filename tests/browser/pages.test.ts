@@ -130,7 +130,7 @@ describe('pages in Chromium', () => {
     const links = await page.locator('.toc nav a').evaluateAll(elements => elements.map(a => [a.textContent!.trim(), a.getAttribute('href')]))
     expect(links).toEqual([
       ['Profile', '#profile'], ['Password', '#password'], ['Two-step verification', '#mfa'], ['Passkeys', '#passkeys'],
-      ['Sessions', '#sessions'], ['API tokens', '#tokens'], ['Filters', '#filters'], ['Linked accounts', '#linked'], ['Your data', '#own-data'],
+      ['Sessions', '#sessions'], ['API tokens', '#tokens'], ['Filters', '#filters'], ['Content ratings', '#content-ratings'], ['Linked accounts', '#linked'], ['Your data', '#own-data'],
     ])
     const sections = await page.evaluate(() => [...document.querySelectorAll('.sections > [id]')].map(section => section.id))
     expect(sections).toEqual(links.map(([, href]) => href!.slice(1)))

@@ -14,7 +14,7 @@ type Viewer = Pick<Actor, 'id' | 'isAdmin'>
 /** Locks the comment's row only (its author is on the nullable side of a join). */
 const FOR_UPDATE_OF_COMMENT = dialects({ sqlite: '', postgres: ' FOR UPDATE OF c' })
 
-interface CommentRow {
+export interface CommentRow {
   id: string
   upload_id: string
   author_id: string | null

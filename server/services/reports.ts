@@ -4,7 +4,7 @@ import { isForeignKeyViolation, type Executor, type Row } from '../database/port
 import type { reports } from '../database/schema-postgres'
 import { FOR_UPDATE, inList, sql, type Query } from '../database/sql'
 import { removeUploadAsAdmin, setShadowBan } from './admin'
-import { removeCommentAsAdmin, reportableComment } from './comments'
+import { removeCommentAsAdmin, reportableComment, type CommentRow } from './comments'
 import { apiError } from './errors'
 import { logModeration } from './modlog'
 import type { MediaStore } from './media-store'
@@ -99,15 +99,8 @@ interface ItemRow {
 
 const severity = (reason: ReportReason) => REPORT_SEVERITY.indexOf(reason)
 
-interface CommentRow {
-  id: string
-  upload_id: string
-  author_id: string | null
-  username: string | null
-  body: string
-  html: string
-  created_at: string
-}
+/** What the queue shows of a reported comment: the thread's own row, less its place in the thread. */
+type ReportedCommentRow = Omit<CommentRow, 'parent_id' | 'edited_at'>
 
 const groupKey = (row: { upload_id: string, comment_id: string }) => `${row.upload_id} ${row.comment_id}`
 
@@ -138,7 +131,7 @@ export async function listReports(db: Executor, query: { status: ReportStatus, p
     db.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username FROM uploads u JOIN users us ON us.id = u.user_id WHERE u.id ${inList(uploadIds)}`),
     commentIds.length === 0
       ? Promise.resolve([])
-      : db.all<CommentRow>(sql`SELECT c.id, c.upload_id, c.author_id, us.username, c.body, c.html, c.created_at
+      : db.all<ReportedCommentRow>(sql`SELECT c.id, c.upload_id, c.author_id, us.username, c.body, c.html, c.created_at
           FROM comments c LEFT JOIN users us ON us.id = c.author_id WHERE c.id ${inList(commentIds)} AND c.deleted = 0`),
   ])
   const entries = await withTags(db, uploadRows)
@@ -162,7 +155,7 @@ export async function listReports(db: Executor, query: { status: ReportStatus, p
   }
 }
 
-function toReportedComment(row: CommentRow) {
+function toReportedComment(row: ReportedCommentRow) {
   return {
     id: row.id,
     body: row.body,

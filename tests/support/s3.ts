@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
+import { unlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { AwsClient } from 'aws4fetch'
@@ -33,6 +34,7 @@ export interface TestS3 {
 export async function startS3(): Promise<TestS3> {
   const directory = mkdtempSync(join(tmpdir(), 'dif-s3-'))
   const server = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: true })
+  keepFolders(server)
   const { port } = await server.run()
   const endpoint = `http://127.0.0.1:${port}`
   const client = new AwsClient({ accessKeyId: ACCESS_KEY, secretAccessKey: SECRET_KEY, service: 's3', region: 'us-east-1', retries: 0 })
@@ -83,5 +85,28 @@ export async function startS3(): Promise<TestS3> {
       await server.close()
       rmSync(directory, { recursive: true, force: true })
     },
+  }
+}
+
+/** The part of s3rver's file store this module replaces. */
+interface FileStore {
+  getResourcePath: (bucket: string, key: string, resource: string) => string
+  deleteObject: (bucket: string, key: string) => Promise<void>
+}
+
+/**
+ * s3rver removes a key's folder once a delete leaves it empty. A put of another
+ * key in that folder at the same moment (two instances, `pending/` markers) then
+ * opens its file in a folder that is gone, and the write stream's ENOENT has no
+ * listener: it crashes the test process. Real S3 has no folders, so keeping them
+ * changes nothing a test can see: listings walk files, not folders.
+ */
+function keepFolders(server: S3rver) {
+  const store = (server as unknown as { store: FileStore }).store
+  store.deleteObject = async (bucket, key) => {
+    await Promise.all(['object', 'object.md5', 'metadata.json'].map(resource =>
+      unlink(store.getResourcePath(bucket, key, resource)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error
+      })))
   }
 }

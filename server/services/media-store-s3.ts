@@ -86,12 +86,25 @@ export function s3MediaStore(settings: S3Settings): MediaStore {
   /** One signed request; any failure to get an answer is logged and becomes a 503. */
   async function send(method: string, url: string, init: { body?: Buffer, headers?: Record<string, string> } = {}, ms = ANSWER_MS): Promise<Response> {
     const abort = new AbortController()
-    const timer = setTimeout(() => abort.abort(new Error(`no answer within ${ms / 1000} s`)), ms)
+    let timer: ReturnType<typeof setTimeout> | undefined
+    // The request is given up on by the clock, not only by the abort: a fetch
+    // with a body on a stalled connection can ignore its abort signal and wait
+    // until the bucket wakes (seen with Node 20's fetch).
+    const gaveUp = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new Error(`no answer within ${ms / 1000} s`)
+        abort.abort(error)
+        reject(error)
+      }, ms)
+    })
+    const answer = client.fetch(url, { method, headers: init.headers, body: init.body && new Uint8Array(init.body.buffer as ArrayBuffer, init.body.byteOffset, init.body.length), signal: abort.signal })
     try {
-      return await client.fetch(url, { method, headers: init.headers, body: init.body && new Uint8Array(init.body.buffer as ArrayBuffer, init.body.byteOffset, init.body.length), signal: abort.signal })
+      return await Promise.race([answer, gaveUp])
     }
     catch (error) {
       console.warn(`[media] ${name}: ${method} ${new URL(url).pathname} failed: ${reason(error)}`)
+      // An answer that comes after all is not read.
+      answer.then(late => late.body?.cancel(), () => {})
       throw unavailable()
     }
     finally {

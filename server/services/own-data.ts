@@ -14,7 +14,7 @@ import { recountUploads } from './votes'
 export const FRESH_SIGN_IN_MS = 10 * 60 * 1000
 
 /** Rows read per statement while an export is written. */
-export const EXPORT_PAGE_ROWS = 200
+export const EXPORT_PAGE_ROWS = 100
 
 type ExportUploadRow = Pick<Row<typeof uploads>, 'id' | 'upload_type' | 'filename' | 'original_name' | 'description' | 'external_url'
   | 'mime_type' | 'width' | 'height' | 'size_bytes' | 'is_private' | 'upvotes' | 'downvote_count' | 'created_at'>

@@ -1,14 +1,14 @@
 /**
  * `npm run bench:scale`: the uncached SQL of every read scenario of the
  * benchmark (page 1 of each list, sort and period, page 500, the tag filter,
- * a user's uploads, the top-voted strip) at growing sizes, each size seeded
+ * a user's uploads, the top-voted strip, the search language's queries) at growing sizes, each size seeded
  * once into a database of its own, so a cost that grows with the data shows.
  * Goals: the largest size within 1.5× of the smallest; page 500 within 2× of
  * page 1. Timed in this process through the data-access port, list cache off,
  * the sizes taking turns call by call, five rounds.
  *
  * Env: BENCH_SCALE (sizes, default 1000,10000,100000,1000000),
- * BENCH_VOTES_PER_UPLOAD (default 10), BENCH_SCALE_DIR (keep the SQLite
+ * BENCH_VOTES_PER_UPLOAD (default 10), BENCH_ONLY (substring of scenario names), BENCH_SCALE_DIR (keep the SQLite
  * databases there and reuse them; default a temp dir removed at the end),
  * BENCH_DATABASE_URL (a PostgreSQL superuser URL: one database per size,
  * `dif_scale_<size>`, created and seeded when missing, kept for reuse).
@@ -22,6 +22,7 @@ import type { Database } from '../server/database/port'
 import { setListCacheEnabled } from '../server/services/list-cache'
 import { needsSeed, openMigrated } from './lib/database'
 import { periodScenarios, scenarios, type BenchContext, type Scenario } from './lib/bench-scenarios'
+import { searchScenarios } from './lib/bench-search-scenarios'
 import { seedDatabase } from './seed'
 
 const RUNS = 200
@@ -92,7 +93,8 @@ async function main() {
   if (sizes.some(size => !Number.isInteger(size) || size < 1)) throw new Error('BENCH_SCALE must be sizes like 1000,10000')
   const votesPerUpload = Number(process.env.BENCH_VOTES_PER_UPLOAD ?? 10)
   const dir = process.env.BENCH_SCALE_DIR ?? mkdtempSync(join(tmpdir(), 'dif-scale-'))
-  const chosen = [...scenarios.filter(s => s.read), ...periodScenarios]
+  const only = process.env.BENCH_ONLY
+  const chosen = [...scenarios.filter(s => s.read), ...periodScenarios, ...searchScenarios].filter(s => !only || s.name.includes(only))
   // A read needs no signed-in user; the context only satisfies the scenario type.
   const ctx: BenchContext = { token: '', uploadIds: [], actor: { id: '', username: '', email: '', isAdmin: false, shadowBanned: false } }
   const machine = `${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${availableParallelism()} cores, Node ${process.versions.node}, load average ${loadavg()[0]!.toFixed(1)} at start`
@@ -141,6 +143,11 @@ async function main() {
   const first = results.get('GET /api/uploads (page 1)')
   const deep = results.get('GET /api/uploads (page 500)')
   if (first && deep) console.info(`\nPage 500 / page 1: ${sizes.map((size, i) => `${size.toLocaleString('en')}: ${(deep[i]!.ms / first[i]!.ms).toFixed(2)}`).join(', ')} (goal ≤ 2)`)
+  const filtered = results.get('GET /api/uploads/filtered (one tag)')
+  const searched = results.get('GET /api/search (one tag)')
+  if (filtered && searched) console.info(`Search one tag / filtered one tag: ${sizes.map((size, i) => `${size.toLocaleString('en')}: ${(searched[i]!.ms / filtered[i]!.ms).toFixed(2)}`).join(', ')} (goal ≤ 1.5)`)
+  const slowSearch = [...results].filter(([name, times]) => name.startsWith('GET /api/search') && times.some(time => time.ms >= 5)).map(([name]) => name)
+  if (searchScenarios.some(s => results.has(s.name))) console.info(`Search queries at or over 5 ms at the median: ${slowSearch.length ? slowSearch.join(', ') : 'none'} (goal: none)`)
 }
 
 main().catch((error: unknown) => {

@@ -27,8 +27,12 @@ import { BENCH_SERVER_ENV, captureAnswer, startReference, type FixedAnswers } fr
 import { hasWrk, loadGet, loadWrite, median } from './lib/load'
 import { startChildServer } from './lib/child-server'
 import { startMinimalVote } from './lib/bench-minimal-vote'
-import { periodScenarios, scenarios, type BenchContext, type Scenario } from './lib/bench-scenarios'
+import { periodScenarios, scenarios as listScenarios, type BenchContext, type Scenario } from './lib/bench-scenarios'
+import { searchScenarios } from './lib/bench-search-scenarios'
 import { seedDatabase } from './seed'
+
+/** The lists, the vote and the search language's queries. */
+const scenarios: Scenario[] = [...listScenarios, ...searchScenarios]
 
 /**
  * The baseline: node:http + better-sqlite3 and the same service functions,

@@ -120,6 +120,9 @@ function countCondition(field: keyof typeof COUNT_FIELDS, test: NumberTest): Que
  */
 export async function searchUploads(db: Database, parsed: SearchNode | null, query: Paging, view: ListView, caller: string | null, at?: DataVersion) {
   if (parsed === null) return listFilteredUploads(db, { ...query, match: 'all' }, view, at)
+  // One tag alone is the tag's list (which resolves an alias itself): it reads a page of
+  // the tag's ordered links and its kept count instead of matching every upload carrying it.
+  if (parsed.kind === 'tag') return listFilteredUploads(db, { ...query, tags: parsed.slug, match: 'all' }, view, at)
   const node = withAliasesResolved(parsed, await aliasesAmong(db, tagSlugsOf(parsed), at))
   // The tree names everything the answer depends on (an age as its instants); `is:` the caller too.
   const key = `${JSON.stringify(node)} ${asksAboutCaller(node) ? caller : ''}`

@@ -47,6 +47,8 @@ describe('GET /api/search', () => {
     expect([body.page, body.limit]).toEqual([1, 2])
     const filtered = await api(`/api/uploads/filtered?tags=${TAG}&limit=2&page=1&sort=top`)
     expect(body.uploads).toEqual(filtered.body.uploads)
+    expect(body.total).toBe(filtered.body.total)
+    expect(await found(`nosuch-${id}`)).toEqual([])
     expect(await found(TAG)).toEqual(['c', 'b', 'a'])
     expect(await found(TAG, '&sort=top&limit=1&page=2')).toEqual(['b'])
     expect(await found(`text:${WORD}`)).toEqual(['c', 'b', 'a'])

@@ -1,8 +1,8 @@
-import { apiComponents, apiPaths } from '../openapi'
+import { apiComponents } from '../openapi'
 
 let document: ReturnType<typeof buildOpenApiDocument> | undefined
 
 export default defineEventHandler(() => {
-  document ??= buildOpenApiDocument(apiPaths, apiComponents, useRuntimeConfig().public.siteUrl)
+  document ??= buildOpenApiDocument([documentedPaths()], apiComponents, useRuntimeConfig().public.siteUrl)
   return document
 })

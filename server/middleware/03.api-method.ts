@@ -1,7 +1,5 @@
 import { setResponseHeader } from 'h3'
 
-/** Endpoints whose body is a multipart form (an image and its fields; image search takes JSON too); every other body is JSON. */
-const MULTIPART_ROUTES = new Set(['/api/upload', '/api/v1/upload', '/api/search/image'])
 const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE'])
 
 /**
@@ -9,7 +7,9 @@ const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE'])
  * A HEAD is answered as the GET (h3's router has no HEAD fallback, so it would
  * otherwise reach the catch-all 404); Node drops the body of a HEAD response.
  * A body that is not `application/json` sent to a JSON endpoint is a 415: no
- * simple cross-site form (urlencoded, multipart, text/plain) reaches one.
+ * simple cross-site form (urlencoded, multipart, text/plain) reaches one; a
+ * route whose record says `body: 'multipart'` (server/utils/route-table.ts:
+ * an image and its fields) takes a form.
  */
 export default defineEventHandler((event) => {
   const path = routedPath(event)
@@ -23,7 +23,12 @@ export default defineEventHandler((event) => {
     setResponseHeader(event, 'Allow', [...allowed].join(', '))
     throw apiError(405, 'Method not allowed')
   }
-  if (allowed.size > 0 && BODY_METHODS.has(event.method) && !MULTIPART_ROUTES.has(path.replace(/\/$/, '')) && !isJsonOrEmpty(event)) {
+  if (allowed.size > 0 && BODY_METHODS.has(event.method) && !takesMultipart(event.method, path) && !isJsonOrEmpty(event)) {
     throw apiError(415, 'Content-Type must be application/json')
   }
 })
+
+/** A multipart route, in its own spelling or with a trailing slash (the router answers both). */
+function takesMultipart(method: string, path: string): boolean {
+  return routeRecord(method, path.replace(/\/$/, ''))?.body === 'multipart'
+}

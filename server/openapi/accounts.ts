@@ -5,6 +5,7 @@ import {
   ResetTokenCheckSchema, ResetTokenStatusSchema, SuccessMessageSchema, TokenListSchema, VerifyEmailSchema,
 } from '#shared/schemas/auth'
 import { IdParamsSchema, SuccessSchema } from '#shared/schemas/common'
+import { defineApiPaths } from '../utils/openapi'
 
 const tags = ['Accounts']
 const rateLimited = { 429: { description: 'Too many requests (AUTH category)', headers: { 'Retry-After': 'Seconds until the next request is accepted' } } }

@@ -1,6 +1,7 @@
 import { AdminUsersQuerySchema, AdminUsersResponseSchema, ShadowBanResponseSchema, ShadowBanSchema } from '#shared/schemas/admin'
 import { IdParamsSchema } from '#shared/schemas/common'
 import { ModlogQuerySchema, ModlogResponseSchema } from '#shared/schemas/modlog'
+import { defineApiPaths } from '../utils/openapi'
 
 export default defineApiPaths({
   '/api/admin/users': {

@@ -5,6 +5,7 @@ import {
 import { SuccessSchema } from '#shared/schemas/common'
 import { CommentReportCreatedSchema, ReportSchema } from '#shared/schemas/reports'
 import { UploadIdParamsSchema } from '#shared/schemas/uploads'
+import { defineApiPaths } from '../utils/openapi'
 
 const tags = ['Comments']
 const limited = { description: 'Rate limited (the COMMENT category, per account)', headers: { 'Retry-After': 'Seconds until the window resets' } }

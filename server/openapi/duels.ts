@@ -1,6 +1,7 @@
 import {
   DuelJudgementSchema, DuelLeaderboardQuerySchema, DuelLeaderboardResponseSchema, DuelNextQuerySchema, DuelNextResponseSchema, DuelResultSchema,
 } from '#shared/schemas/duels'
+import { defineApiPaths } from '../utils/openapi'
 
 const limited = { description: 'Rate limited', headers: { 'Retry-After': 'Seconds until the window resets' } }
 

@@ -1,6 +1,7 @@
 import { FavouriteResponseSchema, FavouritesListResponseSchema, FavouritesQuerySchema, PreferencesResponseSchema, PreferencesSchema } from '#shared/schemas/favourites'
 import { UsernameParamsSchema } from '#shared/schemas/lists'
 import { UploadIdParamsSchema } from '#shared/schemas/uploads'
+import { defineApiPaths } from '../utils/openapi'
 
 const tags = ['Favourites']
 const limited = { description: 'Rate limited (the VOTE category)', headers: { 'Retry-After': 'Seconds until the window resets' } }

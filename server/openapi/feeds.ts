@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import type { ApiOperation } from '../utils/openapi'
+import { defineApiPaths, type ApiOperation } from '../utils/openapi'
 import { RatingFilterSchema, UsernameParamsSchema } from '#shared/schemas/lists'
 
 const TagSlugParamsSchema = v.object({ slug: v.string() })

@@ -1,4 +1,5 @@
 import { ProfileFiltersResponseSchema, ProfileFiltersSchema } from '#shared/schemas/filters'
+import { defineApiPaths } from '../utils/openapi'
 
 const tags = ['Accounts']
 const unauthenticated = { 401: { description: 'Not authenticated' } }

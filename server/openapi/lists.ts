@@ -2,6 +2,7 @@ import {
   FeatureListQuerySchema, FeatureListResponseSchema, FilteredListQuerySchema, FilteredListResponseSchema, SearchQuerySchema, SearchSuggestQuerySchema, SearchSuggestResponseSchema, UploadListQuerySchema,
   UploadListResponseSchema, UserListQuerySchema, UserListResponseSchema, UsernameParamsSchema,
 } from '#shared/schemas/lists'
+import { defineApiPaths } from '../utils/openapi'
 
 const paging = 'page and limit must be positive integers (400 `Invalid page` / `Invalid limit`); a larger limit is clamped to the maximum; a page past the end is empty.'
 const ranking = 'sort: new (default), top (upvotes, then total votes), hot (sign(u−d)·log10(max(|u−d|,1)) + (created_at in Unix seconds − 1700000000)/45000), best (Wilson lower bound of u/(u+d) at z = 1.96), divisive ((u+d)^(min(u,d)/max(u,d)), 0 when either is 0), favourites (how many accounts have it as a favourite); ties newest first; other values 400 `Invalid sort`. period (top, best, divisive, favourites): day, week, month (30 days), year or all (default); other values 400 `Invalid period`. unvoted=true (session cookie; 401 `Authentication required` without): only uploads the caller has not voted on.'

@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { defineApiPaths } from '../utils/openapi'
 
 const PartSchema = v.picklist(['ok', 'error'])
 const HealthSchema = v.object({

@@ -1,4 +1,5 @@
 import { MyUploadsQuerySchema, MyUploadsResponseSchema } from '#shared/schemas/lists'
+import { defineApiPaths } from '../utils/openapi'
 
 export default defineApiPaths({
   '/api/profile/uploads': {

@@ -1,6 +1,7 @@
 import { AuthResponseSchema } from '#shared/schemas/auth'
 import { OAuthAccountsResponseSchema, OAuthMfaSchema, OAuthProviderParamsSchema, OAuthProvidersResponseSchema } from '#shared/schemas/oauth'
 import { SuccessSchema } from '#shared/schemas/common'
+import { defineApiPaths } from '../utils/openapi'
 
 // The web flow itself (/auth/github, /auth/google, /auth/discord) is pages and
 // redirects, not JSON API; these are the endpoints around it.

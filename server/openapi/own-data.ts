@@ -1,5 +1,6 @@
 import { SuccessSchema } from '#shared/schemas/common'
 import { AccountExportSchema, DeleteAccountSchema } from '#shared/schemas/own-data'
+import { defineApiPaths } from '../utils/openapi'
 
 export default defineApiPaths({
   '/api/profile/export': {

@@ -3,6 +3,7 @@ import { IdParamsSchema, SuccessSchema } from '#shared/schemas/common'
 import {
   AuthenticationOptionsSchema, PasskeyCreatedSchema, PasskeyListSchema, PasskeyLoginSchema, PasskeyRegisterSchema, RegistrationOptionsSchema,
 } from '#shared/schemas/passkeys'
+import { defineApiPaths } from '../utils/openapi'
 
 const tags = ['Passkeys']
 const unauthenticated = { 401: { description: 'Not signed in, or the token is invalid, expired or revoked (`Invalid or expired token`)' } }

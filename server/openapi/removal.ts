@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import { SuccessSchema } from '#shared/schemas/common'
 import { BannedMediaQuerySchema, BannedMediaResponseSchema, ImageSearchResponseSchema, ImageSearchUrlSchema } from '#shared/schemas/removal'
+import { defineApiPaths } from '../utils/openapi'
 
 const IdPath = v.object({ id: v.pipe(v.string(), v.uuid(), v.description('Ban id')) })
 const admin = { 401: { description: 'Not authenticated' }, 403: { description: 'Not an admin' } }

@@ -3,6 +3,7 @@ import {
   AdminReportsQuerySchema, AdminReportsResponseSchema, ReportClaimedSchema, ReportCreatedSchema, ReportResolvedSchema, ReportSchema, ResolveReportSchema,
 } from '#shared/schemas/reports'
 import { UploadIdParamsSchema } from '#shared/schemas/uploads'
+import { defineApiPaths } from '../utils/openapi'
 
 const admin = { 401: { description: 'Not authenticated' }, 403: { description: 'Not an admin' } }
 

@@ -1,5 +1,6 @@
 import { IdParamsSchema, SuccessSchema } from '#shared/schemas/common'
 import { SessionListSchema } from '#shared/schemas/sessions'
+import { defineApiPaths } from '../utils/openapi'
 
 const tags = ['Accounts']
 const unauthenticated = { 401: { description: 'Not signed in, or the token is invalid, expired or revoked (`Invalid or expired token`)' } }

@@ -4,6 +4,7 @@ import {
   AddAliasResponseSchema, AddAliasSchema, AddImplicationResponseSchema, AddImplicationSchema, AddTagsResponseSchema, AddTagsSchema, AliasParamsSchema,
   ImplicationParamsSchema, TagDetailResponseSchema, TagListSchema, TagRulesResponseSchema, TagSearchQuerySchema, TagSearchResponseSchema, TagSlugParamsSchema,
 } from '#shared/schemas/tags'
+import { defineApiPaths } from '../utils/openapi'
 
 const Removed = v.object({ success: v.literal(true) })
 

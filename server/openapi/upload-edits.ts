@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import { EditedUploadSchema, EditUploadSchema, HistoryQuerySchema, HistoryResponseSchema, LockUploadSchema, RevertUploadSchema, UploadTagRemovedSchema } from '#shared/schemas/upload-edits'
 import { UploadSchema } from '#shared/schemas/uploads'
+import { defineApiPaths } from '../utils/openapi'
 
 const IdPath = v.object({ id: v.pipe(v.string(), v.uuid(), v.description('Upload id')) })
 const TagPath = v.object({

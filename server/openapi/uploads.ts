@@ -2,6 +2,7 @@ import * as v from 'valibot'
 import { SuccessSchema } from '#shared/schemas/common'
 import { RemoveUploadSchema } from '#shared/schemas/removal'
 import { ApiUploadFormSchema, DuplicateUploadSchema, ImageQuerySchema, PrivacyToggledSchema, UploadCreatedSchema, UploadFormSchema, UploadSchema } from '#shared/schemas/uploads'
+import { defineApiPaths } from '../utils/openapi'
 
 const IdPath = v.object({ id: v.pipe(v.string(), v.uuid(), v.description('Upload id')) })
 const rateLimited = { description: 'Upload rate limit (20 per hour per user) exceeded', headers: { 'Retry-After': 'Seconds until a new upload is allowed' } }

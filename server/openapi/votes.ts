@@ -3,6 +3,7 @@ import {
   AnonymousVoteConflictSchema, AnonymousVoteResponseSchema, AnonymousVoteSchema, MyVotesQuerySchema, MyVotesResponseSchema,
   VoteDeleteResponseSchema, VoteQuerySchema, VoteResponseSchema, VoteSchema, VoteStatusResponseSchema,
 } from '#shared/schemas/votes'
+import { defineApiPaths } from '../utils/openapi'
 
 const limited = { description: 'Rate limited', headers: { 'Retry-After': 'Seconds until the window resets' } }
 

@@ -5,22 +5,6 @@ import { countListLookup } from '../services/metrics'
 import type { RateLimitCategory } from '../utils/rate-limit'
 import { hasRequestHooks, hasRouteRules, markBeforeResponseDone, nitroInternalsProblem, treatAsGet } from '../utils/nitro-internals'
 
-/**
- * The hot routes: the public lists, whose answers the list cache keeps
- * (server/services/list-cache.ts), casting or taking back a vote, and the
- * pictures every card asks for.
- */
-const FAST_ROUTES: { method: 'GET' | 'POST' | 'DELETE', route: string, list?: true }[] = [
-  { method: 'GET', route: '/api/uploads', list: true },
-  { method: 'GET', route: '/api/uploads/filtered', list: true },
-  { method: 'GET', route: '/api/items-recent', list: true },
-  { method: 'GET', route: '/api/items-top-voted', list: true },
-  { method: 'GET', route: '/api/user/:username/uploads', list: true },
-  { method: 'POST', route: '/api/vote' },
-  { method: 'DELETE', route: '/api/vote' },
-  { method: 'GET', route: '/api/image/:id' },
-]
-
 interface FastRoute {
   handler: EventHandler
   /** The route's template in request logs and metrics (server/utils/route-template.ts). */
@@ -93,10 +77,14 @@ export default defineNitroPlugin((nitroApp) => {
   const problem = nitroInternalsProblem(nitroApp)
   if (problem) console.warn(`[fast-path] off: ${problem}; every request takes Nitro's pipeline`)
   const enabled = useRuntimeConfig().apiFastPath !== false && !problem
-  for (const { method, route, list } of enabled ? FAST_ROUTES : []) {
+  // The hot routes, whose records say `fast` (server/utils/route-table.ts): the public lists,
+  // whose answers the list cache keeps (server/services/list-cache.ts), casting or taking back
+  // a vote, and the pictures every card asks for.
+  for (const { method, route, fast: hot } of enabled ? ROUTE_TABLE : []) {
+    if (!hot) continue
     const handler = routeHandler(route, method.toLowerCase())
     if (!handler || hasRouteRules(route.replace(/:\w+/g, '_'))) continue
-    const fast: FastRoute = { handler, template: templateOf(route), category: rateLimitCategory(method, route), list: list ?? false }
+    const fast: FastRoute = { handler, template: templateOf(route), category: rateLimitCategory(method, route), list: hot.list }
     routes.set(`${method} ${route}`, fast)
     const param = route.match(/:(\w+)/)?.[1]
     if (param) paramRoutes.push({ method, route: fast, param, pattern: new RegExp(`^${route.replace(`:${param}`, '([^/%]+)')}$`) })

@@ -4,13 +4,14 @@ import { isKeptAnswer } from '../services/list-cache'
 import { compressResponse, type ContentEncoding } from './compression'
 import { refundRateLimit } from './rate-limit'
 import { requestHeader } from './request-header'
+import { routeRecord } from './route-table'
 import { getResponseHeader, getResponseStatus, setResponseHeader, setResponseStatus } from 'h3'
 
 /** Every Cache-Control value the API uses (docs/behaviour.md, Caching), in one place. */
 export const CACHE_POLICIES = {
-  /** /api/uploads, /api/uploads/filtered, /api/search */
+  /** the public lists: /api/uploads, /api/uploads/filtered, /api/search */
   list: 'public, max-age=120',
-  /** /api/items-recent, /api/items-top-voted */
+  /** the front page's feature lists: /api/items-recent, /api/items-top-voted */
   feature: 'public, max-age=300',
   /** /api/profile */
   profile: 'private, max-age=30',
@@ -24,22 +25,21 @@ export const CACHE_POLICIES = {
 
 export type CachePolicy = keyof typeof CACHE_POLICIES
 
-/** Policies by route for GETs that do not set one themselves. */
-const ROUTE_POLICIES: [RegExp, CachePolicy][] = [
-  [/^\/api\/(uploads(\/filtered)?|search)$/, 'list'],
-  [/^\/api\/items-(recent|top-voted)$/, 'feature'],
-  [/^\/api\/profile$/, 'profile'],
-  [/^\/api\/(auth\/tokens|vote|admin)(\/|$)/, 'personal'],
-]
-
 /** A handler whose answer depends on the caller says so here (overrides the route's policy). */
 export function setCachePolicy(event: H3Event, policy: CachePolicy): void {
   event.context.cachePolicy = policy
 }
 
-/** The policy of a GET path when its handler chose none. */
+/**
+ * The policy of a GET path when its handler chose none: its route record's
+ * `cache` (server/utils/route-table.ts). Another spelling of a route (a
+ * trailing slash) keeps a private route's policy and is otherwise revalidated:
+ * a public policy is given to the route's own spelling only.
+ */
 export function routeCachePolicy(path: string): CachePolicy {
-  return ROUTE_POLICIES.find(([pattern]) => pattern.test(path))?.[1] ?? 'revalidate'
+  const record = routeRecord('GET', path)
+  if (record) return record.cache ?? 'revalidate'
+  return routeRecord('GET', path.replace(/\/+$/, ''))?.cache === 'personal' ? 'personal' : 'revalidate'
 }
 
 export function cachePolicyFor(event: H3Event): CachePolicy {

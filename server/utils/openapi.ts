@@ -28,7 +28,8 @@ export interface ApiOperation {
 /** OpenAPI paths of one resource, e.g. server/openapi/uploads.ts; keys use {param} style. */
 export type ApiPaths = Record<string, Partial<Record<Method, ApiOperation>>>
 
-export function defineApiPaths(paths: ApiPaths): ApiPaths {
+/** One resource's paths, typed as written, so that a route record names an operation that exists (server/utils/route-table.ts). */
+export function defineApiPaths<P extends ApiPaths>(paths: P): P {
   return paths
 }
 

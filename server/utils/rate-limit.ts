@@ -2,54 +2,25 @@ import type { H3Event } from 'h3'
 import { setResponseHeader } from 'h3'
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
 import { isInProcessRequest } from './in-process'
+import { routeRecord } from './route-table'
 
 export type RateLimitCategory = 'auth' | 'upload' | 'vote' | 'anonVote' | 'comment' | 'general'
 
-const AUTH_PATHS = new Set([
-  '/api/auth',
-  '/api/auth/forgot-password',
-  '/api/auth/reset-password',
-  '/api/auth/reset-password/check',
-  '/api/auth/change-password',
-  '/api/auth/mfa/verify',
-  '/api/auth/mfa/disable',
-  '/api/auth/oauth/mfa',
-  '/api/auth/passkeys/login/options',
-  '/api/auth/passkeys/login/verify',
-  '/api/auth/verify-email',
-  '/api/auth/verify-email/resend',
-])
-
-/** PUT and DELETE of a favourite. */
-const FAVOURITE_PATH = /^\/api\/upload\/[^/]+\/favourite$/
-
-/** Posting a comment, and editing one. */
-const COMMENT_WRITE = /^\/api\/upload\/[^/]+\/comments$/
-const COMMENT_EDIT = /^\/api\/comments\/[^/]+$/
-
 /**
- * The one category a request counts in (docs/behaviour.md, Rate limits), or null
- * for requests that are not counted (pages, assets, /api/image/**, and
- * /api/health, which load balancers poll). `signedIn` tells whether the request
- * carries a session cookie, asked only where the category depends on it.
+ * The one category a request counts in (docs/behaviour.md, Rate limits): its
+ * route record's `limit` (server/utils/route-table.ts), or null for requests
+ * that are not counted (pages, assets, /api/image/**, and /api/health, which
+ * load balancers poll). `signedIn` tells whether the request carries a session
+ * cookie, asked only where the category depends on it. Trailing slashes do not
+ * change the category.
  */
 export function rateLimitCategory(method: string, rawPath: string, signedIn: () => boolean = () => false): RateLimitCategory | null {
   const path = rawPath.split('?')[0]!.replace(/\/+$/, '') || '/'
   if (path !== '/api' && !path.startsWith('/api/')) return null
-  if (path.startsWith('/api/image/') || path === '/api/health') return null
-  if (method === 'POST' && AUTH_PATHS.has(path)) return 'auth'
-  // Deleting the account takes the password and MFA code: guesses count like a login's.
-  if (method === 'DELETE' && path === '/api/profile') return 'auth'
-  if (method === 'POST' && (path === '/api/upload' || path === '/api/v1/upload')) return 'upload'
-  if ((method === 'POST' || method === 'DELETE') && path === '/api/vote') return 'vote'
-  // A favourite is a write like a vote, as cheap and as easy to repeat: it counts as one (docs/behaviour.md, Rate limits).
-  if ((method === 'PUT' || method === 'DELETE') && FAVOURITE_PATH.test(path)) return 'vote'
-  if (method === 'POST' && path === '/api/vote/anonymous') return 'anonVote'
-  // Posting and editing a comment count per account, in the handler (limitAccount), like uploads.
-  if ((method === 'POST' && COMMENT_WRITE.test(path)) || (method === 'PATCH' && COMMENT_EDIT.test(path))) return 'comment'
-  // A duel's judgement is a vote between two: VOTE with a session cookie, ANON_VOTE without.
-  if (method === 'POST' && path === '/api/duel') return signedIn() ? 'vote' : 'anonVote'
-  return 'general'
+  const record = routeRecord(method, path)
+  if (record) return typeof record.limit === 'function' ? record.limit(signedIn()) : record.limit
+  // A method the route does not answer, or a path no route has: GENERAL, but never under /api/image/ or at /api/health, whatever the method.
+  return path.startsWith('/api/image/') || path === '/api/health' ? null : 'general'
 }
 
 /** The point a request spent, kept so that a 304 can give it back. */

@@ -5,12 +5,28 @@ import type { uploads } from '../../database/schema-postgres'
 import { sql } from '../../database/sql'
 import { tagIdsOf, tagRows, type TagRow } from '../upload-tags'
 
-export type ListRow = Pick<Row<typeof uploads>, 'id' | 'user_id' | 'filename' | 'description' | 'upload_type' | 'external_url'
-  | 'width' | 'height' | 'upvotes' | 'downvote_count' | 'is_private' | 'created_at' | 'edited_at' | 'revision' | 'rating' | 'tag_ids' | 'favourites' | 'comments'> & { username?: string }
+/** A row of `uploads` as SQL text returns it. */
+type UploadsRow = Row<typeof uploads>
 
-/** The columns every list entry selects from `uploads u` (`tag_ids` for its tags, not shown itself). */
-export const ENTRY_COLUMNS = sql.raw(`u.id, u.user_id, u.filename, u.description, u.upload_type, u.external_url,
-  u.width, u.height, u.upvotes, u.downvote_count, u.is_private, u.created_at, u.edited_at, u.revision, u.rating, u.tag_ids, u.favourites, u.comments`)
+/** The columns of `uploads u` named, in order, as one piece of a SELECT. */
+function uploadColumns(names: readonly (keyof UploadsRow)[]) {
+  return sql.raw(names.map(name => `u.${name}`).join(', '))
+}
+
+/**
+ * The columns of a list entry, declared once: the row type, the SELECT piece
+ * and the mapping below all follow from this list (`tag_ids` for its tags,
+ * not shown itself). A field of an entry is one name here and one line in
+ * toListEntry; a name that is no column of `uploads` does not compile.
+ */
+const ENTRY_FIELDS = ['id', 'user_id', 'filename', 'description', 'upload_type', 'external_url', 'width', 'height', 'upvotes',
+  'downvote_count', 'is_private', 'created_at', 'edited_at', 'revision', 'rating', 'tag_ids', 'favourites', 'comments'] as const satisfies readonly (keyof UploadsRow)[]
+
+/** The entry's columns of `uploads u`, for a SELECT (`SELECT ${ENTRY_COLUMNS}, us.username …`). */
+export const ENTRY_COLUMNS = uploadColumns(ENTRY_FIELDS)
+
+/** A row selected with ENTRY_COLUMNS, with the owner's `username` when the query joins it. */
+export type ListRow = Pick<UploadsRow, typeof ENTRY_FIELDS[number]> & { username?: string }
 
 /** The one mapping of an upload row to a list entry (docs/behaviour.md, Lists). */
 export function toListEntry(row: ListRow, tags: TagRow[]) {
@@ -51,4 +67,24 @@ export async function withTags(db: Executor, rows: ListRow[]): Promise<ListEntry
   const ids = rows.map(row => tagIdsOf(row.tag_ids))
   const tags = await tagRows(db, ids.flat())
   return rows.map((row, i) => toListEntry(row, ids[i]!.map(id => tags.get(id)!)))
+}
+
+/** The full upload's columns: the entry's and what only the upload's own page shows. */
+const UPLOAD_FIELDS = [...ENTRY_FIELDS, 'original_name', 'locked'] as const satisfies readonly (keyof UploadsRow)[]
+
+/** The full upload's columns of `uploads u`, for a SELECT that joins the owner as `us`. */
+export const UPLOAD_COLUMNS = uploadColumns(UPLOAD_FIELDS)
+
+/** A row selected with UPLOAD_COLUMNS, the owner's `username`, and `favourited` (0/1) when the viewer is signed in. */
+export type UploadRow = Pick<UploadsRow, typeof UPLOAD_FIELDS[number]> & { username: string, favourited?: number }
+
+/** The one mapping of an upload row to the full Upload object (GET /api/upload/{id}, an edit's answer): the list entry and what only it shows. */
+export function toFullUpload(row: UploadRow, tags: TagRow[]) {
+  return {
+    ...toListEntry(row, tags),
+    original_name: row.original_name,
+    locked: row.locked,
+    username: row.username,
+    ...(row.favourited === undefined ? {} : { favourited: row.favourited === 1 }),
+  }
 }

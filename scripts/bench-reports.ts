@@ -20,8 +20,7 @@ import { random } from './lib/seed'
 import { sql } from '../server/database/sql'
 import type { Database } from '../server/database/port'
 import { listReports } from '../server/services/reports'
-import { ENTRY_COLUMNS } from '../server/services/upload-queries'
-import { withTags } from '../server/services/uploads-list'
+import { ENTRY_COLUMNS, withTags } from '../server/services/lists'
 import type { ReportReason } from '../shared/schemas/reports'
 
 const OPEN = Number(process.env.BENCH_REPORTS ?? 30_000)

@@ -5,7 +5,7 @@
  * (scripts/bench-scale.ts).
  */
 import type { Database } from '../../server/database/port'
-import { featureList, listFilteredUploads, listUploads, listUserUploads, PUBLIC_VIEW, type ListView } from '../../server/services/uploads-list'
+import { featureList, listFilteredUploads, listUploads, listUserUploads, PUBLIC_VIEW, type ListView } from '../../server/services/lists'
 import { castVote } from '../../server/services/votes'
 import type { Actor } from '../../server/services/sessions'
 import { PERIOD_SORTS, periodStart, type Period, type Sort } from '../../shared/utils/ranking'

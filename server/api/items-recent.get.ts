@@ -1,5 +1,5 @@
 import { FeatureListQuerySchema } from '#shared/schemas/lists'
-import { featureList } from '../services/uploads-list'
+import { featureList } from '../services/lists'
 
 /** GET /api/items-recent: the 6 newest public uploads (rating=, and the caller's hidden tags and ratings left out). */
 export default defineEventHandler(async (event) => {

@@ -1,5 +1,5 @@
 import { FeatureListQuerySchema } from '#shared/schemas/lists'
-import { featureList } from '../services/uploads-list'
+import { featureList } from '../services/lists'
 
 /** GET /api/items-top-voted: the 6 public uploads with the most upvotes (rating=, and the caller's hidden tags and ratings left out). */
 export default defineEventHandler(async (event) => {

@@ -7,7 +7,7 @@ import { renderCommentHtml } from './markdown'
 import { logModeration } from './modlog'
 import type { Actor } from './sessions'
 import { visibleTo } from './upload-queries'
-import { pageWindow, type Paging } from './uploads-list'
+import { pageWindow, type Paging } from './lists'
 
 type Viewer = Pick<Actor, 'id' | 'isAdmin'>
 

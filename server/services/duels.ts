@@ -7,8 +7,7 @@ import { FOR_SHARE, FOR_UPDATE, inList, sql, type Query } from '../database/sql'
 import { apiError } from './errors'
 import { cachedList, type DataVersion } from './list-cache'
 import { resolveSlugsIn } from './tag-rules'
-import { ENTRY_COLUMNS } from './upload-queries'
-import { hidingTags, withTags, type ListRow, type Paging } from './uploads-list'
+import { ENTRY_COLUMNS, hidingTags, withTags, type ListRow, type Paging } from './lists'
 import { hashSignal } from './votes'
 
 /**

@@ -5,7 +5,7 @@ import { apiError } from './errors'
 import { cachedList, type DataVersion } from './list-cache'
 import type { Actor } from './sessions'
 import { visibleTo } from './upload-queries'
-import { filtering, NO_FILTER, pageWindow, totalAndPage, type CallerFilter, type Paging } from './uploads-list'
+import { filtering, NO_FILTER, pageWindow, totalAndPage, type CallerFilter, type Paging } from './lists'
 
 /**
  * PUT (`on`) and DELETE /api/upload/{id}/favourite: adds or removes the

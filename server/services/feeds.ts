@@ -6,8 +6,7 @@ import type { SearchNode } from '../../shared/utils/search-query'
 import { cachedList } from './list-cache'
 import { searchCondition, tagSlugsOf, withAliasesResolved } from './search'
 import { aliasSlugsIn } from './tag-rules'
-import { ENTRY_COLUMNS } from './upload-queries'
-import { filtering, taggedIds, withTags, type ListEntry, type ListRow } from './uploads-list'
+import { ENTRY_COLUMNS, filtering, taggedIds, withTags, type ListEntry, type ListRow } from './lists'
 
 /** Entries per feed. */
 export const FEED_SIZE = 50

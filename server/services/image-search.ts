@@ -8,9 +8,9 @@ import { badRequest } from './errors'
 import { fetchImageToFile, ImageFetchError } from './image-fetch'
 import { PHASH_MAX_DISTANCE, processImage, type ProcessedImage } from './media'
 import type { Actor } from './sessions'
-import { ENTRY_COLUMNS, visibleTo } from './upload-queries'
+import { visibleTo } from './upload-queries'
 import { nearPhash, phashDistance, type MediaOptions, type ReceivedFile } from './uploads'
-import { withTags, type ListRow } from './uploads-list'
+import { ENTRY_COLUMNS, withTags, type ListRow } from './lists'
 
 /** Matches one search answers at most. */
 const MAX_MATCHES = 20

@@ -9,9 +9,9 @@ import { apiError } from './errors'
 import { logModeration } from './modlog'
 import type { MediaStore } from './media-store'
 import type { Actor } from './sessions'
-import { ENTRY_COLUMNS, visibleTo } from './upload-queries'
+import { visibleTo } from './upload-queries'
 import { tombstones, type Tombstone } from './removed-uploads'
-import { withTags, type ListEntry, type ListRow } from './uploads-list'
+import { ENTRY_COLUMNS, withTags, type ListEntry, type ListRow } from './lists'
 import { hashSignal, type AnonymousVoter } from './votes'
 
 /** Who files a report: an account, or an anonymous visitor known by keyed IP hash and fingerprint (as anonymous votes). */

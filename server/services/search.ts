@@ -5,7 +5,7 @@ import { apiError, unauthorized } from './errors'
 import { cachedList, type DataVersion } from './list-cache'
 import { aliasesAmong, aliasesStartingWith } from './tag-rules'
 import { searchTags } from './upload-tags'
-import { carryingTags, listFilteredUploads, listMatchingUploads, type ListView, type Paging } from './uploads-list'
+import { carryingTags, listFilteredUploads, listMatchingUploads, type ListView, type Paging } from './lists'
 
 /** The search language's fields this site offers: all of them. */
 const OFFERED = { rating: true, favourites: true } as const

@@ -5,7 +5,6 @@ import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import type { ImageSize, UploadFields } from '../../shared/schemas/uploads'
 import { MAX_IMAGE_BYTES } from '../../shared/schemas/uploads'
-import { uploadStats } from '../../shared/utils/rating'
 import type { Executor, Row } from '../database/port'
 import type { uploads } from '../database/schema-postgres'
 import { dialects, FOR_UPDATE, inList, sql } from '../database/sql'
@@ -20,6 +19,7 @@ import { mediaKeys, uploadMediaKeys, type MediaStore } from './media-store'
 import { attachTags, tagsFrom } from './upload-tags'
 import { recordCreation } from './upload-revisions'
 import { visibleTo } from './upload-queries'
+import { toFullUpload, UPLOAD_COLUMNS, type UploadRow } from './lists'
 
 export interface MediaOptions {
   /** Images as <id>.<ext>, thumbnails as thumbs/<id>.webp, unfinished uploads in pending/ (`<data>/media` or a bucket) */
@@ -37,10 +37,6 @@ export interface ReceivedFile {
   size: number
 }
 
-type UploadRow = Pick<Row<typeof uploads>, 'id' | 'user_id' | 'filename' | 'original_name' | 'description' | 'upload_type'
-  | 'external_url' | 'width' | 'height' | 'upvotes' | 'downvote_count' | 'is_private' | 'created_at' | 'edited_at' | 'revision' | 'locked'
-  | 'rating' | 'tag_ids' | 'favourites' | 'comments'> & { username: string, favourited?: number }
-
 /** The creation subset (camelCase) answered by both upload endpoints. */
 function createdUpload(row: { id: string, userId: string, filename: string | null, originalName: string, description: string, uploadType: 'image' | 'link', externalUrl: string | null, isPrivate: boolean, rating: ContentRating }) {
   return { upload: row }
@@ -55,15 +51,10 @@ export async function getUploadForViewer(db: Executor, id: string, actor: Pick<A
   const favourited = actor
     ? sql`, CASE WHEN EXISTS (SELECT 1 FROM favourites f WHERE f.user_id = ${actor.id} AND f.upload_id = u.id) THEN 1 ELSE 0 END AS favourited`
     : sql.raw('')
-  const row = await db.get<UploadRow>(sql`SELECT u.id, u.user_id, u.filename, u.original_name, u.description, u.upload_type,
-      u.external_url, u.width, u.height, u.upvotes, u.downvote_count, u.is_private, u.created_at, u.edited_at, u.revision, u.locked,
-      u.rating, u.tag_ids, us.username, u.favourites, u.comments${favourited}
+  const row = await db.get<UploadRow>(sql`SELECT ${UPLOAD_COLUMNS}, us.username${favourited}
     FROM uploads u JOIN users us ON us.id = u.user_id
     WHERE u.id = ${id} AND ${visibleTo(actor)}`)
-  if (!row) return null
-  const { tag_ids: tagIds, favourites, favourited: mine, ...upload } = row
-  return { ...upload, tags: await tagsFrom(db, tagIds), stats: uploadStats(row.upvotes, row.downvote_count), favourites,
-    ...(mine === undefined ? {} : { favourited: mine === 1 }) }
+  return row ? toFullUpload(row, await tagsFrom(db, row.tag_ids)) : null
 }
 
 export type FullUpload = NonNullable<Awaited<ReturnType<typeof getUploadForViewer>>>

@@ -1,5 +1,5 @@
 import type { H3Event } from 'h3'
-import { hiddenTagsOf } from '../services/list-filters'
+import { hiddenTagsOf } from '../services/lists'
 import { duelKey, type DuelJudge } from '../services/duels'
 import { hashSignal } from '../services/votes'
 

@@ -2,9 +2,9 @@ import type { H3Event } from 'h3'
 import { periodStart, type Period, type Sort } from '#shared/utils/ranking'
 import { DEFAULT_RATING_PREFERENCES, ratingsShown, type ContentRating, type RatingPreferences } from '#shared/utils/content-rating'
 import { withFavourited } from '../services/favourites'
-import { hiddenTagsOf, ratingPreferencesOf } from '../services/list-filters'
+import { hiddenTagsOf, ratingPreferencesOf } from '../services/lists'
 import { sharedByPageView } from './in-process'
-import type { CallerFilter, ListView } from '../services/uploads-list'
+import type { CallerFilter, ListView } from '../services/lists'
 
 /**
  * The view of a public list for this caller: the ranking and period asked

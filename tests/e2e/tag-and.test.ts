@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { sql } from '../../server/database/sql'
-import { carryingTags } from '../../server/services/uploads-list'
+import { carryingTags } from '../../server/services/lists'
 import { api, registerUser, type TestUser } from '../support/api'
 import { seedUpload, serverDatabase } from '../support/seed'
 
 // On SQLite an AND of tags starts from the rarest: it looks the rarest tag's uploads up
 // in the other tags when they are at least ten times as common, and intersects every
 // tag's uploads otherwise; on PostgreSQL every tag filter reads the GIN index over the
-// uploads' tag ids (server/services/uploads-list.ts). Every way must give the same
+// uploads' tag ids (server/services/lists/tags.ts). Every way must give the same
 // uploads, newest first, with the same total, private ones left out. These tags are
 // this file's own (a random prefix), so the shared server's other uploads never match;
 // dated long past, so they never come first in another file's list of the newest.

@@ -8,7 +8,7 @@ import { postUpload } from '../support/uploads'
 
 // tag_pairs keeps, for each pair of tags, how many public uploads carry both, by triggers
 // on upload_tags and uploads; an AND of two tags answers it as its total when it walks the
-// rarer tag's links (server/services/uploads-list.ts, pairPage). These tags are this
+// rarer tag's links (server/services/lists/tags.ts, pairPage). These tags are this
 // file's own (a random prefix), so the shared server's other uploads never touch them.
 const prefix = `pair${randomUUID().slice(0, 6)}`
 const tagOf = (name: string) => `${prefix}-${name}`
@@ -110,7 +110,7 @@ describe('an AND of two tags', () => {
   it('gives the same pages and total walked down the rarer tag as matched whole', async () => {
     // 30 uploads carry "many", 8 of them "few" too, 3 more "few" alone, and one of them
     // "one". A page that reaches few enough of the rarer tag's uploads walks them;
-    // others match both tags whole (server/services/uploads-list.ts, walkPays).
+    // others match both tags whole (server/services/lists/tags.ts, walkPays).
     const user = await registerUser()
     const seeded: { id: string, tags: string[] }[] = []
     for (let i = 0; i < 33; i++) {

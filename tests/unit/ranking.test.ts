@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { sql } from '../../server/database/sql'
 import { bestScore, divisiveScore, hotScore, periodStart } from '../../shared/utils/ranking'
 import { createSeeder } from '../../scripts/lib/seed'
-import { periodDays } from '../../server/services/uploads-list'
+import { periodDays } from '../../server/services/lists'
 import { testDatabase } from '../support/database'
 
 // Hand-computed: z = 1.96, z² = 3.8416.

@@ -1,4 +1,4 @@
-import { profileFilters } from '../../services/list-filters'
+import { profileFilters } from '../../services/lists'
 
 /** GET /api/profile/filters: the caller's hidden tags. */
 export default defineEventHandler(async (event) => {

@@ -1,5 +1,5 @@
 import { ProfileFiltersSchema } from '#shared/schemas/filters'
-import { setProfileFilters } from '../../services/list-filters'
+import { setProfileFilters } from '../../services/lists'
 
 /** PUT /api/profile/filters: replaces the caller's hidden tags. */
 export default defineEventHandler(async (event) => {

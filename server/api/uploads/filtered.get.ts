@@ -1,5 +1,5 @@
 import { FilteredListQuerySchema } from '#shared/schemas/lists'
-import { listFilteredUploads } from '../../services/uploads-list'
+import { listFilteredUploads } from '../../services/lists'
 
 /** GET /api/uploads/filtered?tags=a,b[&match=any]: public uploads carrying all (or any) of the tags, in the chosen order. */
 export default defineEventHandler(async (event) => {

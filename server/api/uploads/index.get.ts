@@ -1,5 +1,5 @@
 import { UploadListQuerySchema } from '#shared/schemas/lists'
-import { listUploads } from '../../services/uploads-list'
+import { listUploads } from '../../services/lists'
 
 /** GET /api/uploads: public uploads, newest first or by a ranking; the caller's hidden tags left out. */
 export default defineEventHandler(async (event) => {

@@ -1,6 +1,5 @@
 import { NextUnvotedQuerySchema } from '#shared/schemas/lists'
-import { hiddenTagsOf } from '../../services/list-filters'
-import { nextUnvoted } from '../../services/uploads-list'
+import { hiddenTagsOf, nextUnvoted } from '../../services/lists'
 import { hashSignal } from '../../services/votes'
 
 /** GET /api/vote/next: the newest public upload the caller (account, or visitor by IP hash and fingerprint) has not voted on. */

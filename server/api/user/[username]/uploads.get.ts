@@ -1,5 +1,5 @@
 import { UsernameParamsSchema, UserListQuerySchema } from '#shared/schemas/lists'
-import { listUserUploads } from '../../../services/uploads-list'
+import { listUserUploads } from '../../../services/lists'
 
 /** GET /api/user/{username}/uploads: the user's public uploads (never the private ones), as rating= and the caller's filter leave them. */
 export default defineEventHandler(async (event) => {

@@ -1,6 +1,7 @@
-import { DEFAULT_RATING_PREFERENCES, type RatingChoice, type RatingPreferences } from '../../shared/utils/content-rating'
-import type { Executor } from '../database/port'
-import { sql } from '../database/sql'
+/** What an account narrows its lists with, as kept for it: hidden tags, blind voting, what its lists do with each content rating. */
+import { DEFAULT_RATING_PREFERENCES, type RatingChoice, type RatingPreferences } from '../../../shared/utils/content-rating'
+import type { Executor } from '../../database/port'
+import { sql } from '../../database/sql'
 
 /** The slugs an account hides, in slug order, each alias as its tag's slug (server/services/tag-rules.ts), once. */
 export async function hiddenTagsOf(db: Executor, userId: string): Promise<string[]> {

@@ -1,0 +1,56 @@
+/** GET /api/uploads/filtered and GET /api/search: public uploads narrowed by tags or a search, with their total. */
+import type { Database, Executor } from '../../database/port'
+import { sql, type Query } from '../../database/sql'
+import { cachedList, type DataVersion } from '../list-cache'
+import { flushRankCopies } from '../rank-copies'
+import { resolveSlugsIn } from '../tag-rules'
+import { callerConditions, narrowed, periodSince, PUBLIC_VIEW, tagSlugs, viewConditions, viewKey, type ListView } from './filters'
+import { pageWithTotal } from './page'
+import type { Paging } from './paging'
+import { LINK_SORTS, LIST_SORTS, ORDER_COLUMNS } from './sorts'
+import { oneTagSince, pairPage, taggedSource, tagPage } from './tags'
+
+/** GET /api/uploads/filtered: public uploads with all (or any) of the tags, in the view's order. */
+export function listFilteredUploads(db: Database, query: Paging & { tags?: string, match: 'all' | 'any' }, view: ListView = PUBLIC_VIEW, at?: DataVersion) {
+  const slugs = tagSlugs(query.tags)
+  return cachedList(db, `filtered ${query.match} ${query.page} ${query.limit} ${slugs.join(',')} ${viewKey(view)}`, async () => listFiltered(db, await resolveSlugsIn(db, slugs), query, view), at)
+}
+
+async function listFiltered(db: Executor, slugs: string[], query: Paging & { match: 'all' | 'any' }, view: ListView) {
+  const since = periodSince(view)
+  // A tag's (or a pair's) ranked page reads its links' copies of the counts: first
+  // copy the counts of uploads voted on since (services/rank-copies.ts).
+  const onLinks = LINK_SORTS.includes(view.sort)
+  if (onLinks && view.sort !== 'new' && since === null && (slugs.length === 1 || slugs.length === 2)) await flushRankCopies(db)
+  if (onLinks && slugs.length === 1 && since === null) {
+    return { ...await tagPage(db, slugs[0]!, query, view), page: query.page, limit: query.limit }
+  }
+  if (onLinks && slugs.length === 2 && query.match === 'all' && since === null && !narrowed(view)) {
+    const paired = await pairPage(db, slugs, query, view.sort)
+    if (paired) return { ...paired, page: query.page, limit: query.limit }
+  }
+  let source: Query | null
+  if (slugs.length === 0) source = sql`uploads u WHERE u.is_private = 0${viewConditions(view)}`
+  else if (slugs.length === 1 && since !== null) source = sql`${oneTagSince(slugs[0]!, since)}${callerConditions(view)}`
+  else {
+    const tagged = await taggedSource(db, slugs, query.match)
+    source = tagged && sql`${tagged}${viewConditions(view)}`
+  }
+  if (source === null) return { uploads: [], total: 0, page: query.page, limit: query.limit }
+  const { uploads, total } = await pageWithTotal(db, source, LIST_SORTS[view.sort], query, { username: true, materialise: slugs.length > 0 ? ORDER_COLUMNS[view.sort] : undefined })
+  return { uploads, total, page: query.page, limit: query.limit }
+}
+
+/**
+ * GET /api/search: the public uploads matching `condition` (on `uploads u`,
+ * server/services/search.ts), in the view's order, with the total, cached like
+ * the other lists under `key` (what tells conditions apart). Matched once
+ * (materialised with the order's columns), then counted and paged.
+ */
+export function listMatchingUploads(db: Database, key: string, condition: Query, query: Paging, view: ListView, at?: DataVersion) {
+  return cachedList(db, `search ${query.page} ${query.limit} ${viewKey(view)} ${key}`, async () => {
+    const source = sql`uploads u WHERE u.is_private = 0 AND ${condition}${viewConditions(view)}`
+    const { uploads, total } = await pageWithTotal(db, source, LIST_SORTS[view.sort], query, { username: true, materialise: ORDER_COLUMNS[view.sort] })
+    return { uploads, total, page: query.page, limit: query.limit }
+  }, at)
+}

@@ -1,0 +1,3 @@
+-- GET /api/uploads, newest, page 3 (PostgreSQL: from the recent days)
+SELECT coalesce(sum(public_uploads), 0) AS n
+    FROM (SELECT public_uploads FROM upload_days ORDER BY day DESC LIMIT 32) r

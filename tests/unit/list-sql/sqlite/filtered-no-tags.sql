@@ -1,0 +1,7 @@
+-- GET /api/uploads/filtered, no tags, favourites
+SELECT c.total, u.id, u.user_id, u.filename, u.description, u.upload_type, u.external_url, u.width, u.height, u.upvotes, u.downvote_count, u.is_private, u.created_at, u.edited_at, u.revision, u.rating, u.tag_ids, u.favourites, u.comments, us.username
+    FROM (SELECT count(*) AS total FROM uploads u WHERE u.is_private = 0) c
+    LEFT JOIN (SELECT u.rowid AS rid FROM uploads u WHERE u.is_private = 0 ORDER BY u.favourites DESC, u.created_at DESC, u.id DESC LIMIT 20 OFFSET 0) p ON true
+    LEFT JOIN uploads u ON u.rowid = p.rid
+    LEFT JOIN users us ON us.id = u.user_id
+    ORDER BY u.favourites DESC, u.created_at DESC, u.id DESC

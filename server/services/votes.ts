@@ -3,7 +3,8 @@ import type { Executor } from '../database/port'
 import { FOR_SHARE, FOR_UPDATE, inList, sql, type Query } from '../database/sql'
 import { apiError } from './errors'
 import type { Actor } from './sessions'
-import { visibleTo } from './upload-queries'
+import { ENTRY_COLUMNS, visibleTo } from './upload-queries'
+import { filtering, withTags, type AnonymousVisitor, type CallerFilter, type ListRow } from './uploads-list'
 
 export type VoteValue = 'fucks' | 'does_not_fuck'
 export type AnonymousVoteValue = 'upvote' | 'downvote'
@@ -244,4 +245,23 @@ export async function votesOf(db: Executor, actor: Actor, uploadIds: string[]) {
   const rows = await db.all<{ upload_id: string, vote: VoteValue }>(sql`SELECT upload_id, vote FROM votes
     WHERE user_id = ${actor.id} AND upload_id ${inList(uploadIds)}`)
   return { votes: Object.fromEntries(rows.map(row => [row.upload_id, row.vote])) }
+}
+
+/**
+ * GET /api/vote/next: the newest public upload the caller has not voted on
+ * (an account: by its votes; a visitor: neither the IP hash nor the
+ * fingerprint has voted on it), narrowed as the caller's lists are (`filter`:
+ * the ratings shown and the hidden tags, docs/behaviour.md, Curation), or
+ * null. Never cached.
+ */
+export async function nextToVote(db: Executor, caller: { userId: string } | AnonymousVisitor, filter: CallerFilter) {
+  const notVoted = 'userId' in caller
+    ? sql`NOT EXISTS (SELECT 1 FROM votes v WHERE v.user_id = ${caller.userId} AND v.upload_id = u.id)`
+    : sql`NOT EXISTS (SELECT 1 FROM anonymous_votes a WHERE a.upload_id = u.id AND a.ip_hash = ${caller.ipHash})
+      AND NOT EXISTS (SELECT 1 FROM anonymous_votes a WHERE a.upload_id = u.id AND a.fingerprint = ${caller.fingerprint})`
+  const row = await db.get<ListRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username
+    FROM uploads u JOIN users us ON us.id = u.user_id
+    WHERE u.is_private = 0 AND ${notVoted}${filtering(filter, undefined, true)}
+    ORDER BY u.created_at DESC, u.id DESC LIMIT 1`)
+  return { upload: row ? (await withTags(db, [row]))[0]! : null }
 }

@@ -1,6 +1,6 @@
 import type * as v from 'valibot'
 import type { PreferencesResponseSchema } from '#shared/schemas/favourites'
-import { choiceFor, DEFAULT_RATING_PREFERENCES, RATING_CHOICES, type ContentRating, type RatingChoice, type RatingPreferences } from '#shared/utils/content-rating'
+import { choiceFor, DEFAULT_RATING_PREFERENCES, RATING_CHOICES, ratingsShown, type ContentRating, type RatingChoice, type RatingPreferences } from '#shared/utils/content-rating'
 import { perApp } from './useApi'
 
 const LOCAL_KEY = 'dif:rating-preferences'
@@ -23,10 +23,17 @@ export const useContentRatings = perApp(() => {
   const revealed = useState<Record<string, true>>('ratings:revealed', () => ({}))
   const ready = useState<boolean>('ratings:ready', () => false)
 
-  /** Reads the choice once per page load (client only). */
-  async function load() {
-    if (ready.value) return
+  let reading: Promise<void> | undefined
+
+  /** Reads the choice once per page load (client only); a second call waits for the first's answer. */
+  function load(): Promise<void> {
+    if (ready.value) return reading ?? Promise.resolve()
     ready.value = true
+    reading = read()
+    return reading
+  }
+
+  async function read() {
     if (signedIn.value) {
       const saved = await api<Preferences>('/api/profile/preferences').catch(() => null)
       if (saved) preferences.value = { explicit: saved.explicit, suggestive: saved.suggestive }
@@ -61,10 +68,12 @@ export const useContentRatings = perApp(() => {
   const blurred = (upload: { id: string, rating: ContentRating }) => choice(upload.rating) === 'blur' && !revealed.value[upload.id]
   /** Whether an upload is left out of the page's lists. */
   const hidden = (upload: { rating: ContentRating }) => choice(upload.rating) === 'hide'
+  /** The ratings a screen asks the server for (`rating=`): all but those hidden; null when nothing is hidden. */
+  const shown = () => ratingsShown(undefined, preferences.value)
   const reveal = (id: string) => {
     revealed.value = { ...revealed.value, [id]: true }
   }
-  return { preferences, load, save, blurred, hidden, reveal }
+  return { preferences, load, save, blurred, hidden, shown, reveal }
 })
 
 /** useContentRatings, its choice read once the page is hydrated. */

@@ -1,4 +1,5 @@
 import type * as v from 'valibot'
+import type { ContentRating } from '#shared/utils/content-rating'
 import type { DuelEntrySchema, DuelLeaderboardResponseSchema, DuelResultSchema } from '#shared/schemas/duels'
 import { fingerprint } from './useVote'
 
@@ -14,7 +15,9 @@ export function useDuels() {
   /** A visitor without an account names their fingerprint, as anonymous votes do. */
   const visitor = async () => (signedIn.value ? {} : { clientFingerprint: await fingerprint() })
 
-  const next = async () => api<Duel>('/api/duel/next', { query: await visitor() })
+  /** The next pair; `rating`: only images of these ratings (useContentRatings().shown()). */
+  const next = async (rating?: readonly ContentRating[] | null) =>
+    api<Duel>('/api/duel/next', { query: { ...await visitor(), ...(rating ? { rating: rating.join(',') } : {}) } })
   const judge = async (duelId: string, winner: 'left' | 'right' | 'skip') =>
     api<DuelResult>('/api/duel', { method: 'POST', body: { duelId, winner, ...await visitor() } })
   const leaderboard = (query: { page?: number, limit?: number, tag?: string, period?: string } = {}) =>

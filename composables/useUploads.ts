@@ -102,11 +102,12 @@ export function useUploads() {
     return cards === answer[key] ? answer : { ...answer, [key]: cards } as T
   }
 
-  function list(options: { page?: number, limit?: number, tags?: string[], sort?: Sort, period?: Period, unvoted?: boolean } = {}) {
+  function list(options: { page?: number, limit?: number, tags?: string[], sort?: Sort, period?: Period, unvoted?: boolean, rating?: readonly ContentRating[] | null } = {}) {
     const query: Record<string, string | number> = { page: options.page ?? 1, limit: options.limit ?? 12 }
     if (options.sort && options.sort !== 'new') query.sort = options.sort
     if (options.sort && PERIOD_SORTS.includes(options.sort) && options.period && options.period !== 'all') query.period = options.period
     if (options.unvoted) query.unvoted = 'true'
+    if (options.rating) query.rating = options.rating.join(',')
     const page = options.tags?.length
       ? api<UploadPage>('/api/uploads/filtered', { query: { ...query, tags: options.tags.join(',') } })
       : api<UploadPage>('/api/uploads', { query })
@@ -118,8 +119,9 @@ export function useUploads() {
   const get = (id: string) => api<Upload>(`/api/upload/${encodeURIComponent(id)}`)
 
   /** GET /api/vote/next: the newest public upload this visitor (account, or fingerprint and IP) has not voted on. */
-  async function nextToVote(signedIn: boolean) {
-    const query = signedIn ? {} : { clientFingerprint: await fingerprint() }
+  /** GET /api/vote/next; `rating`: only these ratings (useContentRatings().shown()). */
+  async function nextToVote(signedIn: boolean, rating?: readonly ContentRating[] | null) {
+    const query = { ...(signedIn ? {} : { clientFingerprint: await fingerprint() }), ...(rating ? { rating: rating.join(',') } : {}) }
     return api<v.InferOutput<typeof NextUnvotedResponseSchema>>('/api/vote/next', { query })
   }
 

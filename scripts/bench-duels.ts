@@ -95,8 +95,8 @@ async function main() {
     await db.run(sql`DELETE FROM duel_judgements WHERE user_id = ${fresh}`)
     const visitor: DuelJudge = { ipHash: 'h'.repeat(64), fingerprint: 'fp-bench-visitor' }
     const rows: [string, number][] = []
-    rows.push(['GET /api/duel/next (the busiest judge)', await median(() => nextDuel(db, key, { userId: busy, hiddenTags: [] }))])
-    rows.push(['GET /api/duel/next (a fresh account)', await median(() => nextDuel(db, key, { userId: fresh, hiddenTags: [] }))])
+    rows.push(['GET /api/duel/next (the busiest judge)', await median(() => nextDuel(db, key, { userId: busy }))])
+    rows.push(['GET /api/duel/next (a fresh account)', await median(() => nextDuel(db, key, { userId: fresh }))])
     rows.push(['GET /api/duel/next (a visitor)', await median(() => nextDuel(db, key, visitor))])
     rows.push(['GET /api/duels/leaderboard (page 1)', await median(() => duelLeaderboard(db, { page: 1, limit: 20, period: 'all' }))])
     // Judgements alone: duels handed out first to fresh visitors, then judged one after another.

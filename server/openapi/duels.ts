@@ -10,13 +10,13 @@ export default defineApiPaths({
     get: {
       operationId: 'getNextDuel',
       summary: 'Two public images to compare (This or That)',
-      description: 'Two public images the caller has not compared yet, the second among the closest in strength to the first; the caller\'s hidden tags apply. Without a session `clientFingerprint` is required, and a pair counts as compared when the fingerprint or the keyed hash of the caller\'s IP has judged it. `duelId` is signed, valid for an hour, for this caller only, and used once; `{ duelId: null }` when no pair is left. Cache-Control: private, no-store.',
+      description: 'Two public images the caller has not compared yet, the second among the closest in strength to the first; the caller\'s hidden tags and the ratings it hides (PUT /api/profile/preferences) apply, and `rating=` (as on the lists) keeps only those ratings: how a visitor\'s browser leaves out what it hides. Without a session `clientFingerprint` is required, and a pair counts as compared when the fingerprint or the keyed hash of the caller\'s IP has judged it. `duelId` is signed, valid for an hour, for this caller only, and used once; `{ duelId: null }` when no pair is left. Cache-Control: private, no-store.',
       tags: ['This or That'],
       security: ['none', 'cookie'],
       params: { query: DuelNextQuerySchema },
       responses: {
         200: { description: 'A duel, or `{ duelId: null }`', schema: DuelNextResponseSchema, headers: { 'Cache-Control': 'private, no-store' } },
-        400: { description: '`Invalid client fingerprint` (missing without a session, or not 8–256 characters)' },
+        400: { description: '`Invalid client fingerprint` (missing without a session, or not 8–256 characters), `Invalid rating`' },
         401: { description: 'A session cookie was sent but is not valid' },
       },
     },

@@ -53,13 +53,13 @@ export default defineApiPaths({
     get: {
       operationId: 'getNextUnvotedUpload',
       summary: 'The newest public upload the caller has not voted on',
-      description: 'Signed in: by the account\'s votes, its hidden tags left out. Without a session: `clientFingerprint` is required, and an upload counts as voted when either the fingerprint or the keyed hash of the caller\'s IP has voted on it. `upload` is null when nothing is left. Cache-Control: private, no-store.',
+      description: 'Signed in: by the account\'s votes, its hidden tags and the ratings it hides (PUT /api/profile/preferences) left out. `rating=` (as on the lists) keeps only those ratings: how a visitor\'s browser leaves out what it hides. Without a session: `clientFingerprint` is required, and an upload counts as voted when either the fingerprint or the keyed hash of the caller\'s IP has voted on it. `upload` is null when nothing is left. Cache-Control: private, no-store.',
       tags: ['Votes'],
       security: ['none', 'cookie'],
       params: { query: NextUnvotedQuerySchema },
       responses: {
         200: { description: 'The next upload to vote on, or null', schema: NextUnvotedResponseSchema, headers: { 'Cache-Control': 'private, no-store' } },
-        400: { description: '`Invalid client fingerprint` (missing without a session, or not 8–256 characters)' },
+        400: { description: '`Invalid client fingerprint` (missing without a session, or not 8–256 characters), `Invalid rating`' },
       },
     },
   },

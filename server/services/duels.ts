@@ -7,7 +7,7 @@ import { FOR_SHARE, FOR_UPDATE, inList, sql, type Query } from '../database/sql'
 import { apiError } from './errors'
 import { cachedList, type DataVersion } from './list-cache'
 import { resolveSlugsIn } from './tag-rules'
-import { ENTRY_COLUMNS, hidingTags, withTags, type ListRow, type Paging } from './lists'
+import { ENTRY_COLUMNS, filtering, NO_FILTER, withTags, type CallerFilter, type ListRow, type Paging } from './lists'
 import { hashSignal } from './votes'
 
 /**
@@ -16,7 +16,7 @@ import { hashSignal } from './votes'
  * as anonymous votes are. A pair judged under either signal counts as judged.
  */
 export type DuelJudge
-  = | { userId: string, hiddenTags: readonly string[] }
+  = | { userId: string }
     | { ipHash: string, fingerprint: string }
 
 /** How long a duel may be judged after it was handed out. */
@@ -76,8 +76,6 @@ function notJudged(judge: DuelJudge, a: Query, b: Query): Query {
     AND NOT EXISTS (SELECT 1 FROM duel_judgements j WHERE j.ip_hash = ${judge.ipHash} AND ${pair})`
 }
 
-const hiddenOf = (judge: DuelJudge) => ('userId' in judge ? judge.hiddenTags : [])
-
 /** Opponents looked at on each side of an image in strength order. */
 export const DUEL_NEIGHBOURS = 8
 /** Random images tried before the pairs are walked in id order. */
@@ -98,14 +96,14 @@ export function pickOpponent(strength: number, neighbours: readonly Standing[], 
 }
 
 /**
- * A random image of the pool not hidden from the judge: the first by id from
+ * A random image of the pool that `filter` leaves in: the first by id from
  * a random id on (wrapping round), through the primary key. Upload ids are
  * random UUIDs, so each image is about as likely.
  */
-async function randomImage(db: Executor, judge: DuelJudge): Promise<Standing | undefined> {
+async function randomImage(db: Executor, filter: CallerFilter): Promise<Standing | undefined> {
   const from = randomUUID()
   const first = (bound: Query) => db.get<Standing>(sql`SELECT u.id, u.duel_strength FROM uploads u
-    WHERE ${POOL}${bound}${hidingTags(hiddenOf(judge))} ORDER BY u.id LIMIT 1`)
+    WHERE ${POOL}${bound}${filtering(filter)} ORDER BY u.id LIMIT 1`)
   return await first(sql` AND u.id >= ${from}`) ?? await first(sql``)
 }
 
@@ -114,10 +112,10 @@ async function randomImage(db: Executor, judge: DuelJudge): Promise<Standing | u
  * judge has not compared it with, up to DUEL_NEIGHBOURS on each side: two
  * ranges of uploads_duel_pool_idx, read until each has its count.
  */
-function neighboursOf(db: Executor, judge: DuelJudge, image: Standing): Promise<Standing[]> {
+function neighboursOf(db: Executor, judge: DuelJudge, filter: CallerFilter, image: Standing): Promise<Standing[]> {
   const side = (after: boolean) => sql`SELECT * FROM (SELECT u.id, u.duel_strength FROM uploads u
     WHERE ${POOL} AND (u.duel_strength, u.id) ${sql.raw(after ? '>' : '<')} (${image.duel_strength}, ${image.id})${
-      hidingTags(hiddenOf(judge))}${notJudged(judge, sql`u.id`, sql`${image.id}`)}
+      filtering(filter)}${notJudged(judge, sql`u.id`, sql`${image.id}`)}
     ORDER BY u.duel_strength ${sql.raw(after ? 'ASC' : 'DESC')}, u.id ${sql.raw(after ? 'ASC' : 'DESC')} LIMIT ${sql.raw(String(DUEL_NEIGHBOURS))}) n`
   return db.all<Standing>(sql`${side(true)} UNION ALL ${side(false)}`)
 }
@@ -127,10 +125,9 @@ function neighboursOf(db: Executor, judge: DuelJudge, image: Standing): Promise<
  * random images found none, so that `null` means none is left. Every pair it
  * passes over is one the judge has judged, so its cost follows their judgements.
  */
-function firstUnjudgedPair(db: Executor, judge: DuelJudge): Promise<{ a: string, b: string } | undefined> {
-  const hidden = hiddenOf(judge)
+function firstUnjudgedPair(db: Executor, judge: DuelJudge, filter: CallerFilter): Promise<{ a: string, b: string } | undefined> {
   return db.get(sql`SELECT u.id AS a, v.id AS b FROM uploads u JOIN uploads v ON v.id > u.id
-    WHERE ${POOL}${hidingTags(hidden)} AND v.is_private = 0 AND v.upload_type = 'image'${hidingTags(hidden, sql`v.id`)}${
+    WHERE ${POOL}${filtering(filter)} AND v.is_private = 0 AND v.upload_type = 'image'${filtering(filter, sql`v.id`)}${
       notJudged(judge, sql`u.id`, sql`v.id`)}
     ORDER BY u.id, v.id LIMIT 1`)
 }
@@ -149,18 +146,20 @@ async function duelEntries(db: Executor, rows: DuelRow[]) {
 /**
  * GET /api/duel/next: two public images the judge has not compared, the
  * second among the nearest in strength to the first, shown in random order,
- * with a signed duel id; `{ duelId: null }` when no pair is left.
+ * with a signed duel id; `{ duelId: null }` when no pair is left. `filter`
+ * narrows the pool as the judge's lists are narrowed: the ratings shown and
+ * the hidden tags (docs/behaviour.md, This or That).
  */
-export async function nextDuel(db: Executor, key: Buffer, judge: DuelJudge, now = Date.now()) {
+export async function nextDuel(db: Executor, key: Buffer, judge: DuelJudge, filter: CallerFilter = NO_FILTER, now = Date.now()) {
   let pair: [string, string] | null = null
   for (let i = 0; i < DUEL_TRIES && !pair; i++) {
-    const image = await randomImage(db, judge)
+    const image = await randomImage(db, filter)
     if (!image) return { duelId: null }
-    const opponent = pickOpponent(image.duel_strength, await neighboursOf(db, judge, image))
+    const opponent = pickOpponent(image.duel_strength, await neighboursOf(db, judge, filter, image))
     if (opponent) pair = [image.id, opponent.id]
   }
   if (!pair) {
-    const found = await firstUnjudgedPair(db, judge)
+    const found = await firstUnjudgedPair(db, judge, filter)
     if (!found) return { duelId: null }
     pair = [found.a, found.b]
   }

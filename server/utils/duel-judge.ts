@@ -1,17 +1,16 @@
 import type { H3Event } from 'h3'
-import { hiddenTagsOf } from '../services/lists'
 import { duelKey, type DuelJudge } from '../services/duels'
 import { hashSignal } from '../services/votes'
 
 /**
  * Who judges a duel: the signed-in account (a cookie sent but not valid is a
- * 401), with its hidden tags when `withHiddenTags`; without a session, the
- * visitor's `clientFingerprint` (400 `Invalid client fingerprint` when missing)
- * and the keyed hash of their IP, as anonymous votes.
+ * 401); without a session, the visitor's `clientFingerprint` (400 `Invalid
+ * client fingerprint` when missing) and the keyed hash of their IP, as
+ * anonymous votes.
  */
-export async function duelJudgeOf(event: H3Event, clientFingerprint: string | undefined, options: { withHiddenTags?: boolean } = {}): Promise<DuelJudge> {
+export async function duelJudgeOf(event: H3Event, clientFingerprint: string | undefined): Promise<DuelJudge> {
   const actor = await getUser(event)
-  if (actor) return { userId: actor.id, hiddenTags: options.withHiddenTags ? await hiddenTagsOf(useDB(), actor.id) : [] }
+  if (actor) return { userId: actor.id }
   if (clientFingerprint === undefined) throw badRequest('Invalid client fingerprint')
   return { ipHash: hashSignal(useSecrets().ipHashSecret, clientIp(event)), fingerprint: clientFingerprint }
 }

@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import { PERIODS } from '../utils/ranking'
-import { limitSchema, ListEntrySchema, PageSchema } from './lists'
+import { limitSchema, ListEntrySchema, PageSchema, RatingFilterSchema } from './lists'
 
 const FingerprintSchema = v.pipe(
   v.string('Invalid client fingerprint'),
@@ -12,6 +12,7 @@ const FingerprintSchema = v.pipe(
 /** GET /api/duel/next */
 export const DuelNextQuerySchema = v.object({
   clientFingerprint: v.optional(FingerprintSchema),
+  rating: RatingFilterSchema,
 })
 
 /** A duel's id as handed out by GET /api/duel/next: signed text, checked by the server (400 `Invalid duel`). */

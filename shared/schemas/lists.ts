@@ -125,6 +125,7 @@ export const NextUnvotedQuerySchema = v.object({
     v.maxLength(256, 'Invalid client fingerprint'),
     v.description('Required without a session: the fingerprint sent with anonymous votes'),
   )),
+  rating: RatingFilterSchema,
 })
 
 export const UserListQuerySchema = v.object({

@@ -43,6 +43,26 @@ describe('search in Chromium', () => {
     await context.close()
   })
 
+  it('has one search box on the search page, on a phone too', async () => {
+    for (const mobile of [false, true]) {
+      const context = await newContext(browser, inject('baseURL'), { mobile })
+      const page = await context.newPage()
+      await goto(page, '/')
+      expect(await page.locator('input[name=q]').count()).toBe(1)
+      await goto(page, `/search?q=${TAG}`)
+      // The header's box is left out: the page's own is the only one, and it holds the query.
+      expect(await page.locator('input[name=q]').count()).toBe(1)
+      expect(await page.locator('header input[name=q]').count()).toBe(0)
+      await expect(page.locator('main input[name=q]').inputValue()).resolves.toBe(TAG)
+      if (mobile) {
+        await page.click('header .menu-button')
+        await page.locator('#site-nav.open').waitFor()
+        expect(await page.locator('input[name=q]').count()).toBe(1)
+      }
+      await context.close()
+    }
+  })
+
   it('shows where an invalid query goes wrong', async () => {
     const context = await newContext(browser, inject('baseURL'))
     const page = await context.newPage()

@@ -4,9 +4,11 @@ import { api, registerUser, type TestUser } from '../support/api'
 import { launchBrowser, newContext } from '../support/browser'
 import { seedUpload } from '../support/seed'
 import { startServer, type RunningServer } from '../support/server'
-import { hydrated } from './helpers'
+import { uploadForm } from '../support/images'
+import { hydrated, noisePng, watchErrors } from './helpers'
 
-// Own server: vote mode walks through every public upload, so only these three may exist.
+// Own server: vote mode walks through every public upload, so only these three may exist
+// (the last case, on content ratings, adds pictures of its own).
 let server: RunningServer
 let browser: Browser
 let owner: TestUser
@@ -261,6 +263,88 @@ describe('blind voting', () => {
     expect(await page.isChecked('[data-testid=blind-toggle]')).toBe(true)
     await page.uncheck('[data-testid=blind-toggle]')
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=blind-rating]').length === 0)
+    await context.close()
+  })
+})
+
+// Last: it adds four pictures (the cases above count on the three links alone).
+describe('content ratings in vote mode and This or That', () => {
+  const judged = (page: Page) => page.waitForResponse(response => response.url().endsWith('/api/duel') && response.request().method() === 'POST')
+  const blurOf = (page: Page, selector: string) => page.locator(selector).evaluate(image => getComputedStyle(image).filter)
+
+  it('blurs an explicit picture for a visitor by default, Show reveals it, a blurred one can be voted on or chosen, and a hidden rating never comes', async () => {
+    const picture = async (description: string, rating?: string) => {
+      const created = await api('/api/upload', { baseURL: server.url, method: 'POST', token: owner.token, body: uploadForm(
+        { upload_type: 'image', description, ...(rating ? { rating } : {}) },
+        { data: await noisePng(), name: 'picture.png', type: 'image/png' },
+      ) })
+      expect(created.status).toBe(201)
+      return created.body.upload.id as string
+    }
+    const safe = [await picture('Safe picture one'), await picture('Safe picture two')]
+    const explicit = [await picture('Explicit picture one', 'explicit'), await picture('Explicit picture two', 'explicit')]
+    const context = await newContext(browser, server.url)
+    const page = await context.newPage()
+    const errors = watchErrors(page)
+    const keep = (choice: object | null) => page.evaluate(value => value
+      ? localStorage.setItem('dif:rating-preferences', JSON.stringify(value))
+      : localStorage.removeItem('dif:rating-preferences'), choice)
+
+    // This browser hides explicit uploads: vote mode offers the newest safe picture, This or That pairs the two safe ones only.
+    await open(page, '/')
+    await keep({ explicit: 'hide', suggestive: 'show' })
+    await open(page, '/vote')
+    await showing(page, safe[1]!)
+    expect(await page.locator('[data-testid=rating-show]').count()).toBe(0)
+    await open(page, '/duel')
+    await page.locator('[data-testid=duel-pair]').waitFor()
+    const pair = await page.locator('[data-testid=duel-pair] .side').evaluateAll(sides => sides.map(side => side.getAttribute('data-upload-id')))
+    expect(pair.sort()).toEqual([...safe].sort())
+    const [skipped] = await Promise.all([judged(page), page.keyboard.press('s')])
+    expect(skipped.status()).toBe(200)
+    await page.locator('[data-testid=duel-done]').waitFor()
+
+    // The default choice (blur): the newest picture, explicit, comes blurred under a Show button, and a click votes on it as it is.
+    await keep(null)
+    await open(page, '/vote')
+    await showing(page, explicit[1]!)
+    expect(await page.locator('[data-testid=vote-mode-media]').getAttribute('class')).toContain('rating-blurred')
+    expect(await blurOf(page, '[data-testid=vote-mode-media] img')).toBe('blur(28px)')
+    expect(await page.getByRole('button', { name: 'Show explicit upload: Explicit picture two' }).count()).toBe(1)
+    const [voted] = await Promise.all([
+      page.waitForResponse(response => response.url().endsWith('/api/vote/anonymous')),
+      page.click('[data-testid=vote-mode-fucks]'),
+    ])
+    expect(voted.status()).toBe(200)
+    await page.click('[data-testid=vote-mode-next]')
+    // The next one, blurred too: its Show button, reached from the keyboard, reveals it.
+    await showing(page, explicit[0]!)
+    expect(await blurOf(page, '[data-testid=vote-mode-media] img')).toBe('blur(28px)')
+    await page.getByRole('button', { name: 'Show explicit upload: Explicit picture one' }).focus()
+    await page.keyboard.press('Enter')
+    await page.waitForSelector('[data-testid=vote-mode-media]:not(.rating-blurred)')
+    expect(await blurOf(page, '[data-testid=vote-mode-media] img')).toBe('none')
+    expect(await page.locator('[data-testid=rating-show]').count()).toBe(0)
+
+    // This or That: every pair left has an explicit picture, blurred; ← or → chooses it as it is.
+    await open(page, '/duel')
+    await page.locator('[data-testid=duel-pair]').waitFor()
+    const blurredSide = async () => (await page.locator('[data-testid=duel-left]').getAttribute('data-rating')) === 'explicit' ? 'left' : 'right'
+    const side = await blurredSide()
+    expect(await page.locator(`[data-testid=duel-${side}]`).getAttribute('class')).toContain('rating-blurred')
+    expect(await blurOf(page, `[data-testid=duel-${side}] img`)).toBe('blur(28px)')
+    const [chosen] = await Promise.all([judged(page), page.keyboard.press(side === 'left' ? 'ArrowLeft' : 'ArrowRight')])
+    expect(chosen.status()).toBe(200)
+    expect(chosen.request().postDataJSON()).toMatchObject({ winner: side })
+    await page.locator('[data-testid=duel-change]').first().waitFor({ state: 'detached' })
+    await page.locator('[data-testid=duel-pair]').waitFor()
+    const next = await blurredSide()
+    const description = await page.locator(`[data-testid=duel-${next}] img`).getAttribute('alt')
+    await page.getByRole('button', { name: `Show explicit upload: ${description}` }).focus()
+    await page.keyboard.press('Enter')
+    await page.waitForSelector(`[data-testid=duel-${next}]:not(.rating-blurred)`)
+    expect(await blurOf(page, `[data-testid=duel-${next}] img`)).toBe('none')
+    expect(errors).toEqual([])
     await context.close()
   })
 })

@@ -155,4 +155,48 @@ describe('This or That', () => {
     expect((await api('/api/duels/leaderboard?period=day', { baseURL: server.url })).body).toMatchObject({ total: 1, uploads: [{ id: a }] })
     expect((await api('/api/duels/leaderboard?period=decade', { baseURL: server.url })).body).toMatchObject({ statusCode: 400, message: 'Invalid period' })
   })
+
+  // Last: it adds two rated images to the pool.
+  it('leaves out the ratings the caller hides: an account\'s preferences, and rating= (how a visitor\'s browser asks)', async () => {
+    const rated = { explicit: await seedUpload(owner, {}, server), suggestive: await seedUpload(owner, {}, server) }
+    for (const [rating, id] of Object.entries(rated)) {
+      expect((await api(`/api/upload/${id}`, { baseURL: server.url, method: 'PATCH', token: owner.token, body: { rating } })).status).toBe(200)
+    }
+    const both = [rated.explicit, rated.suggestive].sort()
+    const asked = (caller: Caller, query: string) =>
+      api(`/api/duel/next?${query}${'token' in caller ? '' : `&clientFingerprint=${caller.fingerprint}`}`, { baseURL: server.url, ...as(caller) })
+    const pairOf = (body: { left: { id: string }, right: { id: string } }) => [body.left.id, body.right.id].sort()
+
+    const guest = visitor()
+    const guestPair = await asked(guest, 'rating=explicit,suggestive')
+    expect(guestPair.status).toBe(200)
+    expect(pairOf(guestPair.body)).toEqual(both)
+    expect([guestPair.body.left.rating, guestPair.body.right.rating].sort()).toEqual(['explicit', 'suggestive'])
+    expect((await asked(guest, 'rating=explicit')).body).toEqual({ duelId: null })
+
+    const user = await registerUser({}, server.url)
+    expect(pairOf((await asked(user, 'rating=suggestive&rating=explicit')).body)).toEqual(both)
+    const preferences = (body: object) => api('/api/profile/preferences', { baseURL: server.url, method: 'PUT', token: user.token, body })
+    expect((await preferences({ suggestive: 'hide' })).status).toBe(200)
+    const hidden = await asked(user, 'rating=explicit,suggestive')
+    expect(hidden.body).toEqual({ duelId: null })
+    expect(hidden.headers.get('cache-control')).toBe('private, no-store')
+    // Without rating=: the account's own preferences; every pair of the five safe images comes, and only those.
+    expect((await preferences({ explicit: 'hide' })).status).toBe(200)
+    const seen = new Set<string>()
+    for (let i = 0; i < 11; i++) {
+      const duel = (await next(user)).body
+      if (duel.duelId === null) break
+      expect([duel.left.rating, duel.right.rating]).toEqual(['safe', 'safe'])
+      seen.add(pairOf(duel).join(' '))
+      expect((await judge(user, duel.duelId, 'skip')).status).toBe(200)
+    }
+    expect(seen.size).toBe(10)
+
+    for (const query of ['rating=nsfw', 'rating=', 'rating=safe&rating=x']) {
+      const refused = await asked(guest, query)
+      expect(refused.status, query).toBe(400)
+      expect(refused.body, query).toMatchObject({ statusCode: 400, statusMessage: 'Bad Request', message: 'Invalid rating' })
+    }
+  })
 })

@@ -191,6 +191,34 @@ describe('GET /api/vote/next', () => {
     expect((await next('fingerprint-two', '203.0.113.2')).body.upload.id).toBe(ids.G)
   })
 
+  it('leaves out the ratings the caller hides: an account\'s preferences, and rating= (how a visitor\'s browser asks)', async () => {
+    const rate = (rating: string) => api(`/api/upload/${ids.G}`, { baseURL: server.url, method: 'PATCH', token: alice.token, body: { rating } })
+    expect((await rate('explicit')).status).toBe(200)
+    try {
+      const user = await registerUser({}, server.url)
+      expect((await get('/api/vote/next', { token: user.token })).body.upload).toMatchObject({ id: ids.G, rating: 'explicit' })
+      expect((await api('/api/profile/preferences', { baseURL: server.url, method: 'PUT', token: user.token, body: { explicit: 'hide' } })).status).toBe(200)
+      expect((await get('/api/vote/next', { token: user.token })).body.upload).toMatchObject({ id: ids.A, rating: 'safe' })
+      const hidden = await get('/api/vote/next?rating=explicit', { token: user.token })
+      expect(hidden.status).toBe(200)
+      expect(hidden.body).toEqual({ upload: null })
+      expect(hidden.headers.get('cache-control')).toBe('private, no-store')
+
+      const visitor = (query: string) => get(`/api/vote/next?clientFingerprint=fingerprint-rated&${query}`, { ip: '203.0.113.9' })
+      expect((await visitor('rating=safe,suggestive')).body.upload.id).toBe(ids.A)
+      expect((await visitor('rating=explicit')).body.upload).toMatchObject({ id: ids.G, rating: 'explicit' })
+      expect((await visitor('rating=suggestive')).body).toEqual({ upload: null })
+      for (const query of ['rating=nsfw', 'rating=', 'rating=safe&rating=x']) {
+        const refused = await visitor(query)
+        expect(refused.status, query).toBe(400)
+        expect(refused.body, query).toMatchObject({ statusCode: 400, statusMessage: 'Bad Request', message: 'Invalid rating' })
+      }
+    }
+    finally {
+      expect((await rate('safe')).status).toBe(200)
+    }
+  })
+
   it('answers 400 Invalid client fingerprint for a visitor without one or with a bad one', async () => {
     for (const query of ['', '?clientFingerprint=short', `?clientFingerprint=${'x'.repeat(257)}`]) {
       const response = await get(`/api/vote/next${query}`)

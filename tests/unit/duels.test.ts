@@ -23,7 +23,7 @@ describe('the opponent', () => {
 
 describe('duel ids', () => {
   const key = duelKey('s'.repeat(48))
-  const judge = { userId: 'u1', hiddenTags: [] }
+  const judge = { userId: 'u1' }
   const claims = { id: 'd1', left: 'a', right: 'b', judge: 'u:u1', expires: 2_000 }
 
   it('open for their judge before they expire', () => {
@@ -36,7 +36,7 @@ describe('duel ids', () => {
     expect(refused(signDuel(duelKey('t'.repeat(48)), claims))).toThrow('Invalid duel')
     expect(refused(`${Buffer.from('["d1","b","a","u:u1",2000]').toString('base64url')}.${id.split('.')[1]}`)).toThrow('Invalid duel')
     expect(refused(id, judge, 2_000)).toThrow('Invalid duel')
-    expect(refused(id, { userId: 'u2', hiddenTags: [] })).toThrow('Invalid duel')
+    expect(refused(id, { userId: 'u2' })).toThrow('Invalid duel')
     expect(refused('junk')).toThrow('Invalid duel')
   })
 })

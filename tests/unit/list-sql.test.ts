@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Database } from '../../server/database/port'
 import { render, sql, type Dialect, type RenderedQuery } from '../../server/database/sql'
-import { featureList, listFilteredUploads, listMatchingUploads, listUploads, listUserUploads, nextUnvoted, PUBLIC_VIEW, type ListView } from '../../server/services/lists'
+import { featureList, listFilteredUploads, listMatchingUploads, listUploads, listUserUploads, nextToVote, PUBLIC_VIEW, type ListView } from '../../server/services/lists'
 
 // The SQL of every list, per engine, as files beside this one (tests/unit/list-sql/<engine>/):
 // a change to a list's statements shows as a diff there. `npx vitest run --project unit
@@ -121,8 +121,8 @@ const CASES: { name: string, title: string, answers?: Answers, run: (db: Databas
   { name: 'user-tagged', title: 'GET /api/user/{username}/uploads, by name, one tag', answers: { tags: { cats: 100 } }, run: db => listUserUploads(db, 'alice', { ...page(1), sort: 'name', tags: 'cats' }) },
   { name: 'feature-recent', title: 'GET /api/items-recent', run: db => featureList(db, 'recent') },
   { name: 'feature-top-voted', title: 'GET /api/items-top-voted, narrowed', run: db => featureList(db, 'top-voted', { ratings: ['safe', 'suggestive'], hiddenTags: ['gore'] }) },
-  { name: 'next-unvoted-account', title: 'GET /api/vote/next, an account with a hidden tag', run: db => nextUnvoted(db, { userId: 'user-2', hiddenTags: ['gore'] }) },
-  { name: 'next-unvoted-visitor', title: 'GET /api/vote/next, a visitor', run: db => nextUnvoted(db, { ipHash: 'ip-hash', fingerprint: 'fingerprint' }) },
+  { name: 'next-unvoted-account', title: 'GET /api/vote/next, an account with a hidden tag', run: db => nextToVote(db, { userId: 'user-2' }, { ratings: null, hiddenTags: ['gore'] }) },
+  { name: 'next-unvoted-visitor', title: 'GET /api/vote/next, a visitor', run: db => nextToVote(db, { ipHash: 'ip-hash', fingerprint: 'fingerprint' }, { ratings: ['safe', 'suggestive'], hiddenTags: [] }) },
 ]
 
 describe('list SQL per engine', () => {

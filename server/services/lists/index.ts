@@ -6,7 +6,7 @@
  * featured.ts). What the rest of the server uses is exported here.
  */
 export { ENTRY_COLUMNS, toFullUpload, UPLOAD_COLUMNS, withTags, type ListEntry, type ListRow, type UploadRow } from './entry'
-export { featureList, nextUnvoted, type AnonymousVisitor } from './featured'
+export { featureList, nextToVote, type AnonymousVisitor } from './featured'
 export { listFilteredUploads, listMatchingUploads } from './filtered'
 export { filtering, hidingTags, NO_FILTER, PUBLIC_VIEW, type CallerFilter, type ListView } from './filters'
 export { pageWithTotal, totalAndPage } from './page'

@@ -905,7 +905,7 @@ export interface paths {
         };
         /**
          * Two public images to compare (This or That)
-         * @description Two public images the caller has not compared yet, the second among the closest in strength to the first; the caller's hidden tags apply. Without a session `clientFingerprint` is required, and a pair counts as compared when the fingerprint or the keyed hash of the caller's IP has judged it. `duelId` is signed, valid for an hour, for this caller only, and used once; `{ duelId: null }` when no pair is left. Cache-Control: private, no-store.
+         * @description Two public images the caller has not compared yet, the second among the closest in strength to the first; the caller's hidden tags and the ratings it hides (PUT /api/profile/preferences) apply, and `rating=` (as on the lists) keeps only those ratings: how a visitor's browser leaves out what it hides. Without a session `clientFingerprint` is required, and a pair counts as compared when the fingerprint or the keyed hash of the caller's IP has judged it. `duelId` is signed, valid for an hour, for this caller only, and used once; `{ duelId: null }` when no pair is left. Cache-Control: private, no-store.
          */
         get: operations["getNextDuel"];
         put?: never;
@@ -1630,7 +1630,7 @@ export interface paths {
         };
         /**
          * The newest public upload the caller has not voted on
-         * @description Signed in: by the account's votes, its hidden tags left out. Without a session: `clientFingerprint` is required, and an upload counts as voted when either the fingerprint or the keyed hash of the caller's IP has voted on it. `upload` is null when nothing is left. Cache-Control: private, no-store.
+         * @description Signed in: by the account's votes, its hidden tags and the ratings it hides (PUT /api/profile/preferences) left out. `rating=` (as on the lists) keeps only those ratings: how a visitor's browser leaves out what it hides. Without a session: `clientFingerprint` is required, and an upload counts as voted when either the fingerprint or the keyed hash of the caller's IP has voted on it. `upload` is null when nothing is left. Cache-Control: private, no-store.
          */
         get: operations["getNextUnvotedUpload"];
         put?: never;
@@ -6583,6 +6583,8 @@ export interface operations {
             query?: {
                 /** @description Required without a session: the fingerprint sent with anonymous votes */
                 clientFingerprint?: string;
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
             };
             header?: never;
             path?: never;
@@ -6688,7 +6690,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `Invalid client fingerprint` (missing without a session, or not 8–256 characters) */
+            /** @description `Invalid client fingerprint` (missing without a session, or not 8–256 characters), `Invalid rating` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10203,6 +10205,8 @@ export interface operations {
             query?: {
                 /** @description Required without a session: the fingerprint sent with anonymous votes */
                 clientFingerprint?: string;
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
             };
             header?: never;
             path?: never;
@@ -10230,7 +10234,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `Invalid client fingerprint` (missing without a session, or not 8–256 characters) */
+            /** @description `Invalid client fingerprint` (missing without a session, or not 8–256 characters), `Invalid rating` */
             400: {
                 headers: {
                     [name: string]: unknown;

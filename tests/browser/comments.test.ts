@@ -64,15 +64,16 @@ describe('the comment thread', () => {
     await expect(item.locator('[data-testid=comment-score]').first().innerText()).resolves.toBe('1')
     expect((await api(`/api/upload/${id}/comments`, { token: writer.token })).body.comments[0]).toMatchObject({ score: 1, myVote: 'up' })
 
-    // Report someone else's comment with the upload's report dialog (no Report on one's own).
+    // Report someone else's comment with the thread's one report dialog (no Report on one's own).
     await expect(item.locator('[data-testid=comment-report-open]').count()).resolves.toBe(0)
     const other = thread.locator(`[data-testid=comment-${hostile.body.comment.id}]`)
     await other.locator('[data-testid=comment-report-open]').click()
-    const dialog = other.locator('[data-testid=comment-report-dialog]')
+    const dialog = thread.locator('[data-testid=comment-report-dialog]')
     await expect(dialog.locator('h2').innerText()).resolves.toBe('Report this comment')
     await dialog.locator('[data-testid=comment-report-reason-spam]').check()
     await dialog.locator('[data-testid=comment-report-submit]').click()
     await other.locator('[data-testid=comment-report-status]', { hasText: 'the report was sent to the moderators' }).waitFor()
+    await expect(page.evaluate(() => document.activeElement?.closest('li')?.id)).resolves.toBe(`comment-${hostile.body.comment.id}`)
     const again = await api(`/api/comments/${hostile.body.comment.id}/report`, { method: 'POST', token: writer.token, body: { reason: 'other' } })
     expect(again).toMatchObject({ status: 409, body: { message: 'Already reported' } })
 

@@ -12,6 +12,8 @@
  * Every scenario takes turns with its references three times, on three
  * processes of our server (see ROUNDS); each side keeps its median run.
  * Add a scenario by appending to `scenarios` in scripts/lib/bench-scenarios.ts.
+ * An upload page with 200 comments is held to its render with none
+ * (BENCH_ONLY=comments runs that pair alone).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http'
@@ -20,6 +22,7 @@ import { join } from 'node:path'
 import { openDatabase } from '../server/database/connection'
 import type { Database } from '../server/database/port'
 import { sql } from '../server/database/sql'
+import { postComment } from '../server/services/comments'
 import { setListCacheEnabled } from '../server/services/list-cache'
 import { freePort, startServer } from '../tests/support/server'
 import { needsSeed } from './lib/database'
@@ -163,6 +166,7 @@ async function main() {
   const rows: Row[] = []
   let sqlRows: { scenario: string, median: number, p99: number }[]
   let pages: string[] = []
+  let commentPages: string[] = []
   try {
     const register = await fetch(`${app.url}/api/auth`, {
       method: 'POST',
@@ -222,6 +226,7 @@ async function main() {
         const runs = (list: { rps: number }[]) => list.map(run => run.rps.toFixed(0)).join(' / ')
         console.info(`  ${scenario.name}: ours ${runs(oursRuns)} req/s (SQL baseline ${runs(baseRuns)}${row.bytesRps ? `, node:http bytes ${runs(bytesRuns)}, bare Nitro ${runs(nitroRuns)}, bare h3 ${row.h3Rps!.toFixed(0)}` : ''}${minimalRuns.length ? `, minimal vote ${runs(minimalRuns)}` : ''})`)
       }
+      if (!only || only === 'comments') commentPages = await measureCommentPages(app.url, reader, ctx)
     }
     finally {
       await Promise.all([baseline.stop(), bytes.stop(), nitro.stop(), h3.stop(), minimal?.stop()])
@@ -257,6 +262,74 @@ async function main() {
   console.info('|---|---:|---:|')
   for (const row of sqlRows) console.info(`| ${row.scenario} | ${row.median.toFixed(3)} | ${row.p99.toFixed(3)} |`)
   if (pages.length) console.info(`\nPages:\n\n${pages.join('\n')}`)
+  if (commentPages.length) console.info(`\nAn upload page's comments (signed in, so rendered every time; one request at a time):\n\n${commentPages.join('\n')}`)
+}
+
+/** Comments on the busy upload page: 20 top-level ones (its first page) with 9 replies each, all rendered. */
+const PAGE_COMMENTS = { topLevel: 20, replies: 9 }
+/** Requests to each page, taking turns, after `COMMENT_PAGE_WARMUP` unmeasured ones. */
+const COMMENT_PAGE_REQUESTS = 150
+const COMMENT_PAGE_WARMUP = 20
+/** How much slower the busy page may render than the bare one. */
+const COMMENT_PAGE_GOAL = 2
+
+/** Time to the last byte of one GET, and the bytes sent (brotli, as a browser asks). */
+function timedGet(url: string, cookie: string): Promise<{ ms: number, bytes: number, status: number }> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now()
+    const req = request(url, { headers: { 'accept-encoding': 'br', cookie } }, (res) => {
+      let bytes = 0
+      res.on('data', (chunk: Buffer) => bytes += chunk.length)
+      res.on('end', () => resolve({ ms: performance.now() - start, bytes, status: res.statusCode ?? 0 }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+/**
+ * The upload page with 200 comments on its first page against one with none,
+ * for a signed-in visitor (no page cache: each request renders), the two
+ * taking turns one request at a time. The comments are posted through the
+ * comment service by another account, once (a reused data dir keeps them).
+ */
+async function measureCommentPages(baseUrl: string, db: Database, ctx: BenchContext): Promise<string[]> {
+  const [busy, bare] = [ctx.uploadIds[1]!, ctx.uploadIds[2]!]
+  const counts = await db.all<{ id: string, comments: number }>(sql`SELECT id, comments FROM uploads WHERE id IN (${busy}, ${bare})`)
+  const countOf = (id: string) => Number(counts.find(row => row.id === id)?.comments ?? 0)
+  if (countOf(bare) !== 0) throw new Error(`The bare upload ${bare} has comments: use a fresh data dir`)
+  if (countOf(busy) === 0) {
+    // Written by another account, as a visitor mostly sees them (each with its Report button).
+    const author = { id: (await db.get<{ id: string }>(sql`SELECT id FROM users WHERE id <> ${ctx.actor.id} AND shadow_banned = 0 LIMIT 1`))!.id, isAdmin: false }
+    for (let top = 0; top < PAGE_COMMENTS.topLevel; top++) {
+      const { comment } = await postComment(db, author, busy, { body: `Comment ${top}: it **does**, see [this](https://example.com/${top}) and the \`code\` below.\n\n> quoted from someone` })
+      for (let reply = 0; reply < PAGE_COMMENTS.replies; reply++) {
+        await postComment(db, author, busy, { body: `Reply ${reply} to ${top}: *no*, it does not. A longer line of text to read like a real reply would.`, parentId: comment.id })
+      }
+    }
+  }
+  const total = PAGE_COMMENTS.topLevel * (1 + PAGE_COMMENTS.replies)
+  const cookie = `auth-token=${ctx.token}`
+  const times = { busy: [] as number[], bare: [] as number[] }
+  const sizes = { busy: 0, bare: 0 }
+  for (let i = 0; i < COMMENT_PAGE_WARMUP + COMMENT_PAGE_REQUESTS; i++) {
+    for (const side of ['busy', 'bare'] as const) {
+      const answer = await timedGet(`${baseUrl}/upload/${side === 'busy' ? busy : bare}`, cookie)
+      if (answer.status !== 200) throw new Error(`GET /upload/{id} (${side}) answered ${answer.status}`)
+      if (i >= COMMENT_PAGE_WARMUP) times[side].push(answer.ms)
+      sizes[side] = answer.bytes
+    }
+  }
+  const at = (list: number[], share: number) => [...list].sort((a, b) => a - b)[Math.floor(list.length * share)]!
+  const ratio = at(times.busy, 0.5) / at(times.bare, 0.5)
+  return [
+    '| page | requests | median ms | p90 ms | KB sent (brotli) |',
+    '|---|---:|---:|---:|---:|',
+    `| /upload/{id}, no comments | ${COMMENT_PAGE_REQUESTS} | ${at(times.bare, 0.5).toFixed(1)} | ${at(times.bare, 0.9).toFixed(1)} | ${(sizes.bare / 1024).toFixed(1)} |`,
+    `| /upload/{id}, ${total} comments | ${COMMENT_PAGE_REQUESTS} | ${at(times.busy, 0.5).toFixed(1)} | ${at(times.busy, 0.9).toFixed(1)} | ${(sizes.busy / 1024).toFixed(1)} |`,
+    '',
+    `${total} comments / none, median: ${ratio.toFixed(2)}x (goal within ${COMMENT_PAGE_GOAL}x: ${ratio <= COMMENT_PAGE_GOAL ? 'met' : 'MISSED'})`,
+  ]
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { COMMENT_EDIT_WINDOW_MS, type Comment, type CommentWithReplies } from '../../shared/schemas/comments'
 import type { Executor } from '../database/port'
-import { dialects, FOR_UPDATE, inList, sql, type Query } from '../database/sql'
+import { dialects, FOR_UPDATE, sql, type Query } from '../database/sql'
 import { apiError } from './errors'
 import { renderCommentHtml } from './markdown'
 import { logModeration } from './modlog'
@@ -84,26 +84,30 @@ async function visibleUpload(db: Executor, viewer: Viewer | null, uploadId: stri
 /**
  * GET /api/upload/{id}/comments: a page of the upload's top-level comments in
  * the chosen order, each with all its replies, oldest first. Comments are
- * seen by whoever can see the upload.
+ * seen by whoever can see the upload. The page and its replies come in one
+ * statement (the upload page renders it with every view): the page's
+ * comments by their place in the order, each followed by its replies.
  */
 export async function listComments(db: Executor, viewer: Viewer | null, uploadId: string, query: Paging & { sort: keyof typeof ORDERS }) {
   await visibleUpload(db, viewer, uploadId)
-  const topLevel = sql`comments c WHERE c.upload_id = ${uploadId} AND c.parent_id IS NULL AND ${commentVisibleTo(viewer)}`
-  const { total } = (await db.get<{ total: number }>(sql`SELECT count(*) AS total FROM ${topLevel}`))!
-  const rows = await db.all<CommentRow>(sql`SELECT ${commentColumns(viewer)} FROM comments c LEFT JOIN users us ON us.id = c.author_id
-    WHERE c.upload_id = ${uploadId} AND c.parent_id IS NULL AND ${commentVisibleTo(viewer)}
-    ORDER BY ${ORDERS[query.sort]} ${pageWindow(query)}`)
-  const replies = rows.length === 0
-    ? []
-    : await db.all<CommentRow>(sql`SELECT ${commentColumns(viewer)} FROM comments c LEFT JOIN users us ON us.id = c.author_id
-      WHERE c.parent_id ${inList(rows.map(row => row.id))} AND ${commentVisibleTo(viewer)} ORDER BY c.created_at ASC, c.id ASC`)
-  const byParent = new Map<string, Comment[]>()
-  for (const reply of replies) {
-    const list = byParent.get(reply.parent_id!) ?? []
-    list.push(toComment(reply))
-    byParent.set(reply.parent_id!, list)
+  const visible = commentVisibleTo(viewer)
+  const { total } = (await db.get<{ total: number }>(sql`SELECT count(*) AS total FROM comments c
+    WHERE c.upload_id = ${uploadId} AND c.parent_id IS NULL AND ${visible}`))!
+  const rows = await db.all<CommentRow & { place: number, reply: number }>(sql`WITH page AS (
+      SELECT c.id, row_number() OVER (ORDER BY ${ORDERS[query.sort]}) AS place FROM comments c
+      WHERE c.upload_id = ${uploadId} AND c.parent_id IS NULL AND ${visible}
+      ORDER BY ${ORDERS[query.sort]} ${pageWindow(query)})
+    SELECT * FROM (
+      SELECT ${commentColumns(viewer)}, p.place, 0 AS reply FROM page p JOIN comments c ON c.id = p.id LEFT JOIN users us ON us.id = c.author_id
+      UNION ALL
+      SELECT ${commentColumns(viewer)}, p.place, 1 AS reply FROM page p JOIN comments c ON c.parent_id = p.id LEFT JOIN users us ON us.id = c.author_id
+        WHERE ${visible}) AS thread
+    ORDER BY place, reply, created_at, id`)
+  const comments: CommentWithReplies[] = []
+  for (const row of rows) {
+    if (Number(row.reply) === 0) comments.push({ ...toComment(row), replies: [] })
+    else comments.at(-1)!.replies.push(toComment(row))
   }
-  const comments: CommentWithReplies[] = rows.map(row => ({ ...toComment(row), replies: byParent.get(row.id) ?? [] }))
   return { comments, total: Number(total), page: query.page, limit: query.limit }
 }
 

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { launchBrowser } from '../support/browser'
-import { api } from '../support/api'
+import { api, type TestUser } from '../support/api'
+import { makeAdmin } from '../support/seed'
 import { goto, registerUser, seedLink, signedInContext, watchErrors } from './helpers'
 
 describe('the comment thread', () => {
@@ -63,20 +64,84 @@ describe('the comment thread', () => {
     await expect(item.locator('[data-testid=comment-score]').first().innerText()).resolves.toBe('1')
     expect((await api(`/api/upload/${id}/comments`, { token: writer.token })).body.comments[0]).toMatchObject({ score: 1, myVote: 'up' })
 
-    // Report someone else's comment with the upload's report dialog (no Report on one's own).
+    // Report someone else's comment with the thread's one report dialog (no Report on one's own).
     await expect(item.locator('[data-testid=comment-report-open]').count()).resolves.toBe(0)
     const other = thread.locator(`[data-testid=comment-${hostile.body.comment.id}]`)
     await other.locator('[data-testid=comment-report-open]').click()
-    const dialog = other.locator('[data-testid=comment-report-dialog]')
+    const dialog = thread.locator('[data-testid=comment-report-dialog]')
     await expect(dialog.locator('h2').innerText()).resolves.toBe('Report this comment')
     await dialog.locator('[data-testid=comment-report-reason-spam]').check()
     await dialog.locator('[data-testid=comment-report-submit]').click()
     await other.locator('[data-testid=comment-report-status]', { hasText: 'the report was sent to the moderators' }).waitFor()
+    await expect(page.evaluate(() => document.activeElement?.closest('li')?.id)).resolves.toBe(`comment-${hostile.body.comment.id}`)
     const again = await api(`/api/comments/${hostile.body.comment.id}/report`, { method: 'POST', token: writer.token, body: { reason: 'other' } })
     expect(again).toMatchObject({ status: 409, body: { message: 'Already reported' } })
 
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined()
     expect(errors).toEqual([])
+    await context.close()
+  })
+
+  it('come with the page\'s HTML (first page, no shadow-banned author\'s), hydrate without a fetch, and page and post in the browser', async () => {
+    const [owner, writer, banned, admin] = await Promise.all([registerUser(), registerUser(), registerUser(), registerUser()])
+    await makeAdmin(admin)
+    const id = await seedLink(owner, { description: `Thread served ${randomUUID().slice(0, 8)}` })
+    const comment = async (user: TestUser, body: string) => {
+      const response = await api(`/api/upload/${id}/comments`, { method: 'POST', token: user.token, body: { body } })
+      expect(response.status).toBe(201)
+      return response.body.comment as { id: string, createdAt: string }
+    }
+    // 21 top-level comments anyone sees: the first page (newest first, 20) leaves out the oldest.
+    const oldest = await comment(writer, 'The *oldest* one')
+    for (let i = 0; i < 19; i++) await comment(writer, `Comment number ${i}`)
+    const hidden = await comment(banned, 'Shadow words')
+    expect((await api(`/api/admin/users/${banned.id}/shadow-ban`, { method: 'POST', token: admin.token, body: { shadowBanned: true } })).status).toBe(200)
+    const newest = await comment(writer, 'Newest **bold** <b>raw</b>')
+
+    // The HTML as served, no JavaScript: a visitor's, then the shadow-banned author's own.
+    const served = async (user?: TestUser) => {
+      const response = await fetch(`${inject('baseURL')}/upload/${id}`, { headers: user ? { cookie: `auth-token=${user.token}` } : {} })
+      expect(response.status).toBe(200)
+      return response.text()
+    }
+    const html = await served()
+    expect(html).toContain('<p>Newest <strong>bold</strong> &lt;b&gt;raw&lt;/b&gt;</p>')
+    expect(html).toMatch(new RegExp(`<li id="comment-${newest.id}"[^>]*>\\s*<p[^>]*><strong[^>]*>${writer.username}</strong> · <time datetime="${newest.createdAt}"`))
+    expect(html).toMatch(/Comments<span class="muted"[^>]*> \(21\)<\/span>/)
+    expect(html).toContain('Comment number 0')
+    expect(html).not.toContain('oldest')
+    expect(html).not.toContain('Shadow words')
+    expect(html).not.toContain(hidden.id)
+    expect(await served(banned)).toContain('<p>Shadow words</p>')
+
+    // In the browser: no request for the comments while the page loads and hydrates, no complaint.
+    const context = await signedInContext(browser, writer)
+    const page = await context.newPage()
+    const complaints: string[] = []
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') complaints.push(`${message.type()}: ${message.text()}`)
+    })
+    page.on('pageerror', error => complaints.push(error.message))
+    const fetched: string[] = []
+    page.on('request', (request) => {
+      if (request.url().includes(`/api/upload/${id}/comments`)) fetched.push(`${request.method()} ${request.url()}`)
+    })
+    await goto(page, `/upload/${id}`)
+    const thread = page.locator('[data-testid=comments]')
+    await expect(thread.locator(`[data-testid=comment-${newest.id}] [data-testid=comment-html] strong`).innerText()).resolves.toBe('bold')
+    expect(fetched).toEqual([])
+
+    // The next page is fetched in the browser; posting from it goes back to the newest first.
+    await thread.getByRole('button', { name: 'Next page' }).click()
+    await thread.locator(`[data-testid=comment-${oldest.id}] em`).waitFor()
+    await expect(thread.locator('.comment-pages').innerText()).resolves.toContain('Page 2 of 2')
+    expect(fetched).toEqual([`GET ${inject('baseURL')}/api/upload/${id}/comments?page=2&sort=new`])
+    await thread.locator('[data-testid=comment-body]').fill('Posted from *page two*')
+    await thread.locator('[data-testid=comment-submit]').click()
+    await thread.locator('[data-testid=comment-html] em', { hasText: 'page two' }).waitFor()
+    await expect(thread.locator('.comment-pages').innerText()).resolves.toContain('Page 1 of 2')
+    await expect(thread.locator('#comments-heading').innerText()).resolves.toBe('Comments (22)')
+    expect(complaints).toEqual([])
     await context.close()
   })
 })

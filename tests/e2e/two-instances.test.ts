@@ -156,6 +156,62 @@ describe.skipIf(!postgres)('two instances on one PostgreSQL database, one Redis 
     expect(history.body.revisions.map((revision: { revision: number }) => revision.revision)).toEqual([8, 7, 6, 5, 4, 3, 2, 1])
   })
 
+  it('show a comment posted, edited and deleted on A on B at once, with the upload\'s comment count', async () => {
+    const uploadId = await linkUpload(alice, a.url)
+    const threadOnB = async () => {
+      const response = await api(`/api/upload/${uploadId}/comments`, { baseURL: b.url })
+      expect(response.status).toBe(200)
+      return response.body
+    }
+    const countsOnB = async () => {
+      const full = await api(`/api/upload/${uploadId}`, { baseURL: b.url })
+      expect(full.status).toBe(200)
+      const entry = (await api('/api/uploads?limit=50', { baseURL: b.url })).body.uploads.find((item: { id: string }) => item.id === uploadId)
+      return { full: full.body.comments, entry: entry.comments }
+    }
+    /** The upload page as B serves it to a visitor without a cookie (kept by B's page cache). */
+    const pageOnB = async () => {
+      const response = await fetch(`${b.url}/upload/${uploadId}`)
+      expect(response.status).toBe(200)
+      return response.text()
+    }
+    // Read twice on B first: the second answers may come from what B keeps.
+    for (let i = 0; i < 2; i++) {
+      expect(await threadOnB()).toEqual({ comments: [], total: 0, page: 1, limit: 20 })
+      expect(await countsOnB()).toEqual({ full: 0, entry: 0 })
+      expect(await pageOnB()).not.toContain('Posted on')
+    }
+
+    const posted = await api(`/api/upload/${uploadId}/comments`, { method: 'POST', token: bob.token, body: { body: 'Posted on *A*' }, baseURL: a.url })
+    expect(posted.status).toBe(201)
+    const comment = posted.body.comment
+    expect(comment).toMatchObject({ body: 'Posted on *A*', html: '<p>Posted on <em>A</em></p>' })
+    expect(await threadOnB()).toEqual({ comments: [{ ...comment, replies: [] }], total: 1, page: 1, limit: 20 })
+    expect(await countsOnB()).toEqual({ full: 1, entry: 1 })
+    expect(await pageOnB()).toContain('<p>Posted on <em>A</em></p>')
+
+    const edited = await api(`/api/comments/${comment.id}`, { method: 'PATCH', token: bob.token, body: { body: 'Edited on **A**' }, baseURL: a.url })
+    expect(edited.status).toBe(200)
+    expect(edited.body.comment).toMatchObject({ body: 'Edited on **A**', html: '<p>Edited on <strong>A</strong></p>', editedAt: expect.any(String) })
+    expect(await threadOnB()).toEqual({ comments: [{ ...edited.body.comment, replies: [] }], total: 1, page: 1, limit: 20 })
+    expect(await pageOnB()).toContain('<p>Edited on <strong>A</strong></p>')
+
+    const reply = await api(`/api/upload/${uploadId}/comments`, { method: 'POST', token: alice.token, body: { body: 'A reply', parentId: comment.id }, baseURL: a.url })
+    expect(reply.status).toBe(201)
+    expect(await countsOnB()).toEqual({ full: 2, entry: 2 })
+    const deleted = await api(`/api/comments/${comment.id}`, { method: 'DELETE', token: bob.token, baseURL: a.url })
+    expect(deleted.status).toBe(200)
+    expect(await threadOnB()).toEqual({
+      comments: [{ ...edited.body.comment, body: '', html: '', deleted: true, replies: [reply.body.comment] }], total: 1, page: 1, limit: 20,
+    })
+    expect(await countsOnB()).toEqual({ full: 1, entry: 1 })
+
+    // The reply's deletion takes its deleted parent along.
+    expect((await api(`/api/comments/${reply.body.comment.id}`, { method: 'DELETE', token: alice.token, baseURL: a.url })).status).toBe(200)
+    expect(await threadOnB()).toEqual({ comments: [], total: 0, page: 1, limit: 20 })
+    expect(await countsOnB()).toEqual({ full: 0, entry: 0 })
+  })
+
   it('judge a duel handed out by A on B, once, with the strengths both see', async () => {
     // Uploaded, not seeded: a later case holds every image row to its objects in the bucket.
     for (let i = 0; i < 2; i++) expect((await postUpload(alice, { upload_type: 'image', description: `duel ${i}` }, image(await randomImage('png')), a.url)).status).toBe(201)

@@ -26,9 +26,9 @@ describe('This or That', () => {
     expect((await answer.json()).left).toMatchObject({ id: left, wins: expect.any(Number) })
     await expect(page.locator('[data-testid=duel-change]').first().textContent()).resolves.toMatch(/^[+−]\d+\.\d$/)
     await expect(page.locator('[data-testid=duel-status]').textContent()).resolves.toMatch(/You chose the left picture/)
-    // The next pair comes by itself; S skips it.
+    // The next pair comes by itself (the judged one stays, busy, until it is in); S skips it.
     await page.locator('[data-testid=duel-change]').first().waitFor({ state: 'detached' })
-    await page.locator('[data-testid=duel-pair]').waitFor()
+    await page.locator('[data-testid=duel-pair][aria-busy=false]').waitFor()
     const [skipped] = await Promise.all([judged(page), page.keyboard.press('s')])
     expect(skipped.status()).toBe(200)
     expect(skipped.request().postDataJSON()).toMatchObject({ winner: 'skip' })

@@ -337,7 +337,7 @@ describe('content ratings in vote mode and This or That', () => {
     expect(chosen.status()).toBe(200)
     expect(chosen.request().postDataJSON()).toMatchObject({ winner: side })
     await page.locator('[data-testid=duel-change]').first().waitFor({ state: 'detached' })
-    await page.locator('[data-testid=duel-pair]').waitFor()
+    await page.locator('[data-testid=duel-pair][aria-busy=false]').waitFor()
     const next = await blurredSide()
     const description = await page.locator(`[data-testid=duel-${next}] img`).getAttribute('alt')
     await page.getByRole('button', { name: `Show explicit upload: ${description}` }).focus()

@@ -33,14 +33,18 @@ describe('the favourite heart', () => {
     await expect(heart.getAttribute('aria-pressed')).resolves.toBe('true')
     await expect(heart.locator('[data-testid=favourite-count]').innerText()).resolves.toBe('1')
 
-    // The owner's profile, Favourites tab of the fan: the upload is listed, its heart pressed.
+    // The fan's profile, Favourites tab: the upload is listed, its heart pressed.
     await goto(page, `/user/${fan.username}?tab=favourites`)
+    const listed = page.locator(`[data-upload-id="${id}"]`)
+    await expect(listed.locator('.description').innerText()).resolves.toBe(description)
+    await expect(listed.locator('[data-testid=favourite]').getAttribute('aria-pressed')).resolves.toBe('true')
+
+    // The keyboard, on the owner's uploads, where the card stays when its heart is taken back
+    // (the Favourites tab may leave it out once it refreshes): Space takes it back, Enter gives it again.
+    await goto(page, `/user/${owner.username}`)
     const card = page.locator(`[data-upload-id="${id}"]`)
-    await expect(card.locator('.description').innerText()).resolves.toBe(description)
     const cardHeart = card.locator('[data-testid=favourite]')
     await expect(cardHeart.getAttribute('aria-pressed')).resolves.toBe('true')
-
-    // The keyboard: focus the card's heart and press Space to take it back, Enter to give it again.
     await cardHeart.focus()
     await page.keyboard.press('Space')
     await page.waitForFunction(uploadId => document.querySelector(`[data-upload-id="${uploadId}"] [data-testid=favourite]`)?.getAttribute('aria-pressed') === 'false', id)

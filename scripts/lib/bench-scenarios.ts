@@ -84,6 +84,14 @@ export const scenarios: Scenario[] = [
     read: true,
     baseline: (db, url) => listFilteredUploads(db, { ...paging(url), tags: url.searchParams.get('tags') ?? undefined, match: 'all' }),
   },
+  {
+    // A visitor or account hiding explicit uploads: the list's total is then counted, not kept.
+    name: 'GET /api/uploads?rating=safe,suggestive',
+    method: 'GET',
+    path: '/api/uploads?rating=safe,suggestive',
+    read: true,
+    baseline: (db, url) => listUploads(db, paging(url), { ...viewOf(url), ratings: ['safe', 'suggestive'] }),
+  },
   { name: 'GET /api/items-top-voted', method: 'GET', path: '/api/items-top-voted', read: true, baseline: db => featureList(db, 'top-voted') },
   {
     name: 'GET /api/user/{username}/uploads?sort=votes',

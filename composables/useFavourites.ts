@@ -9,6 +9,7 @@ export type FavouritesPage = v.InferOutput<typeof FavouritesListResponseSchema>
  * every card and the upload page show. Answers are frozen and shared, so a
  * toggle is kept here by upload id and read over the answer (`stateOf`): shown
  * at once, set from the server's answer, taken back when the request fails.
+ * Presses while a request is on its way are kept and sent after it, in order.
  * A visitor who is not signed in is sent to sign in, and back.
  */
 export const useFavourites = perApp(() => {
@@ -23,25 +24,38 @@ export const useFavourites = perApp(() => {
     return changed.get(upload.id) ?? { favourited: upload.favourited ?? false, favourites: upload.favourites }
   }
 
+  /** The state the user last asked for, per upload, while a request for it is on its way. */
+  const wanted = new Map<string, boolean>()
+
   async function toggle(upload: { id: string, favourites: number, favourited?: boolean }) {
     if (!signedIn.value) {
       await navigateTo({ path: '/login', query: { redirect: route.fullPath } })
       return
     }
-    if (busy.has(upload.id)) return
     const before = stateOf(upload)
     const on = !before.favourited
     changed.set(upload.id, { favourited: on, favourites: Math.max(0, before.favourites + (on ? 1 : -1)) })
+    wanted.set(upload.id, on)
+    // A press while a request is on its way is kept, not dropped: the loop below sends it next.
+    if (busy.has(upload.id)) return
     busy.add(upload.id)
+    let confirmed = before
     try {
-      changed.set(upload.id, await api<FavouriteState>(`/api/upload/${upload.id}/favourite`, { method: on ? 'PUT' : 'DELETE' }))
-    }
-    catch (error) {
-      changed.set(upload.id, before)
-      toast.show(`${on ? 'Adding the favourite' : 'Removing the favourite'} failed: ${errorMessage(error)}`)
+      while (wanted.get(upload.id) !== confirmed.favourited) {
+        const next = wanted.get(upload.id) === true
+        try {
+          confirmed = await api<FavouriteState>(`/api/upload/${upload.id}/favourite`, { method: next ? 'PUT' : 'DELETE' })
+        }
+        catch (error) {
+          toast.show(`${next ? 'Adding the favourite' : 'Removing the favourite'} failed: ${errorMessage(error)}`)
+          break
+        }
+      }
+      changed.set(upload.id, confirmed)
     }
     finally {
       busy.delete(upload.id)
+      wanted.delete(upload.id)
     }
   }
 

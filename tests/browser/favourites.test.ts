@@ -53,6 +53,14 @@ describe('the favourite heart', () => {
     await page.keyboard.press('Enter')
     await page.waitForFunction(uploadId => document.querySelector(`[data-upload-id="${uploadId}"] [data-testid=favourite]`)?.getAttribute('aria-pressed') === 'true', id)
     await expect.poll(async () => (await api(`/api/upload/${id}`)).body.favourites).toBe(1)
+    // Two presses back to back: the second waits for the first's answer instead of being lost.
+    const putAgain = page.waitForResponse(response => response.url().endsWith(`/api/upload/${id}/favourite`) && response.request().method() === 'PUT')
+    await page.keyboard.press('Space')
+    await page.keyboard.press('Enter')
+    expect((await putAgain).status()).toBe(200)
+    await expect.poll(async () => (await api(`/api/upload/${id}`)).body.favourites).toBe(1)
+    await page.waitForFunction(uploadId => document.querySelector(`[data-upload-id="${uploadId}"] [data-testid=favourite]`)?.getAttribute('aria-pressed') === 'true', id)
+    await expect(cardHeart.locator('[data-testid=favourite-count]').innerText()).resolves.toBe('1')
 
     // The header's Favourites page lists it too.
     await page.click('[data-testid=header-favourites]')

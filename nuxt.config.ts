@@ -5,6 +5,9 @@ import { fileURLToPath } from 'node:url'
 const rateLimit = (max: number, windowSeconds: number) => ({ max, windowSeconds })
 
 // The pages' route paths, for the route template of a page request in logs and metrics (server/utils/route-template.ts).
+/** TypeScript options of one of the generated tsconfigs (in .nuxt): incremental, its state in node_modules/.cache. */
+const incrementalIn = (name: string) => ({ incremental: true, tsBuildInfoFile: `../node_modules/.cache/typecheck/${name}.tsbuildinfo` })
+
 const pageRoutes: string[] = []
 interface PageRoute { path: string, children?: PageRoute[] }
 const pagePaths = (pages: PageRoute[], parent = ''): string[] => pages.flatMap((page) => {
@@ -107,12 +110,20 @@ export default defineNuxtConfig({
     // twins at build time; Nitro picks the one Accept-Encoding allows. Pages and JSON are
     // compressed per response (server/utils/compression.ts).
     compressPublicAssets: { gzip: true, brotli: true },
+    typescript: { tsConfig: { compilerOptions: incrementalIn('server') } },
     serverAssets: [{ baseName: 'migrations', dir: '../drizzle' }],
     externals: { external: ['better-sqlite3', 'sharp', '@node-rs/argon2'] },
   },
   // No component here uses the Options API: Vue leaves it out of the first-load JavaScript.
   vite: { vue: { features: { optionsAPI: false } } },
-  typescript: { strict: true },
+  // Incremental: a type check re-checks only what changed since the last one. Its state is
+  // kept outside .nuxt, which `nuxt prepare` empties (tsconfig paths are relative to .nuxt).
+  typescript: {
+    strict: true,
+    tsConfig: { compilerOptions: incrementalIn('app') },
+    nodeTsConfig: { compilerOptions: incrementalIn('node') },
+    sharedTsConfig: { compilerOptions: incrementalIn('shared') },
+  },
   telemetry: false,
   hooks: {
     'pages:resolved'(pages) {

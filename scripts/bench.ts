@@ -138,7 +138,7 @@ async function minimalWritesSetup(db: Database, dataDir: string, databaseUrl: st
   return { databaseUrl, dataDir, secret: ctx.secrets!.session, ipHashSecret: ctx.secrets!.ipHash, session, uploadIds, comments }
 }
 
-/** One scenario against `url`, with wrk when installed (scripts/lib/load.ts): a GET, or a write with a body per request. */
+/** One scenario against `url`, with wrk when installed (scripts/lib/load.ts): a GET, or a write's requests (or bodies) in turn. */
 async function measure(url: string, scenario: Scenario, ctx: BenchContext, duration: number, connections: number, wrk: boolean) {
   const headers: Record<string, string> = { 'content-type': 'application/json' }
   if (scenario.auth) headers.cookie = `auth-token=${ctx.token}`

@@ -124,11 +124,11 @@ export async function loadWrite(url: string, options: WriteOptions): Promise<Loa
 /** One run of autocannon over `requests` in turn: every connection takes the next one from the one counter. */
 async function writeByAutocannon(origin: string, options: WriteOptions, requests: WriteRequest[], seconds: number): Promise<LoadResult> {
   let n = 0
-  const setupRequest = (request: { method: string, path: string, headers: Record<string, string>, body: string | Buffer }) => {
+  const setupRequest = (request: { headers?: Record<string, string> }) => {
     const next = requests[n++ % requests.length]!
     return { ...request, method: next.method, path: next.path, headers: { ...request.headers, ...next.headers }, body: next.body ?? Buffer.alloc(0) }
   }
-  const result = await autocannon({ url: origin, connections: options.connections, headers: options.headers ?? {}, requests: [{ setupRequest } as autocannon.Request], duration: seconds })
+  const result = await autocannon({ url: origin, connections: options.connections, headers: options.headers ?? {}, requests: [{ setupRequest }], duration: seconds })
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, bad: result.non2xx + result.errors + result.timeouts }
 }
 

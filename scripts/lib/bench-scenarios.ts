@@ -237,6 +237,8 @@ function judgements() {
   let stride = 1
   let key: Buffer | undefined
   const gcd = (a: number, b: number): number => b === 0 ? a : gcd(b, a % b)
+  /** The key duel ids are signed with (derived once, as the site does). */
+  const keyOf = (ctx: BenchContext) => key ??= duelKey(ctx.secrets!.session)
   return {
     prepare: async (db: Database) => {
       images = (await db.all<{ id: string }>(sql`SELECT id FROM uploads WHERE is_private = 0 AND upload_type = 'image' ORDER BY id LIMIT ${DUEL_IMAGES}`)).map(row => row.id)
@@ -244,17 +246,15 @@ function judgements() {
       stride = Math.round(images.length * 0.618)
       while (gcd(stride, images.length) !== 1) stride++
     },
-    /** The key duel ids are signed with (derived once, as the site does). */
-    key: (ctx: BenchContext) => key ??= duelKey(ctx.secrets!.session),
+    key: keyOf,
     request: (ctx: BenchContext, k: number): WriteRequest => {
-      key ??= duelKey(ctx.secrets!.session)
       const count = images.length
       // Past the last distance the pairs come round again: judged already, refused (bad answers).
       const distance = 1 + Math.floor(k / count) % Math.floor((count - 1) / 2)
       const p = (k % count) * stride % count
       const [left, right] = [images[p]!, images[(p + distance) % count]!]
       // The judge as a duel id names an account (server/services/duels.ts judgeName).
-      const duelId = signDuel(key, { id: randomUUID(), left, right, judge: `u:${ctx.actor.id}`, expires: Date.now() + DUEL_TTL_MS })
+      const duelId = signDuel(keyOf(ctx), { id: randomUUID(), left, right, judge: `u:${ctx.actor.id}`, expires: Date.now() + DUEL_TTL_MS })
       return { method: 'POST', path: '/api/duel', body: json({ duelId, winner: k % 2 ? 'right' : 'left' }) }
     },
   }

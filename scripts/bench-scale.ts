@@ -21,7 +21,7 @@ import pg from 'pg'
 import type { Database } from '../server/database/port'
 import { setListCacheEnabled } from '../server/services/list-cache'
 import { needsSeed, openMigrated } from './lib/database'
-import { periodScenarios, scenarios, type BenchContext, type Scenario } from './lib/bench-scenarios'
+import { periodScenarios, READ_CALL, scenarios, type BenchContext, type Scenario } from './lib/bench-scenarios'
 import { searchScenarios } from './lib/bench-search-scenarios'
 import { seedDatabase } from './seed'
 
@@ -74,14 +74,14 @@ const entriesOf = (answer: unknown) => ((answer as { uploads?: unknown[], items?
 async function measureScenario(dbs: Database[], scenario: Scenario, ctx: BenchContext): Promise<{ ms: number, entries: number }[]> {
   const url = new URL(scenario.path, 'http://127.0.0.1')
   for (const db of dbs) {
-    for (let i = 0; i < 20; i++) await scenario.baseline(db, url, ctx, undefined)
+    for (let i = 0; i < 20; i++) await scenario.baseline(db, url, ctx, undefined, READ_CALL)
   }
   const times: number[][] = dbs.map(() => [])
   const entries: number[] = dbs.map(() => 0)
   for (let i = 0; i < RUNS; i++) {
     for (const [at, db] of dbs.entries()) {
       const start = performance.now()
-      entries[at] = entriesOf(await scenario.baseline(db, url, ctx, undefined))
+      entries[at] = entriesOf(await scenario.baseline(db, url, ctx, undefined, READ_CALL))
       times[at]!.push(performance.now() - start)
     }
   }

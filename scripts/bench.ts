@@ -11,9 +11,11 @@
  * when it has no uploads yet, reused otherwise).
  * Every scenario takes turns with its references three times, on three
  * processes of our server (see ROUNDS); each side keeps its median run.
- * Add a scenario by appending to `scenarios` in scripts/lib/bench-scenarios.ts.
+ * Add a scenario by appending to `scenarios` in scripts/lib/bench-scenarios.ts
+ * (every write besides the vote: `writeScenarios` there).
  * An upload page with 200 comments is held to its render with none
- * (BENCH_ONLY=comments runs that pair alone).
+ * (BENCH_ONLY=comments runs that pair alone; `BENCH_ONLY=/comments` the
+ * comment post's row).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http'
@@ -29,13 +31,27 @@ import { needsSeed } from './lib/database'
 import { BENCH_SERVER_ENV, captureAnswer, startReference, type FixedAnswers } from './lib/bench-reference'
 import { hasWrk, loadGet, loadWrite, median } from './lib/load'
 import { startChildServer } from './lib/child-server'
-import { startMinimalVote } from './lib/bench-minimal-vote'
-import { periodScenarios, scenarios as listScenarios, type BenchContext, type Scenario } from './lib/bench-scenarios'
+import { MINIMAL_TABLES, startMinimalWrites } from './lib/bench-minimal-writes'
+import { matchRoute, periodScenarios, READ_CALL, scenarios as listScenarios, writeScenarios, type BaselineCall, type BenchContext, type Scenario } from './lib/bench-scenarios'
 import { searchScenarios } from './lib/bench-search-scenarios'
 import { seedDatabase } from './seed'
 
-/** The lists, the vote and the search language's queries. */
-const scenarios: Scenario[] = [...listScenarios, ...searchScenarios]
+/** The lists, the vote, the other writes and the search language's queries. */
+const scenarios: Scenario[] = [...listScenarios, ...writeScenarios, ...searchScenarios]
+
+/** The scenario the baseline server answers `method` `pathname` with, and the route's parameters. */
+function scenarioOf(method: string, pathname: string): { scenario: Scenario, params: Record<string, string> } | undefined {
+  for (const scenario of scenarios) {
+    if (!scenario.routes) {
+      if (scenario.method === method && scenario.path.split('?')[0] === pathname) return { scenario, params: {} }
+      continue
+    }
+    for (const route of scenario.routes) {
+      const params = matchRoute(route, method, pathname)
+      if (params) return { scenario, params }
+    }
+  }
+}
 
 /**
  * The baseline: node:http + better-sqlite3 and the same service functions,
@@ -50,13 +66,14 @@ async function serveBaseline(dataDir: string, ctx: BenchContext) {
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', () => {
-      const scenario = scenarios.find(s => s.method === req.method && s.path.split('?')[0] === url.pathname)
-      if (!scenario) {
+      const found = scenarioOf(req.method ?? 'GET', url.pathname)
+      if (!found) {
         res.writeHead(404).end()
         return
       }
       const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString()) : undefined
-      scenario.baseline(db, url, ctx, body).then(
+      const call: BaselineCall = { method: req.method ?? 'GET', params: found.params, headers: req.headers }
+      found.scenario.baseline(db, url, ctx, body, call).then(
         answer => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer)),
         () => res.writeHead(500).end(),
       )
@@ -87,8 +104,11 @@ async function measureWarm(url: string, scenario: Scenario, ctx: BenchContext, d
   return measure(url, scenario, ctx, duration, connections, wrk)
 }
 
+/** The tables the writes change (scripts/lib/bench-scenarios.ts), vacuumed before each write run on PostgreSQL. */
+const WRITTEN_TABLES = ['uploads', 'upload_tags', 'votes', 'anonymous_votes', 'favourites', 'comments', 'comment_votes', 'duel_judgements', 'users', 'sessions']
+
 /**
- * The tables a vote writes, brought back to the same state before each
+ * The tables the writes change, brought back to the same state before each
  * write run. On PostgreSQL every vote leaves a dead version of its upload
  * row and of each of its tag links, each with an entry in every index
  * (about 20 on uploads); a run that followed others paid for all their dead
@@ -99,23 +119,33 @@ async function measureWarm(url: string, scenario: Scenario, ctx: BenchContext, d
  * keeps no dead versions: it needs no such step.
  */
 function settleWrites(db: Database, minimal: boolean): (() => Promise<void>) | undefined {
-  if (db.dialect === 'postgres') return () => db.exec(`VACUUM uploads, upload_tags, votes, users, sessions${minimal ? ', bench_minimal.uploads, bench_minimal.votes' : ''}`)
+  if (db.dialect === 'postgres') return () => db.exec(`VACUUM ${[...WRITTEN_TABLES, ...(minimal ? MINIMAL_TABLES : [])].join(', ')}`)
 }
 
-/** What the minimal vote reference needs of the seeded site: its secret, the bench user's session, every upload id. */
-async function minimalVoteSetup(db: Database, dataDir: string, databaseUrl: string | undefined, userId: string) {
-  const secret = databaseUrl
-    ? (await db.get<{ value: string }>(sql`SELECT value FROM app_secrets WHERE name = 'sessionSecret'`))!.value
-    : (JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { sessionSecret: string }).sessionSecret
-  const session = (await db.get<{ id: string, userId: string, expiresAt: string }>(sql`SELECT id, user_id AS "userId", expires_at AS "expiresAt" FROM sessions WHERE user_id = ${userId}`))!
+/** The site's session secret (the cookie's and the duel ids' key) and the key of its visitors' hashes: in the database on PostgreSQL, else in the data dir. */
+async function siteSecrets(db: Database, dataDir: string, databaseUrl: string | undefined): Promise<{ session: string, ipHash: string }> {
+  const secrets = databaseUrl
+    ? Object.fromEntries((await db.all<{ name: string, value: string }>(sql`SELECT name, value FROM app_secrets`)).map(row => [row.name, row.value]))
+    : JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as Record<string, string>
+  return { session: secrets.sessionSecret!, ipHash: secrets.ipHashSecret! }
+}
+
+/** What the minimal write reference needs of the seeded site: its secrets, the bench user's session, every upload and comment id. */
+async function minimalWritesSetup(db: Database, dataDir: string, databaseUrl: string | undefined, ctx: BenchContext) {
+  const session = (await db.get<{ id: string, userId: string, expiresAt: string }>(sql`SELECT id, user_id AS "userId", expires_at AS "expiresAt" FROM sessions WHERE user_id = ${ctx.actor.id}`))!
   const uploadIds = (await db.all<{ id: string }>(sql`SELECT id FROM uploads`)).map(row => row.id)
-  return { databaseUrl, dataDir, secret, session, uploadIds }
+  const comments = await db.all<{ id: string, uploadId: string }>(sql`SELECT id, upload_id AS "uploadId" FROM comments`)
+  return { databaseUrl, dataDir, secret: ctx.secrets!.session, ipHashSecret: ctx.secrets!.ipHash, session, uploadIds, comments }
 }
 
-/** One scenario against `url`, with wrk when installed (scripts/lib/load.ts): a GET, or a write with a body per request. */
+/** One scenario against `url`, with wrk when installed (scripts/lib/load.ts): a GET, or a write's requests (or bodies) in turn. */
 async function measure(url: string, scenario: Scenario, ctx: BenchContext, duration: number, connections: number, wrk: boolean) {
   const headers: Record<string, string> = { 'content-type': 'application/json' }
   if (scenario.auth) headers.cookie = `auth-token=${ctx.token}`
+  if (scenario.requests) {
+    const result = await loadWrite(url, { connections, seconds: duration, headers, wrk, requests: scenario.requests(ctx) })
+    return { rps: result.rps, p99: result.p99, bad: result.bad }
+  }
   if (scenario.method === 'GET' && !scenario.bodies) {
     const result = await loadGet(`${url}${scenario.path}`, { connections, seconds: duration, headers, wrk })
     return { rps: result.rps, p99: result.p99, bad: result.bad }
@@ -133,7 +163,7 @@ interface Row {
   bytesRps?: number
   nitroRps?: number
   h3Rps?: number
-  /** Writes with a minimal reference (scripts/lib/bench-minimal-vote.ts). */
+  /** Writes with a minimal reference (scripts/lib/bench-minimal-writes.ts). */
   minimalRps?: number
   minimalP99?: number
   bad: number
@@ -176,11 +206,13 @@ async function main() {
     const { user, token } = await register.json() as { user: { id: string, username: string, email: string }, token: string }
     const reader = openDatabase({ url: databaseUrl, sqliteFile: join(dataDir, 'app.sqlite') })
     const uploadIds = (await reader.all<{ id: string }>(sql`SELECT id FROM uploads WHERE is_private = 0 ORDER BY created_at DESC LIMIT 100`)).map(r => r.id)
-    const ctx: BenchContext = { token, uploadIds, actor: { ...user, isAdmin: false, shadowBanned: false } }
-    const chosen = scenarios.filter(s => !only || s.name.includes(only))
+    const ctx: BenchContext = { token, uploadIds, actor: { ...user, isAdmin: false, shadowBanned: false }, secrets: await siteSecrets(reader, dataDir, databaseUrl) }
+    // BENCH_ONLY=comments is the upload pages' pair alone (see the header).
+    const chosen = only === 'comments' ? [] : scenarios.filter(s => !only || s.name.includes(only))
     sqlRows = await timeUncachedSql(reader, [...chosen.filter(s => s.read), ...periodScenarios.filter(s => !only || s.name.includes(only))], ctx)
+    for (const scenario of chosen) await scenario.prepare?.(reader, ctx)
     const minimal = chosen.some(scenario => scenario.minimal)
-      ? await startMinimalVote(await minimalVoteSetup(reader, dataDir, databaseUrl, user.id))
+      ? await startMinimalWrites(await minimalWritesSetup(reader, dataDir, databaseUrl, ctx))
       : undefined
     const settle = settleWrites(reader, Boolean(minimal))
 
@@ -212,7 +244,7 @@ async function main() {
         if (scenario.read) baseRuns.push(await measureWarm(baseline.url, scenario, ctx, duration, connections, wrk))
         const ours = median(oursRuns)
         const base = median(baseRuns)
-        const row: Row = { scenario: scenario.name, rps: ours.rps, p99: ours.p99, baseRps: base.rps, bad: oursRuns.reduce((sum, run) => sum + run.bad, 0) + base.bad, read: scenario.read }
+        const row: Row = { scenario: scenario.name, rps: ours.rps, p99: ours.p99, baseRps: base.rps, bad: [...oursRuns, ...baseRuns, ...minimalRuns].reduce((sum, run) => sum + run.bad, 0), read: scenario.read }
         if (scenario.read) {
           row.bytesRps = median(bytesRuns).rps
           row.nitroRps = median(nitroRuns).rps
@@ -224,7 +256,7 @@ async function main() {
         }
         rows.push(row)
         const runs = (list: { rps: number }[]) => list.map(run => run.rps.toFixed(0)).join(' / ')
-        console.info(`  ${scenario.name}: ours ${runs(oursRuns)} req/s (SQL baseline ${runs(baseRuns)}${row.bytesRps ? `, node:http bytes ${runs(bytesRuns)}, bare Nitro ${runs(nitroRuns)}, bare h3 ${row.h3Rps!.toFixed(0)}` : ''}${minimalRuns.length ? `, minimal vote ${runs(minimalRuns)}` : ''})`)
+        console.info(`  ${scenario.name}: ours ${runs(oursRuns)} req/s (SQL baseline ${runs(baseRuns)}${row.bytesRps ? `, node:http bytes ${runs(bytesRuns)}, bare Nitro ${runs(nitroRuns)}, bare h3 ${row.h3Rps!.toFixed(0)}` : ''}${minimalRuns.length ? `, minimal write ${runs(minimalRuns)}` : ''})`)
       }
       if (!only || only === 'comments') commentPages = await measureCommentPages(app.url, reader, ctx)
     }
@@ -358,11 +390,11 @@ async function timeUncachedSql(db: Database, chosen: Scenario[], ctx: BenchConte
   const rows = []
   for (const scenario of chosen) {
     const url = new URL(scenario.path, 'http://127.0.0.1')
-    for (let i = 0; i < 20; i++) await scenario.baseline(db, url, ctx, undefined)
+    for (let i = 0; i < 20; i++) await scenario.baseline(db, url, ctx, undefined, READ_CALL)
     const times: number[] = []
     for (let i = 0; i < 300; i++) {
       const start = performance.now()
-      await scenario.baseline(db, url, ctx, undefined)
+      await scenario.baseline(db, url, ctx, undefined, READ_CALL)
       times.push(performance.now() - start)
     }
     times.sort((a, b) => a - b)

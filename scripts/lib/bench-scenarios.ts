@@ -4,11 +4,18 @@
  * Shared by `npm run bench` (scripts/bench.ts) and `npm run bench:scale`
  * (scripts/bench-scale.ts).
  */
+import { randomBytes, randomUUID } from 'node:crypto'
+import type { IncomingHttpHeaders } from 'node:http'
 import type { Database } from '../../server/database/port'
+import { sql } from '../../server/database/sql'
+import { postComment, voteComment } from '../../server/services/comments'
+import { duelKey, DUEL_TTL_MS, judgeDuel, signDuel } from '../../server/services/duels'
+import { setFavourite } from '../../server/services/favourites'
 import { featureList, listFilteredUploads, listUploads, listUserUploads, PUBLIC_VIEW, type ListView } from '../../server/services/lists'
-import { castVote } from '../../server/services/votes'
+import { castAnonymousVote, castVote, removeVote, type AnonymousVoteValue } from '../../server/services/votes'
 import type { Actor } from '../../server/services/sessions'
 import { PERIOD_SORTS, periodStart, type Period, type Sort } from '../../shared/utils/ranking'
+import type { SingleUseRequests, WriteRequest } from './load'
 import { bulkTagName, bulkUsername } from './seed'
 
 /** What a scenario may use: the seeded data and a signed-in user. */
@@ -16,22 +23,56 @@ export interface BenchContext {
   token: string
   actor: Actor
   uploadIds: string[]
+  /** The site's secrets (the duel ids' key, the visitors' IP hashes); a write that needs them says so. */
+  secrets?: { session: string, ipHash: string }
+  /** The comments a comment vote is cast on, made by its `prepare`. */
+  commentIds?: string[]
+}
+
+/** What the baseline server passes a scenario besides the URL and the body: the method, the route's parameters and the headers. */
+export interface BaselineCall {
+  method: string
+  params: Record<string, string>
+  headers: IncomingHttpHeaders
 }
 
 export interface Scenario {
   name: string
-  method: 'GET' | 'POST'
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE'
   path: string
-  /** Request bodies, cycled per connection (POST). */
+  /** Request bodies, sent in turn to `method` `path` (a write). */
   bodies?: (ctx: BenchContext) => unknown[]
+  /** A write's requests, instead of `bodies`: a list sent in turn, or requests that work once (scripts/lib/load.ts). */
+  requests?: (ctx: BenchContext) => WriteRequest[] | SingleUseRequests
+  /** The routes the baseline server answers with this scenario, as `METHOD /path/:param`; without them, `method` and `path`. */
+  routes?: string[]
+  /** Makes what the requests need (comments to vote on, images to pair), once, before the servers' first run; may fill `ctx`. */
+  prepare?: (db: Database, ctx: BenchContext) => Promise<void>
   /** Needs the session cookie. */
   auth?: boolean
   /** The same work without a framework, for the baseline server. */
-  baseline: (db: Database, url: URL, ctx: BenchContext, body: unknown) => Promise<unknown>
+  baseline: (db: Database, url: URL, ctx: BenchContext, body: unknown, call: BaselineCall) => Promise<unknown>
   /** Reads are held to the goal (>= 60% of the baseline, p99 < 50 ms). */
   read: boolean
-  /** A write also measured against the minimal vote reference (scripts/lib/bench-minimal-vote.ts), which serves this path. */
+  /** A write also measured against the minimal write reference (scripts/lib/bench-minimal-writes.ts), which serves its routes. */
   minimal?: boolean
+}
+
+/** What a read's baseline is called with: a GET, nothing more. */
+export const READ_CALL: BaselineCall = { method: 'GET', params: {}, headers: {} }
+
+/** The route parameters when `method` and `pathname` match `route` (`METHOD /path/:param`), else undefined. */
+export function matchRoute(route: string, method: string, pathname: string): Record<string, string> | undefined {
+  const [routeMethod, routePath] = route.split(' ') as [string, string]
+  const expected = routePath.split('/')
+  const given = pathname.split('/')
+  if (routeMethod !== method || expected.length !== given.length) return undefined
+  const params: Record<string, string> = {}
+  for (const [i, part] of expected.entries()) {
+    if (part.startsWith(':')) params[part.slice(1)] = decodeURIComponent(given[i]!)
+    else if (part !== given[i]) return undefined
+  }
+  return params
 }
 
 export const paging = (url: URL, limit = 10) => ({ page: Number(url.searchParams.get('page') ?? 1), limit: Number(url.searchParams.get('limit') ?? limit) })
@@ -109,6 +150,212 @@ export const scenarios: Scenario[] = [
     minimal: true,
     bodies: ctx => ctx.uploadIds.slice(0, 50).flatMap(uploadId => [{ uploadId, vote: 'fucks' }, { uploadId, vote: 'does_not_fuck' }]),
     baseline: (db, _url, ctx, body) => castVote(db, ctx.actor, body as { uploadId: string, vote: 'fucks' | 'does_not_fuck' }),
+  },
+]
+
+/**
+ * Requests a run generously sends per second, for requests that work once
+ * (scripts/lib/load.ts SingleUseRequests): each run takes this many a
+ * second of its own, fresh, before it starts. A run that sends more goes
+ * round its share again and the repeats are refused (bad answers).
+ */
+const SINGLE_USE_PER_SECOND = 8000
+
+/** Requests that each work once, numbered on from the last one any run took (ours, the SQL baseline's, the minimal write's). */
+function singleUse(make: (ctx: BenchContext, k: number) => WriteRequest): (ctx: BenchContext) => SingleUseRequests {
+  let next = 0
+  return ctx => ({ perSecond: SINGLE_USE_PER_SECOND, take: count => Array.from({ length: count }, () => make(ctx, next++)) })
+}
+
+const json = (body: unknown) => JSON.stringify(body)
+
+/**
+ * Anonymous votes, each by a new visitor on an upload: visitor `v` votes on
+ * every upload of the context in turn (as one who goes down a page), from
+ * its own address (X-Forwarded-For, believed with NUXT_TRUST_PROXY as
+ * behind a proxy: the bench's requests all come from 127.0.0.1, and one
+ * address votes once per upload) and with its own fingerprint. The
+ * addresses start at a random point of 10.0.0.0/8 and the fingerprints
+ * carry a random tag, so a reused database's earlier votes are not met again.
+ */
+const anonymousVoter = (() => {
+  const run = randomBytes(6).toString('hex')
+  const start = randomBytes(3).readUIntBE(0, 3)
+  return (ctx: BenchContext, k: number): WriteRequest => {
+    const visitor = Math.floor(k / ctx.uploadIds.length)
+    const address = (start + visitor) % 0x1000000
+    return {
+      method: 'POST',
+      path: '/api/vote/anonymous',
+      headers: { 'x-forwarded-for': `10.${address >> 16}.${(address >> 8) & 255}.${address & 255}` },
+      body: json({ uploadId: ctx.uploadIds[k % ctx.uploadIds.length], vote: k % 2 ? 'downvote' : 'upvote', clientFingerprint: `bench-${run}-${visitor}` }),
+    }
+  }
+})()
+
+/** The uploads (public, of the context) whose votes a POST and DELETE pair write, and whose comments are voted on: not the vote's own fifty. */
+const pairUploads = (ctx: BenchContext) => ctx.uploadIds.slice(50, 100)
+
+/**
+ * Public uploads comments are posted to, one after another. A comment's
+ * kept count is recounted from the upload's comments on every post, so on
+ * fifty uploads a run's throughput fell as their comments grew (on SQLite
+ * at 3,000 uploads, 1,244 then 779 then 551 req/s in three rounds, the
+ * baseline's as much): spread over a thousand, each gets a few dozen in a
+ * whole run, as a busy upload would. Never the first three of the
+ * context, whose comments the upload pages' pair counts (scripts/bench.ts).
+ */
+const COMMENTED_UPLOADS = 1000
+let commentedUploads: string[] = []
+async function chooseCommentedUploads(db: Database, ctx: BenchContext) {
+  const kept = new Set(ctx.uploadIds.slice(0, 3))
+  commentedUploads = (await db.all<{ id: string }>(sql`SELECT id FROM uploads WHERE is_private = 0 ORDER BY id LIMIT ${COMMENTED_UPLOADS + 3}`))
+    .map(row => row.id).filter(id => !kept.has(id)).slice(0, COMMENTED_UPLOADS)
+}
+
+/**
+ * Each request of a list once on every id, then the other once on every id:
+ * with 50 ids, more than the 32 requests in flight lie between the two on
+ * one id, so the second finds the first done and every request changes
+ * what is stored (a favourite set then removed, a vote cast then withdrawn).
+ */
+const inTurns = (ids: string[], first: (id: string) => WriteRequest, second: (id: string) => WriteRequest) => [...ids.map(first), ...ids.map(second)]
+
+/** Public images of the site the judgements pair: each pair is judged once, and these make about two million pairs. */
+const DUEL_IMAGES = 2000
+
+/**
+ * Judgements of the bench user, each on a duel id minted here (signed with
+ * the site's key, as GET /api/duel/next would hand it out) for a pair the
+ * user has not judged: the k-th pair is (image p, image p + d) with d
+ * growing each time every image has had its turn, and p stepping by about
+ * 0.618 of the images, so the 32 requests in flight rarely share an image
+ * (as judgements of random pairs from many visitors would not).
+ */
+function judgements() {
+  let images: string[] = []
+  let stride = 1
+  let key: Buffer | undefined
+  const gcd = (a: number, b: number): number => b === 0 ? a : gcd(b, a % b)
+  /** The key duel ids are signed with (derived once, as the site does). */
+  const keyOf = (ctx: BenchContext) => key ??= duelKey(ctx.secrets!.session)
+  return {
+    prepare: async (db: Database) => {
+      images = (await db.all<{ id: string }>(sql`SELECT id FROM uploads WHERE is_private = 0 AND upload_type = 'image' ORDER BY id LIMIT ${DUEL_IMAGES}`)).map(row => row.id)
+      if (images.length < 3) throw new Error('POST /api/duel needs at least three public images in the seeded site')
+      stride = Math.round(images.length * 0.618)
+      while (gcd(stride, images.length) !== 1) stride++
+    },
+    key: keyOf,
+    request: (ctx: BenchContext, k: number): WriteRequest => {
+      const count = images.length
+      // Past the last distance the pairs come round again: judged already, refused (bad answers).
+      const distance = 1 + Math.floor(k / count) % Math.floor((count - 1) / 2)
+      const p = (k % count) * stride % count
+      const [left, right] = [images[p]!, images[(p + distance) % count]!]
+      // The judge as a duel id names an account (server/services/duels.ts judgeName).
+      const duelId = signDuel(keyOf(ctx), { id: randomUUID(), left, right, judge: `u:${ctx.actor.id}`, expires: Date.now() + DUEL_TTL_MS })
+      return { method: 'POST', path: '/api/duel', body: json({ duelId, winner: k % 2 ? 'right' : 'left' }) }
+    },
+  }
+}
+const duels = judgements()
+
+/** The comments a comment vote is cast on: one on each of fifty uploads, by the bench user. */
+async function makeComments(db: Database, ctx: BenchContext) {
+  ctx.commentIds = []
+  for (const uploadId of pairUploads(ctx)) {
+    ctx.commentIds.push((await postComment(db, ctx.actor, uploadId, { body: 'A comment the bench votes on.' })).comment.id)
+  }
+}
+
+/**
+ * Every write of the site besides the vote, each held to the minimal write
+ * reference (scripts/lib/bench-minimal-writes.ts) as the vote is. Each
+ * request changes what is stored, as the vote's alternating bodies do.
+ */
+export const writeScenarios: Scenario[] = [
+  {
+    name: 'POST /api/vote/anonymous',
+    method: 'POST',
+    path: '/api/vote/anonymous',
+    read: false,
+    minimal: true,
+    requests: singleUse(anonymousVoter),
+    baseline: (db, _url, ctx, body, call) => castAnonymousVote(db, {
+      ip: String(call.headers['x-forwarded-for']),
+      userAgent: call.headers['user-agent'],
+      secret: ctx.secrets!.ipHash,
+    }, body as { uploadId: string, vote: AnonymousVoteValue, clientFingerprint: string }),
+  },
+  {
+    name: 'POST then DELETE /api/vote (in turns)',
+    method: 'DELETE',
+    path: '/api/vote',
+    auth: true,
+    read: false,
+    minimal: true,
+    routes: ['POST /api/vote', 'DELETE /api/vote'],
+    requests: ctx => inTurns(pairUploads(ctx),
+      uploadId => ({ method: 'POST', path: '/api/vote', body: json({ uploadId, vote: 'fucks' }) }),
+      uploadId => ({ method: 'DELETE', path: `/api/vote?uploadId=${uploadId}` })),
+    baseline: (db, url, ctx, body, call) => call.method === 'POST'
+      ? castVote(db, ctx.actor, body as { uploadId: string, vote: 'fucks' })
+      : removeVote(db, ctx.actor, url.searchParams.get('uploadId') ?? ''),
+  },
+  {
+    name: 'PUT then DELETE /api/upload/{id}/favourite (in turns)',
+    method: 'PUT',
+    path: '/api/upload/{id}/favourite',
+    auth: true,
+    read: false,
+    minimal: true,
+    routes: ['PUT /api/upload/:id/favourite', 'DELETE /api/upload/:id/favourite'],
+    requests: ctx => inTurns(ctx.uploadIds.slice(0, 50),
+      id => ({ method: 'PUT', path: `/api/upload/${id}/favourite` }),
+      id => ({ method: 'DELETE', path: `/api/upload/${id}/favourite` })),
+    baseline: (db, _url, ctx, _body, call) => setFavourite(db, ctx.actor, call.params.id!, call.method === 'PUT'),
+  },
+  {
+    name: 'POST /api/upload/{id}/comments',
+    method: 'POST',
+    path: '/api/upload/{id}/comments',
+    auth: true,
+    read: false,
+    minimal: true,
+    routes: ['POST /api/upload/:id/comments'],
+    prepare: chooseCommentedUploads,
+    requests: () => commentedUploads.map(id => ({
+      method: 'POST',
+      path: `/api/upload/${id}/comments`,
+      body: json({ body: 'It does, and this is a plain line of text about as long as most comments are.' }),
+    })),
+    baseline: (db, _url, ctx, body, call) => postComment(db, ctx.actor, call.params.id!, body as { body: string }),
+  },
+  {
+    name: 'PUT /api/comments/{id}/vote (up, then down)',
+    method: 'PUT',
+    path: '/api/comments/{id}/vote',
+    auth: true,
+    read: false,
+    minimal: true,
+    routes: ['PUT /api/comments/:id/vote'],
+    prepare: makeComments,
+    requests: ctx => inTurns(ctx.commentIds!,
+      id => ({ method: 'PUT', path: `/api/comments/${id}/vote`, body: json({ vote: 'up' }) }),
+      id => ({ method: 'PUT', path: `/api/comments/${id}/vote`, body: json({ vote: 'down' }) })),
+    baseline: (db, _url, ctx, body, call) => voteComment(db, ctx.actor, call.params.id!, (body as { vote: 'up' | 'down' }).vote),
+  },
+  {
+    name: 'POST /api/duel',
+    method: 'POST',
+    path: '/api/duel',
+    auth: true,
+    read: false,
+    minimal: true,
+    prepare: duels.prepare,
+    requests: singleUse(duels.request),
+    baseline: (db, _url, ctx, body) => judgeDuel(db, duels.key(ctx), { userId: ctx.actor.id }, body as { duelId: string, winner: 'left' | 'right' }),
   },
 ]
 

@@ -71,47 +71,113 @@ async function byWrk(options: LoadOptions, rest: string[]): Promise<LoadResult> 
   return parseWrk(stdout)
 }
 
-export interface WriteOptions extends LoadOptions {
+/** One request of a write: its method and path (with any query), headers of its own besides the run's, and its body when it has one. */
+export interface WriteRequest {
   method: string
-  /** Sent in turn, one a request, over all connections together. */
-  bodies: string[]
+  path: string
+  headers?: Record<string, string>
+  body?: string
 }
 
 /**
- * Sends `bodies` to `url` in turn with `connections` open for `seconds`,
- * after one warm-up second. With wrk (a Lua script, one thread: one counter
- * for all connections) when it is installed: autocannon walks the list once
- * per connection, and connections that keep pace send the same body one
- * after another, so of votes that were meant to alternate, many repeated the
- * one just made and wrote nothing; its client also shares the machine's
- * cores with the server in JavaScript.
+ * Requests that each work once (a signed duel id, a new visitor's vote):
+ * every run (the warm-up second too) takes the next `perSecond` × its
+ * seconds of them from `take`, and goes round them again if it outpaces
+ * that, so the repeats it sends are refused by the server and counted as
+ * bad answers, never hidden.
+ */
+export interface SingleUseRequests {
+  perSecond: number
+  take: (count: number) => WriteRequest[]
+}
+
+export interface WriteOptions extends LoadOptions {
+  /** Sent in turn, one a request, over all connections together; a list is cycled. */
+  requests?: WriteRequest[] | SingleUseRequests
+  /** Without `requests`: `bodies` in turn, each `method` to `url`. */
+  method?: string
+  bodies?: string[]
+}
+
+/**
+ * Sends the write's requests (or `bodies` to `url`) in turn with
+ * `connections` open for `seconds`, after one warm-up second. One counter
+ * for all connections picks each next request: with wrk (a Lua script, one
+ * thread) when it is installed, else with autocannon, each of whose
+ * connections asks one shared counter (`setupRequest`). autocannon alone
+ * walks its list once per connection, and connections that keep pace send
+ * the same body one after another, so of votes that were meant to
+ * alternate, many repeated the one just made and wrote nothing; its client
+ * also shares the machine's cores with the server in JavaScript.
  */
 export async function loadWrite(url: string, options: WriteOptions): Promise<LoadResult> {
-  const headers = options.headers ?? {}
-  if (!options.wrk) {
-    const requests = options.bodies.map(body => ({ method: options.method as 'POST', headers, body }))
-    return byAutocannon({ url, connections: options.connections, requests }, options.seconds)
+  const target = new URL(url)
+  const list = options.requests ?? (options.bodies ?? ['']).map(body => ({ method: options.method ?? 'POST', path: `${target.pathname}${target.search}`, body }))
+  const run = (seconds: number) => {
+    const requests = Array.isArray(list) ? list : list.take(Math.ceil(list.perSecond * seconds))
+    return options.wrk ? writeByWrk(target.origin, options, requests, seconds) : writeByAutocannon(target.origin, options, requests, seconds)
   }
+  await run(1)
+  return run(options.seconds)
+}
+
+/** One run of autocannon over `requests` in turn: every connection takes the next one from the one counter. */
+async function writeByAutocannon(origin: string, options: WriteOptions, requests: WriteRequest[], seconds: number): Promise<LoadResult> {
+  let n = 0
+  const setupRequest = (request: { headers?: Record<string, string> }) => {
+    const next = requests[n++ % requests.length]!
+    return { ...request, method: next.method, path: next.path, headers: { ...request.headers, ...next.headers }, body: next.body ?? Buffer.alloc(0) }
+  }
+  const result = await autocannon({ url: origin, connections: options.connections, headers: options.headers ?? {}, requests: [{ setupRequest }], duration: seconds })
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, bad: result.non2xx + result.errors + result.timeouts }
+}
+
+/**
+ * One run of wrk over `requests` in turn. They go to wrk in a file, one a
+ * line (method, path, own headers as `name\x01value\x01` and `=body`
+ * between tabs), which its script reads and
+ * formats once before the run: a long list held in the script's source
+ * would be one constant each, past what LuaJIT allows in a function.
+ */
+async function writeByWrk(origin: string, options: WriteOptions, requests: WriteRequest[], seconds: number): Promise<LoadResult> {
   const dir = mkdtempSync(join(tmpdir(), 'dif-wrk-'))
   const script = join(dir, 'write.lua')
-  // Long brackets hold any JSON as it is; the level is one no body contains.
+  const data = join(dir, 'requests.tsv')
+  // Long brackets hold any text as it is; the level is one the text does not contain.
   const quote = (text: string) => {
     let level = ''
     while (text.includes(`]${level}]`)) level += '='
     return `[${level}[${text}]${level}]`
   }
+  writeFileSync(data, requests.map(({ method, path, headers = {}, body }) => {
+    const own = Object.entries(headers).map(([name, value]) => `${name}\x01${value}\x01`).join('')
+    if (/[\t\r\n]/.test(method + path + own) || (body !== undefined && /[\r\n]/.test(body))) throw new Error(`A write's method, path, headers and body must each be one line: ${method} ${path}`)
+    return `${method}\t${path}\t${own}\t${body === undefined ? '' : `=${body}`}\n`
+  }).join(''))
   writeFileSync(script, [
-    `wrk.method = ${quote(options.method)}`,
-    ...Object.entries(headers).map(([name, value]) => `wrk.headers[ ${quote(name)} ] = ${quote(value)}`),
-    `local bodies = { ${options.bodies.map(quote).join(', ')} }`,
+    ...Object.entries(options.headers ?? {}).map(([name, value]) => `wrk.headers[ ${quote(name)} ] = ${quote(value)}`),
+    'local requests = {}',
+    'function init(args)',
+    `  for line in io.lines(${quote(data)}) do`,
+    '    local method, path, own, body = line:match("^(%u+)\\t([^\\t]*)\\t([^\\t]*)\\t(.*)$")',
+    '    local headers = wrk.headers',
+    '    if own ~= "" then',
+    '      headers = {}',
+    '      for name, value in pairs(wrk.headers) do headers[name] = value end',
+    '      for name, value in own:gmatch("([^\\1]*)\\1([^\\1]*)\\1") do headers[name] = value end',
+    '    end',
+    '    requests[#requests + 1] = wrk.format(method, path, headers, body ~= "" and body:sub(2) or nil)',
+    '  end',
+    'end',
     'local n = 0',
     'request = function()',
     '  n = n + 1',
-    '  return wrk.format(nil, nil, nil, bodies[(n - 1) % #bodies + 1])',
+    '  return requests[(n - 1) % #requests + 1]',
     'end',
   ].join('\n'))
   try {
-    return await byWrk(options, ['-s', script, url])
+    const { stdout } = await run('wrk', ['-t1', `-c${options.connections}`, `-d${seconds}s`, '--latency', '-s', script, origin])
+    return parseWrk(stdout)
   }
   finally {
     rmSync(dir, { recursive: true, force: true })

@@ -10,6 +10,12 @@ AS $function$
 DECLARE
   target text := CASE WHEN TG_OP = 'DELETE' THEN OLD."upload_id" ELSE NEW."upload_id" END;
 BEGIN
+  IF TG_OP = 'INSERT' THEN
+    IF NEW."deleted" = 0 AND NOT EXISTS (SELECT 1 FROM "users" us WHERE us."id" = NEW."author_id" AND us."shadow_banned" = 1) THEN
+      UPDATE "uploads" SET "comments" = "comments" + 1 WHERE "id" = target;
+    END IF;
+    RETURN NULL;
+  END IF;
   UPDATE "uploads" SET "comments" = (SELECT count(*) FROM "comments" c WHERE c."upload_id" = target AND c."deleted" = 0
     AND NOT EXISTS (SELECT 1 FROM "users" us WHERE us."id" = c."author_id" AND us."shadow_banned" = 1)) WHERE "id" = target;
   RETURN NULL;

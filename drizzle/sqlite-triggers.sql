@@ -10,9 +10,9 @@ BEGIN
 END;
 
 CREATE TRIGGER `comments_count_insert` AFTER INSERT ON `comments`
+WHEN NEW.`deleted` = 0 AND NOT EXISTS (SELECT 1 FROM `users` us WHERE us.`id` = NEW.`author_id` AND us.`shadow_banned` = 1)
 BEGIN
-  UPDATE `uploads` SET `comments` = (SELECT count(*) FROM `comments` c WHERE c.`upload_id` = NEW.`upload_id` AND c.`deleted` = 0
-    AND NOT EXISTS (SELECT 1 FROM `users` us WHERE us.`id` = c.`author_id` AND us.`shadow_banned` = 1)) WHERE `id` = NEW.`upload_id`;
+  UPDATE `uploads` SET `comments` = `comments` + 1 WHERE `id` = NEW.`upload_id`;
 END;
 
 CREATE TRIGGER `comments_count_update` AFTER UPDATE OF `deleted`, `author_id` ON `comments`

@@ -6,7 +6,7 @@
  *
  * Env: BENCH_UPLOADS (default 100000; votes = 10 per upload, 2000 tags),
  * BENCH_DURATION seconds per scenario (default 5), BENCH_CONNECTIONS (32),
- * BENCH_ONLY (substring of scenario names), BENCH_DATA_DIR (reuse a seeded dir),
+ * BENCH_ONLY (substrings of scenario names, `|` between alternatives: `BENCH_ONLY='POST /api/vote|DELETE'`), BENCH_DATA_DIR (reuse a seeded dir),
  * BENCH_DATABASE_URL (run the same table on that PostgreSQL database: seeded
  * when it has no uploads yet, reused otherwise).
  * Every scenario takes turns with its references three times, on three
@@ -208,8 +208,9 @@ async function main() {
     const uploadIds = (await reader.all<{ id: string }>(sql`SELECT id FROM uploads WHERE is_private = 0 ORDER BY created_at DESC LIMIT 100`)).map(r => r.id)
     const ctx: BenchContext = { token, uploadIds, actor: { ...user, isAdmin: false, shadowBanned: false }, secrets: await siteSecrets(reader, dataDir, databaseUrl) }
     // BENCH_ONLY=comments is the upload pages' pair alone (see the header).
-    const chosen = only === 'comments' ? [] : scenarios.filter(s => !only || s.name.includes(only))
-    sqlRows = await timeUncachedSql(reader, [...chosen.filter(s => s.read), ...periodScenarios.filter(s => !only || s.name.includes(only))], ctx)
+    const named = (name: string) => !only || only.split('|').some(part => name.includes(part))
+    const chosen = only === 'comments' ? [] : scenarios.filter(s => named(s.name))
+    sqlRows = await timeUncachedSql(reader, [...chosen.filter(s => s.read), ...periodScenarios.filter(s => named(s.name))], ctx)
     for (const scenario of chosen) await scenario.prepare?.(reader, ctx)
     const minimal = chosen.some(scenario => scenario.minimal)
       ? await startMinimalWrites(await minimalWritesSetup(reader, dataDir, databaseUrl, ctx))

@@ -1,4 +1,6 @@
 import { chmodSync, closeSync, existsSync, openSync, readSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { Worker } from 'node:worker_threads'
 import BetterSqlite3 from 'better-sqlite3'
 import type { Database, Executor } from './port'
 import { render, sql, type Query } from './sql'
@@ -17,6 +19,7 @@ export class SqliteDatabase implements Database {
   /** The open `-shm` file (the WAL index), null when there is none to read. */
   private walIndex: number | null | undefined
   private readonly walIndexHeader = Buffer.alloc(2 * WAL_INDEX_HEADER_BYTES)
+  private checkpointer: Worker | null = null
 
   constructor(private readonly file: string) {
     // The file holds TOTP secrets and hashes: readable by its owner only (also its WAL and shm files).
@@ -176,13 +179,51 @@ export class SqliteDatabase implements Database {
     await this.get(PING_QUERY)
   }
 
+  /**
+   * Moves the WAL's checkpoints off this thread: a worker with a connection of
+   * its own copies committed pages into the database file every `everyMs`
+   * (PASSIVE: it never waits for or blocks a writer), and this connection's
+   * own checkpoints start only past CHECKPOINT_FALLBACK_PAGES of WAL, should
+   * the worker fall behind or stop. Left to SQLite, every 1,000 pages the
+   * commit that crossed them copied and synced the WAL inside its request, on
+   * the event loop every other request waits on (docs/database.md, "The two engines").
+   * For the server only: a short-lived script keeps SQLite's default.
+   */
+  startCheckpoints(everyMs = 1000): void {
+    if (this.checkpointer || this.file === ':memory:') return
+    const driver = createRequire(import.meta.url).resolve('better-sqlite3')
+    const worker = new Worker(CHECKPOINTER, { eval: true, workerData: { driver, file: this.file, everyMs } })
+    worker.unref()
+    // A checkpointer that fails leaves the fallback: this connection checkpoints again.
+    worker.on('error', () => {})
+    this.checkpointer = worker
+    this.sqlite.pragma(`wal_autocheckpoint = ${CHECKPOINT_FALLBACK_PAGES}`)
+  }
+
   async close(): Promise<void> {
     while (this.writer) await this.writer
+    if (this.checkpointer) await this.checkpointer.terminate()
+    this.checkpointer = null
     if (typeof this.walIndex === 'number') closeSync(this.walIndex)
     this.walIndex = null
     this.sqlite.close()
   }
 }
+
+/** WAL pages past which the serving connection checkpoints itself (4 KB pages: 40 MB), while a worker does it. */
+const CHECKPOINT_FALLBACK_PAGES = 10_000
+
+/** The checkpoint worker (see SqliteDatabase.startCheckpoints): CommonJS, given the driver's path. */
+const CHECKPOINTER = `
+const { workerData } = require('node:worker_threads')
+const Database = require(workerData.driver)
+const db = new Database(workerData.file, { fileMustExist: true })
+db.pragma('busy_timeout = 1000')
+setInterval(() => {
+  try { db.pragma('wal_checkpoint(PASSIVE)') }
+  catch {}
+}, workerData.everyMs)
+`
 
 /** One copy of the WAL-index header; the file holds two, back to back. */
 const WAL_INDEX_HEADER_BYTES = 48

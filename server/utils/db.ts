@@ -1,5 +1,6 @@
 import { openDatabase } from '../database/connection'
 import type { Database } from '../database/port'
+import { SqliteDatabase } from '../database/sqlite'
 
 let database: Database | undefined
 
@@ -15,6 +16,7 @@ export function useDB(): Database {
     const config = useRuntimeConfig()
     ensureDataDirs()
     database = openDatabase({ url: String(config.databaseUrl || ''), sqliteFile: dataPath('app.sqlite'), poolMax: Number(config.databasePoolMax) || 10 })
+    if (database instanceof SqliteDatabase) database.startCheckpoints()
   }
   return database
 }

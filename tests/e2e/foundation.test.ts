@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Validator } from '@seriousme/openapi-schema-validator'
@@ -179,6 +179,9 @@ describe('data dir, migrations and secrets across restarts', () => {
       }
       const secrets = await storedSecrets(first)
       const user = await registerUser({}, first.url)
+      // SQLite: the server's checkpoint worker copies those commits from the WAL into the
+      // database with no request to run it (docs/database.md, "The two engines").
+      if (!first.databaseUrl) await expect.poll(() => walCheckpointed(join(dataDir, 'app.sqlite-shm')), { timeout: 5000 }).toBe(true)
       await first.stop({ keepData: true })
 
       const second = await startServer({}, { dataDir, databaseUrl: first.databaseUrl })
@@ -198,3 +201,10 @@ describe('data dir, migrations and secrets across restarts', () => {
     }
   })
 })
+
+/** Whether every frame in the WAL is copied into the database: the WAL index's mxFrame (offset 16) equals the checkpoint's nBackfill (offset 96). */
+function walCheckpointed(shmFile: string): boolean {
+  const shm = readFileSync(shmFile)
+  const frames = shm.readUInt32LE(16)
+  return frames > 0 && shm.readUInt32LE(96) === frames
+}

@@ -61,7 +61,14 @@ export async function startS3(): Promise<TestS3> {
       let token = ''
       for (;;) {
         const query = new URLSearchParams({ 'list-type': '2', ...(token ? { 'continuation-token': token } : {}) })
-        const response = await client.fetch(`${url(bucket)}?${query}`)
+        // The stand-in walks its folders to list, and answers 500 when an object goes while it
+        // walks; S3 clients retry a 500, and so does this.
+        let response = await client.fetch(`${url(bucket)}?${query}`)
+        for (let retry = 0; response.status === 500 && retry < 3; retry++) {
+          await response.text()
+          await new Promise(resolve => setTimeout(resolve, 50))
+          response = await client.fetch(`${url(bucket)}?${query}`)
+        }
         const xml = await response.text()
         if (response.status !== 200) throw new Error(`Listing ${bucket} answered ${response.status}: ${xml}`)
         keys.push(...[...xml.matchAll(/<Key>([^<]*)<\/Key>/g)].map(match => match[1]!))

@@ -195,7 +195,7 @@ export class SqliteDatabase implements Database {
     const worker = new Worker(CHECKPOINTER, { eval: true, workerData: { driver, file: this.file, everyMs } })
     worker.unref()
     // A checkpointer that fails leaves the fallback: this connection checkpoints again.
-    worker.on('error', () => {})
+    worker.on('error', error => console.warn(`[db] SQLite checkpoint worker stopped, checkpoints fall back to this connection: ${error.message}`))
     this.checkpointer = worker
     this.sqlite.pragma(`wal_autocheckpoint = ${CHECKPOINT_FALLBACK_PAGES}`)
   }

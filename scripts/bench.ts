@@ -105,7 +105,7 @@ async function measureWarm(url: string, scenario: Scenario, ctx: BenchContext, d
 }
 
 /** The tables the writes change (scripts/lib/bench-scenarios.ts), vacuumed before each write run on PostgreSQL. */
-const WRITTEN_TABLES = ['uploads', 'upload_tags', 'votes', 'anonymous_votes', 'favourites', 'comments', 'comment_votes', 'duel_judgements', 'users', 'sessions']
+const WRITTEN_TABLES = ['uploads', 'upload_tags', 'upload_revisions', 'tags', 'tag_pairs', 'votes', 'anonymous_votes', 'favourites', 'comments', 'comment_votes', 'duel_judgements', 'users', 'sessions']
 
 /**
  * The tables the writes change, brought back to the same state before each
@@ -135,7 +135,7 @@ async function minimalWritesSetup(db: Database, dataDir: string, databaseUrl: st
   const session = (await db.get<{ id: string, userId: string, expiresAt: string }>(sql`SELECT id, user_id AS "userId", expires_at AS "expiresAt" FROM sessions WHERE user_id = ${ctx.actor.id}`))!
   const uploadIds = (await db.all<{ id: string }>(sql`SELECT id FROM uploads`)).map(row => row.id)
   const comments = await db.all<{ id: string, uploadId: string }>(sql`SELECT id, upload_id AS "uploadId" FROM comments`)
-  return { databaseUrl, dataDir, secret: ctx.secrets!.session, ipHashSecret: ctx.secrets!.ipHash, session, uploadIds, comments }
+  return { databaseUrl, dataDir, secret: ctx.secrets!.session, ipHashSecret: ctx.secrets!.ipHash, session, uploadIds, comments, edited: ctx.edited ?? [] }
 }
 
 /** One scenario against `url`, with wrk when installed (scripts/lib/load.ts): a GET, or a write's requests (or bodies) in turn. */

@@ -25,7 +25,14 @@
  *   read the earlier vote, upsert it and move the comment's score;
  * - a judgement (POST /api/duel): check the duel id's HMAC, judge and
  *   expiry, lock the pair's rows in id order, insert the judgement keyed by
- *   the duel id (a used id is refused, 400) and move the two counters.
+ *   the duel id and unique per judge and pair (a used id is refused, 400)
+ *   and move the two counters;
+ * - an edit (PATCH /api/upload/{id}, a description and the complete tag
+ *   list): lock the upload's row (the caller's own, else 403), read its
+ *   tags, take out the links of those gone and add those new (each tag's
+ *   row made or counted, in slug order), write the description and the next
+ *   revision number, keep the revision with what changed, and answer the
+ *   upload with its tags.
  *
  * Its tables are its own and minimal, with as many uploads as the seeded
  * site, ten votes each and the site's comments (their ids), so an index as
@@ -58,12 +65,14 @@ export interface MinimalWritesSetup {
   uploadIds: string[]
   /** Every comment of the site (id and upload): the comment votes' comments among them. */
   comments: { id: string, uploadId: string }[]
+  /** The uploads the edits change (the bench user's), with their tag names in order; only these carry tags here. */
+  edited: { id: string, tags: string[] }[]
 }
 
 const SQLITE_FILE = 'bench-minimal-writes.sqlite'
 const SCHEMA = 'bench_minimal'
 /** The tables of the reference, for VACUUM between runs on PostgreSQL (scripts/bench.ts). */
-export const MINIMAL_TABLES = ['uploads', 'votes', 'anonymous_votes', 'favourites', 'comments', 'comment_votes', 'duel_judgements'].map(table => `${SCHEMA}.${table}`)
+export const MINIMAL_TABLES = ['uploads', 'votes', 'anonymous_votes', 'favourites', 'comments', 'comment_votes', 'duel_judgements', 'tags', 'upload_tags', 'revisions'].map(table => `${SCHEMA}.${table}`)
 
 /** Creates (afresh) and fills the reference's tables, then starts it in a process of its own. */
 export async function startMinimalWrites(setup: MinimalWritesSetup): Promise<{ url: string, stop: () => Promise<void> }> {
@@ -81,29 +90,35 @@ export async function startMinimalWrites(setup: MinimalWritesSetup): Promise<{ u
 /** The tables, in either engine's words (`$int`, `$text`, `$small`, `$rowid` filled in). */
 const TABLES = `
   CREATE TABLE $s.uploads (id $text PRIMARY KEY, upvotes $int NOT NULL DEFAULT 0, downvotes $int NOT NULL DEFAULT 0,
-    favourites $int NOT NULL DEFAULT 0, comments $int NOT NULL DEFAULT 0, duel_wins $int NOT NULL DEFAULT 0, duel_losses $int NOT NULL DEFAULT 0);
+    favourites $int NOT NULL DEFAULT 0, comments $int NOT NULL DEFAULT 0, duel_wins $int NOT NULL DEFAULT 0, duel_losses $int NOT NULL DEFAULT 0,
+    user_id $text, description $text NOT NULL DEFAULT '', revision $int NOT NULL DEFAULT 1);
   CREATE TABLE $s.votes (user_id $text NOT NULL, upload_id $text NOT NULL, value $small NOT NULL, PRIMARY KEY (user_id, upload_id))$rowid;
   CREATE TABLE $s.anonymous_votes (id $text PRIMARY KEY, upload_id $text NOT NULL, ip_hash $text NOT NULL, fingerprint $text NOT NULL,
     user_agent_hash $text, value $small NOT NULL, UNIQUE (upload_id, ip_hash), UNIQUE (upload_id, fingerprint));
   CREATE TABLE $s.favourites (user_id $text NOT NULL, upload_id $text NOT NULL, created_at $text NOT NULL, PRIMARY KEY (user_id, upload_id))$rowid;
   CREATE TABLE $s.comments (id $text PRIMARY KEY, upload_id $text NOT NULL, author_id $text NOT NULL, body $text NOT NULL,
     created_at $text NOT NULL, score $int NOT NULL DEFAULT 0);
-  CREATE INDEX $icomments_upload ON comments (upload_id, created_at);
+  CREATE INDEX comments_upload ON $s.comments (upload_id, created_at);
   CREATE TABLE $s.comment_votes (comment_id $text NOT NULL, user_id $text NOT NULL, value $small NOT NULL, PRIMARY KEY (comment_id, user_id))$rowid;
-  CREATE TABLE $s.duel_judgements (id $text PRIMARY KEY, low_id $text NOT NULL, high_id $text NOT NULL, user_id $text NOT NULL, winner $text NOT NULL);
+  CREATE TABLE $s.duel_judgements (id $text PRIMARY KEY, low_id $text NOT NULL, high_id $text NOT NULL, user_id $text NOT NULL, winner $text NOT NULL,
+    UNIQUE (user_id, low_id, high_id));
+  CREATE TABLE $s.tags (id $text PRIMARY KEY, slug $text NOT NULL UNIQUE, name $text NOT NULL, uploads $int NOT NULL DEFAULT 0);
+  CREATE TABLE $s.upload_tags (upload_id $text NOT NULL, tag_id $text NOT NULL, position $int NOT NULL, PRIMARY KEY (upload_id, tag_id))$rowid;
+  CREATE INDEX upload_tags_tag ON $s.upload_tags (tag_id, upload_id);
+  CREATE TABLE $s.revisions (upload_id $text NOT NULL, revision $int NOT NULL, actor_id $text NOT NULL, changes $text NOT NULL,
+    created_at $text NOT NULL, PRIMARY KEY (upload_id, revision))$rowid;
   CREATE TABLE $s.sessions (id $text PRIMARY KEY, user_id $text NOT NULL, expires_at $text NOT NULL, revoked_at $text);`
 
 function tablesFor(postgres: boolean): string {
   return TABLES
     .replaceAll('$s.', postgres ? `${SCHEMA}.` : '')
-    .replaceAll('$icomments_upload ON comments', postgres ? `comments_upload ON ${SCHEMA}.comments` : 'comments_upload ON comments')
     .replaceAll('$text', postgres ? 'text' : 'TEXT')
     .replaceAll('$int', postgres ? 'integer' : 'INTEGER')
     .replaceAll('$small', postgres ? 'smallint' : 'INTEGER')
     .replaceAll('$rowid', postgres ? '' : ' WITHOUT ROWID')
 }
 
-const DROP = ['sessions', 'duel_judgements', 'comment_votes', 'comments', 'favourites', 'anonymous_votes', 'votes', 'uploads']
+const DROP = ['revisions', 'upload_tags', 'tags', 'sessions', 'duel_judgements', 'comment_votes', 'comments', 'favourites', 'anonymous_votes', 'votes', 'uploads']
 
 function fillSqlite(file: string, setup: MinimalWritesSetup) {
   const db = new BetterSqlite3(file)
@@ -119,6 +134,14 @@ function fillSqlite(file: string, setup: MinimalWritesSetup) {
     const comment = db.prepare('INSERT INTO comments (id, upload_id, author_id, body, created_at) VALUES (?, ?, ?, ?, ?)')
     for (const row of setup.comments) comment.run(row.id, row.uploadId, setup.session.userId, 'A comment.', new Date().toISOString())
     db.prepare('INSERT INTO sessions (id, user_id, expires_at) VALUES (?, ?, ?)').run(setup.session.id, setup.session.userId, setup.session.expiresAt)
+    const own = db.prepare('UPDATE uploads SET user_id = ? WHERE id = ?')
+    const tag = db.prepare<[string, string, string], { id: string }>(`INSERT INTO tags (id, slug, name, uploads) VALUES (?, ?, ?, 1)
+      ON CONFLICT (slug) DO UPDATE SET uploads = uploads + 1 RETURNING id`)
+    const link = db.prepare('INSERT INTO upload_tags (upload_id, tag_id, position) VALUES (?, ?, ?)')
+    for (const upload of setup.edited) {
+      own.run(setup.session.userId, upload.id)
+      upload.tags.forEach((name, position) => link.run(upload.id, tag.get(randomUUID(), slugOf(name), name)!.id, position))
+    }
   })()
   db.close()
 }
@@ -134,6 +157,14 @@ async function fillPostgres(url: string, setup: MinimalWritesSetup) {
     await client.query(`INSERT INTO ${SCHEMA}.comments (id, upload_id, author_id, body, created_at)
       SELECT unnest($1::text[]), unnest($2::text[]), $3, 'A comment.', now()::text`, [setup.comments.map(c => c.id), setup.comments.map(c => c.uploadId), setup.session.userId])
     await client.query(`INSERT INTO ${SCHEMA}.sessions (id, user_id, expires_at) VALUES ($1, $2, $3)`, [setup.session.id, setup.session.userId, setup.session.expiresAt])
+    await client.query(`UPDATE ${SCHEMA}.uploads SET user_id = $1 WHERE id = ANY($2::text[])`, [setup.session.userId, setup.edited.map(upload => upload.id)])
+    const links = setup.edited.flatMap(upload => upload.tags.map((name, position) => ({ upload: upload.id, slug: slugOf(name), name, position })))
+    const names = new Map(links.map(link => [link.slug, link.name]))
+    await client.query(`INSERT INTO ${SCHEMA}.tags (id, slug, name, uploads) SELECT gen_random_uuid()::text, unnest($1::text[]), unnest($2::text[]), unnest($3::int[])`,
+      [[...names.keys()], [...names.values()], [...names.keys()].map(slug => links.filter(link => link.slug === slug).length)])
+    await client.query(`INSERT INTO ${SCHEMA}.upload_tags (upload_id, tag_id, position)
+      SELECT l.upload_id, t.id, l.position FROM unnest($1::text[], $2::text[], $3::int[]) AS l(upload_id, slug, position) JOIN ${SCHEMA}.tags t ON t.slug = l.slug`,
+    [links.map(link => link.upload), links.map(link => link.slug), links.map(link => link.position)])
     await client.query(`VACUUM ANALYZE ${[...MINIMAL_TABLES, `${SCHEMA}.sessions`].join(', ')}`)
   }
   finally {
@@ -145,6 +176,19 @@ type Session = { user_id: string, expires_at: string, revoked_at: string | null 
 type Counts = { upvotes: number, downvotes: number }
 type CommentRow = { id: string, upload_id: string, author_id: string, body: string, created_at: string, score: number }
 type Standing = { id: string, duel_wins: number, duel_losses: number }
+type Edited = { id: string, description: string, tags: string[], revision: number }
+
+/** A tag's slug as this reference keeps it: its name in lower case, spaces as dashes. */
+const slugOf = (name: string) => name.trim().toLowerCase().replace(/\s+/g, '-')
+
+/** What an edit changes: the tags to take out (their ids) and to add (name and slug), and the revision's record of it. */
+function tagChanges(current: { id: string, slug: string, name: string }[], wanted: string[]) {
+  const want = new Map(wanted.map(name => [slugOf(name), name]))
+  const had = new Set(current.map(tag => tag.slug))
+  const removed = current.filter(tag => !want.has(tag.slug))
+  const added = [...want].filter(([slug]) => !had.has(slug)).map(([slug, name]) => ({ slug, name }))
+  return { removed, added, record: { tagsAdded: added.map(tag => tag.slug), tagsRemoved: removed.map(tag => tag.slug) } }
+}
 
 /** What each write does in its one transaction; undefined when the upload (or comment) is not there, null when a unique key refused it. */
 interface Engine {
@@ -156,6 +200,8 @@ interface Engine {
   comment: (userId: string, uploadId: string, body: string) => Promise<CommentRow | undefined>
   commentVote: (userId: string, commentId: string, value: 1 | -1) => Promise<{ score: number } | undefined>
   judge: (userId: string, duel: { id: string, low: string, high: string, winner: 'low' | 'high' }) => Promise<Standing[] | null | undefined>
+  /** null: not the caller's upload. */
+  edit: (userId: string, uploadId: string, description: string, tags: string[]) => Promise<Edited | null | undefined>
 }
 
 /** [upvotes, downvotes] moved when a vote goes from `before` to `after` (1 up, -1 down, 0 none). */
@@ -190,6 +236,16 @@ function sqliteEngine(file: string): Engine {
     VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id`)
   const win = db.prepare<[string], Standing>('UPDATE uploads SET duel_wins = duel_wins + 1 WHERE id = ? RETURNING id, duel_wins, duel_losses')
   const lose = db.prepare<[string], Standing>('UPDATE uploads SET duel_losses = duel_losses + 1 WHERE id = ? RETURNING id, duel_wins, duel_losses')
+  const editedUpload = db.prepare<[string], { user_id: string | null, description: string }>('SELECT user_id, description FROM uploads WHERE id = ?')
+  const tagsOf = db.prepare<[string], { id: string, slug: string, name: string, position: number }>(`SELECT t.id, t.slug, t.name, ut.position
+    FROM upload_tags ut JOIN tags t ON t.id = ut.tag_id WHERE ut.upload_id = ? ORDER BY ut.position`)
+  const countTag = db.prepare<[string, string, string], { id: string }>(`INSERT INTO tags (id, slug, name, uploads) VALUES (?, ?, ?, 1)
+    ON CONFLICT (slug) DO UPDATE SET uploads = uploads + 1 RETURNING id`)
+  const uncountTag = db.prepare('UPDATE tags SET uploads = uploads - 1 WHERE id = ?')
+  const unlink = db.prepare('DELETE FROM upload_tags WHERE upload_id = ? AND tag_id = ?')
+  const link = db.prepare('INSERT INTO upload_tags (upload_id, tag_id, position) VALUES (?, ?, ?)')
+  const rewrite = db.prepare<[string, string], { revision: number }>('UPDATE uploads SET description = ?, revision = revision + 1 WHERE id = ? RETURNING revision')
+  const revise = db.prepare('INSERT INTO revisions (upload_id, revision, actor_id, changes, created_at) VALUES (?, ?, ?, ?, ?)')
   // One connection and a synchronous driver: each transaction is the function run, as ours.
   const immediate = <A extends unknown[], R>(fn: (...args: A) => R) => {
     const tx = db.transaction(fn)
@@ -239,6 +295,22 @@ function sqliteEngine(file: string): Engine {
       if (!insertJudgement.get(duel.id, duel.low, duel.high, userId, duel.winner)) return null
       const [winner, loser] = duel.winner === 'low' ? [duel.low, duel.high] : [duel.high, duel.low]
       return [win.get(winner)!, lose.get(loser)!]
+    }),
+    edit: immediate((userId: string, uploadId: string, description: string, tags: string[]) => {
+      const row = editedUpload.get(uploadId)
+      if (!row) return undefined
+      if (row.user_id !== userId) return null
+      const current = tagsOf.all(uploadId)
+      const { removed, added, record } = tagChanges(current, tags)
+      let position = Math.max(-1, ...current.map(tag => tag.position)) + 1
+      for (const tag of removed) {
+        unlink.run(uploadId, tag.id)
+        uncountTag.run(tag.id)
+      }
+      for (const tag of added) link.run(uploadId, countTag.get(randomUUID(), tag.slug, tag.name)!.id, position++)
+      const { revision } = rewrite.get(description, uploadId)!
+      revise.run(uploadId, revision, userId, JSON.stringify({ description: { from: row.description, to: description }, ...record }), new Date().toISOString())
+      return { id: uploadId, description, tags: tagsOf.all(uploadId).map(tag => tag.name), revision }
     }),
   }
 }
@@ -319,6 +391,31 @@ function postgresEngine(url: string): Engine {
       const [winner, loser] = duel.winner === 'low' ? [duel.low, duel.high] : [duel.high, duel.low]
       return (await query<Standing>('standings', `UPDATE ${s}.uploads SET duel_wins = duel_wins + CASE WHEN id = $1 THEN 1 ELSE 0 END,
         duel_losses = duel_losses + CASE WHEN id = $2 THEN 1 ELSE 0 END WHERE id IN ($1, $2) RETURNING id, duel_wins, duel_losses`, [winner, loser])).rows
+    }),
+    edit: (userId, uploadId, description, tags) => transaction(async (query) => {
+      const row = (await query<{ user_id: string | null, description: string }>('lock edited', `SELECT user_id, description FROM ${s}.uploads WHERE id = $1 FOR UPDATE`, [uploadId])).rows[0]
+      if (!row) return undefined
+      if (row.user_id !== userId) return null
+      const tagsOf = `SELECT t.id, t.slug, t.name, ut.position FROM ${s}.upload_tags ut JOIN ${s}.tags t ON t.id = ut.tag_id WHERE ut.upload_id = $1 ORDER BY ut.position`
+      const current = (await query<{ id: string, slug: string, name: string, position: number }>('tags of', tagsOf, [uploadId])).rows
+      const { removed, added, record } = tagChanges(current, tags)
+      let position = Math.max(-1, ...current.map(tag => tag.position)) + 1
+      // Every tag row moved in slug order, so two edits sharing tags cannot wait on each other in a circle.
+      const moved = [...removed.map(tag => ({ ...tag, gone: true })), ...added.map(tag => ({ ...tag, id: '', gone: false }))].sort((a, b) => a.slug < b.slug ? -1 : 1)
+      for (const tag of moved) {
+        if (tag.gone) {
+          await query('uncount tag', `UPDATE ${s}.tags SET uploads = uploads - 1 WHERE id = $1`, [tag.id])
+          await query('unlink', `DELETE FROM ${s}.upload_tags WHERE upload_id = $1 AND tag_id = $2`, [uploadId, tag.id])
+          continue
+        }
+        const { id } = (await query<{ id: string }>('count tag', `INSERT INTO ${s}.tags (id, slug, name, uploads) VALUES ($1, $2, $3, 1)
+          ON CONFLICT (slug) DO UPDATE SET uploads = ${s}.tags.uploads + 1 RETURNING id`, [randomUUID(), tag.slug, tag.name])).rows[0]!
+        await query('link', `INSERT INTO ${s}.upload_tags (upload_id, tag_id, position) VALUES ($1, $2, $3)`, [uploadId, id, position++])
+      }
+      const { revision } = (await query<{ revision: number }>('rewrite', `UPDATE ${s}.uploads SET description = $1, revision = revision + 1 WHERE id = $2 RETURNING revision`, [description, uploadId])).rows[0]!
+      await query('revise', `INSERT INTO ${s}.revisions (upload_id, revision, actor_id, changes, created_at) VALUES ($1, $2, $3, $4, $5)`,
+        [uploadId, revision, userId, JSON.stringify({ description: { from: row.description, to: description }, ...record }), new Date().toISOString()])
+      return { id: uploadId, description, tags: (await query<{ name: string }>('tags of', tagsOf, [uploadId])).rows.map(tag => tag.name), revision }
     }),
   }
 }
@@ -423,6 +520,15 @@ async function serve(target: string, port: number, secret: string, ipHashSecret:
       if (!standings) throw new Refusal(400, 'Invalid duel')
       const of = (id: string) => standings.find(row => row.id === id)!
       return answer(res, 200, { left: of(duel.left), right: of(duel.right) })
+    }
+    if ((match = /^PATCH \/api\/upload\/([^/]+)$/.exec(route))) {
+      const userId = await caller(req)
+      const { description, tags } = body
+      if (typeof description !== 'string' || description.length > 2000) throw new Refusal(400, 'Invalid description')
+      if (!Array.isArray(tags) || tags.length > 10 || !tags.every(tag => typeof tag === 'string' && slugOf(tag) !== '')) throw new Refusal(400, 'Invalid tags')
+      const edited = found(await engine.edit(userId, match[1]!, description, tags as string[]), 'Upload')
+      if (edited === null) throw new Refusal(403, 'Not your upload')
+      return answer(res, 200, { upload: edited, revision: edited.revision })
     }
     throw new Refusal(404, 'Not found')
   }

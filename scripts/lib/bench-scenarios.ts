@@ -7,10 +7,11 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Database } from '../../server/database/port'
-import { sql } from '../../server/database/sql'
+import { inList, sql } from '../../server/database/sql'
 import { postComment, voteComment } from '../../server/services/comments'
 import { duelKey, DUEL_TTL_MS, judgeDuel, signDuel } from '../../server/services/duels'
 import { setFavourite } from '../../server/services/favourites'
+import { editUpload } from '../../server/services/upload-edits'
 import { featureList, listFilteredUploads, listUploads, listUserUploads, PUBLIC_VIEW, type ListView } from '../../server/services/lists'
 import { castAnonymousVote, castVote, removeVote, type AnonymousVoteValue } from '../../server/services/votes'
 import type { Actor } from '../../server/services/sessions'
@@ -27,6 +28,8 @@ export interface BenchContext {
   secrets?: { session: string, ipHash: string }
   /** The comments a comment vote is cast on, made by its `prepare`. */
   commentIds?: string[]
+  /** The uploads an edit changes (the bench user's, by its `prepare`), with their tag names in order. */
+  edited?: { id: string, tags: string[] }[]
 }
 
 /** What the baseline server passes a scenario besides the URL and the body: the method, the route's parameters and the headers. */
@@ -38,7 +41,7 @@ export interface BaselineCall {
 
 export interface Scenario {
   name: string
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
   path: string
   /** Request bodies, sent in turn to `method` `path` (a write). */
   bodies?: (ctx: BenchContext) => unknown[]
@@ -269,6 +272,27 @@ async function makeComments(db: Database, ctx: BenchContext) {
   }
 }
 
+/** Uploads the edits change. */
+const EDITED_UPLOADS = 50
+
+/**
+ * The uploads an edit changes: fifty public ones past those the other
+ * writes use, made the bench user's (the kept per-account counts follow by
+ * their trigger), with their tags as they are now.
+ */
+async function chooseEditedUploads(db: Database, ctx: BenchContext) {
+  const others = new Set(ctx.uploadIds)
+  const ids = (await db.all<{ id: string }>(sql`SELECT id FROM uploads WHERE is_private = 0 ORDER BY id DESC LIMIT ${EDITED_UPLOADS + ctx.uploadIds.length}`))
+    .map(row => row.id).filter(id => !others.has(id)).slice(0, EDITED_UPLOADS)
+  await db.run(sql`UPDATE uploads SET user_id = ${ctx.actor.id} WHERE id ${inList(ids)}`)
+  const links = await db.all<{ upload_id: string, name: string }>(sql`SELECT ut.upload_id, t.name FROM upload_tags ut JOIN tags t ON t.id = ut.tag_id
+    WHERE ut.upload_id ${inList(ids)} ORDER BY ut.upload_id, ut.position`)
+  ctx.edited = ids.map(id => ({ id, tags: links.filter(link => link.upload_id === id).map(link => link.name) }))
+}
+
+/** The tag an edit puts in place of an upload's last one, and takes out again. */
+export const EDIT_TAG = 'bench-edit'
+
 /**
  * Every write of the site besides the vote, each held to the minimal write
  * reference (scripts/lib/bench-minimal-writes.ts) as the vote is. Each
@@ -345,6 +369,22 @@ export const writeScenarios: Scenario[] = [
       id => ({ method: 'PUT', path: `/api/comments/${id}/vote`, body: json({ vote: 'up' }) }),
       id => ({ method: 'PUT', path: `/api/comments/${id}/vote`, body: json({ vote: 'down' }) })),
     baseline: (db, _url, ctx, body, call) => voteComment(db, ctx.actor, call.params.id!, (body as { vote: 'up' | 'down' }).vote),
+  },
+  {
+    // A typo fixed: the description rewritten and the last tag swapped for another, then both put back.
+    name: 'PATCH /api/upload/{id} (in turns)',
+    method: 'PATCH',
+    path: '/api/upload/{id}',
+    auth: true,
+    read: false,
+    minimal: true,
+    routes: ['PATCH /api/upload/:id'],
+    prepare: chooseEditedUploads,
+    requests: ctx => [
+      ...ctx.edited!.map(({ id, tags }) => ({ method: 'PATCH', path: `/api/upload/${id}`, body: json({ description: 'Edited: it does, on second thought.', tags: [...tags.slice(0, -1), EDIT_TAG] }) })),
+      ...ctx.edited!.map(({ id, tags }) => ({ method: 'PATCH', path: `/api/upload/${id}`, body: json({ description: 'Edited back: it does not, after all.', tags }) })),
+    ],
+    baseline: (db, _url, ctx, body, call) => editUpload(db, ctx.actor, call.params.id!, body as { description: string, tags: string[] }),
   },
   {
     name: 'POST /api/duel',

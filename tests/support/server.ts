@@ -83,7 +83,9 @@ async function launch(env: Record<string, string>, givenDataDir: string | undefi
   const dataDir = givenDataDir ?? mkdtempSync(join(tmpdir(), 'dif-e2e-'))
   const url = `http://127.0.0.1:${port}`
   let log = ''
-  const child = spawn(process.execPath, [ENTRY], {
+  // SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof': profile the servers a bench or test starts (CONTRIBUTING.md).
+  const nodeArgs = process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []
+  const child = spawn(process.execPath, [...nodeArgs, ENTRY], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,

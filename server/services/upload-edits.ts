@@ -112,8 +112,13 @@ async function applyChange(tx: Executor, row: EditRow, change: Change, changes: 
     for (const slug of changes.tagsAdded) await tx.run(sql`INSERT INTO upload_tags (upload_id, tag_id, position) VALUES (${row.id}, ${ids.get(slug)!}, ${position++})`)
   }
   const now = new Date().toISOString()
-  const { revision } = (await tx.get<{ revision: number }>(sql`UPDATE uploads SET description = ${changes.description?.to ?? row.description},
-      external_url = ${changes.externalUrl ? changes.externalUrl.to : row.external_url}, rating = ${changes.rating?.to ?? row.rating}, edited_at = ${now}, revision = revision + 1
+  // Only the columns that change: SQLite rewrites an index entry whenever its column is set, even to the same value.
+  const set = [
+    ...(changes.description ? [sql`description = ${changes.description.to}`] : []),
+    ...(changes.externalUrl ? [sql`external_url = ${changes.externalUrl.to}`] : []),
+    ...(changes.rating ? [sql`rating = ${changes.rating.to}`] : []),
+  ]
+  const { revision } = (await tx.get<{ revision: number }>(sql`UPDATE uploads SET ${sql.join([...set, sql`edited_at = ${now}`, sql`revision = revision + 1`])}
     WHERE id = ${row.id} RETURNING revision`))!
   await tx.run(sql`INSERT INTO upload_revisions (upload_id, revision, actor_id, changes, reason, created_at)
     VALUES (${row.id}, ${revision}, ${editor.actor.id}, ${JSON.stringify(changes)}, ${editor.reason}, ${now})`)

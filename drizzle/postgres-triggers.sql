@@ -149,6 +149,19 @@ BEGIN
   RETURN CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
 END $function$;
 
+CREATE OR REPLACE FUNCTION public.uploads_duel_standing()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO "duel_standings" ("upload_id", "in_pool") VALUES (NEW."id", CASE WHEN NEW."is_private" = 0 THEN 1 ELSE 0 END);
+  ELSE
+    UPDATE "duel_standings" SET "in_pool" = CASE WHEN NEW."is_private" = 0 THEN 1 ELSE 0 END WHERE "upload_id" = NEW."id";
+  END IF;
+  RETURN NULL;
+END $function$;
+
 CREATE OR REPLACE FUNCTION public.uploads_public_tag_count()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -259,6 +272,10 @@ CREATE TRIGGER uploads_counts_delete BEFORE DELETE ON uploads FOR EACH ROW WHEN 
 CREATE TRIGGER uploads_counts_insert AFTER INSERT ON uploads FOR EACH ROW WHEN (new.is_private = 0) EXECUTE FUNCTION uploads_counts();
 
 CREATE TRIGGER uploads_counts_update AFTER UPDATE OF is_private, created_at, user_id ON uploads FOR EACH ROW WHEN (old.is_private IS DISTINCT FROM new.is_private OR old.created_at IS DISTINCT FROM new.created_at OR old.user_id IS DISTINCT FROM new.user_id) EXECUTE FUNCTION uploads_counts();
+
+CREATE TRIGGER uploads_duel_standing_insert AFTER INSERT ON uploads FOR EACH ROW WHEN (new.upload_type = 'image'::text) EXECUTE FUNCTION uploads_duel_standing();
+
+CREATE TRIGGER uploads_duel_standing_privacy AFTER UPDATE OF is_private ON uploads FOR EACH ROW WHEN (old.is_private IS DISTINCT FROM new.is_private AND new.upload_type = 'image'::text) EXECUTE FUNCTION uploads_duel_standing();
 
 CREATE TRIGGER uploads_public_tag_count_delete BEFORE DELETE ON uploads FOR EACH ROW EXECUTE FUNCTION uploads_public_tag_count();
 

@@ -139,6 +139,18 @@ BEGIN
   UPDATE `upload_days` SET `public_uploads` = `public_uploads` + 1 WHERE `day` = substr(NEW.`created_at`, 1, 10) AND NEW.`is_private` = 0;
 END;
 
+CREATE TRIGGER `uploads_duel_standing_insert` AFTER INSERT ON `uploads`
+WHEN NEW.`upload_type` = 'image'
+BEGIN
+  INSERT INTO `duel_standings` (`upload_id`, `in_pool`) VALUES (NEW.`id`, CASE WHEN NEW.`is_private` = 0 THEN 1 ELSE 0 END);
+END;
+
+CREATE TRIGGER `uploads_duel_standing_privacy` AFTER UPDATE OF `is_private` ON `uploads`
+WHEN OLD.`is_private` <> NEW.`is_private` AND NEW.`upload_type` = 'image'
+BEGIN
+  UPDATE `duel_standings` SET `in_pool` = CASE WHEN NEW.`is_private` = 0 THEN 1 ELSE 0 END WHERE `upload_id` = NEW.`id`;
+END;
+
 CREATE TRIGGER `uploads_fts_delete` AFTER DELETE ON `uploads`
 BEGIN
   INSERT INTO `uploads_fts` (`uploads_fts`, `rowid`, `description`) VALUES ('delete', OLD.`rowid`, OLD.`description`);

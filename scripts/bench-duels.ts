@@ -41,9 +41,13 @@ async function seed(db: Database, next: () => number) {
   const ids = Array.from({ length: IMAGES }, () => randomUUID())
   const day = Date.now() - 400 * 86400_000
   await db.transaction(async (tx) => {
-    await insertBatches(tx, IMAGES, i => [ids[i], owner, `${ids[i]}.png`, 'p.png', `Image ${i}`, 'image',
-      new Date(day + i * 300_000).toISOString(), 1500 + (next() + next() + next() - 1.5) * 300, Math.floor(next() * 20), Math.floor(next() * 20)],
-    'uploads (id, user_id, filename, original_name, description, upload_type, created_at, duel_strength, duel_wins, duel_losses)')
+    await insertBatches(tx, IMAGES, i => [ids[i], owner, `${ids[i]}.png`, 'p.png', `Image ${i}`, 'image', new Date(day + i * 300_000).toISOString()],
+      'uploads (id, user_id, filename, original_name, description, upload_type, created_at)')
+    // Each image's standing row is made by its upload's trigger; the strengths spread as judgements would spread them.
+    for (const id of ids) {
+      await tx.run(sql`UPDATE duel_standings SET strength = ${1500 + (next() + next() + next() - 1.5) * 300}, wins = ${Math.floor(next() * 20)},
+        losses = ${Math.floor(next() * 20)} WHERE upload_id = ${id}`)
+    }
   })
   const judges = Array.from({ length: JUDGES }, () => randomUUID())
   await db.transaction(async (tx) => {

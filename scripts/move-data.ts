@@ -30,9 +30,9 @@ import { fsMediaStore, MEDIA_KEY, mediaKeys, type MediaStore } from '../server/s
 import { s3MediaStore, s3SettingsFromEnv, type S3Settings } from '../server/services/media-store-s3'
 import { openMigrated } from './lib/database'
 
-/** Parents before children, so every foreign key finds its row. upload_days, upload_months, tag_pairs, user_vote_counts and report_groups are not copied: the target's triggers count them as uploads, links, votes and reports arrive. */
+/** Parents before children, so every foreign key finds its row. upload_days, upload_months, tag_pairs, user_vote_counts and report_groups are not copied: the target's triggers count them as uploads, links, votes and reports arrive. An image's duel_standings row is made by its upload's trigger and then given its standing (ROWS_MADE_BY_TRIGGERS). */
 export const TABLES = ['users', 'sessions', 'api_tokens', 'mfa_backup_codes', 'password_reset_tokens', 'oauth_accounts', 'passkeys',
-  'tags', 'tag_aliases', 'tag_implications', 'uploads', 'upload_tags', 'upload_revisions', 'votes', 'favourites', 'comments', 'comment_votes', 'anonymous_votes', 'reports', 'moderation_log', 'removed_uploads', 'banned_media', 'user_hidden_tags', 'duel_judgements'] as const
+  'tags', 'tag_aliases', 'tag_implications', 'uploads', 'duel_standings', 'upload_tags', 'upload_revisions', 'votes', 'favourites', 'comments', 'comment_votes', 'anonymous_votes', 'reports', 'moderation_log', 'removed_uploads', 'banned_media', 'user_hidden_tags', 'duel_judgements'] as const
 
 const BATCH = 500
 
@@ -50,8 +50,11 @@ async function generatedColumns(target: Executor, table: string): Promise<Set<st
 /** Columns the target's triggers keep as the rows arrive (copying them would count twice). */
 const KEPT_BY_TRIGGERS: Record<string, string[]> = { tags: ['public_uploads'], users: ['public_uploads'], uploads: ['favourites', 'comments'] }
 
+/** Tables whose rows the target's triggers make as their parents arrive: each copied row updates the one made, by this key. */
+const ROWS_MADE_BY_TRIGGERS: Record<string, string> = { duel_standings: 'upload_id' }
+
 /** The columns that name a row of a table without an `id` (its primary key), for error messages. */
-const ROW_KEYS: Record<string, string[]> = { tag_aliases: ['slug'], tag_implications: ['tag_id', 'implied_tag_id'], upload_tags: ['upload_id', 'tag_id'], upload_revisions: ['upload_id', 'revision'], user_hidden_tags: ['user_id', 'tag_id'], favourites: ['user_id', 'upload_id'], comment_votes: ['comment_id', 'user_id'] }
+const ROW_KEYS: Record<string, string[]> = { duel_standings: ['upload_id'], tag_aliases: ['slug'], tag_implications: ['tag_id', 'implied_tag_id'], upload_tags: ['upload_id', 'tag_id'], upload_revisions: ['upload_id', 'revision'], user_hidden_tags: ['user_id', 'tag_id'], favourites: ['user_id', 'upload_id'], comment_votes: ['comment_id', 'user_id'] }
 
 /** A row's name in an error message: its table and key (`uploads 1f0c…`, `upload_tags upload_id=…, tag_id=…`). */
 function rowName(table: string, row: Record<string, unknown>): string {
@@ -71,8 +74,10 @@ async function copyTable(source: Executor, target: Executor, table: string): Pro
     const rows = await source.all<Record<string, unknown>>(sql`SELECT * FROM ${sql.raw(table)} ORDER BY rowid LIMIT ${BATCH} OFFSET ${offset}`)
     if (rows.length === 0) return
     const columns = Object.keys(rows[0]!).filter(column => !computed.has(column))
+    const key = ROWS_MADE_BY_TRIGGERS[table]
+    const upsert = key ? ` ON CONFLICT ("${key}") DO UPDATE SET ${columns.filter(c => c !== key).map(c => `"${c}" = excluded."${c}"`).join(', ')}` : ''
     const insert = (into: Executor, batch: Record<string, unknown>[]) => into.run(sql`INSERT INTO ${sql.raw(table)} (${sql.raw(columns.map(c => `"${c}"`).join(', '))})
-      VALUES ${sql.join(batch.map(row => sql`(${sql.join(columns.map(column => sql`${row[column]}`))})`))}`)
+      VALUES ${sql.join(batch.map(row => sql`(${sql.join(columns.map(column => sql`${row[column]}`))})`))}${sql.raw(upsert)}`)
     try {
       // A savepoint: a refused batch leaves the transaction usable, so the row at fault can be found.
       await target.transaction(tx => insert(tx, rows).then(() => {}))

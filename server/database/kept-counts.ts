@@ -54,6 +54,8 @@ const PUBLIC_PER_TAG = `SELECT ut.tag_id AS key, count(*) AS n FROM upload_tags 
 const PUBLIC_PER_PAIR = `SELECT a.tag_id || ' ' || b.tag_id AS key, a.tag_id AS first_tag_id, b.tag_id AS second_tag_id, count(*) AS n
   FROM upload_tags a JOIN upload_tags b ON b.upload_id = a.upload_id AND b.tag_id > a.tag_id
   JOIN uploads u ON u.id = a.upload_id AND u.is_private = 0 GROUP BY a.tag_id, b.tag_id`
+/** An image's place in the duel pool as its upload says: 1 when public. */
+const IN_POOL = 'CASE WHEN u.is_private = 0 THEN 1 ELSE 0 END'
 const VOTES_PER_SHARD = `SELECT user_id || ' ' || substr(upload_id, 1, 1) AS key, user_id, substr(upload_id, 1, 1) AS shard, count(*) AS n
   FROM votes GROUP BY user_id, substr(upload_id, 1, 1)`
 
@@ -241,6 +243,24 @@ export const KEPT_COUNTS: readonly KeptCount[] = [
         upload_best_score = u.best_score, upload_divisive_score = u.divisive_score
       FROM uploads u WHERE u.id = upload_tags.upload_id AND (upload_tags.upload_created_at <> u.created_at
         OR upload_tags.upload_is_private <> u.is_private OR ${COUNT_COPIES_DIFFER('upload_tags')})`),
+    ),
+  },
+  {
+    name: 'duel_standings.in_pool',
+    holds: 'a copy: 1 while the image is public, so the duel pool and leaderboard are ranges of the standings\' own indexes; one standing per image upload',
+    keptBy: {
+      sqlite: ['uploads_duel_standing_insert', 'uploads_duel_standing_privacy'],
+      postgres: ['uploads_duel_standing_insert', 'uploads_duel_standing_privacy'],
+    },
+    lockOrder: 1,
+    drift: raw(`SELECT u.id AS key, coalesce(CAST(s.in_pool AS text), 'none') AS kept, CAST(${IN_POOL} AS text) AS actual
+      FROM uploads u LEFT JOIN duel_standings s ON s.upload_id = u.id
+      WHERE u.upload_type = 'image' AND (s.upload_id IS NULL OR s.in_pool <> ${IN_POOL}) ORDER BY u.id`),
+    repair: statements(
+      raw(`INSERT INTO duel_standings (upload_id, in_pool) SELECT u.id, ${IN_POOL} FROM uploads u
+        WHERE u.upload_type = 'image' AND NOT EXISTS (SELECT 1 FROM duel_standings s WHERE s.upload_id = u.id)`),
+      raw(`UPDATE duel_standings SET in_pool = (SELECT ${IN_POOL} FROM uploads u WHERE u.id = duel_standings.upload_id)
+        WHERE in_pool <> (SELECT ${IN_POOL} FROM uploads u WHERE u.id = duel_standings.upload_id)`),
     ),
   },
   {

@@ -236,13 +236,6 @@ export const uploads = sqliteTable('uploads', {
    * cost follows the number of days, not the uploads they hold.
    */
   createdDay: text('created_day').generatedAlwaysAs(sql`substr(created_at, 1, 10)`, { mode: 'virtual' }),
-  /**
-   * This or That (docs/behaviour.md, This or That): the upload's Elo strength
-   * (from 1500, K = 24) and its counted wins and losses against other images.
-   */
-  duelStrength: real('duel_strength').notNull().default(1500),
-  duelWins: integer('duel_wins').notNull().default(0),
-  duelLosses: integer('duel_losses').notNull().default(0),
 }, t => [
   index('uploads_public_newest_idx').on(t.createdAt, t.id).where(sql`${t.isPrivate} = 0`),
   index('uploads_public_top_idx').on(sql`${t.upvotes} desc`, sql`${t.downvoteCount} desc`, sql`${t.createdAt} desc`, sql`${t.id} desc`).where(sql`${t.isPrivate} = 0`),
@@ -265,10 +258,6 @@ export const uploads = sqliteTable('uploads', {
   index('uploads_phash_band1_idx').on(t.phashBand1),
   index('uploads_phash_band2_idx').on(t.phashBand2),
   index('uploads_phash_band3_idx').on(t.phashBand3),
-  // The duel pool in strength order: a pair's opponent is one of the nearest in it.
-  index('uploads_duel_pool_idx').on(t.duelStrength, t.id).where(sql`${t.isPrivate} = 0 AND ${t.uploadType} = 'image'`),
-  // The duel leaderboard: images judged at least 5 times, strongest first.
-  index('uploads_duel_ranked_idx').on(sql`${t.duelStrength} desc`, sql`${t.id} desc`).where(sql`${t.isPrivate} = 0 AND ${t.uploadType} = 'image' AND ${t.duelWins} + ${t.duelLosses} >= 5`),
 ])
 
 export const tags = sqliteTable('tags', {
@@ -451,6 +440,27 @@ export const userVoteCounts = sqliteTable('user_vote_counts', {
 ])
 
 /**
+ * An image's standing in This or That (docs/behaviour.md, This or That): its Elo
+ * strength (from 1500, K = 24) and its counted wins and losses, one row per image
+ * upload. Apart from the upload's row so that a judgement rewrites two narrow rows
+ * and their three indexes, not the upload's row and its many (docs/database.md,
+ * "This or That"). `in_pool` is a kept copy of "the upload is public"
+ * (server/database/kept-counts.ts).
+ */
+export const duelStandings = sqliteTable('duel_standings', {
+  uploadId: text('upload_id').primaryKey().references(() => uploads.id, { onDelete: 'cascade' }),
+  inPool: integer('in_pool').notNull(),
+  strength: real('strength').notNull().default(1500),
+  wins: integer('wins').notNull().default(0),
+  losses: integer('losses').notNull().default(0),
+}, t => [
+  // The duel pool in strength order: a pair's opponent is one of the nearest in it.
+  index('duel_standings_pool_idx').on(t.strength, t.uploadId).where(sql`${t.inPool} = 1`),
+  // The duel leaderboard: images judged at least 5 times, strongest first.
+  index('duel_standings_ranked_idx').on(sql`${t.strength} desc`, sql`${t.uploadId} desc`).where(sql`${t.inPool} = 1 AND ${t.wins} + ${t.losses} >= 5`),
+])
+
+/**
  * One judgement of a This or That pair (docs/behaviour.md, This or That): its id is
  * the duel's own, so a duel is used once; the pair is stored low id first. The judge
  * is an account, or a visitor by fingerprint and keyed IP hash (as anonymous votes);
@@ -469,9 +479,10 @@ export const duelJudgements = sqliteTable('duel_judgements', {
   counted: integer('counted').notNull().default(0),
   createdAt: createdAt(),
 }, t => [
-  uniqueIndex('duel_judgements_user_pair_unique').on(t.userId, t.lowId, t.highId),
-  uniqueIndex('duel_judgements_fingerprint_pair_unique').on(t.fingerprint, t.lowId, t.highId),
-  uniqueIndex('duel_judgements_ip_pair_unique').on(t.ipHash, t.lowId, t.highId),
+  // Each only where its judge is named: an account's judgement is in the first alone, a visitor's in the other two.
+  uniqueIndex('duel_judgements_user_pair_unique').on(t.userId, t.lowId, t.highId).where(sql`${t.userId} IS NOT NULL`),
+  uniqueIndex('duel_judgements_fingerprint_pair_unique').on(t.fingerprint, t.lowId, t.highId).where(sql`${t.fingerprint} IS NOT NULL`),
+  uniqueIndex('duel_judgements_ip_pair_unique').on(t.ipHash, t.lowId, t.highId).where(sql`${t.ipHash} IS NOT NULL`),
   index('duel_judgements_low_idx').on(t.lowId),
   index('duel_judgements_high_idx').on(t.highId),
 ])

@@ -65,8 +65,13 @@ export function openDuel(key: Buffer, duelId: string, judge: DuelJudge, now = Da
   return { id, left, right, judge: judgeOf, expires }
 }
 
-/** The pool of a duel, on the upload `u`: public images. */
-const POOL = sql`u.is_private = 0 AND u.upload_type = 'image'`
+/**
+ * The pool of a duel: public images, by their standing `s` (a row of
+ * duel_standings, one per image, `in_pool` while it is public) joined to
+ * the upload `u` that the caller's filter reads.
+ */
+const POOL = sql`s.in_pool = 1`
+const STANDINGS = sql`duel_standings s JOIN uploads u ON u.id = s.upload_id`
 
 /** ` AND` the pair (`a`, `b`, upload ids in either order) has not been judged by `judge`. */
 function notJudged(judge: DuelJudge, a: Query, b: Query): Query {
@@ -102,21 +107,21 @@ export function pickOpponent(strength: number, neighbours: readonly Standing[], 
  */
 async function randomImage(db: Executor, filter: CallerFilter): Promise<Standing | undefined> {
   const from = randomUUID()
-  const first = (bound: Query) => db.get<Standing>(sql`SELECT u.id, u.duel_strength FROM uploads u
-    WHERE ${POOL}${bound}${filtering(filter)} ORDER BY u.id LIMIT 1`)
-  return await first(sql` AND u.id >= ${from}`) ?? await first(sql``)
+  const first = (bound: Query) => db.get<Standing>(sql`SELECT s.upload_id AS id, s.strength AS duel_strength FROM ${STANDINGS}
+    WHERE ${POOL}${bound}${filtering(filter)} ORDER BY s.upload_id LIMIT 1`)
+  return await first(sql` AND s.upload_id >= ${from}`) ?? await first(sql``)
 }
 
 /**
  * The image's nearest neighbours in strength order (strength, then id) that the
  * judge has not compared it with, up to DUEL_NEIGHBOURS on each side: two
- * ranges of uploads_duel_pool_idx, read until each has its count.
+ * ranges of duel_standings_pool_idx, read until each has its count.
  */
 function neighboursOf(db: Executor, judge: DuelJudge, filter: CallerFilter, image: Standing): Promise<Standing[]> {
-  const side = (after: boolean) => sql`SELECT * FROM (SELECT u.id, u.duel_strength FROM uploads u
-    WHERE ${POOL} AND (u.duel_strength, u.id) ${sql.raw(after ? '>' : '<')} (${image.duel_strength}, ${image.id})${
-      filtering(filter)}${notJudged(judge, sql`u.id`, sql`${image.id}`)}
-    ORDER BY u.duel_strength ${sql.raw(after ? 'ASC' : 'DESC')}, u.id ${sql.raw(after ? 'ASC' : 'DESC')} LIMIT ${sql.raw(String(DUEL_NEIGHBOURS))}) n`
+  const side = (after: boolean) => sql`SELECT * FROM (SELECT s.upload_id AS id, s.strength AS duel_strength FROM ${STANDINGS}
+    WHERE ${POOL} AND (s.strength, s.upload_id) ${sql.raw(after ? '>' : '<')} (${image.duel_strength}, ${image.id})${
+      filtering(filter)}${notJudged(judge, sql`s.upload_id`, sql`${image.id}`)}
+    ORDER BY s.strength ${sql.raw(after ? 'ASC' : 'DESC')}, s.upload_id ${sql.raw(after ? 'ASC' : 'DESC')} LIMIT ${sql.raw(String(DUEL_NEIGHBOURS))}) n`
   return db.all<Standing>(sql`${side(true)} UNION ALL ${side(false)}`)
 }
 
@@ -126,14 +131,14 @@ function neighboursOf(db: Executor, judge: DuelJudge, filter: CallerFilter, imag
  * passes over is one the judge has judged, so its cost follows their judgements.
  */
 function firstUnjudgedPair(db: Executor, judge: DuelJudge, filter: CallerFilter): Promise<{ a: string, b: string } | undefined> {
-  return db.get(sql`SELECT u.id AS a, v.id AS b FROM uploads u JOIN uploads v ON v.id > u.id
-    WHERE ${POOL}${filtering(filter)} AND v.is_private = 0 AND v.upload_type = 'image'${filtering(filter, sql`v.id`)}${
-      notJudged(judge, sql`u.id`, sql`v.id`)}
-    ORDER BY u.id, v.id LIMIT 1`)
+  return db.get(sql`SELECT u.id AS a, v.id AS b FROM ${STANDINGS}
+    JOIN duel_standings t ON t.upload_id > s.upload_id AND t.in_pool = 1 JOIN uploads v ON v.id = t.upload_id
+    WHERE ${POOL}${filtering(filter)}${filtering(filter, sql`v.id`)}${notJudged(judge, sql`u.id`, sql`v.id`)}
+    ORDER BY s.upload_id, t.upload_id LIMIT 1`)
 }
 
-/** The columns of a duel entry: a list entry's, the owner's name, and the standing. */
-const DUEL_ENTRY_COLUMNS = sql`${ENTRY_COLUMNS}, us.username, u.duel_strength, u.duel_wins, u.duel_losses`
+/** The columns of a duel entry (from STANDINGS and the owner `us`): a list entry's, the owner's name, and the standing. */
+const DUEL_ENTRY_COLUMNS = sql`${ENTRY_COLUMNS}, us.username, s.strength AS duel_strength, s.wins AS duel_wins, s.losses AS duel_losses`
 
 type DuelRow = ListRow & { duel_strength: number, duel_wins: number, duel_losses: number }
 
@@ -164,7 +169,7 @@ export async function nextDuel(db: Executor, key: Buffer, judge: DuelJudge, filt
     pair = [found.a, found.b]
   }
   if (Math.random() < 0.5) pair.reverse()
-  const rows = await db.all<DuelRow>(sql`SELECT ${DUEL_ENTRY_COLUMNS} FROM uploads u JOIN users us ON us.id = u.user_id
+  const rows = await db.all<DuelRow>(sql`SELECT ${DUEL_ENTRY_COLUMNS} FROM ${STANDINGS} JOIN users us ON us.id = u.user_id
     WHERE u.id ${inList(pair)}`)
   const [left, right] = await duelEntries(db, pair.map(id => rows.find(row => row.id === id)!))
   const duelId = signDuel(key, { id: randomUUID(), left: pair[0], right: pair[1], judge: judgeName(key, judge), expires: now + DUEL_TTL_MS })
@@ -181,9 +186,9 @@ const standing = (row: Locked) => ({ id: row.id, strength: row.duel_strength, wi
  * after that); one judgement per judge and pair (409 `Already judged`), a
  * skip included. Locks, in the lock order (docs/behaviour.md, This or That):
  * the judge's user row (a shadow-ban waits for it, and its judgements move
- * nothing), then both upload rows in id order, reads their strengths under the
- * lock and writes both, so judgements of one image apply one after another on
- * every engine and instance.
+ * nothing), then both images' standings in id order, reads their strengths
+ * under the lock and writes both, so judgements of one image apply one after
+ * another on every engine and instance.
  */
 export function judgeDuel(db: Executor, key: Buffer, judge: DuelJudge, input: { duelId: string, winner: 'left' | 'right' | 'skip' }) {
   const duel = openDuel(key, input.duelId, judge)
@@ -195,8 +200,8 @@ export function judgeDuel(db: Executor, key: Buffer, judge: DuelJudge, input: { 
       if (!user) throw apiError(401, 'Invalid or expired token')
       if (user.shadow_banned === 1) counts = false
     }
-    const rows = await tx.all<Locked>(sql`SELECT u.id, u.duel_strength, u.duel_wins, u.duel_losses FROM uploads u
-      WHERE u.id ${inList([low, high])} AND ${POOL} ORDER BY u.id${FOR_UPDATE}`)
+    const rows = await tx.all<Locked>(sql`SELECT s.upload_id AS id, s.strength AS duel_strength, s.wins AS duel_wins, s.losses AS duel_losses
+      FROM duel_standings s WHERE s.upload_id ${inList([low, high])} AND ${POOL} ORDER BY s.upload_id${FOR_UPDATE}`)
     const lowRow = rows.find(row => row.id === low)
     const highRow = rows.find(row => row.id === high)
     // An image deleted or made private since the duel was handed out.
@@ -220,10 +225,10 @@ export function judgeDuel(db: Executor, key: Buffer, judge: DuelJudge, input: { 
       // Both rows in one statement: on PostgreSQL a round trip less while the locks are held.
       const of = (column: 'duel_strength' | 'duel_wins' | 'duel_losses') => {
         const type = sql.raw(column === 'duel_strength' ? 'double precision' : 'integer')
-        return sql`CASE WHEN id = ${low} THEN CAST(${lowRow[column]} AS ${type}) ELSE CAST(${highRow[column]} AS ${type}) END`
+        return sql`CASE WHEN upload_id = ${low} THEN CAST(${lowRow[column]} AS ${type}) ELSE CAST(${highRow[column]} AS ${type}) END`
       }
-      await tx.run(sql`UPDATE uploads SET duel_strength = ${of('duel_strength')}, duel_wins = ${of('duel_wins')}, duel_losses = ${of('duel_losses')}
-        WHERE id ${inList([low, high])}`)
+      await tx.run(sql`UPDATE duel_standings SET strength = ${of('duel_strength')}, wins = ${of('duel_wins')}, losses = ${of('duel_losses')}
+        WHERE upload_id ${inList([low, high])}`)
     }
     const byId = (id: string) => standing(id === low ? lowRow : highRow)
     return { left: byId(duel.left), right: byId(duel.right) }
@@ -245,19 +250,19 @@ export const LEADERBOARD_TOTAL_MAX = 10_000
  * strongest first (ties: newest id first), optionally of one tag and of
  * uploads created within the period (the period is the upload's, as the
  * other lists take it), with the total (up to LEADERBOARD_TOTAL_MAX). Read in
- * the order of uploads_duel_ranked_idx.
+ * the order of duel_standings_ranked_idx.
  */
 export function duelLeaderboard(db: Database, query: Paging & { tag?: string, period: Period }, at?: DataVersion) {
   const slug = query.tag === undefined ? '' : slugify(query.tag)
   const since = periodStart(query.period)
   return cachedList(db, `duels ${query.page} ${query.limit} ${slug} ${since ?? ''}`, async () => {
-    const where = sql`${POOL} AND u.duel_wins + u.duel_losses >= ${sql.raw(String(LEADERBOARD_MIN_JUDGEMENTS))}${
+    const where = sql`${POOL} AND s.wins + s.losses >= ${sql.raw(String(LEADERBOARD_MIN_JUDGEMENTS))}${
       since === null ? sql`` : sql` AND u.created_at >= ${since}`}${
       slug === '' ? sql`` : sql` AND u.id IN (SELECT ut.upload_id FROM upload_tags ut JOIN tags t ON t.id = ut.tag_id WHERE t.slug = ${(await resolveSlugsIn(db, [slug]))[0]!})`}`
-    const order = sql`ORDER BY u.duel_strength DESC, u.id DESC`
-    const total = Number((await db.get<{ total: number }>(sql`SELECT count(*) AS total FROM (SELECT u.id FROM uploads u WHERE ${where} ${order}
+    const order = sql`ORDER BY s.strength DESC, s.upload_id DESC`
+    const total = Number((await db.get<{ total: number }>(sql`SELECT count(*) AS total FROM (SELECT u.id FROM ${STANDINGS} WHERE ${where} ${order}
       LIMIT ${sql.raw(String(LEADERBOARD_TOTAL_MAX))}) ranked`))!.total)
-    const rows = await db.all<DuelRow>(sql`SELECT ${DUEL_ENTRY_COLUMNS} FROM uploads u JOIN users us ON us.id = u.user_id
+    const rows = await db.all<DuelRow>(sql`SELECT ${DUEL_ENTRY_COLUMNS} FROM ${STANDINGS} JOIN users us ON us.id = u.user_id
       WHERE ${where} ${order} LIMIT ${query.limit} OFFSET ${(query.page - 1) * query.limit}`)
     return { uploads: await duelEntries(db, rows), total, page: query.page, limit: query.limit }
   }, at)

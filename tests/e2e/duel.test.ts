@@ -35,7 +35,7 @@ const judge = (caller: Caller, duelId: string, winner: string) => api('/api/duel
   baseURL: server.url, method: 'POST', ...as(caller), body: { duelId, winner, ...('token' in caller ? {} : { clientFingerprint: caller.fingerprint }) },
 })
 const standing = async (id: string) => (await databaseOf(server).db.get<{ duel_strength: number, duel_wins: number, duel_losses: number }>(sql`
-  SELECT duel_strength, duel_wins, duel_losses FROM uploads WHERE id = ${id}`))!
+  SELECT strength AS duel_strength, wins AS duel_wins, losses AS duel_losses FROM duel_standings WHERE upload_id = ${id}`))!
 const invalid = { statusCode: 400, statusMessage: 'Bad Request', message: 'Invalid duel' }
 
 describe('This or That', () => {

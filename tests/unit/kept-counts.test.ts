@@ -57,7 +57,7 @@ describe('drift and repair', () => {
       sql`UPDATE upload_months SET public_uploads = 9`, sql`UPDATE users SET public_uploads = 9`, sql`UPDATE tags SET public_uploads = 5`,
       sql`UPDATE tag_pairs SET public_uploads = 9`, sql`UPDATE user_vote_counts SET votes = 9`, sql`UPDATE uploads SET tag_ids = 'x'`,
       // (The wrong count marked its upload pending; unmarked, its links' copies count as drift.)
-      sql`DELETE FROM rank_copies_pending`, sql`UPDATE upload_tags SET upload_upvotes = 7`, sql`UPDATE report_groups SET reason_rank = 0`, sql`UPDATE uploads SET favourites = 4`, sql`UPDATE uploads SET comments = 7`, sql`INSERT INTO upload_days (day, public_uploads) VALUES ('2001-01-01', 2)`]) {
+      sql`DELETE FROM rank_copies_pending`, sql`UPDATE upload_tags SET upload_upvotes = 7`, sql`UPDATE report_groups SET reason_rank = 0`, sql`UPDATE uploads SET favourites = 4`, sql`UPDATE uploads SET comments = 7`, sql`UPDATE duel_standings SET in_pool = 0`, sql`INSERT INTO upload_days (day, public_uploads) VALUES ('2001-01-01', 2)`]) {
       await db.run(wrong)
     }
     const drift = await findDrift(db)
@@ -67,9 +67,11 @@ describe('drift and repair', () => {
       { key: expect.stringMatching(/^\d{4}-\d\d-\d\d$/), kept: '9', actual: '1' },
     ])
     expect(drift.find(d => d.name === 'uploads.tag_ids')!.rows).toEqual([{ key: 'p1', kept: 'x', actual: 't1,t2' }])
+    expect(drift.find(d => d.name === 'duel_standings.in_pool')!.rows).toEqual([{ key: 'p1', kept: '0', actual: '1' }])
 
     await repairKeptCounts(db)
     expect(await findDrift(db)).toEqual([])
+    expect(await db.all(sql`SELECT upload_id, in_pool FROM duel_standings`)).toEqual([{ upload_id: 'p1', in_pool: 1 }])
     expect((await db.get<{ upvotes: number, downvote_count: number, tag_ids: string, favourites: number, comments: number }>(sql`SELECT upvotes, downvote_count, tag_ids, favourites, comments FROM uploads`)))
       .toEqual({ upvotes: 1, downvote_count: 0, tag_ids: 't1,t2', favourites: 1, comments: 1 })
   })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { renderCommentHtml } from '../../server/services/markdown'
+import { plainCommentHtml, renderAndSanitise, renderCommentHtml } from '../../server/services/markdown'
 
 describe('the comment renderer', () => {
   it.each([
@@ -29,5 +29,25 @@ describe('the comment renderer', () => {
     ['# heading\n\n---', '<p># heading</p>\n<p>---</p>'],
   ])('neutralises %j', (body, html) => {
     expect(renderCommentHtml(body)).toBe(html)
+  })
+
+  it('makes plain text directly exactly as the full path does, and leaves everything else to it', () => {
+    expect(plainCommentHtml('It does, and this is plain.\nA second line.\n\nA paragraph (Ça va!) 12')).toBe('<p>It does, and this is plain.<br />\nA second line.</p>\n<p>A paragraph (Ça va!) 12</p>')
+    for (const body of ['- a list', '1. one', 'www.example.com', 'see example.com', 'a  \nb', ' lead', '*em*', 'a_b_', 'a@b.example', 'x\r\ny', '', '\n\na']) {
+      expect(plainCommentHtml(body)).toBeUndefined()
+    }
+    // Random bodies from letters, digits and every character Markdown or an autolink acts on: whenever the direct path answers, it agrees.
+    const alphabet = ['a', 'b', 'E', 'é', 'ß', '1', '2', ' ', ' ', '\n', '.', ',', ';', '!', '?', '\'', '(', ')', '-', ':', '/', '@', '*', '_', '#', '>', '<', '&', '"', '`', '[', ']', 'w', 'c', 'o', 'm', 'h', 't', 'p', 's', '~', '|', '\\', '=', '+']
+    let seed = 7
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648
+    let direct = 0
+    for (let i = 0; i < 20_000; i++) {
+      const body = Array.from({ length: 1 + Math.floor(random() * 24) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('')
+      const plain = plainCommentHtml(body)
+      if (plain === undefined) continue
+      direct++
+      expect(plain, JSON.stringify(body)).toBe(renderAndSanitise(body))
+    }
+    expect(direct).toBeGreaterThan(200)
   })
 })

@@ -258,10 +258,11 @@ export function duelLeaderboard(db: Database, query: Paging & { tag?: string, pe
   return cachedList(db, `duels ${query.page} ${query.limit} ${slug} ${since ?? ''}`, async () => {
     const where = sql`${POOL} AND s.wins + s.losses >= ${sql.raw(String(LEADERBOARD_MIN_JUDGEMENTS))}${
       since === null ? sql`` : sql` AND u.created_at >= ${since}`}${
-      slug === '' ? sql`` : sql` AND u.id IN (SELECT ut.upload_id FROM upload_tags ut JOIN tags t ON t.id = ut.tag_id WHERE t.slug = ${(await resolveSlugsIn(db, [slug]))[0]!})`}`
+      slug === '' ? sql`` : sql` AND s.upload_id IN (SELECT ut.upload_id FROM upload_tags ut JOIN tags t ON t.id = ut.tag_id WHERE t.slug = ${(await resolveSlugsIn(db, [slug]))[0]!})`}`
     const order = sql`ORDER BY s.strength DESC, s.upload_id DESC`
-    const total = Number((await db.get<{ total: number }>(sql`SELECT count(*) AS total FROM (SELECT u.id FROM ${STANDINGS} WHERE ${where} ${order}
-      LIMIT ${sql.raw(String(LEADERBOARD_TOTAL_MAX))}) ranked`))!.total)
+    // The count reads the upload's row only for a period: up to 10,000 lookups it would not need otherwise.
+    const total = Number((await db.get<{ total: number }>(sql`SELECT count(*) AS total FROM (SELECT s.upload_id FROM ${since === null ? sql`duel_standings s` : STANDINGS}
+      WHERE ${where} ${order} LIMIT ${sql.raw(String(LEADERBOARD_TOTAL_MAX))}) ranked`))!.total)
     const rows = await db.all<DuelRow>(sql`SELECT ${DUEL_ENTRY_COLUMNS} FROM ${STANDINGS} JOIN users us ON us.id = u.user_id
       WHERE ${where} ${order} LIMIT ${query.limit} OFFSET ${(query.page - 1) * query.limit}`)
     return { uploads: await duelEntries(db, rows), total, page: query.page, limit: query.limit }

@@ -290,8 +290,12 @@ async function chooseEditedUploads(db: Database, ctx: BenchContext) {
   ctx.edited = ids.map(id => ({ id, tags: links.filter(link => link.upload_id === id).map(link => link.name) }))
 }
 
-/** The tag an edit puts in place of an upload's last one, and takes out again. */
-export const EDIT_TAG = 'bench-edit'
+/**
+ * The tag an edit puts in place of the upload's last one, and takes out
+ * again: one of its own per upload, as a fixed typo is, so that the edits
+ * of fifty uploads do not all queue on one tag's count.
+ */
+const editTag = (index: number) => `bench-edit-${index}`
 
 /**
  * Every write of the site besides the vote, each held to the minimal write
@@ -381,7 +385,7 @@ export const writeScenarios: Scenario[] = [
     routes: ['PATCH /api/upload/:id'],
     prepare: chooseEditedUploads,
     requests: ctx => [
-      ...ctx.edited!.map(({ id, tags }) => ({ method: 'PATCH', path: `/api/upload/${id}`, body: json({ description: 'Edited: it does, on second thought.', tags: [...tags.slice(0, -1), EDIT_TAG] }) })),
+      ...ctx.edited!.map(({ id, tags }, i) => ({ method: 'PATCH', path: `/api/upload/${id}`, body: json({ description: 'Edited: it does, on second thought.', tags: [...tags.slice(0, -1), editTag(i)] }) })),
       ...ctx.edited!.map(({ id, tags }) => ({ method: 'PATCH', path: `/api/upload/${id}`, body: json({ description: 'Edited back: it does not, after all.', tags }) })),
     ],
     baseline: (db, _url, ctx, body, call) => editUpload(db, ctx.actor, call.params.id!, body as { description: string, tags: string[] }),

@@ -135,7 +135,8 @@ async function writeByAutocannon(origin: string, options: WriteOptions, requests
 /**
  * One run of wrk over `requests` in turn. They go to wrk in a file, one a
  * line (method, path, own headers as `name\x01value\x01` and `=body`
- * between tabs), which its script reads and
+ * between tabs; a body of several lines as `%body` with `%`, CR and LF
+ * escaped as %XX), which its script reads and
  * formats once before the run: a long list held in the script's source
  * would be one constant each, past what LuaJIT allows in a function.
  */
@@ -151,8 +152,10 @@ async function writeByWrk(origin: string, options: WriteOptions, requests: Write
   }
   writeFileSync(data, requests.map(({ method, path, headers = {}, body }) => {
     const own = Object.entries(headers).map(([name, value]) => `${name}\x01${value}\x01`).join('')
-    if (/[\t\r\n]/.test(method + path + own) || (body !== undefined && /[\r\n]/.test(body))) throw new Error(`A write's method, path, headers and body must each be one line: ${method} ${path}`)
-    return `${method}\t${path}\t${own}\t${body === undefined ? '' : `=${body}`}\n`
+    if (/[\t\r\n]/.test(method + path + own)) throw new Error(`A write's method, path and headers must each be one line: ${method} ${path}`)
+    // A body of several lines (a multipart form) goes as `%` and its text with `%`, CR and LF as %XX.
+    const line = body === undefined ? '' : /[\r\n]/.test(body) ? `%${body.replace(/[%\r\n]/g, c => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`)}` : `=${body}`
+    return `${method}\t${path}\t${own}\t${line}\n`
   }).join(''))
   writeFileSync(script, [
     ...Object.entries(options.headers ?? {}).map(([name, value]) => `wrk.headers[ ${quote(name)} ] = ${quote(value)}`),
@@ -166,6 +169,7 @@ async function writeByWrk(origin: string, options: WriteOptions, requests: Write
     '      for name, value in pairs(wrk.headers) do headers[name] = value end',
     '      for name, value in own:gmatch("([^\\1]*)\\1([^\\1]*)\\1") do headers[name] = value end',
     '    end',
+    '    if body:sub(1, 1) == "%" then body = "=" .. body:sub(2):gsub("%%(%x%x)", function(hex) return string.char(tonumber(hex, 16)) end) end',
     '    requests[#requests + 1] = wrk.format(method, path, headers, body ~= "" and body:sub(2) or nil)',
     '  end',
     'end',

@@ -83,7 +83,7 @@ async function launch(env: Record<string, string>, givenDataDir: string | undefi
   const dataDir = givenDataDir ?? mkdtempSync(join(tmpdir(), 'dif-e2e-'))
   const url = `http://127.0.0.1:${port}`
   let log = ''
-  // SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof': profile the servers a bench or test starts (CONTRIBUTING.md).
+  // SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof': profile the servers a bench or test starts (docs/performance.md, Profiling).
   const nodeArgs = process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []
   const child = spawn(process.execPath, [...nodeArgs, ENTRY], {
     cwd: ROOT,

@@ -29,10 +29,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import busboy from 'busboy'
-import { jwtVerify } from 'jose'
 import pg from 'pg'
 import sharp from 'sharp'
 import { freePort } from '../../tests/support/server'
+import { pgTransaction, Refusal, verifiedCaller, type Session } from './bench-minimal-common'
 import { startChildServer } from './child-server'
 
 export interface MinimalUploadsSetup {
@@ -117,7 +117,6 @@ async function fillPostgres(url: string, setup: MinimalUploadsSetup) {
   }
 }
 
-type Session = { user_id: string, expires_at: string, revoked_at: string | null }
 interface Link { userId: string, url: string, description: string, isPrivate: boolean, rating: string, tags: { name: string, slug: string }[] }
 type UploadRow = { id: string, user_id: string, original_name: string, description: string, upload_type: string, external_url: string, is_private: number, rating: string, created_at: string }
 
@@ -157,36 +156,18 @@ function postgresEngine(url: string): Engine {
   const s = SCHEMA
   return {
     session: async id => (await pool.query<Session>({ name: 'session', text: `SELECT user_id, expires_at, revoked_at FROM ${s}.sessions WHERE id = $1`, values: [id] })).rows[0],
-    link: async (given) => {
-      const client = await pool.connect()
-      try {
-        await client.query('BEGIN')
-        const row = (await client.query<UploadRow>({ name: 'insert', text: `INSERT INTO ${s}.uploads (id, user_id, original_name, description, upload_type, external_url, is_private, rating, created_at)
-          VALUES ($1, $2, $3, $4, 'link', $5, $6, $7, $8) RETURNING *`, values: [randomUUID(), given.userId, given.url, given.description, given.url, given.isPrivate ? 1 : 0, given.rating, new Date().toISOString()] })).rows[0]!
-        const ids = new Map<string, string>()
-        for (const t of [...given.tags].sort(bySlug)) {
-          ids.set(t.slug, (await client.query<{ id: string }>({ name: 'tag', text: `INSERT INTO ${s}.tags (id, name, slug) VALUES ($1, $2, $3)
-            ON CONFLICT (slug) DO UPDATE SET slug = excluded.slug RETURNING id`, values: [randomUUID(), t.name, t.slug] })).rows[0]!.id)
-        }
-        let position = 0
-        for (const t of given.tags) await client.query({ name: 'link', text: `INSERT INTO ${s}.upload_tags (upload_id, tag_id, position) VALUES ($1, $2, $3)`, values: [row.id, ids.get(t.slug)!, position++] })
-        await client.query('COMMIT')
-        return row
+    link: given => pgTransaction(pool, async (query) => {
+      const row = (await query<UploadRow>('insert', `INSERT INTO ${s}.uploads (id, user_id, original_name, description, upload_type, external_url, is_private, rating, created_at)
+        VALUES ($1, $2, $3, $4, 'link', $5, $6, $7, $8) RETURNING *`, [randomUUID(), given.userId, given.url, given.description, given.url, given.isPrivate ? 1 : 0, given.rating, new Date().toISOString()])).rows[0]!
+      const ids = new Map<string, string>()
+      for (const t of [...given.tags].sort(bySlug)) {
+        ids.set(t.slug, (await query<{ id: string }>('tag', `INSERT INTO ${s}.tags (id, name, slug) VALUES ($1, $2, $3)
+          ON CONFLICT (slug) DO UPDATE SET slug = excluded.slug RETURNING id`, [randomUUID(), t.name, t.slug])).rows[0]!.id)
       }
-      catch (error) {
-        await client.query('ROLLBACK').catch(() => {})
-        throw error
-      }
-      finally {
-        client.release()
-      }
-    },
-  }
-}
-
-class Refusal extends Error {
-  constructor(readonly status: number, message: string) {
-    super(message)
+      let position = 0
+      for (const t of given.tags) await query('link', `INSERT INTO ${s}.upload_tags (upload_id, tag_id, position) VALUES ($1, $2, $3)`, [row.id, ids.get(t.slug)!, position++])
+      return row
+    }),
   }
 }
 
@@ -243,18 +224,7 @@ async function serve(target: string, port: number, secret: string) {
   const answer = (res: ServerResponse, status: number, body: unknown) =>
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
 
-  /** The caller's user id: the cookie's JWT, then its session row. */
-  async function caller(req: IncomingMessage): Promise<string> {
-    const unauthorized = new Refusal(401, 'Authentication required')
-    const token = /(?:^|;\s*)auth-token=([^;]+)/.exec(req.headers.cookie ?? '')?.[1]
-    if (!token) throw unauthorized
-    const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], requiredClaims: ['sub', 'sid', 'exp'] }).catch(() => {
-      throw unauthorized
-    })
-    const session = await engine.session(payload.sid as string)
-    if (!session || session.revoked_at || session.user_id !== payload.sub || session.expires_at < new Date().toISOString()) throw unauthorized
-    return session.user_id
-  }
+  const caller = (req: IncomingMessage) => verifiedCaller(req, key, engine.session)
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     if (req.method !== 'POST' || req.url !== '/api/upload') throw new Refusal(404, 'Not found')

@@ -46,9 +46,9 @@ import { createHmac, hkdfSync, randomUUID, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import { jwtVerify } from 'jose'
 import pg from 'pg'
 import { freePort } from '../../tests/support/server'
+import { pgTransaction, Refusal, verifiedCaller, type Session, type TransactionQuery } from './bench-minimal-common'
 import { startChildServer } from './child-server'
 
 export interface MinimalWritesSetup {
@@ -172,7 +172,6 @@ async function fillPostgres(url: string, setup: MinimalWritesSetup) {
   }
 }
 
-type Session = { user_id: string, expires_at: string, revoked_at: string | null }
 type Counts = { upvotes: number, downvotes: number }
 type CommentRow = { id: string, upload_id: string, author_id: string, body: string, created_at: string, score: number }
 type Standing = { id: string, duel_wins: number, duel_losses: number }
@@ -318,23 +317,7 @@ function sqliteEngine(file: string): Engine {
 function postgresEngine(url: string): Engine {
   const pool = new pg.Pool({ connectionString: url, max: 10 })
   const s = SCHEMA
-  /** `work` in one transaction on a client of the pool. */
-  const transaction = async <R>(work: (query: <T extends pg.QueryResultRow>(name: string, text: string, values: unknown[]) => Promise<pg.QueryResult<T>>) => Promise<R>): Promise<R> => {
-    const client = await pool.connect()
-    try {
-      await client.query('BEGIN')
-      const result = await work((name, text, values) => client.query({ name, text, values }))
-      await client.query('COMMIT')
-      return result
-    }
-    catch (error) {
-      await client.query('ROLLBACK').catch(() => {})
-      throw error
-    }
-    finally {
-      client.release()
-    }
-  }
+  const transaction = <R>(work: (query: TransactionQuery) => Promise<R>) => pgTransaction(pool, work)
   // The upload's row first: concurrent writes on one upload queue there, and a first vote (or favourite) cannot be counted twice.
   const lockUpload = `SELECT 1 FROM ${s}.uploads WHERE id = $1 FOR UPDATE`
   const move = `UPDATE ${s}.uploads SET upvotes = upvotes + $1, downvotes = downvotes + $2 WHERE id = $3 RETURNING upvotes, downvotes`
@@ -420,14 +403,6 @@ function postgresEngine(url: string): Engine {
   }
 }
 
-class Refusal extends Error {
-  constructor(readonly status: number, message: string) {
-    super(message)
-  }
-}
-
-const unauthorized = () => new Refusal(401, 'Authentication required')
-
 /** A duel id's claims when its HMAC (the site's key, derived from the session secret) holds, it is for `judge` and unexpired. */
 function openDuel(key: Buffer, duelId: unknown, judge: string) {
   const [payload, mac] = typeof duelId === 'string' ? duelId.split('.') : []
@@ -448,15 +423,7 @@ async function serve(target: string, port: number, secret: string, ipHashSecret:
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
   const uuid = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/i
 
-  /** The caller's user id: the cookie's JWT, then its session row. */
-  async function caller(req: IncomingMessage): Promise<string> {
-    const token = /(?:^|;\s*)auth-token=([^;]+)/.exec(req.headers.cookie ?? '')?.[1]
-    if (!token) throw unauthorized()
-    const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], requiredClaims: ['sub', 'sid', 'exp'] })
-    const session = await engine.session(payload.sid as string)
-    if (!session || session.revoked_at || session.user_id !== payload.sub || session.expires_at < new Date().toISOString()) throw unauthorized()
-    return session.user_id
-  }
+  const caller = (req: IncomingMessage) => verifiedCaller(req, key, engine.session)
   const found = <T>(value: T | undefined, what: string): T => {
     if (value === undefined) throw new Refusal(404, `${what} not found`)
     return value

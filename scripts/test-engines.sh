@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The test projects of `npm test`, as two vitest runs side by side: the SQLite side (unit,
 # e2e, browser) and the PostgreSQL side (e2e-pg, browser-pg). Each run takes one file at a
-# time, as a single run would: the files of a project share that project's one server, so
-# two of them must never overlap. The two sides share nothing but the machine (their own
+# time, vitest's default on two cores (one worker per run, so one shared server per project:
+# tests/support/shared-server.ts). The two sides share nothing but the machine (their own
 # servers, data dirs, databases and Redis prefixes), and most of a test's time is spent
 # waiting on its servers, so on two cores the pair ends well before one run of all five.
 #

@@ -1,8 +1,9 @@
-import { describe, expect, inject, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { newContext } from '../support/browser'
 import { auditPage, invisibleFocus } from './audit'
 import { goto, registerUser, signedInContext } from './helpers'
 import { PAGES, sitePageSession, type Who } from './site-pages'
+import { sharedServer } from '../support/shared-server'
 
 describe('accessibility of every page', () => {
   const session = sitePageSession()
@@ -13,7 +14,7 @@ describe('accessibility of every page', () => {
   })
 
   it('the checks themselves catch what they look for', async () => {
-    const context = await newContext(session.browser, inject('baseURL'))
+    const context = await newContext(session.browser, sharedServer().baseURL)
     const page = await context.newPage()
     await page.setContent(`<html><head><title>t</title><style>
       body { background: #fff; color: #000 } button, input { outline: none !important; box-shadow: none !important }
@@ -81,7 +82,7 @@ describe('accessibility of every page', () => {
 
     it('signs in with the keyboard alone', async () => {
       const user = await registerUser()
-      const context = await newContext(session.browser, inject('baseURL'))
+      const context = await newContext(session.browser, sharedServer().baseURL)
       const page = await context.newPage()
       await goto(page, '/login')
       await page.keyboard.press('Tab') // skip link

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { launchBrowser, newContext } from '../support/browser'
 import { api, type TestUser } from '../support/api'
 import { enableMfa, outboxFiles, totpCode, waitForOutboxMail, decodeQuotedPrintable } from '../support/accounts'
 import { goto, registerUser, sessionToken, signedInContext, watchErrors } from './helpers'
+import { sharedServer } from '../support/shared-server'
 
 /** A second session of `user`, as another device would hold it. */
 async function otherSession(user: TestUser, mfaCode?: string): Promise<string> {
@@ -134,8 +135,8 @@ describe('account flows in the browser', () => {
       const mfa = withMfa ? await enableMfa(registered) : null
       const user = mfa ?? registered
       const other = await otherSession(user, mfa?.backupCodes[1])
-      const dataDir = inject('dataDir')
-      const context = await newContext(browser, inject('baseURL'))
+      const dataDir = sharedServer().dataDir
+      const context = await newContext(browser, sharedServer().baseURL)
       const page = await context.newPage()
       const errors = watchErrors(page)
 
@@ -193,7 +194,7 @@ describe('account flows in the browser', () => {
   }
 
   it('refuses an unknown reset token on the page before anything is typed', async () => {
-    const context = await newContext(browser, inject('baseURL'))
+    const context = await newContext(browser, sharedServer().baseURL)
     const page = await context.newPage()
     await goto(page, `/reset-password?token=${'0'.repeat(64)}`)
     await page.locator('[data-testid=reset-token-invalid]').waitFor()
@@ -227,7 +228,7 @@ describe('account flows in the browser', () => {
 
   it('asks an unverified account to confirm its address, sends a new link, and confirms it from the mail (phone width)', async () => {
     const user = await registerUser()
-    const dataDir = inject('dataDir')
+    const dataDir = sharedServer().dataDir
     await waitForOutboxMail(dataDir, user.email, undefined, 'verification')
     const context = await signedInContext(browser, user, { mobile: true })
     const page = await context.newPage()

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { launchBrowser, newContext } from '../support/browser'
 import { fetchUpload, seedLink, goto, registerUser, watchErrors } from './helpers'
+import { sharedServer } from '../support/shared-server'
 
 describe('anonymous voting', () => {
   let browser: Browser
@@ -13,7 +14,7 @@ describe('anonymous voting', () => {
   it('counts one vote and answers a second try politely', async () => {
     const owner = await registerUser()
     const id = await seedLink(owner, { description: 'Anonymous vote target' })
-    const context = await newContext(browser, inject('baseURL'))
+    const context = await newContext(browser, sharedServer().baseURL)
     const page = await context.newPage()
     const errors = watchErrors(page)
 
@@ -44,7 +45,7 @@ describe('anonymous voting', () => {
   it('asks for a second key press before casting, and shows the vote again after a reload', async () => {
     const owner = await registerUser()
     const id = await seedLink(owner, { description: 'Keyboard anonymous target' })
-    const context = await newContext(browser, inject('baseURL'))
+    const context = await newContext(browser, sharedServer().baseURL)
     const page = await context.newPage()
     const errors = watchErrors(page)
     const votesSent: string[] = []
@@ -91,7 +92,7 @@ describe('anonymous voting', () => {
   it('remembers the vote the server reports (409) when this device had forgotten it', async () => {
     const owner = await registerUser()
     const id = await seedLink(owner, { description: 'Forgotten anonymous vote' })
-    const first = await newContext(browser, inject('baseURL'))
+    const first = await newContext(browser, sharedServer().baseURL)
     const voter = await first.newPage()
     await goto(voter, `/upload/${id}`)
     await voter.click('#vote-does-not-fuck')
@@ -99,7 +100,7 @@ describe('anonymous voting', () => {
     await first.close()
 
     // A fresh context: no local memory, same IP (and the same fingerprint signals).
-    const context = await newContext(browser, inject('baseURL'))
+    const context = await newContext(browser, sharedServer().baseURL)
     const page = await context.newPage()
     await goto(page, `/upload/${id}`)
     await expect(page.getAttribute('#vote-does-not-fuck', 'aria-pressed')).resolves.toBe('false')

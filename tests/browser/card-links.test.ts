@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { registerUser, type TestUser } from '../support/api'
 import { launchBrowser, newContext } from '../support/browser'
 import { goto, seedLink, watchErrors } from './helpers'
+import { sharedServer } from '../support/shared-server'
 
 // A card's links (its picture, description, tags and owner) are plain <a> elements that
 // change page within the app: the page's own state lives on, and a modified click is the
@@ -31,7 +32,7 @@ const marked = (page: Page) => page.evaluate(() => (window as unknown as { cardL
 describe('links on an upload card', () => {
   let context: BrowserContext
   beforeAll(async () => {
-    context = await newContext(browser, inject('baseURL'))
+    context = await newContext(browser, sharedServer().baseURL)
   })
   afterAll(() => context?.close())
 

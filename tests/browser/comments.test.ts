@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { launchBrowser } from '../support/browser'
 import { api, type TestUser } from '../support/api'
 import { makeAdmin } from '../support/seed'
 import { goto, registerUser, seedLink, signedInContext, watchErrors } from './helpers'
+import { sharedServer } from '../support/shared-server'
 
 describe('the comment thread', () => {
   let browser: Browser
@@ -100,7 +101,7 @@ describe('the comment thread', () => {
 
     // The HTML as served, no JavaScript: a visitor's, then the shadow-banned author's own.
     const served = async (user?: TestUser) => {
-      const response = await fetch(`${inject('baseURL')}/upload/${id}`, { headers: user ? { cookie: `auth-token=${user.token}` } : {} })
+      const response = await fetch(`${sharedServer().baseURL}/upload/${id}`, { headers: user ? { cookie: `auth-token=${user.token}` } : {} })
       expect(response.status).toBe(200)
       return response.text()
     }
@@ -135,7 +136,7 @@ describe('the comment thread', () => {
     await thread.getByRole('button', { name: 'Next page' }).click()
     await thread.locator(`[data-testid=comment-${oldest.id}] em`).waitFor()
     await expect(thread.locator('.comment-pages').innerText()).resolves.toContain('Page 2 of 2')
-    expect(fetched).toEqual([`GET ${inject('baseURL')}/api/upload/${id}/comments?page=2&sort=new`])
+    expect(fetched).toEqual([`GET ${sharedServer().baseURL}/api/upload/${id}/comments?page=2&sort=new`])
     await thread.locator('[data-testid=comment-body]').fill('Posted from *page two*')
     await thread.locator('[data-testid=comment-submit]').click()
     await thread.locator('[data-testid=comment-html] em', { hasText: 'page two' }).waitFor()

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { launchBrowser, newContext } from '../support/browser'
 import { seedUpload } from '../support/seed'
 import { createUpload, goto, registerUser, signedInContext } from './helpers'
+import { sharedServer } from '../support/shared-server'
 
 /** issue 15's small copy fixes, each as a person reads it. */
 let browser: Browser
@@ -14,7 +15,7 @@ afterAll(() => browser?.close())
 describe('copy', () => {
   it('says once that a reset link is on its way', async () => {
     const user = await registerUser()
-    const context = await newContext(browser, inject('baseURL'))
+    const context = await newContext(browser, sharedServer().baseURL)
     const page = await context.newPage()
     await goto(page, '/forgot-password')
     await page.fill('#email', user.email)
@@ -47,7 +48,7 @@ describe('copy', () => {
     const owner = await registerUser()
     const one = await seedUpload(owner, { description: 'one of each', uploadType: 'link', externalUrl: 'https://example.com/one', upvotes: 1, downvotes: 1 })
     const two = await seedUpload(owner, { description: 'two fucks', uploadType: 'link', externalUrl: 'https://example.com/two', upvotes: 2, downvotes: 0 })
-    const context = await newContext(browser, inject('baseURL'))
+    const context = await newContext(browser, sharedServer().baseURL)
     const page = await context.newPage()
     await goto(page, `/upload/${one}`)
     expect((await page.locator('[data-testid=upvotes]').innerText()).trim()).toBe('1 fuck')

@@ -1,9 +1,10 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { registerUser, type TestUser } from '../support/api'
 import { launchBrowser, newContext } from '../support/browser'
+import { sharedServer } from '../support/shared-server'
 
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
 
@@ -36,7 +37,7 @@ describe('a cross-site form cannot sign a visitor in (Chromium)', () => {
   beforeAll(async () => {
     browser = await launchBrowser()
     attacker = await registerUser()
-    site = await attackerSite(inject('baseURL'), attacker)
+    site = await attackerSite(sharedServer().baseURL, attacker)
     siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`
   })
   afterAll(async () => {
@@ -45,7 +46,7 @@ describe('a cross-site form cannot sign a visitor in (Chromium)', () => {
   })
 
   it.each(['/urlencoded', '/text-plain'])('a %s form POST to /api/auth is refused and sets no cookie', async (form) => {
-    const baseURL = inject('baseURL')
+    const baseURL = sharedServer().baseURL
     const context = await newContext(browser, baseURL)
     const page = await context.newPage()
     const posted = page.waitForResponse(response => response.url() === `${baseURL}/api/auth` && response.request().method() === 'POST')

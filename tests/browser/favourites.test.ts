@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { launchBrowser, newContext } from '../support/browser'
 import { api } from '../support/api'
 import { goto, registerUser, seedLink, signedInContext, watchErrors } from './helpers'
+import { sharedServer } from '../support/shared-server'
 
 describe('the favourite heart', () => {
   let browser: Browser
@@ -74,7 +75,7 @@ describe('the favourite heart', () => {
     const owner = await registerUser()
     const id = await seedLink(owner)
     expect((await api('/api/profile/preferences', { method: 'PUT', token: owner.token, body: { publicFavourites: false } })).status).toBe(200)
-    const context = await newContext(browser, inject('baseURL'))
+    const context = await newContext(browser, sharedServer().baseURL)
     const page = await context.newPage()
     await goto(page, `/upload/${id}`)
     await page.click('[data-testid=upload-detail] [data-testid=favourite]')

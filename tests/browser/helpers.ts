@@ -3,12 +3,13 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import * as OTPAuth from 'otpauth'
-import { expect, inject } from 'vitest'
+import { expect } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { api, registerUser, type TestUser } from '../support/api'
 import { newContext } from '../support/browser'
 import { ROOT } from '../support/server'
 import { seedUpload } from '../support/seed'
+import { sharedServer } from '../support/shared-server'
 
 export const SCREENSHOT_DIR = join(ROOT, 'tests/browser/__screenshots__')
 
@@ -32,7 +33,7 @@ export async function picturePng(hue: number, width = 960, height = 640): Promis
 
 /** A browser context signed in as `user` (the auth-token cookie set directly). */
 export async function signedInContext(browser: Browser, user: TestUser, options: { mobile?: boolean } = {}): Promise<BrowserContext> {
-  const baseURL = inject('baseURL')
+  const baseURL = sharedServer().baseURL
   const context = await newContext(browser, baseURL, options)
   await context.addCookies([{ name: 'auth-token', value: user.token, url: baseURL, httpOnly: true, sameSite: 'Lax' }])
   return context

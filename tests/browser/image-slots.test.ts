@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { launchBrowser } from '../support/browser'
 import { randomImage } from '../support/images'
 import { createUpload, goto, registerUser, watchErrors } from './helpers'
 import type { TestUser } from '../support/api'
+import { sharedServer } from '../support/shared-server'
 
 /**
  * "What a visitor feels": every picture is fetched in about the size of the
@@ -166,7 +167,7 @@ async function visibleCardShifts(page: Page, { whileParsing = false } = {}): Pro
 
 async function openAt(browser: Browser, size: typeof VIEWPORTS[number]): Promise<{ context: BrowserContext, page: Page }> {
   const context = await browser.newContext({
-    baseURL: inject('baseURL'),
+    baseURL: sharedServer().baseURL,
     viewport: size.viewport,
     deviceScaleFactor: size.deviceScaleFactor,
     isMobile: size.isMobile,
@@ -242,7 +243,7 @@ describe('pictures sized to their slots', () => {
     it(`home page, ${size.name}: the size the slot needs, the first row first, the rest when scrolled near, nothing shifts`, async () => {
       // The derivatives exist (made one at a time), as on a site that has shown them once.
       for (const id of ids) {
-        for (const size of MADE_ON_REQUEST) expect((await fetch(new URL(`/api/image/${id}?size=${size}`, inject('baseURL')))).status).toBe(200)
+        for (const size of MADE_ON_REQUEST) expect((await fetch(new URL(`/api/image/${id}?size=${size}`, sharedServer().baseURL))).status).toBe(200)
       }
       const { context, page } = await openAt(browser, size)
       const errors = watchErrors(page)
@@ -294,7 +295,7 @@ describe('pictures sized to their slots', () => {
 
   it('a page painted while its HTML arrives: a card cut after its vote legend\'s icon moves nothing when the rest comes', async () => {
     // A stand-in for a slow network on 127.0.0.1: the page's HTML up to the end of the first card's icon, the rest 400 ms later.
-    const origin = inject('baseURL')
+    const origin = sharedServer().baseURL
     const proxy = createServer(async (req, res) => {
       const answer = await fetch(new URL(req.url!, origin), { headers: { cookie: req.headers.cookie ?? '', accept: req.headers.accept ?? '*/*' } })
       const type = answer.headers.get('content-type') ?? ''
@@ -352,7 +353,7 @@ describe('pictures sized to their slots', () => {
     for (const size of [VIEWPORTS[0], VIEWPORTS[2]]) {
       for (const path of [`/tags/${tag}`, `/user/${user.username}`, '/my-uploads']) {
         const { context, page } = await openAt(browser, size)
-        await context.addCookies([{ name: 'auth-token', value: user.token, url: inject('baseURL'), httpOnly: true, sameSite: 'Lax' }])
+        await context.addCookies([{ name: 'auth-token', value: user.token, url: sharedServer().baseURL, httpOnly: true, sameSite: 'Lax' }])
         const log = networkLog(page)
         expect((await goto(page, path))?.status()).toBe(200)
         await scrollThrough(page)
@@ -383,7 +384,7 @@ describe('pictures sized to their slots', () => {
       expectSized(picture!, [picture!], await log.widths(), size.deviceScaleFactor)
 
       // Vote mode (signed in, so the owner is offered the newest upload: one of these) sizes its picture to its column too.
-      await context.addCookies([{ name: 'auth-token', value: user.token, url: inject('baseURL'), httpOnly: true, sameSite: 'Lax' }])
+      await context.addCookies([{ name: 'auth-token', value: user.token, url: sharedServer().baseURL, httpOnly: true, sameSite: 'Lax' }])
       expect((await goto(page, '/vote'))?.status()).toBe(200)
       await page.waitForSelector('[data-testid=vote-mode-upload] img')
       await page.waitForFunction(() => (document.querySelector('[data-testid=vote-mode-upload] img') as HTMLImageElement).complete)

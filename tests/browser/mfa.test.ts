@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { launchBrowser, newContext } from '../support/browser'
 import { api } from '../support/api'
 import { goto, registerUser, signedInContext, totp } from './helpers'
+import { sharedServer } from '../support/shared-server'
 
 describe('two-step verification in the browser', () => {
   let browser: Browser
@@ -38,7 +39,7 @@ describe('two-step verification in the browser', () => {
     await page.click('[data-testid=settings-sign-out]')
     await page.waitForURL(url => url.pathname === '/')
     await context.clearCookies()
-    const fresh = await newContext(browser, inject('baseURL'))
+    const fresh = await newContext(browser, sharedServer().baseURL)
     const login = await fresh.newPage()
     await goto(login, '/login')
     await login.fill('#email', user.email)

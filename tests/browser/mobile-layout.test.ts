@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BrowserContext, Page } from 'playwright-core'
 import { api } from '../support/api'
 import { newContext } from '../support/browser'
 import { goto, signedInContext } from './helpers'
 import { PAGES, sitePageSession, type Who } from './site-pages'
+import { sharedServer } from '../support/shared-server'
 
 /**
  * issue 15: no page scrolls sideways on a 390 px phone. Every page of
@@ -66,7 +67,7 @@ describe(`every page at ${WIDTH} px`, () => {
     if (!context) {
       const { owner, admin } = session.fixtures
       context = who === 'guest'
-        ? await newContext(session.browser, inject('baseURL'), { mobile: true })
+        ? await newContext(session.browser, sharedServer().baseURL, { mobile: true })
         : await signedInContext(session.browser, who === 'owner' ? owner : admin, { mobile: true })
       contexts.set(who, context)
     }

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { api } from '../support/api'
 import { launchBrowser, newContext } from '../support/browser'
 import { makeAdmin } from '../support/seed'
 import { createUpload, goto, registerUser, screenshot, seedLink, signedInContext, watchErrors } from './helpers'
+import { sharedServer } from '../support/shared-server'
 
 describe('moderation and own data', () => {
   let browser: Browser
@@ -19,7 +20,7 @@ describe('moderation and own data', () => {
     const id = await seedLink(owner, { url: 'https://example.com/reported-in-browser', description: 'Reported in the browser' })
 
     // A visitor without an account reports it through the dialog.
-    const visitor = await newContext(browser, inject('baseURL'))
+    const visitor = await newContext(browser, sharedServer().baseURL)
     const page = await visitor.newPage()
     const errors = watchErrors(page)
     await goto(page, `/upload/${id}`)

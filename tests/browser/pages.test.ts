@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { launchBrowser, newContext } from '../support/browser'
 import { api } from '../support/api'
 import { goto, registerUser, signedInContext, watchErrors } from './helpers'
+import { sharedServer } from '../support/shared-server'
 
 describe('pages in Chromium', () => {
   let browser: Browser
@@ -12,7 +13,7 @@ describe('pages in Chromium', () => {
   afterAll(() => browser?.close())
 
   it('renders the home page with its sections and no script errors', async () => {
-    const context = await newContext(browser, inject('baseURL'))
+    const context = await newContext(browser, sharedServer().baseURL)
     const page = await context.newPage()
     const errors = watchErrors(page)
     const response = await goto(page, '/')
@@ -27,7 +28,7 @@ describe('pages in Chromium', () => {
   })
 
   it('renders the OpenAPI description at /docs, grouped by tag', async () => {
-    const context = await newContext(browser, inject('baseURL'))
+    const context = await newContext(browser, sharedServer().baseURL)
     const page = await context.newPage()
     const errors = watchErrors(page)
     const document = (await api('/api/openapi.json')).body
@@ -51,7 +52,7 @@ describe('pages in Chromium', () => {
   })
 
   it('answers unknown pages and users with the 404 page', async () => {
-    const context = await newContext(browser, inject('baseURL'))
+    const context = await newContext(browser, sharedServer().baseURL)
     const page = await context.newPage()
     let response = await goto(page, '/no/such/page')
     expect(response?.status()).toBe(404)
@@ -67,7 +68,7 @@ describe('pages in Chromium', () => {
 
   it('validates the registration form inline with the shared schemas and shows conflicts', async () => {
     const existing = await registerUser()
-    const context = await newContext(browser, inject('baseURL'))
+    const context = await newContext(browser, sharedServer().baseURL)
     const page = await context.newPage()
     await goto(page, '/register')
     await page.fill('#email', 'not-an-email')
@@ -89,7 +90,7 @@ describe('pages in Chromium', () => {
 
   it('signs in, shows the signed-in header, and refuses a wrong password', async () => {
     const user = await registerUser()
-    const context = await newContext(browser, inject('baseURL'))
+    const context = await newContext(browser, sharedServer().baseURL)
     const page = await context.newPage()
     await goto(page, '/login?redirect=/settings')
     await page.fill('#email', user.email)
@@ -107,7 +108,7 @@ describe('pages in Chromium', () => {
 
   it('signs in to / when the redirect would leave the site', async () => {
     const user = await registerUser()
-    const context = await newContext(browser, inject('baseURL'))
+    const context = await newContext(browser, sharedServer().baseURL)
     const page = await context.newPage()
     const errors = watchErrors(page)
     await goto(page, '/login?redirect=/%5Cevil.example')
@@ -115,7 +116,7 @@ describe('pages in Chromium', () => {
     await page.fill('#password', user.password)
     await page.click('button[type=submit]')
     await page.waitForURL(url => url.pathname === '/')
-    expect(new URL(page.url()).host).toBe(new URL(inject('baseURL')).host)
+    expect(new URL(page.url()).host).toBe(new URL(sharedServer().baseURL).host)
     await page.locator('[data-testid=header-user]').waitFor()
     await expect(page.locator('[data-testid=form-error]').count()).resolves.toBe(0)
     expect(errors).toEqual([])
@@ -138,7 +139,7 @@ describe('pages in Chromium', () => {
   })
 
   it('sends guests from signed-in pages to /login and back', async () => {
-    const context = await newContext(browser, inject('baseURL'))
+    const context = await newContext(browser, sharedServer().baseURL)
     const page = await context.newPage()
     await goto(page, '/upload/new')
     expect(new URL(page.url()).pathname).toBe('/login')

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { launchBrowser, newContext } from '../support/browser'
 import { api } from '../support/api'
 import { uploadForm } from '../support/images'
 import { goto, noisePng, registerUser, signedInContext, watchErrors } from './helpers'
+import { sharedServer } from '../support/shared-server'
 
 describe('content ratings in the UI', () => {
   let browser: Browser
@@ -27,7 +28,7 @@ describe('content ratings in the UI', () => {
     const card = `[data-upload-id="${id}"]`
 
     // A visitor: blurred by default, a Show button the keyboard reaches reveals it.
-    const context = await newContext(browser, inject('baseURL'))
+    const context = await newContext(browser, sharedServer().baseURL)
     const page = await context.newPage()
     const errors = watchErrors(page)
     await goto(page, `/tags/${tag}`)

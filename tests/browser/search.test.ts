@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { launchBrowser, newContext } from '../support/browser'
 import { goto, registerUser, seedLink, watchErrors } from './helpers'
+import { sharedServer } from '../support/shared-server'
 
 // The header's search box: suggestions as a term is typed, taken with the keyboard, the
 // search page's results and its message for an invalid query.
@@ -19,7 +20,7 @@ afterAll(() => browser?.close())
 
 describe('search in Chromium', () => {
   it('suggests tags as a term is typed, takes one with the keyboard, and shows the results', async () => {
-    const context = await newContext(browser, inject('baseURL'))
+    const context = await newContext(browser, sharedServer().baseURL)
     const page = await context.newPage()
     const errors = watchErrors(page)
     await goto(page, '/')
@@ -45,7 +46,7 @@ describe('search in Chromium', () => {
 
   it('has one search box on the search page, on a phone too', async () => {
     for (const mobile of [false, true]) {
-      const context = await newContext(browser, inject('baseURL'), { mobile })
+      const context = await newContext(browser, sharedServer().baseURL, { mobile })
       const page = await context.newPage()
       await goto(page, '/')
       expect(await page.locator('input[name=q]').count()).toBe(1)
@@ -64,7 +65,7 @@ describe('search in Chromium', () => {
   })
 
   it('shows where an invalid query goes wrong', async () => {
-    const context = await newContext(browser, inject('baseURL'))
+    const context = await newContext(browser, sharedServer().baseURL)
     const page = await context.newPage()
     await goto(page, `/search?q=${encodeURIComponent(`${TAG} votes:>x`)}`)
     const problem = page.getByTestId('search-error')

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, inject } from 'vitest'
+import { afterAll, beforeAll } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { api, type TestUser } from '../support/api'
 import { launchBrowser, newContext } from '../support/browser'
 import { enableMfa, requestResetToken } from '../support/accounts'
 import { makeAdmin } from '../support/seed'
 import { createUpload, noisePng, registerUser, seedLink, signedInContext } from './helpers'
+import { sharedServer } from '../support/shared-server'
 
 export type Who = 'guest' | 'owner' | 'admin'
 export interface Fixtures {
@@ -131,7 +132,7 @@ export async function siteFixtures(): Promise<Fixtures> {
   const banned = await registerUser()
   await api(`/api/admin/users/${banned.id}/shadow-ban`, { method: 'POST', body: { shadowBanned: true }, token: admin.token })
   const mfaUser = await enableMfa(await registerUser())
-  const resetToken = await requestResetToken(inject('dataDir'), mfaUser.email)
+  const resetToken = await requestResetToken(sharedServer().dataDir, mfaUser.email)
   return { owner, admin, imageId, linkId, tag, resetToken }
 }
 
@@ -164,7 +165,7 @@ export function sitePageSession() {
       const key = `${variant}:${who}`
       let context = contexts.get(key)
       if (!context) {
-        const baseURL = inject('baseURL')
+        const baseURL = sharedServer().baseURL
         context = (who === 'guest' ? newContext(browser!, baseURL) : signedInContext(browser!, who === 'owner' ? fixtures!.owner : fixtures!.admin))
           .then(async (made) => {
             await prepare?.(made, baseURL)

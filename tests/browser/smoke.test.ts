@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { launchBrowser, newContext } from '../support/browser'
+import { sharedServer } from '../support/shared-server'
 
 describe('home page in Chromium', () => {
   let browser: Browser
@@ -10,7 +11,7 @@ describe('home page in Chromium', () => {
   afterAll(() => browser?.close())
 
   it('renders and hydrates without console errors', async () => {
-    const context = await newContext(browser, inject('baseURL'))
+    const context = await newContext(browser, sharedServer().baseURL)
     const page = await context.newPage()
     const errors: string[] = []
     page.on('console', (message) => {

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { launchBrowser, newContext } from '../support/browser'
 import { api } from '../support/api'
 import { goto, noisePng, sessionToken, watchErrors } from './helpers'
+import { sharedServer } from '../support/shared-server'
 
 describe('register, upload an image, vote and change the vote', () => {
   let browser: Browser
@@ -13,7 +14,7 @@ describe('register, upload an image, vote and change the vote', () => {
   afterAll(() => browser?.close())
 
   it('goes from registration to a changed vote, with the API agreeing at each step', async () => {
-    const context = await newContext(browser, inject('baseURL'))
+    const context = await newContext(browser, sharedServer().baseURL)
     const page = await context.newPage()
     const errors = watchErrors(page)
     const suffix = randomUUID().slice(0, 8)
@@ -55,7 +56,7 @@ describe('register, upload an image, vote and change the vote', () => {
     })
 
     // Shared links preview: og:image is the absolute thumbnail address.
-    await expect(page.locator('meta[property="og:image"]').getAttribute('content')).resolves.toBe(`${inject('baseURL')}/api/image/${id}?size=thumb`)
+    await expect(page.locator('meta[property="og:image"]').getAttribute('content')).resolves.toBe(`${sharedServer().baseURL}/api/image/${id}?size=thumb`)
 
     const created = await api(`/api/upload/${id}`)
     expect(created.status).toBe(200)

@@ -5,12 +5,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { SignJWT, UnsecuredJWT } from 'jose'
-import { describe, expect, inject, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { api, registerUser } from '../support/api'
 import { ADMIN_EMAIL } from '../support/global-setup'
 import { ROOT, testEngine } from '../support/server'
 import { storedSecrets } from '../support/seed'
 import { signInAsAdmin } from '../support/accounts'
+import { sharedServer } from '../support/shared-server'
 
 const run = promisify(execFile)
 const sessionSecret = async () => (await storedSecrets()).sessionSecret
@@ -199,7 +200,7 @@ describe('GET /api/profile', () => {
 describe('admin CLI', () => {
   const admin = (...args: string[]) => run(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/admin.ts'), ...args], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, NUXT_DATA_DIR: inject('dataDir'), NUXT_DATABASE_URL: inject('databaseUrl') },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, NUXT_DATA_DIR: sharedServer().dataDir, NUXT_DATABASE_URL: sharedServer().databaseUrl },
   })
 
   it('grants and revokes admin by e-mail, live for the running server', async () => {

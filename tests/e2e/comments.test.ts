@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import { describe, expect, inject, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { sql } from '../../server/database/sql'
 import { api, errorBody, registerUser, type TestUser } from '../support/api'
 import { makeAdmin, seedUpload, serverDatabase } from '../support/seed'
+import { sharedServer } from '../support/shared-server'
 
 // Comments on the shared server: the thread, replies, the 24-hour edit window, deletion,
 // votes, shadow-banned authors, hostile Markdown, and uploads.comments (a kept count).
@@ -240,7 +241,7 @@ describe('comments', () => {
   })
 
   it('of a public upload are a feed of what anyone may see, as Atom and JSON Feed', async () => {
-    const site = inject('baseURL')
+    const site = sharedServer().baseURL
     const [owner, banned, admin] = await Promise.all([registerUser(), registerUser(), registerUser()])
     await makeAdmin(admin)
     const uploadId = await seedUpload(owner, { description: 'Feed me' })

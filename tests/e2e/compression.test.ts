@@ -1,10 +1,11 @@
 import { request } from 'node:http'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
-import { beforeAll, describe, expect, inject, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { registerUser, type TestUser } from '../support/api'
 import { pagePayload, revivePayload } from '../support/payload'
 import { seedUpload } from '../support/seed'
 import { uploadImage } from '../support/uploads'
+import { sharedServer } from '../support/shared-server'
 
 /**
  * issue 15 "Compression": pages, JSON and build assets in brotli or gzip as
@@ -14,7 +15,7 @@ import { uploadImage } from '../support/uploads'
 interface RawResponse { status: number, headers: Record<string, string | string[] | undefined>, body: Buffer }
 
 function get(path: string, headers: Record<string, string> = {}): Promise<RawResponse> {
-  const url = new URL(path, inject('baseURL'))
+  const url = new URL(path, sharedServer().baseURL)
   return new Promise((resolve, reject) => {
     const req = request(url, { headers }, (res) => {
       const chunks: Buffer[] = []

@@ -1,10 +1,11 @@
-import { describe, expect, inject, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { api, registerUser, type TestUser } from '../support/api'
 import { enableMfa, requestResetToken, totpCode } from '../support/accounts'
 import { randomImage } from '../support/images'
 import { sql } from '../../server/database/sql'
 import { countedVotes, makeAdmin, seedUpload, serverDatabase, storedCounts } from '../support/seed'
 import { postUpload } from '../support/uploads'
+import { sharedServer } from '../support/shared-server'
 
 /**
  * The guarantees that SQLite's single writer gave for free, re-proven with
@@ -171,7 +172,7 @@ describe('single-use secrets under concurrency', () => {
 
   it('resets a password once when ten resets race with one token', async () => {
     const user = await registerUser()
-    const token = await requestResetToken(inject('dataDir'), user.email)
+    const token = await requestResetToken(sharedServer().dataDir, user.email)
     const reset = (i: number) => api('/api/auth/reset-password', { method: 'POST', body: { token, password: `new password ${i}` } })
     const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => reset(i)))
     const codes = statuses(answers)
@@ -190,7 +191,7 @@ describe('account changes racing each other', () => {
     // usually commits while the change is still hashing).
     const trials = await Promise.all(Array.from({ length: 8 }, async (_, i) => {
       const user = await registerUser()
-      const token = await requestResetToken(inject('dataDir'), user.email)
+      const token = await requestResetToken(sharedServer().dataDir, user.email)
       const changed = `changed password ${i}`
       const reset = `reset password ${i}`
       const [change, done] = await Promise.all([

@@ -1,13 +1,14 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, registerUser, type TestUser } from '../support/api'
 import { enableMfa } from '../support/accounts'
 import { makeAdmin, seedUpload } from '../support/seed'
 import { startServer, type RunningServer } from '../support/server'
 import { createApiToken, uploadImage } from '../support/uploads'
+import { sharedServer } from '../support/shared-server'
 
 /** A raw request (no body parsing), for HEAD and other methods fetch() treats specially. */
 async function raw(path: string, init: RequestInit = {}) {
-  const response = await fetch(`${inject('baseURL')}${path}`, { redirect: 'manual', ...init })
+  const response = await fetch(`${sharedServer().baseURL}${path}`, { redirect: 'manual', ...init })
   return { status: response.status, headers: response.headers, text: await response.text() }
 }
 
@@ -66,7 +67,7 @@ describe('JSON body size', () => {
         controller.close()
       },
     })
-    const response = await fetch(`${inject('baseURL')}/api/vote/anonymous`, {
+    const response = await fetch(`${sharedServer().baseURL}/api/vote/anonymous`, {
       method: 'POST', body: stream, headers: { 'content-type': 'application/json' }, duplex: 'half',
     } as RequestInit)
     expect(response.status).toBe(413)
@@ -131,11 +132,11 @@ describe('Cache-Control, ETag and 304 on every GET (docs/behaviour.md, Caching)'
   it('gives images a year, public, with ETag and 304', async () => {
     const { id } = await uploadImage(await registerUser())
     for (const path of [`/api/image/${id}`, `/api/image/${id}?size=thumb`]) {
-      const first = await fetch(`${inject('baseURL')}${path}`)
+      const first = await fetch(`${sharedServer().baseURL}${path}`)
       await first.arrayBuffer()
       expect(first.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
       expect(first.headers.get('x-content-type-options')).toBe('nosniff')
-      const again = await fetch(`${inject('baseURL')}${path}`, { headers: { 'if-none-match': first.headers.get('etag')! } })
+      const again = await fetch(`${sharedServer().baseURL}${path}`, { headers: { 'if-none-match': first.headers.get('etag')! } })
       expect(again.status).toBe(304)
     }
   })

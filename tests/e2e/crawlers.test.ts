@@ -1,8 +1,9 @@
-import { describe, expect, inject, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { registerUser } from '../support/api'
 import { seedUpload } from '../support/seed'
+import { sharedServer } from '../support/shared-server'
 
-const get = (path: string) => fetch(`${inject('baseURL')}${path}`)
+const get = (path: string) => fetch(`${sharedServer().baseURL}${path}`)
 
 describe('robots.txt and the sitemap', () => {
   it('robots.txt opens the pages, closes the API and account pages, and names the sitemap', async () => {
@@ -10,7 +11,7 @@ describe('robots.txt and the sitemap', () => {
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8')
     const text = await response.text()
-    expect(text.split('\n')).toEqual(expect.arrayContaining(['User-agent: *', 'Allow: /', 'Disallow: /api/', 'Disallow: /settings', `Sitemap: ${inject('baseURL')}/sitemap.xml`]))
+    expect(text.split('\n')).toEqual(expect.arrayContaining(['User-agent: *', 'Allow: /', 'Disallow: /api/', 'Disallow: /settings', `Sitemap: ${sharedServer().baseURL}/sitemap.xml`]))
   })
 
   it('lists public uploads, never private ones, in paged sitemaps behind an index', async () => {
@@ -23,9 +24,9 @@ describe('robots.txt and the sitemap', () => {
     const indexXml = await index.text()
     expect(indexXml).toContain('<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">')
     const pages = [...indexXml.matchAll(/<loc>([^<]+)<\/loc>/g)].map(m => m[1]!)
-    expect(pages[0]).toBe(`${inject('baseURL')}/sitemaps/uploads-1.xml`)
+    expect(pages[0]).toBe(`${sharedServer().baseURL}/sitemaps/uploads-1.xml`)
     const all = (await Promise.all(pages.map(async page => (await get(new URL(page).pathname)).text()))).join('\n')
-    expect(all).toContain(`<url><loc>${inject('baseURL')}/upload/${shown}</loc><lastmod>2020-01-02</lastmod></url>`)
+    expect(all).toContain(`<url><loc>${sharedServer().baseURL}/upload/${shown}</loc><lastmod>2020-01-02</lastmod></url>`)
     expect(all).not.toContain(hidden)
     expect((await get(`/sitemaps/uploads-${pages.length + 1}.xml`)).status).toBe(404)
     expect((await get('/sitemaps/other.xml')).status).toBe(404)

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto'
-import { describe, expect, inject, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { api, registerUser } from '../support/api'
 import { uploadForm } from '../support/images'
+import { sharedServer } from '../support/shared-server'
 
 const blocked = { statusCode: 403, statusMessage: 'Forbidden', message: 'Cross-site request blocked' }
 const unsupported = { statusCode: 415, statusMessage: 'Unsupported Media Type', message: 'Content-Type must be application/json' }
 
 /** A raw fetch, so the test decides every header and the body bytes. */
 async function raw(path: string, init: RequestInit) {
-  const response = await fetch(`${inject('baseURL')}${path}`, { redirect: 'manual', ...init })
+  const response = await fetch(`${sharedServer().baseURL}${path}`, { redirect: 'manual', ...init })
   const text = await response.text()
   return { status: response.status, headers: response.headers, body: response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text }
 }
@@ -22,7 +23,7 @@ describe('cross-site requests without a cookie (docs/behaviour.md, Cross-site re
   it('refuses a foreign Origin on sign-in and registration, so a visitor cannot be signed in by another site', async () => {
     const user = await registerUser()
     const account = newAccount()
-    for (const origin of ['https://evil.example', 'null', `${inject('baseURL')}.evil.example`]) {
+    for (const origin of ['https://evil.example', 'null', `${sharedServer().baseURL}.evil.example`]) {
       const login = await api('/api/auth', { method: 'POST', body: { action: 'login', email: user.email, password: user.password }, headers: { origin } })
       expect(login.status, origin).toBe(403)
       expect(login.body).toEqual(blocked)
@@ -51,7 +52,7 @@ describe('cross-site requests without a cookie (docs/behaviour.md, Cross-site re
   it('lets the site\'s own origin and scripts without Origin through; safe methods are not checked', async () => {
     const user = await registerUser()
     const credentials = { action: 'login', email: user.email, password: user.password }
-    expect((await api('/api/auth', { method: 'POST', body: credentials, headers: { origin: inject('baseURL') } })).status).toBe(200)
+    expect((await api('/api/auth', { method: 'POST', body: credentials, headers: { origin: sharedServer().baseURL } })).status).toBe(200)
     expect((await api('/api/auth', { method: 'POST', body: credentials })).status).toBe(200)
     expect((await api('/api/uploads', { headers: { origin: 'https://evil.example' } })).status).toBe(200)
   })

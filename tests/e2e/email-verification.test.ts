@@ -1,30 +1,31 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, inject, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { sql } from '../../server/database/sql'
 import { api, registerUser, type TestUser } from '../support/api'
 import { decodeQuotedPrintable, outboxFiles, verificationTokenOf, waitForOutboxMail } from '../support/accounts'
 import { expectMatchesOpenApi } from '../support/openapi'
 import { serverDatabase } from '../support/seed'
+import { sharedServer } from '../support/shared-server'
 
 const verify = (token: unknown) => api('/api/auth/verify-email', { method: 'POST', body: { token } })
 const resend = (user: Pick<TestUser, 'token'>, as: 'cookie' | 'bearer' = 'cookie') =>
   api('/api/auth/verify-email/resend', { method: 'POST', ...(as === 'cookie' ? { token: user.token } : { bearer: user.token }) })
 const profileOf = async (user: Pick<TestUser, 'token'>) => (await api('/api/profile', { token: user.token })).body.user
-const registrationToken = async (user: Pick<TestUser, 'email'>) => verificationTokenOf((await waitForOutboxMail(inject('dataDir'), user.email)).raw)
+const registrationToken = async (user: Pick<TestUser, 'email'>) => verificationTokenOf((await waitForOutboxMail(sharedServer().dataDir, user.email)).raw)
 const invalid = { statusCode: 400, statusMessage: 'Bad Request', message: 'Invalid or expired token' }
 
 describe('POST /api/auth/verify-email', () => {
   it('mails a link and a token at registration, which verify the address once', async () => {
     const user = await registerUser()
     expect(await profileOf(user)).toMatchObject({ emailVerified: false, isAdmin: false })
-    const { raw } = await waitForOutboxMail(inject('dataDir'), user.email)
+    const { raw } = await waitForOutboxMail(sharedServer().dataDir, user.email)
     const token = verificationTokenOf(raw)
     expect(token).toMatch(/^[0-9a-f]{64}$/)
     expect(raw).toMatch(/^Subject: Confirm your Does It Fuck\? e-mail address$/m)
     const mail = decodeQuotedPrintable(raw)
-    expect(mail).toContain(`${inject('baseURL')}/verify-email?token=${token}`)
-    expect(mail).toContain(`<a href="${inject('baseURL')}/verify-email?token=${token}">`)
+    expect(mail).toContain(`${sharedServer().baseURL}/verify-email?token=${token}`)
+    expect(mail).toContain(`<a href="${sharedServer().baseURL}/verify-email?token=${token}">`)
     // Only its hash is stored, valid 24 hours.
     const row = await serverDatabase().db.get<{ token_hash: string, expires_at: string, created_at: string }>(sql`SELECT token_hash, expires_at, created_at
       FROM email_verification_tokens WHERE user_id = ${user.id}`)
@@ -83,18 +84,18 @@ describe('POST /api/auth/verify-email/resend', () => {
   it('mails a new token (cookie or bearer) and voids the older ones', async () => {
     const user = await registerUser()
     const first = await registrationToken(user)
-    const before = outboxFiles(inject('dataDir'))
+    const before = outboxFiles(sharedServer().dataDir)
     const response = await resend(user, 'bearer')
     expect(response.status).toBe(200)
     expect(response.body).toEqual({ success: true })
     await expectMatchesOpenApi('post', '/api/auth/verify-email/resend', response)
-    const second = verificationTokenOf((await waitForOutboxMail(inject('dataDir'), user.email, before)).raw)
+    const second = verificationTokenOf((await waitForOutboxMail(sharedServer().dataDir, user.email, before)).raw)
     expect(second).not.toBe(first)
     expect((await verify(first)).body).toEqual(invalid)
 
-    const afterSecond = outboxFiles(inject('dataDir'))
+    const afterSecond = outboxFiles(sharedServer().dataDir)
     expect((await resend(user)).status).toBe(200)
-    const third = verificationTokenOf((await waitForOutboxMail(inject('dataDir'), user.email, afterSecond)).raw)
+    const third = verificationTokenOf((await waitForOutboxMail(sharedServer().dataDir, user.email, afterSecond)).raw)
     expect((await verify(second)).status).toBe(400)
     expect((await verify(third)).status).toBe(200)
     expect((await profileOf(user)).emailVerified).toBe(true)
@@ -103,14 +104,14 @@ describe('POST /api/auth/verify-email/resend', () => {
   it('answers 409 once the address is verified, and sends nothing', async () => {
     const user = await registerUser()
     expect((await verify(await registrationToken(user))).status).toBe(200)
-    const before = outboxFiles(inject('dataDir'))
+    const before = outboxFiles(sharedServer().dataDir)
     const response = await resend(user)
     expect(response.status).toBe(409)
     expect(response.body).toEqual({ statusCode: 409, statusMessage: 'Conflict', message: 'Email already verified' })
     await expectMatchesOpenApi('post', '/api/auth/verify-email/resend', response)
     await new Promise(resolve => setTimeout(resolve, 200))
-    const newMails = [...outboxFiles(inject('dataDir'))].filter(file => !before.has(file))
-      .map(file => readFileSync(join(inject('dataDir'), 'outbox', file), 'utf8'))
+    const newMails = [...outboxFiles(sharedServer().dataDir)].filter(file => !before.has(file))
+      .map(file => readFileSync(join(sharedServer().dataDir, 'outbox', file), 'utf8'))
     expect(newMails.filter(mail => mail.includes(`To: ${user.email}`))).toEqual([])
   })
 

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto'
 import { parseAtomFeed, parseJsonFeed } from 'feedsmith'
-import { beforeAll, describe, expect, inject, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { api, registerUser, type TestUser } from '../support/api'
 import { seedUpload } from '../support/seed'
+import { sharedServer } from '../support/shared-server'
 
 // Feeds are checked with feedsmith, a maintained parser of both Atom and JSON Feed,
 // and the RFC 4287 required elements are asserted one by one on top of it.
 let author: TestUser
-const site = inject('baseURL')
+const site = sharedServer().baseURL
 const tag = `feeds-${randomUUID().slice(0, 8)}`
 const ids: string[] = []
 const at = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString()

@@ -6,6 +6,7 @@ import { api, registerUser } from '../support/api'
 import { storedSecrets } from '../support/seed'
 import { restartableDatabase } from '../support/postgres'
 import { startServer, type RunningServer } from '../support/server'
+import { sharedServer } from '../support/shared-server'
 
 describe('error shape', () => {
   it('answers an unknown /api route with a JSON 404', async () => {
@@ -89,7 +90,7 @@ describe('cross-site requests', () => {
 
   it('lets the same origin and scripts without Origin through', async () => {
     const user = await registerUser()
-    const { baseURL } = { baseURL: (await import('vitest')).inject('baseURL') }
+    const { baseURL } = sharedServer()
     const same = await api('/api/auth/logout', { method: 'POST', token: user.token, headers: { origin: baseURL } })
     expect(same.status).toBe(200)
     const other = await registerUser()

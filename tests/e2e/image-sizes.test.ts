@@ -2,10 +2,11 @@ import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import sharp from 'sharp'
-import { beforeAll, describe, expect, inject, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { api, errorBody, registerUser, type TestUser } from '../support/api'
 import { animatedImage, randomImage } from '../support/images'
 import { postUpload } from '../support/uploads'
+import { sharedServer } from '../support/shared-server'
 
 /**
  * GET /api/image/{id}?size=small|medium (docs/behaviour.md, Uploads and media; docs/performance.md,
@@ -14,10 +15,10 @@ import { postUpload } from '../support/uploads'
  * 2× its size. Made after the upload (or on first request) and stored like the display size; and
  * what a 304 costs: no file read.
  */
-const mediaPath = (...parts: string[]) => join(inject('dataDir'), 'media', ...parts)
+const mediaPath = (...parts: string[]) => join(sharedServer().dataDir, 'media', ...parts)
 
 async function fetchImage(path: string, headers: Record<string, string> = {}) {
-  const response = await fetch(`${inject('baseURL')}${path}`, { headers })
+  const response = await fetch(`${sharedServer().baseURL}${path}`, { headers })
   return { status: response.status, headers: response.headers, data: Buffer.from(await response.arrayBuffer()) }
 }
 

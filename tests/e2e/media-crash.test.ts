@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, unli
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
-import { afterAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { sql } from '../../server/database/sql'
 import { api, registerUser } from '../support/api'
 import { randomImage } from '../support/images'
@@ -11,6 +11,7 @@ import { databaseOf } from '../support/seed'
 import { restartableDatabase } from '../support/postgres'
 import { startServer, type RunningServer } from '../support/server'
 import { postUpload, uploadImage } from '../support/uploads'
+import { sharedServer } from '../support/shared-server'
 
 const dirs: string[] = []
 afterAll(() => {
@@ -59,9 +60,9 @@ describe('media writes around a crash', () => {
   it('makes a lost thumbnail again on its first request', async () => {
     const user = await registerUser()
     const { id } = await uploadImage(user, { format: 'png' })
-    const thumb = join(inject('dataDir'), 'media', 'thumbs', `${id}.webp`)
+    const thumb = join(sharedServer().dataDir, 'media', 'thumbs', `${id}.webp`)
     unlinkSync(thumb)
-    const response = await fetch(`${inject('baseURL')}/api/image/${id}?size=thumb`)
+    const response = await fetch(`${sharedServer().baseURL}/api/image/${id}?size=thumb`)
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toBe('image/webp')
     const data = Buffer.from(await response.arrayBuffer())

@@ -2,17 +2,18 @@ import { execFile } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { beforeAll, describe, expect, inject, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { sql } from '../../server/database/sql'
 import { api, registerUser, type TestUser } from '../support/api'
 import { expectMatchesOpenApi } from '../support/openapi'
 import { makeAdmin, seedUpload, serverDatabase } from '../support/seed'
 import { ROOT } from '../support/server'
+import { sharedServer } from '../support/shared-server'
 
 const run = promisify(execFile)
 const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/admin.ts'), ...args], {
   cwd: ROOT,
-  env: { PATH: process.env.PATH, HOME: process.env.HOME, NUXT_DATA_DIR: inject('dataDir'), NUXT_DATABASE_URL: inject('databaseUrl') },
+  env: { PATH: process.env.PATH, HOME: process.env.HOME, NUXT_DATA_DIR: sharedServer().dataDir, NUXT_DATABASE_URL: sharedServer().databaseUrl },
 })
 
 let admin: TestUser

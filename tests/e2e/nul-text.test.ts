@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { beforeAll, describe, expect, inject, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { api, registerUser, type ApiResponse, type TestUser } from '../support/api'
 import { randomImage } from '../support/images'
 import { seedUpload } from '../support/seed'
 import { createApiToken, postUpload } from '../support/uploads'
+import { sharedServer } from '../support/shared-server'
 
 // U+0000 in any text is refused with the same 400 on both engines (PostgreSQL cannot store
 // it, SQLite would): JSON bodies, query strings, path params, multipart fields and file names.
@@ -85,7 +86,7 @@ describe('text with a NUL character', () => {
   it('in a header is refused by the HTTP parser before any handler', async () => {
     // User-Agent is stored with sessions and anonymous votes: Node answers a NUL in any header with 400 itself.
     const { connect } = await import('node:net')
-    const url = new URL(inject('baseURL'))
+    const url = new URL(sharedServer().baseURL)
     const answer = await new Promise<string>((resolve, reject) => {
       const socket = connect(Number(url.port), url.hostname, () => socket.end(`GET /api/health HTTP/1.1\r\nHost: ${url.host}\r\nUser-Agent: a${NUL}b\r\nConnection: close\r\n\r\n`))
       let text = ''

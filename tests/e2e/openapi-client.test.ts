@@ -6,9 +6,10 @@ import Ajv2020 from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript'
 import ts from 'typescript'
-import { beforeAll, describe, expect, inject, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { api } from '../support/api'
 import { ROOT } from '../support/server'
+import { sharedServer } from '../support/shared-server'
 
 const run = promisify(execFile)
 const CLIENT_DIR = join(ROOT, 'tests/support/openapi-client')
@@ -116,7 +117,7 @@ describe('the OpenAPI document serves generated clients', () => {
       '--moduleResolution', 'bundler', '--types', 'node', '--skipLibCheck', CLIENT], { cwd: ROOT }).catch((error: { stdout: string }) => ({ stdout: error.stdout, failed: true }))
     expect(compiled.stdout).toBe('')
 
-    const { stdout } = await run(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), CLIENT], { cwd: ROOT, env: { ...process.env, BASE_URL: inject('baseURL') }, timeout: 30_000 })
+    const { stdout } = await run(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), CLIENT], { cwd: ROOT, env: { ...process.env, BASE_URL: sharedServer().baseURL }, timeout: 30_000 })
     const result = JSON.parse(stdout)
     const { user, upload } = result
     expect(user.username).toMatch(/^client_[0-9a-f]{8}$/)

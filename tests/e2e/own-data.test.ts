@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, inject, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { sql } from '../../server/database/sql'
 import { api, registerUser, type TestUser } from '../support/api'
 import { expectMatchesOpenApi } from '../support/openapi'
@@ -8,11 +8,12 @@ import { enableMfa } from '../support/accounts'
 import { makeAdmin, seedUpload, serverDatabase, storedCounts } from '../support/seed'
 import { createApiToken, uploadImage } from '../support/uploads'
 import { registerPasskey } from '../support/webauthn'
+import { sharedServer } from '../support/shared-server'
 
-const mediaPath = (...parts: string[]) => join(inject('dataDir'), 'media', ...parts)
+const mediaPath = (...parts: string[]) => join(sharedServer().dataDir, 'media', ...parts)
 const db = () => serverDatabase().db
 const vote = (uploadId: string, value: string, token: string) => api('/api/vote', { method: 'POST', body: { uploadId, vote: value }, token })
-const addPasskey = async (user: Pick<TestUser, 'token'>) => (await registerPasskey(user, inject('baseURL'))).passkey
+const addPasskey = async (user: Pick<TestUser, 'token'>) => (await registerPasskey(user, sharedServer().baseURL)).passkey
 const deleteAccount = (user: Pick<TestUser, 'token'>, body: unknown) => api('/api/profile', { method: 'DELETE', body, token: user.token })
 
 /** Rows anywhere in the database that still name the user. */

@@ -1,7 +1,8 @@
-import { beforeAll, describe, expect, inject, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { registerUser, type TestUser } from '../support/api'
 import { pagePayload, revivePayload } from '../support/payload'
 import { seedUpload } from '../support/seed'
+import { sharedServer } from '../support/shared-server'
 
 /**
  * API answers read while a page renders travel as data blocks of their own,
@@ -25,7 +26,7 @@ interface Answer { items?: Card[], uploads?: Card[] }
 const listed = (answer: Answer | undefined) => (answer?.items ?? answer?.uploads)?.map(card => card.id)
 
 async function page(path: string) {
-  const response = await fetch(new URL(path, inject('baseURL')))
+  const response = await fetch(new URL(path, sharedServer().baseURL))
   expect(response.status).toBe(200)
   const html = await response.text()
   const { flat, answers } = pagePayload(html)

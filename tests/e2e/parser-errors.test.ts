@@ -1,10 +1,11 @@
 import { connect } from 'node:net'
-import { describe, expect, inject, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { api } from '../support/api'
+import { sharedServer } from '../support/shared-server'
 
 /** Sends raw bytes on a fresh connection and reads everything until the server closes it. */
 function rawExchange(request: string): Promise<{ status: number, reason: string, headers: Record<string, string>, body: string }> {
-  const url = new URL(inject('baseURL'))
+  const url = new URL(sharedServer().baseURL)
   return new Promise((resolve, reject) => {
     const socket = connect(Number(url.port), url.hostname)
     const chunks: Buffer[] = []
@@ -25,7 +26,7 @@ function rawExchange(request: string): Promise<{ status: number, reason: string,
 }
 
 describe('requests Node\'s HTTP parser refuses are answered in the error shape', () => {
-  const host = () => new URL(inject('baseURL')).host
+  const host = () => new URL(sharedServer().baseURL).host
 
   it('431 for headers over the limit', async () => {
     const answer = await rawExchange(`GET /api/uploads HTTP/1.1\r\nHost: ${host()}\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`)

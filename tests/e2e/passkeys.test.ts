@@ -1,4 +1,4 @@
-import { describe, expect, inject, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { sql } from '../../server/database/sql'
 import { enableMfa } from '../support/accounts'
 import { api, registerUser, type TestUser } from '../support/api'
@@ -6,11 +6,12 @@ import { expectMatchesOpenApi } from '../support/openapi'
 import { serverDatabase } from '../support/seed'
 import { startServer } from '../support/server'
 import { SoftAuthenticator } from '../support/webauthn'
+import { sharedServer } from '../support/shared-server'
 
 // The e2e server's site URL is http://127.0.0.1:<port>: RP ID 127.0.0.1, and answers
 // must come from that origin. (Browsers need a domain name as RP ID; the HTTP
 // ceremony itself does not, so the software authenticator works here.)
-const origin = () => new URL(inject('baseURL')).origin
+const origin = () => new URL(sharedServer().baseURL).origin
 
 const registerOptions = (user: TestUser) => api('/api/auth/passkeys/register/options', { method: 'POST', token: user.token })
 const registerVerify = (user: TestUser, body: unknown) => api('/api/auth/passkeys/register/verify', { method: 'POST', token: user.token, body })

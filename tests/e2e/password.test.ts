@@ -1,7 +1,8 @@
-import { describe, expect, inject, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { api, registerUser, type TestUser } from '../support/api'
 import { decodeQuotedPrintable, enableMfa, outboxFiles, requestResetToken, waitForOutboxMail } from '../support/accounts'
 import { expectMatchesOpenApi } from '../support/openapi'
+import { sharedServer } from '../support/shared-server'
 
 const login = (email: string, password: string) => api('/api/auth', { method: 'POST', body: { action: 'login', email, password } })
 const loginToken = async (user: TestUser) => (await login(user.email, user.password)).body.token as string
@@ -72,9 +73,9 @@ describe('POST /api/auth/forgot-password', () => {
 
   it('writes an .eml with a text and an HTML part holding the link and the token', async () => {
     const user = await registerUser()
-    const before = outboxFiles(inject('dataDir'))
+    const before = outboxFiles(sharedServer().dataDir)
     await api('/api/auth/forgot-password', { method: 'POST', body: { email: user.email } })
-    const { raw } = await waitForOutboxMail(inject('dataDir'), user.email, before, 'reset')
+    const { raw } = await waitForOutboxMail(sharedServer().dataDir, user.email, before, 'reset')
     const mail = decodeQuotedPrintable(raw)
     expect(raw).toMatch(/^Subject: Reset your Does It Fuck\? password$/m)
     expect(raw).toMatch(/^From: "Does It Fuck\?" <no-reply@localhost>$/m)
@@ -82,8 +83,8 @@ describe('POST /api/auth/forgot-password', () => {
     expect(raw).toMatch(/Content-Type: text\/plain/)
     expect(raw).toMatch(/Content-Type: text\/html/)
     const token = mail.match(/reset token: ([0-9a-f]{64})/)![1]
-    expect(mail).toContain(`${inject('baseURL')}/reset-password?token=${token}`)
-    expect(mail).toContain(`<a href="${inject('baseURL')}/reset-password?token=${token}">`)
+    expect(mail).toContain(`${sharedServer().baseURL}/reset-password?token=${token}`)
+    expect(mail).toContain(`<a href="${sharedServer().baseURL}/reset-password?token=${token}">`)
   })
 
   it('answers 400 for an invalid address', async () => {
@@ -99,7 +100,7 @@ describe('POST /api/auth/reset-password', () => {
   it('sets the new password, revokes every session and uses the token up', async () => {
     const user = await registerUser()
     const other = await loginToken(user)
-    const token = await requestResetToken(inject('dataDir'), user.email)
+    const token = await requestResetToken(sharedServer().dataDir, user.email)
     const response = await reset({ token, password: 'reset to this one' })
     expect(response.status).toBe(200)
     expect(response.body).toEqual({ message: 'Password has been reset' })
@@ -118,8 +119,8 @@ describe('POST /api/auth/reset-password', () => {
 
   it('voids an older token when a new one is requested', async () => {
     const user = await registerUser()
-    const older = await requestResetToken(inject('dataDir'), user.email)
-    const newer = await requestResetToken(inject('dataDir'), user.email)
+    const older = await requestResetToken(sharedServer().dataDir, user.email)
+    const newer = await requestResetToken(sharedServer().dataDir, user.email)
     expect(newer).not.toBe(older)
     expect((await reset({ token: older, password: 'reset to this one' })).status).toBe(400)
     expect((await reset({ token: newer, password: 'reset to this one' })).status).toBe(200)
@@ -137,7 +138,7 @@ describe('POST /api/auth/reset-password', () => {
 
   it('checks the password policy and keeps the token for a retry', async () => {
     const user = await registerUser()
-    const token = await requestResetToken(inject('dataDir'), user.email)
+    const token = await requestResetToken(sharedServer().dataDir, user.email)
     const short = await reset({ token, password: 'short' })
     expect(short.status).toBe(400)
     expect(short.body.message).toBe('Password must be 8 to 256 characters')
@@ -146,7 +147,7 @@ describe('POST /api/auth/reset-password', () => {
 
   it('needs an MFA code when MFA is on, and keeps the token after a missing or wrong one', async () => {
     const user = await enableMfa(await registerUser())
-    const token = await requestResetToken(inject('dataDir'), user.email)
+    const token = await requestResetToken(sharedServer().dataDir, user.email)
     const missing = await reset({ token, password: 'reset to this one' })
     expect(missing.status).toBe(400)
     expect(missing.body.message).toBe('MFA code required')
@@ -165,7 +166,7 @@ describe('POST /api/auth/reset-password/check', () => {
 
   it('says a live token is valid, without MFA, and leaves it usable', async () => {
     const user = await registerUser()
-    const token = await requestResetToken(inject('dataDir'), user.email)
+    const token = await requestResetToken(sharedServer().dataDir, user.email)
     for (let i = 0; i < 2; i++) {
       const response = await check({ token })
       expect(response.status).toBe(200)
@@ -180,7 +181,7 @@ describe('POST /api/auth/reset-password/check', () => {
 
   it('says an MFA account\'s token needs a code (read from the token, nothing else sent)', async () => {
     const user = await enableMfa(await registerUser())
-    const token = await requestResetToken(inject('dataDir'), user.email)
+    const token = await requestResetToken(sharedServer().dataDir, user.email)
     const response = await check({ token })
     expect(response.status).toBe(200)
     expect(response.body).toEqual({ valid: true, mfaRequired: true })
@@ -189,8 +190,8 @@ describe('POST /api/auth/reset-password/check', () => {
 
   it('answers valid: false for an unknown or voided token, never revealing MFA', async () => {
     const user = await enableMfa(await registerUser())
-    const older = await requestResetToken(inject('dataDir'), user.email)
-    await requestResetToken(inject('dataDir'), user.email)
+    const older = await requestResetToken(sharedServer().dataDir, user.email)
+    await requestResetToken(sharedServer().dataDir, user.email)
     for (const token of [older, 'f'.repeat(64)]) {
       const response = await check({ token })
       expect(response.status).toBe(200)

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { beforeAll, describe, expect, inject, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { sql } from '../../server/database/sql'
 import { carryingTags } from '../../server/services/lists'
 import { api, registerUser, type TestUser } from '../support/api'
 import { seedUpload, serverDatabase } from '../support/seed'
+import { sharedServer } from '../support/shared-server'
 
 // On SQLite an AND of tags starts from the rarest: it looks the rarest tag's uploads up
 // in the other tags when they are at least ten times as common, and intersects every
@@ -103,7 +104,7 @@ describe('an AND of tags', () => {
     expect((await api(`/api/uploads/filtered?tags=${prefix}-nowhere&match=any`)).body.total).toBe(0)
   })
 
-  it.runIf(inject('databaseUrl'))('reads the tags\' GIN index on PostgreSQL', async () => {
+  it.runIf(sharedServer().databaseUrl)('reads the tags\' GIN index on PostgreSQL', async () => {
     // This file's few rows are cheaper to read whole: the plan is asked for with 5,000
     // more uploads of other tags, counted by ANALYZE, and all of it rolled back.
     class Plan extends Error {}

@@ -4,16 +4,17 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import sharp from 'sharp'
-import { beforeAll, describe, expect, inject, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { sql } from '../../server/database/sql'
 import { api, errorBody, registerUser, type TestUser } from '../support/api'
 import { signInAsAdmin } from '../support/accounts'
 import { animatedImage, hugePng, jpegWithGps, MIME, randomImage, uploadForm, type ImageFormat } from '../support/images'
 import { listEntryOf, serverDatabase } from '../support/seed'
 import { createApiToken, postUpload, uploadImage } from '../support/uploads'
+import { sharedServer } from '../support/shared-server'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
-const mediaPath = (...parts: string[]) => join(inject('dataDir'), 'media', ...parts)
+const mediaPath = (...parts: string[]) => join(sharedServer().dataDir, 'media', ...parts)
 
 let owner: TestUser
 let other: TestUser
@@ -398,7 +399,7 @@ describe('DELETE /api/upload/{id}', () => {
 describe('GET /api/image/{id}', () => {
   it('serves the image with its type, a one-year immutable cache, an ETag and nosniff', async () => {
     const created = await uploadImage(owner, { format: 'jpeg' })
-    const response = await fetch(`${inject('baseURL')}/api/image/${created.id}`)
+    const response = await fetch(`${sharedServer().baseURL}/api/image/${created.id}`)
     const bytes = Buffer.from(await response.arrayBuffer())
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toBe('image/jpeg')
@@ -408,7 +409,7 @@ describe('GET /api/image/{id}', () => {
     expect(bytes.equals(readFileSync(mediaPath(created.filename)))).toBe(true)
     const etag = response.headers.get('etag')!
     expect(etag).toMatch(/^"[0-9a-f]{64}"$/)
-    const again = await fetch(`${inject('baseURL')}/api/image/${created.id}`, { headers: { 'if-none-match': etag } })
+    const again = await fetch(`${sharedServer().baseURL}/api/image/${created.id}`, { headers: { 'if-none-match': etag } })
     expect(again.status).toBe(304)
     expect((await again.arrayBuffer()).byteLength).toBe(0)
   })
@@ -416,13 +417,13 @@ describe('GET /api/image/{id}', () => {
   it('serves a WebP thumbnail of at most 480×480 with ?size=thumb', async () => {
     const response = await postUpload(owner, { upload_type: 'image', description: 'large' }, { data: await randomImage('png', { width: 1200, height: 900 }), name: 'large.png' })
     const id = response.body.upload.id
-    const thumb = await fetch(`${inject('baseURL')}/api/image/${id}?size=thumb`)
+    const thumb = await fetch(`${sharedServer().baseURL}/api/image/${id}?size=thumb`)
     expect(thumb.status).toBe(200)
     expect(thumb.headers.get('content-type')).toBe('image/webp')
     expect(thumb.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
     const metadata = await sharp(Buffer.from(await thumb.arrayBuffer())).metadata()
     expect([metadata.format, metadata.width, metadata.height]).toEqual(['webp', 480, 360])
-    const full = await fetch(`${inject('baseURL')}/api/image/${id}`)
+    const full = await fetch(`${sharedServer().baseURL}/api/image/${id}`)
     expect(thumb.headers.get('etag')).not.toBe(full.headers.get('etag'))
     await full.arrayBuffer()
   })
@@ -521,7 +522,7 @@ describe('GET /api/image/{id}?size=display', () => {
     const created = await postUpload(user, { upload_type: 'image', description: 'a wide picture' }, { data: big, name: 'wide.png', type: 'image/png' })
     expect(created.status).toBe(201)
     const id = created.body.upload.id
-    const response = await fetch(`${inject('baseURL')}/api/image/${id}?size=display`)
+    const response = await fetch(`${sharedServer().baseURL}/api/image/${id}?size=display`)
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toBe('image/webp')
     expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
@@ -529,16 +530,16 @@ describe('GET /api/image/{id}?size=display', () => {
     expect(etag).toMatch(/^"[0-9a-f]{64}-display"$/)
     const meta = await sharp(Buffer.from(await response.arrayBuffer())).metadata()
     expect([meta.format, meta.width, meta.height]).toEqual(['webp', 1600, 800])
-    const again = await fetch(`${inject('baseURL')}/api/image/${id}?size=display`, { headers: { 'if-none-match': etag } })
+    const again = await fetch(`${sharedServer().baseURL}/api/image/${id}?size=display`, { headers: { 'if-none-match': etag } })
     expect(again.status).toBe(304)
     // A small picture is never enlarged.
     const small = await uploadImage(user)
-    const smallMeta = await sharp(Buffer.from(await (await fetch(`${inject('baseURL')}/api/image/${small.id}?size=display`)).arrayBuffer())).metadata()
+    const smallMeta = await sharp(Buffer.from(await (await fetch(`${sharedServer().baseURL}/api/image/${small.id}?size=display`)).arrayBuffer())).metadata()
     expect(smallMeta.width).toBeLessThanOrEqual(1600)
     expect(smallMeta.format).toBe('webp')
     // Deleting the upload deletes the derivative too.
     expect((await api(`/api/upload/${id}`, { method: 'DELETE', token: user.token })).status).toBe(200)
-    expect(existsSync(join(inject('dataDir'), 'media', 'display', `${id}.webp`))).toBe(false)
-    expect((await fetch(`${inject('baseURL')}/api/image/${id}?size=display`)).status).toBe(404)
+    expect(existsSync(join(sharedServer().dataDir, 'media', 'display', `${id}.webp`))).toBe(false)
+    expect((await fetch(`${sharedServer().baseURL}/api/image/${id}?size=display`)).status).toBe(404)
   })
 })

@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Secret, TOTP } from 'otpauth'
-import { inject } from 'vitest'
 import { api, type TestUser } from './api'
 import { ADMIN_EMAIL } from './global-setup'
+import { sharedServer } from './shared-server'
 
 /** The code an authenticator would show for `secret` at `timestamp` (ms). */
 export function totpCode(secret: string, timestamp = Date.now()): string {
@@ -48,7 +48,7 @@ export function verificationTokenOf(rawMail: string): string {
 
 /** A server's data dir and URL; the shared server's when left out. */
 interface Target { dataDir?: string, baseURL?: string }
-const targetOf = (target: Target) => ({ dataDir: target.dataDir ?? inject('dataDir'), baseURL: target.baseURL ?? inject('baseURL') })
+const targetOf = (target: Target) => ({ dataDir: target.dataDir ?? sharedServer().dataDir, baseURL: target.baseURL ?? sharedServer().baseURL })
 
 /**
  * Verifies a freshly registered account's address as its owner would: the

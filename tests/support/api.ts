@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { inject } from 'vitest'
+import { sharedServer } from './shared-server'
 
 // Tests read arbitrary JSON answers; the assertions check their shape.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -36,7 +36,7 @@ export async function api<T = Json>(path: string, options: RequestOptions = {}):
     body = JSON.stringify(options.body)
     headers['content-type'] ??= 'application/json'
   }
-  const response = await fetch(`${options.baseURL ?? inject('baseURL')}${path}`, { method: options.method ?? 'GET', headers, body, redirect: 'manual' })
+  const response = await fetch(`${options.baseURL ?? sharedServer().baseURL}${path}`, { method: options.method ?? 'GET', headers, body, redirect: 'manual' })
   const text = await response.text()
   const isJson = response.headers.get('content-type')?.includes('json')
   return { status: response.status, headers: response.headers, body: (isJson && text ? JSON.parse(text) : text) as T }

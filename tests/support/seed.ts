@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { inject } from 'vitest'
 import { openDatabase } from '../../server/database/connection'
 import type { Database } from '../../server/database/port'
 import { sql } from '../../server/database/sql'
 import { createSeeder, type SeedUpload, type Seeder } from '../../scripts/lib/seed'
 import { api, type TestUser } from './api'
+import { sharedServer } from './shared-server'
 
 export type { SeedUpload }
 
@@ -17,7 +17,7 @@ const connections = new Map<string, { db: Database, seeder: Seeder }>()
  * both sides read and write safely). Uploads are written here directly;
  * users are registered through the API. `dataDir` names another server's.
  */
-export function serverDatabase(dataDir: string = inject('dataDir'), databaseUrl: string | undefined = dataDir === inject('dataDir') ? inject('databaseUrl') : undefined) {
+export function serverDatabase(dataDir: string = sharedServer().dataDir, databaseUrl: string | undefined = dataDir === sharedServer().dataDir ? sharedServer().databaseUrl : undefined) {
   const key = databaseUrl || dataDir
   let found = connections.get(key)
   if (!found) {
@@ -71,7 +71,7 @@ export async function listEntryOf(owner: { username: string }, uploadId: string,
  * SQLite, the `app_secrets` table on PostgreSQL (where every instance reads them).
  */
 export async function storedSecrets(server?: { dataDir: string, databaseUrl?: string }): Promise<Record<'sessionSecret' | 'sessionPassword' | 'ipHashSecret', string>> {
-  const target = server ?? { dataDir: inject('dataDir'), databaseUrl: inject('databaseUrl') }
+  const target = server ?? { dataDir: sharedServer().dataDir, databaseUrl: sharedServer().databaseUrl }
   if (!target.databaseUrl) return JSON.parse(readFileSync(join(target.dataDir, 'secrets.json'), 'utf8'))
   const rows = await databaseOf(target).db.all<{ name: string, value: string }>(sql`SELECT name, value FROM app_secrets`)
   return Object.fromEntries(rows.map(row => [row.name, row.value])) as Record<'sessionSecret' | 'sessionPassword' | 'ipHashSecret', string>

@@ -3,16 +3,17 @@ import { openDatabase } from '../../server/database/connection'
 import type { Database } from '../../server/database/port'
 import { sql } from '../../server/database/sql'
 import { createTestDatabase, dropTestDatabase } from '../support/postgres'
-import { testEngine } from '../support/server'
 
 /**
  * Prepared statements on PostgreSQL (server/database/postgres.ts): one per
  * query text and connection, and no more than NAMED_MAX (2000) of them
  * whatever texts the requests make; past that, a statement runs unnamed.
  * PostgreSQL keeps one plan for a statement after five runs planned for their
- * values, except for a `sql.replanned` one, which always runs unnamed.
+ * values, except for a `sql.replanned` one, which always runs unnamed. A unit test, in
+ * a module graph of its own: the names are kept per process, and an e2e worker shares
+ * its process between files.
  */
-describe.skipIf(testEngine() !== 'postgres')('PostgreSQL prepared statements', () => {
+describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL prepared statements', () => {
   let url: string
   let db: Database
 

@@ -6,7 +6,6 @@ import { isIP } from 'node:net'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import ipaddr from 'ipaddr.js'
-import { Agent, request } from 'undici'
 
 /**
  * True for a globally routable unicast address. Loopback, private, link-local
@@ -45,6 +44,8 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308])
 export async function fetchImageToFile(address: string, destination: string, options: FetchImageOptions): Promise<{ finalUrl: string, bytes: number }> {
   const allowed = options.isAllowedAddress ?? (options.allowPrivate ? (a: string) => ipaddr.isValid(a) : isPublicAddress)
   const signal = AbortSignal.timeout(options.timeoutMs ?? 10_000)
+  // Loaded on the first fetch, not at start-up: undici was the largest module a server loaded.
+  const { Agent, request } = await import('undici')
   const agent = new Agent({ connect: { lookup: checkedLookup(allowed) }, connections: 1, pipelining: 0 })
   try {
     let url = parseHttpUrl(address)

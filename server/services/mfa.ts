@@ -3,7 +3,6 @@ import type { Executor, Row } from '../database/port'
 import type { users } from '../database/schema-postgres'
 import { sql } from '../database/sql'
 import { Secret, TOTP } from 'otpauth'
-import QRCode from 'qrcode'
 import sharp from 'sharp'
 import { apiError } from './errors'
 import { verifyPassword } from './accounts'
@@ -48,6 +47,7 @@ const QR_MARGIN = 2
  * ten concurrent set-ups stalled every other request for over 100 ms.
  */
 async function qrCodeDataUrl(text: string): Promise<string> {
+  const { default: QRCode } = await import('qrcode')
   const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' })
   const side = modules.size + 2 * QR_MARGIN
   const pixels = Buffer.alloc(side * side, 255)

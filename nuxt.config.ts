@@ -102,6 +102,8 @@ export default defineNuxtConfig({
     },
   },
   srcDir: '.',
+  // The server runs without --enable-source-maps, so its source maps were never read.
+  sourcemap: { server: false, client: false },
   // No route rule needs the client-side app manifest: its code and a /_nuxt/builds request on every first visit.
   experimental: { appManifest: false },
   compatibilityDate: '2026-11-01',
@@ -111,8 +113,11 @@ export default defineNuxtConfig({
     // compressed per response (server/utils/compression.ts).
     compressPublicAssets: { gzip: true, brotli: true },
     typescript: { tsConfig: { compilerOptions: incrementalIn('server') } },
-    serverAssets: [{ baseName: 'migrations', dir: '../drizzle' }],
+    // The migrations and their journal; drizzle-kit's snapshots (6 MB) are for generating the next one.
+    serverAssets: [{ baseName: 'migrations', dir: '../drizzle', ignore: ['**/*_snapshot.json', '*-triggers.sql'] }],
     externals: { external: ['better-sqlite3', 'sharp', '@node-rs/argon2'] },
+    // The build log lists sizes without gzipping all of .output (node_modules included) for it.
+    logging: { compressedSizes: false },
   },
   // No component here uses the Options API: Vue leaves it out of the first-load JavaScript.
   vite: { vue: { features: { optionsAPI: false } } },

@@ -90,7 +90,7 @@ export const DUEL_NEIGHBOURS = 8
 /** Random images tried before the pairs are walked in id order. */
 const DUEL_TRIES = 4
 
-interface Standing { id: string, duel_strength: number }
+interface Standing { id: string, strength: number }
 
 /**
  * The opponent for an image of strength `strength` among its nearest unjudged
@@ -100,7 +100,7 @@ interface Standing { id: string, duel_strength: number }
  */
 export function pickOpponent(strength: number, neighbours: readonly Standing[], random = Math.random): Standing | null {
   if (neighbours.length === 0) return null
-  const nearest = [...neighbours].sort((a, b) => Math.abs(a.duel_strength - strength) - Math.abs(b.duel_strength - strength)).slice(0, DUEL_NEIGHBOURS)
+  const nearest = [...neighbours].sort((a, b) => Math.abs(a.strength - strength) - Math.abs(b.strength - strength)).slice(0, DUEL_NEIGHBOURS)
   return nearest[Math.floor(random() * nearest.length)]!
 }
 
@@ -111,7 +111,7 @@ export function pickOpponent(strength: number, neighbours: readonly Standing[], 
  */
 async function randomImage(db: Executor, filter: CallerFilter): Promise<Standing | undefined> {
   const from = randomUUID()
-  const first = (bound: Query) => db.get<Standing>(sql`SELECT s.upload_id AS id, s.strength AS duel_strength FROM duel_standings s
+  const first = (bound: Query) => db.get<Standing>(sql`SELECT s.upload_id AS id, s.strength FROM duel_standings s
     WHERE ${POOL}${bound}${filtering(filter, STANDING_ID)} ORDER BY s.upload_id LIMIT 1`)
   return await first(sql` AND s.upload_id >= ${from}`) ?? await first(sql``)
 }
@@ -122,8 +122,8 @@ async function randomImage(db: Executor, filter: CallerFilter): Promise<Standing
  * ranges of duel_standings_pool_idx, read until each has its count.
  */
 function neighboursOf(db: Executor, judge: DuelJudge, filter: CallerFilter, image: Standing): Promise<Standing[]> {
-  const side = (after: boolean) => sql`SELECT * FROM (SELECT s.upload_id AS id, s.strength AS duel_strength FROM duel_standings s
-    WHERE ${POOL} AND (s.strength, s.upload_id) ${sql.raw(after ? '>' : '<')} (${image.duel_strength}, ${image.id})${
+  const side = (after: boolean) => sql`SELECT * FROM (SELECT s.upload_id AS id, s.strength FROM duel_standings s
+    WHERE ${POOL} AND (s.strength, s.upload_id) ${sql.raw(after ? '>' : '<')} (${image.strength}, ${image.id})${
       filtering(filter, STANDING_ID)}${notJudged(judge, STANDING_ID, sql`${image.id}`)}
     ORDER BY s.strength ${sql.raw(after ? 'ASC' : 'DESC')}, s.upload_id ${sql.raw(after ? 'ASC' : 'DESC')} LIMIT ${sql.raw(String(DUEL_NEIGHBOURS))}) n`
   return db.all<Standing>(sql`${side(true)} UNION ALL ${side(false)}`)
@@ -141,14 +141,14 @@ function firstUnjudgedPair(db: Executor, judge: DuelJudge, filter: CallerFilter)
 }
 
 /** The columns of a duel entry (from STANDINGS and the owner `us`): a list entry's, the owner's name, and the standing. */
-const DUEL_ENTRY_COLUMNS = sql`${ENTRY_COLUMNS}, us.username, s.strength AS duel_strength, s.wins AS duel_wins, s.losses AS duel_losses`
+const DUEL_ENTRY_COLUMNS = sql`${ENTRY_COLUMNS}, us.username, s.strength, s.wins, s.losses`
 
-type DuelRow = ListRow & { duel_strength: number, duel_wins: number, duel_losses: number }
+type DuelRow = ListRow & { strength: number, wins: number, losses: number }
 
 /** The one mapping of a row to a duel entry: the list entry with its strength, wins and losses. */
 async function duelEntries(db: Executor, rows: DuelRow[]) {
   const entries = await withTags(db, rows)
-  return entries.map((entry, i) => ({ ...entry, strength: rows[i]!.duel_strength, wins: rows[i]!.duel_wins, losses: rows[i]!.duel_losses }))
+  return entries.map((entry, i) => ({ ...entry, strength: rows[i]!.strength, wins: rows[i]!.wins, losses: rows[i]!.losses }))
 }
 
 /**
@@ -163,7 +163,7 @@ export async function nextDuel(db: Executor, key: Buffer, judge: DuelJudge, filt
   for (let i = 0; i < DUEL_TRIES && !pair; i++) {
     const image = await randomImage(db, filter)
     if (!image) return { duelId: null }
-    const opponent = pickOpponent(image.duel_strength, await neighboursOf(db, judge, filter, image))
+    const opponent = pickOpponent(image.strength, await neighboursOf(db, judge, filter, image))
     if (opponent) pair = [image.id, opponent.id]
   }
   if (!pair) {
@@ -179,9 +179,9 @@ export async function nextDuel(db: Executor, key: Buffer, judge: DuelJudge, filt
   return { duelId, left: left!, right: right! }
 }
 
-interface Locked { id: string, duel_strength: number, duel_wins: number, duel_losses: number }
+interface Locked { id: string, strength: number, wins: number, losses: number }
 
-const standing = (row: Locked) => ({ id: row.id, strength: row.duel_strength, wins: row.duel_wins, losses: row.duel_losses })
+const standing = (row: Locked) => ({ id: row.id, strength: row.strength, wins: row.wins, losses: row.losses })
 
 /**
  * POST /api/duel: the judge's verdict on a duel handed out to them. The
@@ -203,7 +203,7 @@ export function judgeDuel(db: Executor, key: Buffer, judge: DuelJudge, input: { 
       if (!user) throw apiError(401, 'Invalid or expired token')
       if (user.shadow_banned === 1) counts = false
     }
-    const rows = await tx.all<Locked>(sql`SELECT s.upload_id AS id, s.strength AS duel_strength, s.wins AS duel_wins, s.losses AS duel_losses
+    const rows = await tx.all<Locked>(sql`SELECT s.upload_id AS id, s.strength, s.wins, s.losses
       FROM duel_standings s WHERE s.upload_id ${inList([low, high])} AND ${POOL} ORDER BY s.upload_id${FOR_UPDATE}`)
     const lowRow = rows.find(row => row.id === low)
     const highRow = rows.find(row => row.id === high)
@@ -220,17 +220,17 @@ export function judgeDuel(db: Executor, key: Buffer, judge: DuelJudge, input: { 
     }
     if (counts && winnerId !== null) {
       const [winner, loser] = winnerId === low ? [lowRow, highRow] : [highRow, lowRow]
-      const [winnerStrength, loserStrength] = eloAfter(winner.duel_strength, loser.duel_strength)
-      winner.duel_strength = winnerStrength
-      winner.duel_wins += 1
-      loser.duel_strength = loserStrength
-      loser.duel_losses += 1
+      const [winnerStrength, loserStrength] = eloAfter(winner.strength, loser.strength)
+      winner.strength = winnerStrength
+      winner.wins += 1
+      loser.strength = loserStrength
+      loser.losses += 1
       // Both rows in one statement: on PostgreSQL a round trip less while the locks are held.
-      const of = (column: 'duel_strength' | 'duel_wins' | 'duel_losses') => {
-        const type = sql.raw(column === 'duel_strength' ? 'double precision' : 'integer')
+      const of = (column: 'strength' | 'wins' | 'losses') => {
+        const type = sql.raw(column === 'strength' ? 'double precision' : 'integer')
         return sql`CASE WHEN upload_id = ${low} THEN CAST(${lowRow[column]} AS ${type}) ELSE CAST(${highRow[column]} AS ${type}) END`
       }
-      await tx.run(sql`UPDATE duel_standings SET strength = ${of('duel_strength')}, wins = ${of('duel_wins')}, losses = ${of('duel_losses')}
+      await tx.run(sql`UPDATE duel_standings SET strength = ${of('strength')}, wins = ${of('wins')}, losses = ${of('losses')}
         WHERE upload_id ${inList([low, high])}`)
     }
     const byId = (id: string) => standing(id === low ? lowRow : highRow)

@@ -34,8 +34,8 @@ const next = (caller: Caller) => api(`/api/duel/next${'token' in caller ? '' : `
 const judge = (caller: Caller, duelId: string, winner: string) => api('/api/duel', {
   baseURL: server.url, method: 'POST', ...as(caller), body: { duelId, winner, ...('token' in caller ? {} : { clientFingerprint: caller.fingerprint }) },
 })
-const standing = async (id: string) => (await databaseOf(server).db.get<{ duel_strength: number, duel_wins: number, duel_losses: number }>(sql`
-  SELECT strength AS duel_strength, wins AS duel_wins, losses AS duel_losses FROM duel_standings WHERE upload_id = ${id}`))!
+const standing = async (id: string) => (await databaseOf(server).db.get<{ strength: number, wins: number, losses: number }>(sql`
+  SELECT strength, wins, losses FROM duel_standings WHERE upload_id = ${id}`))!
 const invalid = { statusCode: 400, statusMessage: 'Bad Request', message: 'Invalid duel' }
 
 describe('This or That', () => {
@@ -53,10 +53,10 @@ describe('This or That', () => {
     await expectMatchesOpenApi('GET', '/api/duel/next', duels[0]!)
     await expectMatchesOpenApi('POST', '/api/duel', answers[0]!)
     const [first, second] = [await standing(a), await standing(b)]
-    expect(first.duel_wins + first.duel_losses).toBe(20)
-    expect(second.duel_wins + second.duel_losses).toBe(20)
-    expect(first.duel_wins).toBe(second.duel_losses)
-    expect(first.duel_strength + second.duel_strength).toBeCloseTo(3000, 6)
+    expect(first.wins + first.losses).toBe(20)
+    expect(second.wins + second.losses).toBe(20)
+    expect(first.wins).toBe(second.losses)
+    expect(first.strength + second.strength).toBeCloseTo(3000, 6)
     const rows = await databaseOf(server).db.get<{ n: number }>(sql`SELECT count(*) AS n FROM duel_judgements WHERE counted = 1`)
     expect(Number(rows!.n)).toBe(20)
     // The pair is judged under the IP hash and under the fingerprint alike.
@@ -146,11 +146,11 @@ describe('This or That', () => {
     expect(board.status).toBe(200)
     expect(board.body).toMatchObject({ total: 2, page: 1, limit: 20 })
     await expectMatchesOpenApi('GET', '/api/duels/leaderboard', board)
-    const strengths = [await standing(a), await standing(b)].map(row => row.duel_strength)
+    const strengths = [await standing(a), await standing(b)].map(row => row.strength)
     const order = strengths[0]! >= strengths[1]! ? [a, b] : [b, a]
     expect(board.body.uploads.map((entry: { id: string }) => entry.id)).toEqual(order)
     const top = await standing(order[0]!)
-    expect(board.body.uploads[0]).toMatchObject({ strength: top.duel_strength, wins: top.duel_wins, losses: top.duel_losses, upload_type: 'image' })
+    expect(board.body.uploads[0]).toMatchObject({ strength: top.strength, wins: top.wins, losses: top.losses, upload_type: 'image' })
     expect((await api('/api/duels/leaderboard?tag=duel-a', { baseURL: server.url })).body.uploads.map((entry: { id: string }) => entry.id)).toEqual([a])
     expect((await api('/api/duels/leaderboard?period=day', { baseURL: server.url })).body).toMatchObject({ total: 1, uploads: [{ id: a }] })
     expect((await api('/api/duels/leaderboard?period=decade', { baseURL: server.url })).body).toMatchObject({ statusCode: 400, message: 'Invalid period' })

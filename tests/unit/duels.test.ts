@@ -14,8 +14,8 @@ describe('Elo (K = 24)', () => {
 
 describe('the opponent', () => {
   it('is one of the 8 nearest in strength', () => {
-    const neighbours = [1000, 1490, 1495, 1500, 1502, 1505, 1510, 1520, 1530, 2000].map((s, i) => ({ id: String(i), duel_strength: s }))
-    const picked = new Set(Array.from({ length: 16 }, (_, i) => pickOpponent(1500, neighbours, () => i / 16)!.duel_strength))
+    const neighbours = [1000, 1490, 1495, 1500, 1502, 1505, 1510, 1520, 1530, 2000].map((s, i) => ({ id: String(i), strength: s }))
+    const picked = new Set(Array.from({ length: 16 }, (_, i) => pickOpponent(1500, neighbours, () => i / 16)!.strength))
     expect([...picked].sort()).toEqual([1490, 1495, 1500, 1502, 1505, 1510, 1520, 1530])
     expect(pickOpponent(1500, [])).toBeNull()
   })

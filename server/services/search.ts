@@ -1,11 +1,11 @@
-import { parseSearchQuery, SEARCH_FIELDS, SearchQueryError, type NumberTest, type SearchNode } from '../../shared/utils/search-query'
+import { parseSearchQuery, SEARCH_FIELDS, SearchQueryError, type CountField, type NumberTest, type SearchNode } from '../../shared/utils/search-query'
 import type { Database, Executor } from '../database/port'
 import { dialects, sql, type Query } from '../database/sql'
 import { apiError, unauthorized } from './errors'
 import { cachedList, type DataVersion } from './list-cache'
 import { aliasesAmong, aliasesStartingWith } from './tag-rules'
 import { searchTags } from './upload-tags'
-import { carryingTags, listFilteredUploads, listMatchingUploads, type ListView, type Paging } from './lists'
+import { carryingTags, listFilteredUploads, listMatchingUploads, type LinkSearch, type ListView, type Paging } from './lists'
 
 /** The search language's fields this site offers: all of them. */
 const OFFERED = { rating: true, favourites: true } as const
@@ -93,20 +93,28 @@ function textCondition(words: string[], prefix: boolean): Query {
 
 const TAG_COUNT = sql`(CASE WHEN u.tag_ids = '' THEN 0 ELSE length(u.tag_ids) - length(replace(u.tag_ids, ',', '')) + 1 END)`
 
-const COUNT_FIELDS = {
-  fucks: sql`u.upvotes`,
-  nope: sql`u.downvote_count`,
-  votes: sql`(u.upvotes + u.downvote_count)`,
-  score: sql`(u.upvotes - u.downvote_count)`,
-  // An upload without votes has no ratio: it matches no ratio test (coalesce below).
-  ratio: sql`(CAST(u.upvotes AS ${dialects({ sqlite: 'REAL', postgres: 'double precision' })}) / nullif(u.upvotes + u.downvote_count, 0))`,
-  tags: TAG_COUNT,
-} as const
+/** The vote counts' fields, read from two columns: an upload's own counts or a tag link's copies of them. */
+function voteFields(up: string, down: string) {
+  const [u, d] = [sql.raw(up), sql.raw(down)]
+  return {
+    fucks: sql`${u}`,
+    nope: sql`${d}`,
+    votes: sql`(${u} + ${d})`,
+    score: sql`(${u} - ${d})`,
+    // An upload without votes has no ratio: it matches no ratio test (coalesce below).
+    ratio: sql`(CAST(${u} AS ${dialects({ sqlite: 'REAL', postgres: 'double precision' })}) / nullif(${u} + ${d}, 0))`,
+  }
+}
+
+const COUNT_FIELDS = { ...voteFields('u.upvotes', 'u.downvote_count'), tags: TAG_COUNT }
+
+/** The same fields on a tag's link (`upload_tags ut`), read from its copies of the counts (lists/tags.ts, linkSearchPage). */
+const LINK_COUNT_FIELDS: Partial<Record<CountField, Query>> = voteFields('ut.upload_upvotes', 'ut.upload_downvote_count')
 
 const FALSE = dialects({ sqlite: '0', postgres: 'false' })
 
-function countCondition(field: keyof typeof COUNT_FIELDS, test: NumberTest): Query {
-  const value = COUNT_FIELDS[field]
+function countCondition(field: CountField, test: NumberTest, fields: Partial<Record<CountField, Query>> = COUNT_FIELDS): Query {
+  const value = fields[field]!
   const compared = test.op === 'range'
     ? sql`${value} BETWEEN ${test.from} AND ${test.to}`
     : sql`${value} ${sql.raw(test.op)} ${test.value}`
@@ -126,7 +134,24 @@ export async function searchUploads(db: Database, parsed: SearchNode | null, que
   const node = withAliasesResolved(parsed, await aliasesAmong(db, tagSlugsOf(parsed), at))
   // The tree names everything the answer depends on (an age as its instants); `is:` the caller too.
   const key = `${JSON.stringify(node)} ${asksAboutCaller(node) ? caller : ''}`
-  return listMatchingUploads(db, key, searchCondition(node, caller), query, view, at)
+  return listMatchingUploads(db, key, searchCondition(node, caller), query, view, at, onOneTag(node))
+}
+
+/**
+ * The query as one tag's links narrowed (lists/tags.ts, linkSearchPage), when it is
+ * an AND of one tag with tags left out (`a -b`) or tests of the vote counts
+ * (`votes:>=10 a`), which a link answers from its own copies; otherwise undefined.
+ */
+export function onOneTag(node: SearchNode): LinkSearch | undefined {
+  if (node.kind !== 'and') return undefined
+  const found: LinkSearch = { tag: '', without: [], tests: [] }
+  for (const child of node.children) {
+    if (child.kind === 'tag' && (found.tag === '' || found.tag === child.slug)) found.tag = child.slug
+    else if (child.kind === 'not' && child.child.kind === 'tag') found.without.push(child.child.slug)
+    else if (child.kind === 'count' && LINK_COUNT_FIELDS[child.field]) found.tests.push(countCondition(child.field, child.test, LINK_COUNT_FIELDS))
+    else return undefined
+  }
+  return found.tag === '' ? undefined : { ...found, without: [...new Set(found.without)] }
 }
 
 /** The slugs of the tree's tags, each once. */

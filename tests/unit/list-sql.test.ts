@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Database } from '../../server/database/port'
 import { render, sql, type Dialect, type RenderedQuery } from '../../server/database/sql'
 import { featureList, listFilteredUploads, listMatchingUploads, listUploads, listUserUploads, nextToVote, PUBLIC_VIEW, type ListView } from '../../server/services/lists'
+import { onOneTag, parseSearch } from '../../server/services/search'
 
 // The SQL of every list, per engine, as files beside this one (tests/unit/list-sql/<engine>/):
 // a change to a list's statements shows as a diff there. `npx vitest run --project unit
@@ -116,6 +117,8 @@ const CASES: { name: string, title: string, answers?: Answers, run: (db: Databas
   { name: 'filtered-all-rare', title: 'GET /api/uploads/filtered, three tags, one rare (looked up)', answers: { tags: { cats: 5, dogs: 500, birds: 800 } }, run: db => listFilteredUploads(db, { ...page(1), tags: 'cats,dogs,birds', match: 'all' }, VIEW) },
   { name: 'filtered-any', title: 'GET /api/uploads/filtered, any of two tags, best', run: db => listFilteredUploads(db, { ...page(1), tags: 'cats,dogs', match: 'any' }, { ...VIEW, sort: 'best' }) },
   { name: 'search', title: 'GET /api/search, a condition, top', run: db => listMatchingUploads(db, 'cat', sql`u.description LIKE ${'%cat%'}`, page(1), { ...VIEW, sort: 'top' }) },
+  { name: 'search-tag-without', title: 'GET /api/search?q=cats -dogs, newest (the tag\'s links walked; its kept count less the pair\'s)', answers: { tags: { cats: 100 } }, run: db => listMatchingUploads(db, 'cats -dogs', sql`1 = 1`, page(1), VIEW, undefined, onOneTag(parseSearch('cats -dogs')!)) },
+  { name: 'search-tag-counted', title: 'GET /api/search?q=votes:>=10 cats, top (the tag\'s links walked and counted)', answers: { tags: { cats: 100 } }, run: db => listMatchingUploads(db, 'votes:>=10 cats', sql`1 = 1`, page(1), { ...VIEW, sort: 'top' }, undefined, onOneTag(parseSearch('votes:>=10 cats')!)) },
   { name: 'user', title: 'GET /api/user/{username}/uploads, by date (the account\'s kept count)', run: db => listUserUploads(db, 'alice', { ...page(1), sort: 'date' }) },
   { name: 'user-filtered', title: 'GET /api/user/{username}/uploads, by votes, narrowed', run: db => listUserUploads(db, 'alice', { ...page(2), sort: 'votes' }, { ratings: ['safe'], hiddenTags: ['gore'] }) },
   { name: 'user-tagged', title: 'GET /api/user/{username}/uploads, by name, one tag', answers: { tags: { cats: 100 } }, run: db => listUserUploads(db, 'alice', { ...page(1), sort: 'name', tags: 'cats' }) },

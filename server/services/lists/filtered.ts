@@ -8,7 +8,7 @@ import { callerConditions, narrowed, periodSince, PUBLIC_VIEW, tagSlugs, viewCon
 import { pageWithTotal } from './page'
 import type { Paging } from './paging'
 import { LINK_SORTS, LIST_SORTS, ORDER_COLUMNS } from './sorts'
-import { oneTagSince, pairPage, taggedSource, tagPage } from './tags'
+import { linkSearchPage, oneTagSince, pairPage, taggedSource, tagPage, type LinkSearch } from './tags'
 
 /** GET /api/uploads/filtered: public uploads with all (or any) of the tags, in the view's order. */
 export function listFilteredUploads(db: Database, query: Paging & { tags?: string, match: 'all' | 'any' }, view: ListView = PUBLIC_VIEW, at?: DataVersion) {
@@ -44,11 +44,18 @@ async function listFiltered(db: Executor, slugs: string[], query: Paging & { mat
 /**
  * GET /api/search: the public uploads matching `condition` (on `uploads u`,
  * server/services/search.ts), in the view's order, with the total, cached like
- * the other lists under `key` (what tells conditions apart). Matched once
- * (materialised with the order's columns), then counted and paged.
+ * the other lists under `key` (what tells conditions apart). A query that one
+ * tag's links answer (`onLinks`, the same uploads as `condition`) reads that
+ * tag's links when nothing of the caller's or a period narrows it
+ * (linkSearchPage); any other is matched once (materialised with the order's
+ * columns), then counted and paged.
  */
-export function listMatchingUploads(db: Database, key: string, condition: Query, query: Paging, view: ListView, at?: DataVersion) {
+export function listMatchingUploads(db: Database, key: string, condition: Query, query: Paging, view: ListView, at?: DataVersion, onLinks?: LinkSearch) {
   return cachedList(db, `search ${query.page} ${query.limit} ${viewKey(view)} ${key}`, async () => {
+    if (onLinks && !narrowed(view) && periodSince(view) === null && LINK_SORTS.includes(view.sort)) {
+      const found = await linkSearchPage(db, onLinks, query, view.sort)
+      if (found) return { ...found, page: query.page, limit: query.limit }
+    }
     const source = sql`uploads u WHERE u.is_private = 0 AND ${condition}${viewConditions(view)}`
     const { uploads, total } = await pageWithTotal(db, source, LIST_SORTS[view.sort], query, { username: true, materialise: ORDER_COLUMNS[view.sort] })
     return { uploads, total, page: query.page, limit: query.limit }

@@ -1,0 +1,96 @@
+import { afterAll, describe, expect, it } from 'vitest'
+import { createSeeder } from '../../scripts/lib/seed'
+import { openDatabase } from '../../server/database/connection'
+import type { Database } from '../../server/database/port'
+import { sql } from '../../server/database/sql'
+import { listMatchingUploads, PUBLIC_VIEW } from '../../server/services/lists'
+import { linkSearchPage } from '../../server/services/lists/tags'
+import { onOneTag, parseSearch, searchCondition } from '../../server/services/search'
+import type { Sort } from '../../shared/utils/ranking'
+import { testDatabase } from '../support/database'
+import { createTestDatabase, dropTestDatabase } from '../support/postgres'
+
+/** A deterministic pseudo-random sequence (mulberry32), so a failure repeats. */
+function random(seed: number) {
+  return () => {
+    seed = (seed + 0x6D2B79F5) | 0
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** Queries one tag's links answer, and their edges: a tag left out that no upload has, the tag itself left out, an unknown tag. */
+const ON_LINKS = ['red -blue', 'blue -red', 'green -gold', 'red -nothing', 'red -red', 'nothing -red', 'red -blue -blue', 'votes:>=10 red',
+  'fucks:>3 nope:<5 blue', 'score:<0 green', 'ratio:>=0.5 red', 'votes:3..9 ratio:<0.5 gold', 'votes:>=0 nothing']
+/** Shapes that look alike but need the whole match (two tags left out, a left-out tag with a count test). */
+const WHOLE = ['red -blue -green', 'votes:>=10 red -blue']
+const SORTS: Sort[] = ['new', 'top', 'hot', 'best', 'divisive']
+
+const engines: { name: string, open: () => Promise<{ db: Database, close: () => Promise<void> }> }[] = [
+  { name: 'SQLite', open: async () => {
+    const db = await testDatabase()
+    return { db, close: () => db.close() }
+  } },
+  ...process.env.TEST_DATABASE_URL
+    ? [{ name: 'PostgreSQL', open: async () => {
+        const url = await createTestDatabase(undefined, { migrated: true })
+        const db = openDatabase({ url, sqliteFile: '', poolMax: 2 })
+        return { db, close: async () => {
+          await db.close()
+          await dropTestDatabase(url)
+        } }
+      } }]
+    : [],
+]
+
+describe.each(engines)('a search one tag\'s links answer ($name)', ({ open }) => {
+  const closing: (() => Promise<void>)[] = []
+  afterAll(async () => {
+    for (const close of closing) await close()
+  })
+
+  it('gives the uploads and the total of the whole match, in every order and page, with votes since the links were written', async () => {
+    const { db, close } = await open()
+    closing.push(close)
+    const seeder = createSeeder(db)
+    const next = random(7)
+    const userId = await seeder.user({ username: 'seeder' })
+    const ids: string[] = []
+    for (let i = 0; i < 80; i++) {
+      ids.push(await seeder.upload({
+        userId,
+        tags: ['red', 'blue', 'green', 'gold'].filter(() => next() < 0.45),
+        upvotes: Math.floor(next() * 16),
+        downvotes: Math.floor(next() * 12),
+        isPrivate: next() < 0.1,
+        createdAt: new Date(Date.UTC(2026, 0, 1) + Math.floor(next() * 300) * 86_400_000 + i).toISOString(),
+      }))
+    }
+    // Votes after the links were written: their copies of the counts are pending until a page flushes them.
+    for (const id of ids.filter(() => next() < 0.3)) await db.run(sql`UPDATE uploads SET upvotes = upvotes + ${Math.floor(next() * 10)} WHERE id = ${id}`)
+
+    const paging = (page: number) => ({ page, limit: 7 })
+    for (const q of [...ON_LINKS, ...WHOLE]) {
+      const node = parseSearch(q)!
+      const search = onOneTag(node)
+      for (const sort of SORTS) {
+        for (const page of [1, 2]) {
+          const view = { ...PUBLIC_VIEW, sort }
+          const whole = await listMatchingUploads(db, `${q} whole`, searchCondition(node, null), paging(page), view)
+          const onLinks = search && await linkSearchPage(db, search, paging(page), sort)
+          if (WHOLE.includes(q)) {
+            expect(onLinks ?? null, q).toBeNull()
+            continue
+          }
+          expect(onLinks, `${q} ${sort}`).not.toBeNull()
+          expect({ total: onLinks!.total, ids: onLinks!.uploads.map(upload => upload.id) }, `${q} ${sort} page ${page}`)
+            .toEqual({ total: whole.total, ids: whole.uploads.map(upload => upload.id) })
+        }
+      }
+    }
+    // The seed makes each shape match something, and not everything.
+    const sizes = await Promise.all(['red -blue', 'votes:>=10 red'].map(async q => (await listMatchingUploads(db, `${q} size`, searchCondition(parseSearch(q)!, null), paging(1), PUBLIC_VIEW)).total))
+    for (const size of sizes) expect(size).toBeGreaterThan(7)
+  })
+})

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { createSeeder } from '../../scripts/lib/seed'
+import { createSeeder, random } from '../../scripts/lib/seed'
 import { openDatabase } from '../../server/database/connection'
 import type { Database } from '../../server/database/port'
 import { sql } from '../../server/database/sql'
@@ -9,16 +9,6 @@ import { onOneTag, parseSearch, searchCondition } from '../../server/services/se
 import type { Sort } from '../../shared/utils/ranking'
 import { testDatabase } from '../support/database'
 import { createTestDatabase, dropTestDatabase } from '../support/postgres'
-
-/** A deterministic pseudo-random sequence (mulberry32), so a failure repeats. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6D2B79F5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /** Queries one tag's links answer, and their edges: a tag left out that no upload has, the tag itself left out, an unknown tag. */
 const ON_LINKS = ['red -blue', 'blue -red', 'green -gold', 'red -nothing', 'red -red', 'nothing -red', 'red -blue -blue', 'votes:>=10 red',

@@ -8,13 +8,15 @@ import { render, sql, type Query } from './sql'
 /** Statements compiled once per connection; the oldest go first past this many. */
 const STATEMENTS_MAX = 500
 
-/** SQLite through better-sqlite3: one connection, statements prepared once, transactions serialised. */
+/** SQLite through better-sqlite3: one connection, statements prepared once, transactions serialised and committed in groups. */
 export class SqliteDatabase implements Database {
   readonly dialect = 'sqlite' as const
   readonly sqlite: BetterSqlite3.Database
   private readonly statements = new Map<string, BetterSqlite3.Statement>()
-  /** Settles when the open transaction ends; statements from outside it wait for that. */
+  /** Settles when the open group of transactions ends; statements from outside it wait for that. */
   private writer: Promise<void> | null = null
+  /** Transactions waiting for the next group (see `transaction`). */
+  private readonly queued: QueuedTransaction[] = []
   private savepoints = 0
   /** The open `-shm` file (the WAL index), null when there is none to read. */
   private walIndex: number | null | undefined
@@ -91,28 +93,80 @@ export class SqliteDatabase implements Database {
     return this.outside(() => void this.sqlite.exec(text))
   }
 
-  async transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
-    while (this.writer) await this.writer
-    let release!: () => void
-    this.writer = new Promise<void>((resolve) => {
-      release = resolve
+  /**
+   * Transactions wait in `queued` and run in groups: every transaction queued
+   * when a group starts runs in it, one after another, each in a savepoint of
+   * its own, under one BEGIN IMMEDIATE and one COMMIT; each caller's promise
+   * settles after that COMMIT. A transaction that fails rolls back to its
+   * savepoint and leaves the others be. Concurrent writes share the commit's
+   * WAL pages and its write (docs/database.md, "Group commit on SQLite").
+   */
+  transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queued.push({ fn, resolve, reject } as QueuedTransaction)
+      if (!this.writer) this.startGroup()
     })
+  }
+
+  /**
+   * Holds the writer for the transactions queued now. The next group starts
+   * on the next turn of the event loop, after the reads that waited for this
+   * one (so a stream of writes never starves them) and with whatever
+   * transactions arrived meanwhile.
+   */
+  private startGroup(): void {
+    const group = this.queued.splice(0, GROUP_MAX)
+    this.writer = this.runGroup(group).finally(() => {
+      this.writer = null
+      if (this.queued.length > 0) {
+        setImmediate(() => {
+          if (!this.writer && this.queued.length > 0) this.startGroup()
+        })
+      }
+    })
+  }
+
+  /** Runs one group to its COMMIT; never rejects: every failure settles the callers it concerns. */
+  private async runGroup(group: QueuedTransaction[]): Promise<void> {
+    const done: { job: QueuedTransaction, value: unknown }[] = []
+    const failAll = (error: unknown, jobs: QueuedTransaction[]) => {
+      try {
+        if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK')
+      }
+      finally {
+        for (const job of jobs) job.reject(error)
+      }
+    }
+    let next = 0
     try {
       this.sqlite.exec('BEGIN IMMEDIATE')
-      try {
-        const result = await fn(new SqliteTransaction(this))
-        this.sqlite.exec('COMMIT')
-        return result
+      // One transaction alone needs no savepoint: its failure rolls back the transaction.
+      const savepoints = group.length > 1
+      for (; next < group.length; next++) {
+        const job = group[next]!
+        if (savepoints) this.sqlite.exec('SAVEPOINT grouped')
+        try {
+          const value = await job.fn(new SqliteTransaction(this))
+          if (savepoints) this.sqlite.exec('RELEASE grouped')
+          done.push({ job, value })
+        }
+        catch (error) {
+          // SQLite may have ended the transaction itself (an I/O error, a full disk): what the group did is gone.
+          if (!savepoints || !this.sqlite.inTransaction) throw error
+          this.sqlite.exec('ROLLBACK TO grouped')
+          this.sqlite.exec('RELEASE grouped')
+          job.reject(error)
+        }
       }
-      catch (error) {
-        if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK')
-        throw error
-      }
+      this.sqlite.exec('COMMIT')
     }
-    finally {
-      this.writer = null
-      release()
+    catch (error) {
+      // The ones not yet begun did nothing: they go first in the next group.
+      this.queued.unshift(...group.slice(next + 1))
+      failAll(error, [...done.map(({ job }) => job), ...group.slice(next, next + 1)])
+      return
     }
+    for (const { job, value } of done) job.resolve(value)
   }
 
   /** A savepoint inside the open transaction. */
@@ -209,6 +263,16 @@ export class SqliteDatabase implements Database {
     this.sqlite.close()
   }
 }
+
+/** A transaction waiting for its group. */
+interface QueuedTransaction {
+  fn: (tx: Executor) => Promise<unknown>
+  resolve: (value: unknown) => void
+  reject: (error: unknown) => void
+}
+
+/** Transactions one group takes at most, so one group never holds the writer for long. */
+const GROUP_MAX = 64
 
 /** WAL pages past which the serving connection checkpoints itself (4 KB pages: 40 MB), while a worker does it. */
 const CHECKPOINT_FALLBACK_PAGES = 10_000

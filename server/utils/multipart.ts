@@ -32,7 +32,12 @@ export async function readMultipart(event: H3Event, options: { maxFileBytes: num
   if (Number(getRequestHeader(event, 'content-length')) > options.maxFileBytes + FIELDS_ALLOWANCE) throw tooLarge()
 
   const tempPath = join(options.tmpDir, `upload-${randomUUID()}`)
-  event.node.res.once('close', () => void rm(tempPath, { force: true }))
+  // Only a form with a file made the temp file: a link's form has none, and rm() of a missing path costs an lstat.
+  let opened = false
+  const removeTemp = () => {
+    if (opened) void rm(tempPath, { force: true })
+  }
+  event.node.res.once('close', removeTemp)
 
   return new Promise<MultipartForm>((resolve, reject) => {
     const form: MultipartForm = { fields: {} }
@@ -56,7 +61,7 @@ export async function readMultipart(event: H3Event, options: { maxFileBytes: num
       req.unpipe(parser)
       discardBody(event)
       out?.destroy()
-      void rm(tempPath, { force: true })
+      removeTemp()
       reject(error)
     }
     parser.on('file', (name, stream, info) => {
@@ -69,6 +74,7 @@ export async function readMultipart(event: H3Event, options: { maxFileBytes: num
         stream.resume()
         return fail(badRequest(NUL_MESSAGE))
       }
+      opened = true
       out = createWriteStream(tempPath, { flags: 'wx' })
       const written = out
       stream.on('data', (chunk: Buffer) => {

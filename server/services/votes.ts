@@ -173,33 +173,61 @@ export interface AnonymousVoter {
 /**
  * POST /api/vote/anonymous: one vote per visitor and upload. The hashed IP is
  * checked first, then the fingerprint on its own; either match is a 409
- * carrying the earlier vote. Check, insert and count run in one transaction.
+ * carrying the earlier vote. Check, insert and count run in one transaction;
+ * on PostgreSQL in one statement (`anonymousVoteInOne`).
  */
-export function castAnonymousVote(db: Executor, voter: AnonymousVoter, input: { uploadId: string, vote: AnonymousVoteValue, clientFingerprint: string }) {
+export async function castAnonymousVote(db: Executor, voter: AnonymousVoter, input: { uploadId: string, vote: AnonymousVoteValue, clientFingerprint: string }) {
   const ipHash = hashSignal(voter.secret, voter.ip)
   const userAgentHash = voter.userAgent ? hashSignal(voter.secret, `ua:${voter.userAgent}`) : null
-  return db.transaction(async (tx) => {
-    if (!await lockUpload(tx, input.uploadId, null)) throw apiError(400, 'Invalid upload ID')
-    // The two unique indexes (upload + IP hash, upload + fingerprint) decide:
-    // of concurrent first votes exactly one row goes in, the others insert nothing.
-    const insert = sql`INSERT INTO anonymous_votes (id, upload_id, ip_hash, fingerprint, user_agent_hash, vote)
-      VALUES (${randomUUID()}, ${input.uploadId}, ${ipHash}, ${input.clientFingerprint}, ${userAgentHash}, ${input.vote})
-      ON CONFLICT DO NOTHING RETURNING id`
-    const [up, down]: [number, number] = input.vote === 'upvote' ? [1, 0] : [0, 1]
-    // On PostgreSQL the counters move in the same round trip (as `writeVoteInOne`).
-    const inserted = tx.dialect === 'postgres'
-      ? await tx.get(sql`WITH inserted AS (${insert}), counted AS (${movedCounts(input.uploadId, sql`${up}`, sql`${down}`, sql`EXISTS (SELECT 1 FROM inserted)`)})
-        SELECT id FROM inserted`)
-      : await tx.get(insert)
-    if (!inserted) {
-      const earlier = await tx.get<{ vote: AnonymousVoteValue }>(sql`SELECT vote FROM anonymous_votes
-        WHERE upload_id = ${input.uploadId} AND (ip_hash = ${ipHash} OR fingerprint = ${input.clientFingerprint})
-        ORDER BY CASE WHEN ip_hash = ${ipHash} THEN 0 ELSE 1 END LIMIT 1`)
-      throw apiError(409, 'You have already voted on this upload', { success: false, alreadyVoted: true, existingVote: earlier?.vote ?? input.vote })
-    }
-    if (tx.dialect === 'sqlite') await moveCounts(tx, input.uploadId, [up, down])
-    return { success: true as const, alreadyVoted: false as const, vote: input.vote }
-  })
+  // The two unique indexes (upload + IP hash, upload + fingerprint) decide:
+  // of concurrent first votes exactly one row goes in, the others insert nothing.
+  const insert = (from?: Query) => sql`INSERT INTO anonymous_votes (id, upload_id, ip_hash, fingerprint, user_agent_hash, vote)
+    SELECT ${randomUUID()}, ${input.uploadId}, ${ipHash}, ${input.clientFingerprint}, ${userAgentHash}, ${input.vote}${from ?? sql.raw('')}
+    ON CONFLICT DO NOTHING RETURNING id`
+  const [up, down]: [number, number] = input.vote === 'upvote' ? [1, 0] : [0, 1]
+  const inserted = db.dialect === 'postgres'
+    ? await anonymousVoteInOne(db, input.uploadId, insert(sql` FROM target`), [up, down])
+    : await db.transaction(async (tx) => {
+        if (!await lockUpload(tx, input.uploadId, null)) throw apiError(400, 'Invalid upload ID')
+        const row = await tx.get(insert())
+        if (row) await moveCounts(tx, input.uploadId, [up, down])
+        return row !== undefined
+      })
+  if (!inserted) {
+    const earlier = await db.get<{ vote: AnonymousVoteValue }>(sql`SELECT vote FROM anonymous_votes
+      WHERE upload_id = ${input.uploadId} AND (ip_hash = ${ipHash} OR fingerprint = ${input.clientFingerprint})
+      ORDER BY CASE WHEN ip_hash = ${ipHash} THEN 0 ELSE 1 END LIMIT 1`)
+    throw apiError(409, 'You have already voted on this upload', { success: false, alreadyVoted: true, existingVote: earlier?.vote ?? input.vote })
+  }
+  return { success: true as const, alreadyVoted: false as const, vote: input.vote }
+}
+
+/**
+ * The anonymous vote as one PostgreSQL statement outside a transaction: the
+ * upload read as public, the vote inserted unless a unique index has one, the
+ * counters moved when it went in. It was four round trips (BEGIN, the upload
+ * locked, the insert with its count, COMMIT) holding the upload row locked
+ * over three of them. Nothing here needs that lock: the unique indexes decide
+ * between concurrent votes, and an UPDATE adds to the latest counters even when
+ * another vote moved them after this statement's snapshot. An upload made
+ * private as the vote lands may still take it, as it would have a moment
+ * before; one deleted under it fails the vote's foreign key: 400 as unknown.
+ * Whether the vote went in; 400 when there is no such public upload.
+ */
+async function anonymousVoteInOne(db: Executor, uploadId: string, insert: Query, [up, down]: [number, number]): Promise<boolean> {
+  let row: { visible: number, inserted: number } | undefined
+  try {
+    row = await db.get<{ visible: number, inserted: number }>(sql`WITH target AS (
+        SELECT u.id FROM uploads u WHERE u.id = ${uploadId} AND ${visibleTo(null)}
+      ), inserted AS (${insert}), counted AS (${movedCounts(uploadId, sql`${up}`, sql`${down}`, sql`EXISTS (SELECT 1 FROM inserted)`)})
+      SELECT (SELECT count(*) FROM target)::int AS visible, (SELECT count(*) FROM inserted)::int AS inserted`)
+  }
+  catch (error) {
+    if ((error as { code?: string }).code === '23503') throw apiError(400, 'Invalid upload ID')
+    throw error
+  }
+  if (!row || row.visible === 0) throw apiError(400, 'Invalid upload ID')
+  return row.inserted === 1
 }
 
 /** Counted votes of one kind on `uploads.id`: users not shadow-banned plus anonymous votes. */

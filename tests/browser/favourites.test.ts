@@ -47,12 +47,18 @@ describe('the favourite heart', () => {
     const cardHeart = card.locator('[data-testid=favourite]')
     await expect(cardHeart.getAttribute('aria-pressed')).resolves.toBe('true')
     await cardHeart.focus()
+    // Each press waits until its answer is in (no aria-busy): a press made while the answer
+    // before it is on its way is folded into it (useFavourites), and the step below counts requests.
+    const settled = (pressed: 'true' | 'false') => page.waitForFunction(([uploadId, wanted]) => {
+      const heart = document.querySelector(`[data-upload-id="${uploadId}"] [data-testid=favourite]`)
+      return heart !== null && heart.getAttribute('aria-pressed') === wanted && !heart.hasAttribute('aria-busy')
+    }, [id, pressed])
     await page.keyboard.press('Space')
-    await page.waitForFunction(uploadId => document.querySelector(`[data-upload-id="${uploadId}"] [data-testid=favourite]`)?.getAttribute('aria-pressed') === 'false', id)
+    await settled('false')
     await expect(cardHeart.locator('[data-testid=favourite-count]').innerText()).resolves.toBe('0')
     await expect.poll(async () => (await api(`/api/upload/${id}`)).body.favourites).toBe(0)
     await page.keyboard.press('Enter')
-    await page.waitForFunction(uploadId => document.querySelector(`[data-upload-id="${uploadId}"] [data-testid=favourite]`)?.getAttribute('aria-pressed') === 'true', id)
+    await settled('true')
     await expect.poll(async () => (await api(`/api/upload/${id}`)).body.favourites).toBe(1)
     // Two presses back to back: the second waits for the first's answer instead of being lost.
     const putAgain = page.waitForResponse(response => response.url().endsWith(`/api/upload/${id}/favourite`) && response.request().method() === 'PUT')
@@ -60,7 +66,7 @@ describe('the favourite heart', () => {
     await page.keyboard.press('Enter')
     expect((await putAgain).status()).toBe(200)
     await expect.poll(async () => (await api(`/api/upload/${id}`)).body.favourites).toBe(1)
-    await page.waitForFunction(uploadId => document.querySelector(`[data-upload-id="${uploadId}"] [data-testid=favourite]`)?.getAttribute('aria-pressed') === 'true', id)
+    await settled('true')
     await expect(cardHeart.locator('[data-testid=favourite-count]').innerText()).resolves.toBe('1')
 
     // The header's Favourites page lists it too.

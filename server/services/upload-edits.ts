@@ -4,13 +4,13 @@ import type { ContentRating } from '../../shared/utils/content-rating'
 import { parseTagName, slugify } from '../../shared/utils/tags'
 import type { Executor, Row } from '../database/port'
 import type { uploads } from '../database/schema-postgres'
-import { FOR_UPDATE, inList, sql } from '../database/sql'
+import { FOR_UPDATE, inList, sql, type Query } from '../database/sql'
 import { apiError } from './errors'
 import { etagOf, ifMatchHolds } from './etags'
 import { logModeration } from './modlog'
 import type { Actor } from './sessions'
 import { completeTagList, holdTagRules, resolveSlugsIn } from './tag-rules'
-import { tagIdsOf, tagRows, tagsFrom, tagsOf, upsertTag } from './upload-tags'
+import { appendTags, tagIdsOf, tagRows, tagsFrom, tagsOf, upsertTags } from './upload-tags'
 import { getUploadForViewer } from './uploads'
 import { visibleTo } from './upload-queries'
 
@@ -94,23 +94,17 @@ async function applyChange(tx: Executor, row: EditRow, change: Change, changes: 
   if (row.user_id !== editor.actor.id) {
     await logModeration(tx, { actorId: editor.actor.id, action: editor.logAs, targetType: 'upload', targetId: row.id, note: editor.reason })
   }
-  const added = new Map((change.tags ?? []).filter(tag => changes.tagsAdded.includes(tag.slug)).map(tag => [tag.slug, tag.name]))
+  const added = (change.tags ?? []).filter(tag => changes.tagsAdded.includes(tag.slug))
   const removed = new Set(changes.tagsRemoved)
-  const ids = new Map<string, string>()
-  const current = await tagRows(tx, tagIdsOf(row.tag_ids))
-  for (const tag of current.values()) if (removed.has(tag.slug)) ids.set(tag.slug, tag.id)
+  const gone = [...(await tagRows(tx, tagIdsOf(row.tag_ids))).values()].filter(tag => removed.has(tag.slug))
   // Every tag row the change moves, made or locked in byte order (as the triggers lock them), so two
-  // edits of uploads sharing tags never wait on each other in a circle on PostgreSQL.
-  for (const slug of [...added.keys(), ...removed].sort(byteOrder)) {
-    if (added.has(slug)) ids.set(slug, await upsertTag(tx, { name: added.get(slug)!, slug }))
-    else await tx.get(sql`SELECT id FROM tags WHERE id = ${ids.get(slug)!}${FOR_UPDATE}`)
-  }
-  if (removed.size > 0) await tx.run(sql`DELETE FROM upload_tags WHERE upload_id = ${row.id} AND tag_id ${inList([...removed].map(slug => ids.get(slug)!))}`)
-  if (added.size > 0) {
-    const last = await tx.get<{ position: number | null }>(sql`SELECT max(position) AS position FROM upload_tags WHERE upload_id = ${row.id}`)
-    let position = (last?.position ?? -1) + 1
-    for (const slug of changes.tagsAdded) await tx.run(sql`INSERT INTO upload_tags (upload_id, tag_id, position) VALUES (${row.id}, ${ids.get(slug)!}, ${position++})`)
-  }
+  // edits of uploads sharing tags never wait on each other in a circle on PostgreSQL: there one
+  // statement, whose upsert locks the rows that exist (docs/database.md, "Locks and their order").
+  // SQLite writes one transaction at a time and needs no row locks.
+  const taken = tx.dialect === 'postgres' ? [...added, ...gone] : added
+  const ids = await upsertTags(tx, taken.map(({ name, slug }) => ({ name, slug })).sort((a, b) => byteOrder(a.slug, b.slug)))
+  if (gone.length > 0) await tx.run(sql`DELETE FROM upload_tags WHERE upload_id = ${row.id} AND tag_id ${inList(gone.map(tag => tag.id))}`)
+  await appendTags(tx, row.id, changes.tagsAdded.map(slug => ids.get(slug)!))
   const now = new Date().toISOString()
   // Only the columns that change: SQLite rewrites an index entry whenever its column is set, even to the same value.
   const set = [
@@ -118,10 +112,13 @@ async function applyChange(tx: Executor, row: EditRow, change: Change, changes: 
     ...(changes.externalUrl ? [sql`external_url = ${changes.externalUrl.to}`] : []),
     ...(changes.rating ? [sql`rating = ${changes.rating.to}`] : []),
   ]
-  const { revision } = (await tx.get<{ revision: number }>(sql`UPDATE uploads SET ${sql.join([...set, sql`edited_at = ${now}`, sql`revision = revision + 1`])}
-    WHERE id = ${row.id} RETURNING revision`))!
-  await tx.run(sql`INSERT INTO upload_revisions (upload_id, revision, actor_id, changes, reason, created_at)
-    VALUES (${row.id}, ${revision}, ${editor.actor.id}, ${JSON.stringify(changes)}, ${editor.reason}, ${now})`)
+  const update = sql`UPDATE uploads SET ${sql.join([...set, sql`edited_at = ${now}`, sql`revision = revision + 1`])} WHERE id = ${row.id} RETURNING revision`
+  const record = (revision: Query) => sql`INSERT INTO upload_revisions (upload_id, revision, actor_id, changes, reason, created_at)
+    SELECT ${row.id}, ${revision}, ${editor.actor.id}, ${JSON.stringify(changes)}, ${editor.reason}, ${now}`
+  // On PostgreSQL the row and its revision in one round trip; SQLite has no writing WITH, and no round trips.
+  if (tx.dialect === 'postgres') return (await tx.get<{ revision: number }>(sql`WITH changed AS (${update}) ${record(sql`changed.revision`)} FROM changed RETURNING revision`))!.revision
+  const { revision } = (await tx.get<{ revision: number }>(update))!
+  await tx.run(record(sql`${revision}`))
   return revision
 }
 

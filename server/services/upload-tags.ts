@@ -96,6 +96,21 @@ export async function linkTags(tx: Executor, uploadId: string, tagIds: readonly 
 }
 
 /**
+ * Links tag ids to an upload after its last link, in the order given: on
+ * PostgreSQL one statement that finds the last position itself (see upsertTags).
+ */
+export async function appendTags(tx: Executor, uploadId: string, tagIds: readonly string[]): Promise<void> {
+  if (tagIds.length === 0) return
+  if (tx.dialect === 'sqlite') {
+    const last = await tx.get<{ position: number | null }>(sql`SELECT max(position) AS position FROM upload_tags WHERE upload_id = ${uploadId}`)
+    return linkTags(tx, uploadId, tagIds, (last?.position ?? -1) + 1)
+  }
+  await tx.run(sql`INSERT INTO upload_tags (upload_id, tag_id, position)
+    SELECT ${uploadId}, t.tag_id, (SELECT coalesce(max(position), -1) FROM upload_tags WHERE upload_id = ${uploadId}) + t.n
+    FROM unnest(CAST(${tagIds} AS text[])) WITH ORDINALITY AS t(tag_id, n)`)
+}
+
+/**
  * Links tags (by name) to an upload, creating one shared tag row per slug
  * (the one tag upsert). Aliases resolve to their tags, and the tags these
  * imply are added while there is room under the cap (server/services/

@@ -287,7 +287,9 @@ async function chooseEditedUploads(db: Database, ctx: BenchContext) {
   await db.run(sql`UPDATE uploads SET user_id = ${ctx.actor.id} WHERE id ${inList(ids)}`)
   const links = await db.all<{ upload_id: string, name: string }>(sql`SELECT ut.upload_id, t.name FROM upload_tags ut JOIN tags t ON t.id = ut.tag_id
     WHERE ut.upload_id ${inList(ids)} ORDER BY ut.upload_id, ut.position`)
-  ctx.edited = ids.map(id => ({ id, tags: links.filter(link => link.upload_id === id).map(link => link.name) }))
+  // Without the edit's own tag: a run that stopped between an edit and its undoing left it on the
+  // upload, and the edit would then give the upload the tags it has (a description-only edit).
+  ctx.edited = ids.map(id => ({ id, tags: links.filter(link => link.upload_id === id && !link.name.startsWith(EDIT_TAG)).map(link => link.name) }))
 }
 
 /**
@@ -295,7 +297,8 @@ async function chooseEditedUploads(db: Database, ctx: BenchContext) {
  * again: one of its own per upload, as a fixed typo is, so that the edits
  * of fifty uploads do not all queue on one tag's count.
  */
-const editTag = (index: number) => `bench-edit-${index}`
+const EDIT_TAG = 'bench-edit-'
+const editTag = (index: number) => `${EDIT_TAG}${index}`
 
 /**
  * Every write of the site besides the vote, each held to the minimal write

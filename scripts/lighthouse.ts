@@ -117,9 +117,14 @@ async function launchChromium() {
   }
   return {
     port,
-    kill: () => {
-      child.kill('SIGKILL')
-      rmSync(profile, { recursive: true, force: true })
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise(resolve => child.once('exit', resolve))
+        child.kill('SIGKILL')
+        await exited
+      }
+      // Its helper processes may still be writing to the profile for a moment.
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
     },
   }
 }
@@ -171,7 +176,7 @@ async function main() {
     console.log(`\nHome page first-load JavaScript: ${js.files} files, ${(js.raw / 1024).toFixed(1)} KB raw, ${(js.brotli / 1024).toFixed(1)} KB brotli (goal ≤ 70 KB)`)
   }
   finally {
-    chrome.kill()
+    await chrome.kill()
     await server.stop()
   }
 }

@@ -30,7 +30,6 @@ export default defineNuxtConfig({
       link: [{ rel: 'icon', type: 'image/svg+xml', href: '/favicon.svg' }],
     },
   },
-  css: ['~/assets/css/main.css'],
   runtimeConfig: {
     dataDir: './data',
     databaseUrl: '',

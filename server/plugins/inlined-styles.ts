@@ -1,0 +1,28 @@
+import { withoutBlockingStylesheets } from '../utils/inlined-styles'
+
+/**
+ * No stylesheet link holds a page's first paint back (docs/performance.md,
+ * "First paint"). Nuxt writes the styles of the components a render used
+ * (the site's stylesheet among them, app.vue) into the page's head, and
+ * still links each file they came from. A link whose every rule is already
+ * in the page is left out; any other (components the page may show later)
+ * is linked after the page's markup, where it blocks nothing shown. The
+ * files are read once each, through the app itself.
+ */
+export default defineNitroPlugin((nitroApp) => {
+  if (import.meta.dev) return
+  const texts = new Map<string, Promise<string | null>>()
+  const cssText = (href: string) => {
+    let text = texts.get(href)
+    if (!text) {
+      text = nitroApp.localFetch(href).then(response => response.ok ? response.text() : null, () => null)
+      texts.set(href, text)
+    }
+    return text
+  }
+  nitroApp.hooks.hook('render:html', async (html) => {
+    const { head, later } = await withoutBlockingStylesheets(html.head, cssText)
+    html.head = head
+    html.bodyAppend.push(...later)
+  })
+})

@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { registerUser, type TestUser } from '../support/api'
+import { launchBrowser, newContext } from '../support/browser'
+import { goto, seedLink, watchErrors } from './helpers'
+import { sharedServer } from '../support/shared-server'
+
+// A page carries the styles its first paint needs inline, and no stylesheet link in its
+// head holds that paint back (server/plugins/inlined-styles.ts); a page reached within
+// the app looks as it does when loaded on its own.
+let browser: Browser
+let context: BrowserContext
+let owner: TestUser
+const suffix = randomUUID().slice(0, 8)
+const tag = `st-${suffix}`
+let id: string
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+  context = await newContext(browser, sharedServer().baseURL)
+  owner = await registerUser()
+  id = await seedLink(owner, { description: `Styled ${suffix}`, tags: [tag] })
+})
+afterAll(() => browser?.close())
+
+/** Each class name on the page, with what its first element's box and text look like. */
+function looks(page: Page): Promise<Record<string, string>> {
+  return page.evaluate(() => {
+    const found: Record<string, string> = {}
+    for (const element of document.querySelectorAll('body [class]')) {
+      const style = getComputedStyle(element)
+      const look = ['display', 'position', 'color', 'background-color', 'padding', 'margin', 'font-size', 'font-weight', 'border-radius', 'gap']
+        .map(property => style.getPropertyValue(property)).join(' ')
+      for (const name of element.classList) found[name] ??= look
+    }
+    return found
+  })
+}
+
+/** The looks of the class names two pages share. */
+function shared(a: Record<string, string>, b: Record<string, string>): [string[], string[]] {
+  const names = Object.keys(a).filter(name => name in b).sort()
+  return [names.map(name => `${name}: ${a[name]}`), names.map(name => `${name}: ${b[name]}`)]
+}
+
+describe('styles of a page', () => {
+  it('are inline for the first paint, and the same on a page reached within the app', async () => {
+    const page = await context.newPage()
+    const errors = watchErrors(page)
+    // A tag no upload carries: its page has the code of upload cards, but shows none.
+    const empty = `/tags/st-none-${suffix}`
+    const html = await (await page.goto(empty))!.text()
+    const head = html.slice(0, html.indexOf('</head>'))
+    expect(head).not.toContain('rel="stylesheet"')
+    expect(head).toContain('<style')
+    expect(html.slice(html.indexOf('</head>'))).toContain('rel="stylesheet"')
+    await goto(page, empty)
+
+    // Within the app: a tag's page with a card (a link's tile), then the upload's, then its owner's.
+    await page.evaluate(path => (window as unknown as { useNuxtApp: () => { $router: { push: (to: string) => Promise<unknown> } } }).useNuxtApp().$router.push(path), `/tags/${tag}`)
+    const card = page.locator(`[data-testid="upload-card"][data-upload-id="${id}"]`)
+    await card.waitFor()
+    const tagWithin = await looks(page)
+    await card.locator('.description a').click()
+    await page.waitForURL(`**/upload/${id}`)
+    await page.getByTestId('upload-description').waitFor()
+    const uploadWithin = await looks(page)
+    await page.locator(`[data-testid="upload-detail"] a[href="/user/${owner.username}"]`).first().click()
+    await page.waitForURL(`**/user/${owner.username}`)
+    await page.locator(`[data-upload-id="${id}"]`).waitFor()
+    const userWithin = await looks(page)
+
+    // Each loaded on its own.
+    const alone = await context.newPage()
+    await goto(alone, `/tags/${tag}`)
+    const [tagWithinShared, tagLoaded] = shared(tagWithin, await looks(alone))
+    expect(tagWithinShared.length).toBeGreaterThan(20)
+    expect(tagWithinShared).toEqual(tagLoaded)
+    await goto(alone, `/upload/${id}`)
+    const [within, loaded] = shared(uploadWithin, await looks(alone))
+    expect(within.length).toBeGreaterThan(20)
+    expect(within).toEqual(loaded)
+    await goto(alone, `/user/${owner.username}`)
+    const [userWithinShared, userLoaded] = shared(userWithin, await looks(alone))
+    expect(userWithinShared.length).toBeGreaterThan(20)
+    expect(userWithinShared).toEqual(userLoaded)
+    expect(errors).toEqual([])
+    await alone.close()
+    await page.close()
+  })
+})

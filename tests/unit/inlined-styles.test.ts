@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest'
+import { withoutBlockingStylesheets } from '../../server/utils/inlined-styles'
+
+const files: Record<string, string> = {
+  '/_nuxt/entry.css': ':root{--a:1}body{margin:0}@media (max-width:600px){body{margin:1px}}',
+  '/_nuxt/Card.css': '.card[data-v-1]{padding:4px}',
+  '/_nuxt/Later.css': '.later[data-v-2]{color:red}.card[data-v-1]{padding:4px}',
+}
+const cssText = async (href: string) => files[href] ?? null
+const link = (href: string) => `<link rel="stylesheet" href="${href}" crossorigin>`
+
+describe('stylesheet links of a rendered page', () => {
+  it('drops the links whose every rule is inline and moves the others after the markup', async () => {
+    const head = [
+      `<meta charset="utf-8">${link('/_nuxt/entry.css')}\n${link('/_nuxt/Card.css')}\n${link('/_nuxt/Later.css')}\n<link rel="modulepreload" as="script" href="/_nuxt/a.js">`,
+      `<style>:root{--a:1}body{margin:0}@media (max-width:600px){body{margin:1px}}</style><style>.card[data-v-1]{padding:4px}</style>`,
+    ]
+    const { head: out, later } = await withoutBlockingStylesheets(head, cssText)
+    expect(out).toEqual(['<meta charset="utf-8"><link rel="modulepreload" as="script" href="/_nuxt/a.js">', head[1]])
+    expect(later).toEqual([link('/_nuxt/Later.css')])
+  })
+
+  it('moves every link when nothing is inline, and leaves a link it cannot read where it is', async () => {
+    const head = [`${link('/_nuxt/Card.css')}${link('/_nuxt/missing.css')}`]
+    const { head: out, later } = await withoutBlockingStylesheets(head, cssText)
+    expect(out).toEqual([link('/_nuxt/missing.css')])
+    expect(later).toEqual([link('/_nuxt/Card.css')])
+  })
+
+  it('keeps a link when one rule differs from the inline copy', async () => {
+    const head = [link('/_nuxt/entry.css'), '<style>:root{--a:1}body{margin:0}@media (max-width:600px){body{margin:2px}}</style>']
+    const { head: out, later } = await withoutBlockingStylesheets(head, cssText)
+    expect(out).toEqual(['', head[1]])
+    expect(later).toEqual([link('/_nuxt/entry.css')])
+  })
+})

@@ -56,6 +56,9 @@ describe('links on an upload card', () => {
     await page.waitForURL(`**/tags/${other}`)
     await expect(page.locator(`[data-testid="upload-card"][data-upload-id="${id}"]`).count()).resolves.toBe(1)
     expect(await marked(page)).toBe('kept')
+    // The card is on both tags' pages: until the new page's list has come, the card shown may
+    // still be the old list's, and a focus given to it is lost when the list is drawn again.
+    await page.waitForLoadState('networkidle')
 
     await page.locator(`[data-testid="upload-card"][data-upload-id="${id}"] a[href="/user/${owner.username}"]`).focus()
     await page.keyboard.press('Enter')

@@ -130,7 +130,8 @@ export async function attachTags(db: Executor, uploadId: string, names: string[]
   if (wanted.size === 0) return 0
   return db.transaction(async (tx) => {
     await holdTagRules(tx)
-    await tx.get(sql`SELECT id FROM uploads WHERE id = ${uploadId}${FOR_UPDATE}`)
+    // Gone since the caller found it (deleted, or its owner's account): nothing to link to.
+    if (!await tx.get(sql`SELECT id FROM uploads WHERE id = ${uploadId}${FOR_UPDATE}`)) throw apiError(404, 'Upload not found')
     const existing = await tx.all<{ name: string, slug: string }>(sql`SELECT t.name, t.slug FROM upload_tags ut JOIN tags t ON t.id = ut.tag_id
       WHERE ut.upload_id = ${uploadId}`)
     const { given, implied } = await completeTagList(tx, existing, [...wanted].map(([slug, name]) => ({ name, slug })))

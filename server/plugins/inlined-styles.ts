@@ -6,8 +6,10 @@ import { withoutBlockingStylesheets } from '../utils/inlined-styles'
  * (the site's stylesheet among them, app.vue) into the page's head, and
  * still links each file they came from. A link whose every rule is already
  * in the page is left out; any other (components the page may show later)
- * is linked after the page's markup, where it blocks nothing shown. The
- * files are read once each, through the app itself.
+ * is linked after the page's markup, where it blocks nothing shown. When
+ * the first link, the site's own stylesheet, is not all in the page, the
+ * head stays as Nuxt wrote it. The files are read once each, through the
+ * app itself.
  */
 export default defineNitroPlugin((nitroApp) => {
   if (import.meta.dev) return

@@ -1,20 +1,27 @@
 /**
  * A page's head without its stylesheet links (server/plugins/inlined-styles.ts):
  * a link whose every rule is in the head's inline styles goes, and any other is
- * given back in `later`, to be linked after the page's markup. `cssText` gives
- * a linked file's text (null when it cannot be read: the link stays as it was).
+ * given back in `later`, to be linked after the page's markup. The first link
+ * is the site's own stylesheet (Nuxt's entry): unless it is all inline too, the
+ * head is given back as it was, so a page never paints without its styles.
+ * `cssText` gives a linked file's text (null when it cannot be read: the link
+ * stays where it was).
  */
 export async function withoutBlockingStylesheets(head: string[], cssText: (href: string) => Promise<string | null>): Promise<{ head: string[], later: string[] }> {
   const inline = head.join('').match(/<style[^>]*>[\s\S]*?<\/style>/g)?.join('') ?? ''
   const later: string[] = []
   const out: string[] = []
+  let first = true
   for (const chunk of head) {
     let kept = chunk
     for (const [tag, href] of chunk.matchAll(/<link rel="stylesheet" href="([^"]+\.css)"[^>]*>\n?/g)) {
       const css = await cssText(href!)
+      const whole = css !== null && allInline(css, inline)
+      if (first && !whole) return { head, later: [] }
+      first = false
       if (css === null) continue
       kept = kept.replace(tag, '')
-      if (!allInline(css, inline)) later.push(tag.trim())
+      if (!whole) later.push(tag.trim())
     }
     out.push(kept)
   }

@@ -20,17 +20,20 @@ describe('stylesheet links of a rendered page', () => {
     expect(later).toEqual([link('/_nuxt/Later.css')])
   })
 
-  it('moves every link when nothing is inline, and leaves a link it cannot read where it is', async () => {
-    const head = [`${link('/_nuxt/Card.css')}${link('/_nuxt/missing.css')}`]
+  it('moves a later link when nothing of it is inline, and leaves a link it cannot read where it is', async () => {
+    const head = [`${link('/_nuxt/entry.css')}${link('/_nuxt/Later.css')}${link('/_nuxt/missing.css')}`, `<style>${files['/_nuxt/entry.css']}</style>`]
     const { head: out, later } = await withoutBlockingStylesheets(head, cssText)
-    expect(out).toEqual([link('/_nuxt/missing.css')])
-    expect(later).toEqual([link('/_nuxt/Card.css')])
+    expect(out).toEqual([link('/_nuxt/missing.css'), head[1]])
+    expect(later).toEqual([link('/_nuxt/Later.css')])
   })
 
-  it('keeps a link when one rule differs from the inline copy', async () => {
-    const head = [link('/_nuxt/entry.css'), '<style>:root{--a:1}body{margin:0}@media (max-width:600px){body{margin:2px}}</style>']
-    const { head: out, later } = await withoutBlockingStylesheets(head, cssText)
-    expect(out).toEqual(['', head[1]])
-    expect(later).toEqual([link('/_nuxt/entry.css')])
+  it('changes nothing when the first stylesheet, the site\'s own, is not all inline', async () => {
+    for (const head of [
+      [link('/_nuxt/entry.css'), link('/_nuxt/Card.css'), '<style>:root{--a:1}body{margin:0}@media (max-width:600px){body{margin:2px}}</style><style>.card[data-v-1]{padding:4px}</style>'],
+      [`${link('/_nuxt/entry.css')}${link('/_nuxt/Card.css')}`],
+      [`${link('/_nuxt/missing.css')}${link('/_nuxt/Card.css')}`, '<style>.card[data-v-1]{padding:4px}</style>'],
+    ]) {
+      expect(await withoutBlockingStylesheets(head, cssText)).toEqual({ head, later: [] })
+    }
   })
 })

@@ -1,4 +1,4 @@
-import { withoutBlockingStylesheets } from '../utils/inlined-styles'
+import { stylesheetMover } from '../utils/inlined-styles'
 
 /**
  * No stylesheet link holds a page's first paint back (docs/performance.md,
@@ -13,17 +13,9 @@ import { withoutBlockingStylesheets } from '../utils/inlined-styles'
  */
 export default defineNitroPlugin((nitroApp) => {
   if (import.meta.dev) return
-  const texts = new Map<string, Promise<string | null>>()
-  const cssText = (href: string) => {
-    let text = texts.get(href)
-    if (!text) {
-      text = nitroApp.localFetch(href).then(response => response.ok ? response.text() : null, () => null)
-      texts.set(href, text)
-    }
-    return text
-  }
+  const withoutBlockingStylesheets = stylesheetMover(href => nitroApp.localFetch(href).then(response => response.ok ? response.text() : null, () => null))
   nitroApp.hooks.hook('render:html', async (html) => {
-    const { head, later } = await withoutBlockingStylesheets(html.head, cssText)
+    const { head, later } = await withoutBlockingStylesheets(html.head)
     html.head = head
     html.bodyAppend.push(...later)
   })

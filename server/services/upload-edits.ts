@@ -102,7 +102,7 @@ async function applyChange(tx: Executor, row: EditRow, change: Change, changes: 
   // statement, whose upsert locks the rows that exist (docs/database.md, "Locks and their order").
   // SQLite writes one transaction at a time and needs no row locks.
   const taken = tx.dialect === 'postgres' ? [...added, ...gone] : added
-  const ids = await upsertTags(tx, taken.map(({ name, slug }) => ({ name, slug })).sort((a, b) => byteOrder(a.slug, b.slug)))
+  const ids = await upsertTags(tx, [...taken].sort((a, b) => byteOrder(a.slug, b.slug)))
   if (gone.length > 0) await tx.run(sql`DELETE FROM upload_tags WHERE upload_id = ${row.id} AND tag_id ${inList(gone.map(tag => tag.id))}`)
   await appendTags(tx, row.id, changes.tagsAdded.map(slug => ids.get(slug)!))
   const now = new Date().toISOString()

@@ -1,31 +1,62 @@
+/** How many sets of inline styles (one per kind of page, in practice) keep their answers. */
+const KEPT_STYLE_SETS = 32
+
 /**
  * A page's head without its stylesheet links (server/plugins/inlined-styles.ts):
  * a link whose every rule is in the head's inline styles goes, and any other is
  * given back in `later`, to be linked after the page's markup. The first link
  * is the site's own stylesheet (Nuxt's entry): unless it is all inline too, the
  * head is given back as it was, so a page never paints without its styles.
- * `cssText` gives a linked file's text (null when it cannot be read: the link
- * stays where it was).
+ * `cssText` gives a linked file's text, read once (null when it cannot be
+ * read: the link stays where it was). A page's inline styles depend on the components it
+ * drew, not on its data, so whether a file is all inline is kept per set of
+ * inline styles: comparing the rules took 0.15 ms a render.
  */
-export async function withoutBlockingStylesheets(head: string[], cssText: (href: string) => Promise<string | null>): Promise<{ head: string[], later: string[] }> {
-  const inline = head.join('').match(/<style[^>]*>[\s\S]*?<\/style>/g)?.join('') ?? ''
-  const later: string[] = []
-  const out: string[] = []
-  let first = true
-  for (const chunk of head) {
-    let kept = chunk
-    for (const [tag, href] of chunk.matchAll(/<link rel="stylesheet" href="([^"]+\.css)"[^>]*>\n?/g)) {
-      const css = await cssText(href!)
-      const whole = css !== null && allInline(css, inline)
-      if (first && !whole) return { head, later: [] }
-      first = false
-      if (css === null) continue
-      kept = kept.replace(tag, '')
-      if (!whole) later.push(tag.trim())
-    }
-    out.push(kept)
+export function stylesheetMover(cssText: (href: string) => Promise<string | null>) {
+  const kept = new Map<string, Map<string, boolean | null>>()
+  const texts = new Map<string, Promise<string | null>>()
+  const textOf = (href: string) => {
+    let text = texts.get(href)
+    if (!text) texts.set(href, text = cssText(href))
+    return text
   }
-  return { head: out, later }
+
+  /** Whether the file is all in `inline`; null when it cannot be read. */
+  async function wholeIn(inline: string, href: string): Promise<boolean | null> {
+    let answers = kept.get(inline)
+    if (!answers) {
+      if (kept.size >= KEPT_STYLE_SETS) kept.delete(kept.keys().next().value!)
+      answers = new Map()
+      kept.set(inline, answers)
+    }
+    let whole = answers.get(href)
+    if (whole === undefined) {
+      const css = await textOf(href)
+      whole = css === null ? null : allInline(css, inline)
+      answers.set(href, whole)
+    }
+    return whole
+  }
+
+  return async function withoutBlockingStylesheets(head: string[]): Promise<{ head: string[], later: string[] }> {
+    const inline = head.join('').match(/<style[^>]*>[\s\S]*?<\/style>/g)?.join('') ?? ''
+    const later: string[] = []
+    const out: string[] = []
+    let first = true
+    for (const chunk of head) {
+      let rest = chunk
+      for (const [tag, href] of chunk.matchAll(/<link rel="stylesheet" href="([^"]+\.css)"[^>]*>\n?/g)) {
+        const whole = await wholeIn(inline, href!)
+        if (first && whole !== true) return { head, later: [] }
+        first = false
+        if (whole === null) continue
+        rest = rest.replace(tag, '')
+        if (!whole) later.push(tag.trim())
+      }
+      out.push(rest)
+    }
+    return { head: out, later }
+  }
 }
 
 /** Whether every rule of a stylesheet (each piece up to a closing brace) is in `inline`. */

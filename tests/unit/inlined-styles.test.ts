@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { withoutBlockingStylesheets } from '../../server/utils/inlined-styles'
+import { stylesheetMover } from '../../server/utils/inlined-styles'
 
 const files: Record<string, string> = {
   '/_nuxt/entry.css': ':root{--a:1}body{margin:0}@media (max-width:600px){body{margin:1px}}',
@@ -15,14 +15,14 @@ describe('stylesheet links of a rendered page', () => {
       `<meta charset="utf-8">${link('/_nuxt/entry.css')}\n${link('/_nuxt/Card.css')}\n${link('/_nuxt/Later.css')}\n<link rel="modulepreload" as="script" href="/_nuxt/a.js">`,
       `<style>:root{--a:1}body{margin:0}@media (max-width:600px){body{margin:1px}}</style><style>.card[data-v-1]{padding:4px}</style>`,
     ]
-    const { head: out, later } = await withoutBlockingStylesheets(head, cssText)
+    const { head: out, later } = await stylesheetMover(cssText)(head)
     expect(out).toEqual(['<meta charset="utf-8"><link rel="modulepreload" as="script" href="/_nuxt/a.js">', head[1]])
     expect(later).toEqual([link('/_nuxt/Later.css')])
   })
 
   it('moves a later link when nothing of it is inline, and leaves a link it cannot read where it is', async () => {
     const head = [`${link('/_nuxt/entry.css')}${link('/_nuxt/Later.css')}${link('/_nuxt/missing.css')}`, `<style>${files['/_nuxt/entry.css']}</style>`]
-    const { head: out, later } = await withoutBlockingStylesheets(head, cssText)
+    const { head: out, later } = await stylesheetMover(cssText)(head)
     expect(out).toEqual([link('/_nuxt/missing.css'), head[1]])
     expect(later).toEqual([link('/_nuxt/Later.css')])
   })
@@ -33,7 +33,7 @@ describe('stylesheet links of a rendered page', () => {
       [`${link('/_nuxt/entry.css')}${link('/_nuxt/Card.css')}`],
       [`${link('/_nuxt/missing.css')}${link('/_nuxt/Card.css')}`, '<style>.card[data-v-1]{padding:4px}</style>'],
     ]) {
-      expect(await withoutBlockingStylesheets(head, cssText)).toEqual({ head, later: [] })
+      expect(await stylesheetMover(cssText)(head)).toEqual({ head, later: [] })
     }
   })
 })

@@ -62,14 +62,16 @@ CREATE OR REPLACE FUNCTION public.upload_tag_ids()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
+DECLARE
+  ids text;
 BEGIN
   IF TG_OP IN ('UPDATE', 'DELETE') THEN
-    UPDATE "uploads" SET "tag_ids" = coalesce((SELECT string_agg("tag_id", ',' ORDER BY "position") FROM "upload_tags" WHERE "upload_id" = OLD."upload_id"), '')
-      WHERE "id" = OLD."upload_id";
+    ids := coalesce((SELECT string_agg("tag_id", ',' ORDER BY "position") FROM "upload_tags" WHERE "upload_id" = OLD."upload_id"), '');
+    UPDATE "uploads" SET "tag_ids" = ids WHERE "id" = OLD."upload_id" AND "tag_ids" IS DISTINCT FROM ids;
   END IF;
   IF TG_OP = 'INSERT' OR (TG_OP = 'UPDATE' AND NEW."upload_id" IS DISTINCT FROM OLD."upload_id") THEN
-    UPDATE "uploads" SET "tag_ids" = coalesce((SELECT string_agg("tag_id", ',' ORDER BY "position") FROM "upload_tags" WHERE "upload_id" = NEW."upload_id"), '')
-      WHERE "id" = NEW."upload_id";
+    ids := coalesce((SELECT string_agg("tag_id", ',' ORDER BY "position") FROM "upload_tags" WHERE "upload_id" = NEW."upload_id"), '');
+    UPDATE "uploads" SET "tag_ids" = ids WHERE "id" = NEW."upload_id" AND "tag_ids" IS DISTINCT FROM ids;
   END IF;
   RETURN NULL;
 END $function$;

@@ -10,7 +10,7 @@ import { etagOf, ifMatchHolds } from './etags'
 import { logModeration } from './modlog'
 import type { Actor } from './sessions'
 import { completeTagList, holdTagRules, resolveSlugsIn } from './tag-rules'
-import { appendTags, tagIdsOf, tagRows, tagsFrom, tagsOf, upsertTags } from './upload-tags'
+import { appendingTags, appendTags, tagIdsOf, tagRows, tagsFrom, tagsOf, upsertTags } from './upload-tags'
 import { getUploadForViewer } from './uploads'
 import { visibleTo } from './upload-queries'
 
@@ -103,21 +103,39 @@ async function applyChange(tx: Executor, row: EditRow, change: Change, changes: 
   // SQLite writes one transaction at a time and needs no row locks.
   const taken = tx.dialect === 'postgres' ? [...added, ...gone] : added
   const ids = await upsertTags(tx, [...taken].sort((a, b) => byteOrder(a.slug, b.slug)))
-  if (gone.length > 0) await tx.run(sql`DELETE FROM upload_tags WHERE upload_id = ${row.id} AND tag_id ${inList(gone.map(tag => tag.id))}`)
-  await appendTags(tx, row.id, changes.tagsAdded.map(slug => ids.get(slug)!))
+  const addedIds = changes.tagsAdded.map(slug => ids.get(slug)!)
   const now = new Date().toISOString()
   // Only the columns that change: SQLite rewrites an index entry whenever its column is set, even to the same value.
   const set = [
     ...(changes.description ? [sql`description = ${changes.description.to}`] : []),
     ...(changes.externalUrl ? [sql`external_url = ${changes.externalUrl.to}`] : []),
     ...(changes.rating ? [sql`rating = ${changes.rating.to}`] : []),
+    sql`edited_at = ${now}`,
+    sql`revision = revision + 1`,
   ]
-  const update = sql`UPDATE uploads SET ${sql.join([...set, sql`edited_at = ${now}`, sql`revision = revision + 1`])} WHERE id = ${row.id} RETURNING revision`
   const record = (revision: Query) => sql`INSERT INTO upload_revisions (upload_id, revision, actor_id, changes, reason, created_at)
     SELECT ${row.id}, ${revision}, ${editor.actor.id}, ${JSON.stringify(changes)}, ${editor.reason}, ${now}`
-  // On PostgreSQL the row and its revision in one round trip; SQLite has no writing WITH, and no round trips.
-  if (tx.dialect === 'postgres') return (await tx.get<{ revision: number }>(sql`WITH changed AS (${update}) ${record(sql`changed.revision`)} FROM changed RETURNING revision`))!.revision
-  const { revision } = (await tx.get<{ revision: number }>(update))!
+  if (tx.dialect === 'postgres') {
+    // The row is written with the tag_ids its links will give (the kept ones in order, then the
+    // new ones after the last position), in the statement that adds the links, with its revision:
+    // the links' triggers, which run after that statement, find tag_ids right and leave the row
+    // alone. Links removed go in a statement of their own first, as the tag pair counts' triggers
+    // read the links a statement leaves (docs/database.md, "Kept counts").
+    const goneIds = new Set(gone.map(tag => tag.id))
+    const tagIds = [...tagIdsOf(row.tag_ids).filter(id => !goneIds.has(id)), ...addedIds].join(',')
+    if (tagIds !== row.tag_ids) set.push(sql`tag_ids = ${tagIds}`)
+    const unlink = sql`DELETE FROM upload_tags WHERE upload_id = ${row.id} AND tag_id ${inList([...goneIds])}`
+    if (gone.length > 0 && addedIds.length > 0) await tx.run(unlink)
+    return (await tx.get<{ revision: number }>(sql`WITH ${sql.join([
+      ...(gone.length > 0 && addedIds.length === 0 ? [sql`unlinked AS (${unlink})`] : []),
+      ...(addedIds.length > 0 ? [sql`linked AS (${appendingTags(row.id, addedIds)})`] : []),
+      sql`changed AS (UPDATE uploads SET ${sql.join(set)} WHERE id = ${row.id} RETURNING revision)`,
+    ])} ${record(sql`changed.revision`)} FROM changed RETURNING revision`))!.revision
+  }
+  // SQLite has no writing WITH, and no round trips.
+  if (gone.length > 0) await tx.run(sql`DELETE FROM upload_tags WHERE upload_id = ${row.id} AND tag_id ${inList(gone.map(tag => tag.id))}`)
+  await appendTags(tx, row.id, addedIds)
+  const { revision } = (await tx.get<{ revision: number }>(sql`UPDATE uploads SET ${sql.join(set)} WHERE id = ${row.id} RETURNING revision`))!
   await tx.run(record(sql`${revision}`))
   return revision
 }

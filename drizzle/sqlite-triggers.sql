@@ -110,6 +110,7 @@ BEGIN
 END;
 
 CREATE TRIGGER `upload_tags_upload_order_insert` AFTER INSERT ON `upload_tags`
+WHEN NEW.`upload_created_at` = ''
 BEGIN
   UPDATE `upload_tags` SET (`upload_created_at`, `upload_is_private`, `upload_upvotes`, `upload_downvote_count`,
       `upload_hot_score`, `upload_best_score`, `upload_divisive_score`) =

@@ -56,8 +56,17 @@ export async function tagRows(db: Executor, ids: readonly string[]): Promise<Map
   return rows
 }
 
-/** The id of the one tag row of a slug, created with this name when there is none yet. */
+/**
+ * The id of the one tag row of a slug, created with this name when there is
+ * none yet. On SQLite, which writes one transaction at a time, a tag that
+ * exists is only read: the upsert's no-op update rewrote the row and its slug
+ * index entry, two more pages for the commit to write.
+ */
 export async function upsertTag(db: Executor, tag: { name: string, slug: string }): Promise<string> {
+  if (db.dialect === 'sqlite') {
+    const existing = await db.get<{ id: string }>(sql`SELECT id FROM tags WHERE slug = ${tag.slug}`)
+    if (existing) return existing.id
+  }
   return (await db.get<{ id: string }>(sql`INSERT INTO tags (id, name, slug) VALUES (${randomUUID()}, ${tag.name}, ${tag.slug})
     ON CONFLICT (slug) DO UPDATE SET slug = excluded.slug RETURNING id`))!.id
 }
@@ -84,13 +93,25 @@ export async function upsertTags(tx: Executor, tags: readonly { name: string, sl
   return ids
 }
 
+/**
+ * A link's copies of its upload's ranking columns (kept by triggers from then
+ * on, docs/database.md "Kept counts"), and the upload's columns they copy.
+ */
+const LINK_COPIES = sql.raw('upload_created_at, upload_is_private, upload_upvotes, upload_downvote_count, upload_hot_score, upload_best_score, upload_divisive_score')
+const UPLOAD_COPIED = sql.raw('created_at, is_private, upvotes, downvote_count, hot_score, best_score, divisive_score')
+
 /** Links tag ids to an upload at positions from `first` on, in the order given; on PostgreSQL in one statement (see upsertTags). */
 export async function linkTags(tx: Executor, uploadId: string, tagIds: readonly string[], first: number): Promise<void> {
-  if (tx.dialect === 'sqlite' || tagIds.length < 2) {
+  if (tx.dialect === 'sqlite') {
+    // With the upload's rank copies, so the link goes into its ranking indexes once (migration 0044).
     let position = first
-    for (const tagId of tagIds) await tx.run(sql`INSERT INTO upload_tags (upload_id, tag_id, position) VALUES (${uploadId}, ${tagId}, ${position++})`)
+    for (const tagId of tagIds) {
+      await tx.run(sql`INSERT INTO upload_tags (upload_id, tag_id, position, ${LINK_COPIES})
+        SELECT ${uploadId}, ${tagId}, ${position++}, ${UPLOAD_COPIED} FROM uploads WHERE id = ${uploadId}`)
+    }
     return
   }
+  if (tagIds.length === 0) return
   await tx.run(sql`INSERT INTO upload_tags (upload_id, tag_id, position)
     SELECT ${uploadId}, t.tag_id, ${first} + t.n - 1 FROM unnest(CAST(${tagIds} AS text[])) WITH ORDINALITY AS t(tag_id, n)`)
 }

@@ -10,8 +10,9 @@ import { etagOf, ifMatchHolds } from './etags'
 import { logModeration } from './modlog'
 import type { Actor } from './sessions'
 import { completeTagList, holdTagRules, resolveSlugsIn } from './tag-rules'
-import { appendingTags, appendTags, tagIdsOf, tagRows, tagsFrom, tagsOf, upsertTags } from './upload-tags'
-import { getUploadForViewer } from './uploads'
+import { appendingTags, appendTags, tagIdsOf, tagRows, tagsFrom, upsertTags } from './upload-tags'
+import type { UploadRow } from './lists'
+import { fullUploadOf, getUploadForViewer, selectFullUpload, type FullUpload } from './uploads'
 import { visibleTo } from './upload-queries'
 
 type EditRow = Pick<Row<typeof uploads>, 'id' | 'user_id' | 'description' | 'upload_type' | 'external_url' | 'tag_ids' | 'revision' | 'locked' | 'rating'>
@@ -88,8 +89,9 @@ const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffe
  * order (made, or locked), then the links removed and added (the kept counts
  * follow by their triggers), the upload's own columns, the revision and, for
  * an admin's change of someone else's upload, the moderation log entry.
+ * Returns the revision and the upload as `viewer` now sees it.
  */
-async function applyChange(tx: Executor, row: EditRow, change: Change, changes: RevisionChanges, editor: Editor): Promise<number> {
+async function applyChange(tx: Executor, row: EditRow, change: Change, changes: RevisionChanges, editor: Editor): Promise<{ revision: number, upload: FullUpload }> {
   // Logged first, so the entry names the upload as the admin found it.
   if (row.user_id !== editor.actor.id) {
     await logModeration(tx, { actorId: editor.actor.id, action: editor.logAs, targetType: 'upload', targetId: row.id, note: editor.reason })
@@ -97,13 +99,8 @@ async function applyChange(tx: Executor, row: EditRow, change: Change, changes: 
   const added = (change.tags ?? []).filter(tag => changes.tagsAdded.includes(tag.slug))
   const removed = new Set(changes.tagsRemoved)
   const gone = [...(await tagRows(tx, tagIdsOf(row.tag_ids))).values()].filter(tag => removed.has(tag.slug))
-  // Every tag row the change moves, made or locked in byte order (as the triggers lock them), so two
-  // edits of uploads sharing tags never wait on each other in a circle on PostgreSQL: there one
-  // statement, whose upsert locks the rows that exist (docs/database.md, "Locks and their order").
-  // SQLite writes one transaction at a time and needs no row locks.
-  const taken = tx.dialect === 'postgres' ? [...added, ...gone] : added
-  const ids = await upsertTags(tx, [...taken].sort((a, b) => byteOrder(a.slug, b.slug)))
-  const addedIds = changes.tagsAdded.map(slug => ids.get(slug)!)
+  const goneIds = gone.map(tag => tag.id)
+  const unlink = sql`DELETE FROM upload_tags WHERE upload_id = ${row.id} AND tag_id ${inList(goneIds)}`
   const now = new Date().toISOString()
   // Only the columns that change: SQLite rewrites an index entry whenever its column is set, even to the same value.
   const set = [
@@ -115,29 +112,36 @@ async function applyChange(tx: Executor, row: EditRow, change: Change, changes: 
   ]
   const record = (revision: Query) => sql`INSERT INTO upload_revisions (upload_id, revision, actor_id, changes, reason, created_at)
     SELECT ${row.id}, ${revision}, ${editor.actor.id}, ${JSON.stringify(changes)}, ${editor.reason}, ${now}`
-  if (tx.dialect === 'postgres') {
-    // The row is written with the tag_ids its links will give (the kept ones in order, then the
-    // new ones after the last position), in the statement that adds the links, with its revision:
-    // the links' triggers, which run after that statement, find tag_ids right and leave the row
-    // alone. Links removed go in a statement of their own first, as the tag pair counts' triggers
-    // read the links a statement leaves (docs/database.md, "Kept counts").
-    const goneIds = new Set(gone.map(tag => tag.id))
-    const tagIds = [...tagIdsOf(row.tag_ids).filter(id => !goneIds.has(id)), ...addedIds].join(',')
-    if (tagIds !== row.tag_ids) set.push(sql`tag_ids = ${tagIds}`)
-    const unlink = sql`DELETE FROM upload_tags WHERE upload_id = ${row.id} AND tag_id ${inList([...goneIds])}`
-    if (gone.length > 0 && addedIds.length > 0) await tx.run(unlink)
-    return (await tx.get<{ revision: number }>(sql`WITH ${sql.join([
-      ...(gone.length > 0 && addedIds.length === 0 ? [sql`unlinked AS (${unlink})`] : []),
-      ...(addedIds.length > 0 ? [sql`linked AS (${appendingTags(row.id, addedIds)})`] : []),
-      sql`changed AS (UPDATE uploads SET ${sql.join(set)} WHERE id = ${row.id} RETURNING revision)`,
-    ])} ${record(sql`changed.revision`)} FROM changed RETURNING revision`))!.revision
+  if (tx.dialect === 'sqlite') {
+    // One transaction at a time: no row locks to order, and no round trips to save.
+    const ids = await upsertTags(tx, added)
+    if (gone.length > 0) await tx.run(unlink)
+    await appendTags(tx, row.id, changes.tagsAdded.map(slug => ids.get(slug)!))
+    const { revision } = (await tx.get<{ revision: number }>(sql`UPDATE uploads SET ${sql.join(set)} WHERE id = ${row.id} RETURNING revision`))!
+    await tx.run(record(sql`${revision}`))
+    return { revision, upload: (await getUploadForViewer(tx, row.id, editor.actor))! }
   }
-  // SQLite has no writing WITH, and no round trips.
-  if (gone.length > 0) await tx.run(sql`DELETE FROM upload_tags WHERE upload_id = ${row.id} AND tag_id ${inList(gone.map(tag => tag.id))}`)
-  await appendTags(tx, row.id, addedIds)
-  const { revision } = (await tx.get<{ revision: number }>(sql`UPDATE uploads SET ${sql.join(set)} WHERE id = ${row.id} RETURNING revision`))!
-  await tx.run(record(sql`${revision}`))
-  return revision
+  // PostgreSQL, in as few round trips as the kept counts allow:
+  // 1. Every tag row the change moves, made or locked in one upsert in byte order (as the triggers
+  //    lock them), so two edits of uploads sharing tags never wait on each other in a circle
+  //    (docs/database.md, "Locks and their order"). When tags are also added, the removed links go
+  //    in this statement: the tag pair counts' triggers read the links a statement leaves, so
+  //    removed and added links never share one.
+  // 2. The added links, the upload's row with the tag_ids its links will give (the kept ones in
+  //    order, then the new ones after the last position: the links' triggers then leave the row
+  //    alone), its revision, and the upload as the editor now sees it.
+  const addedLater = added.length > 0
+  const ids = await upsertTags(tx, [...added, ...gone].sort((a, b) => byteOrder(a.slug, b.slug)), gone.length > 0 && addedLater ? unlink : undefined)
+  const addedIds = changes.tagsAdded.map(slug => ids.get(slug)!)
+  const tagIds = [...tagIdsOf(row.tag_ids).filter(id => !goneIds.includes(id)), ...addedIds].join(',')
+  if (tagIds !== row.tag_ids) set.push(sql`tag_ids = ${tagIds}`)
+  const upload = (await tx.get<UploadRow>(sql`WITH ${sql.join([
+    ...(gone.length > 0 && !addedLater ? [sql`unlinked AS (${unlink})`] : []),
+    ...(addedLater ? [sql`linked AS (${appendingTags(row.id, addedIds)})`] : []),
+    sql`changed AS (UPDATE uploads SET ${sql.join(set)} WHERE id = ${row.id} RETURNING *)`,
+    sql`revised AS (${record(sql`changed.revision`)} FROM changed)`,
+  ])} ${selectFullUpload(editor.actor, sql`changed`)}`))!
+  return { revision: upload.revision, upload: await fullUploadOf(tx, upload) }
 }
 
 /** The names and slugs of a tag list as given (already per the tag rule and one per slug). */
@@ -168,10 +172,8 @@ export async function editUpload(db: Executor, actor: Actor, uploadId: string, i
     if (input.externalUrl !== undefined && row.upload_type !== 'link') throw apiError(400, 'Not a link')
     const change: Change = { description: input.description, externalUrl: input.externalUrl, rating: input.rating, tags: input.tags && await withTagRules(tx, parsedTags(input.tags)) }
     const changes = diff(await stateOf(tx, row), change)
-    const revision = changes
-      ? await applyChange(tx, row, change, changes, { actor, reason: input.reason ?? null, logAs: 'upload_edited' })
-      : row.revision
-    return { upload: (await getUploadForViewer(tx, uploadId, actor))!, revision }
+    if (!changes) return { upload: (await getUploadForViewer(tx, uploadId, actor))!, revision: row.revision }
+    return applyChange(tx, row, change, changes, { actor, reason: input.reason ?? null, logAs: 'upload_edited' })
   })
 }
 
@@ -185,8 +187,9 @@ export async function removeUploadTag(db: Executor, actor: Actor, uploadId: stri
     const [wanted] = await resolveSlugsIn(tx, [slugify(slug)])
     const change: Change = { tags: state.tags.filter(tag => tag.slug !== wanted) }
     const changes = diff(state, change)
-    if (changes) await applyChange(tx, row, change, changes, { actor, reason: null, logAs: 'upload_edited' })
-    return { success: true as const, tags: await tagsOf(tx, uploadId), removed: changes ? 1 as const : 0 as const }
+    if (!changes) return { success: true as const, tags: await tagsFrom(tx, row.tag_ids), removed: 0 as const }
+    const { upload } = await applyChange(tx, row, change, changes, { actor, reason: null, logAs: 'upload_edited' })
+    return { success: true as const, tags: upload.tags, removed: 1 as const }
   })
 }
 
@@ -253,8 +256,8 @@ export async function revertUpload(db: Executor, actor: Actor, uploadId: string,
     if (changes && row.user_id === actor.id) {
       await logModeration(tx, { actorId: actor.id, action: 'upload_reverted', targetType: 'upload', targetId: uploadId, note: editor.reason })
     }
-    const revision = changes ? await applyChange(tx, row, change, changes, editor) : row.revision
-    return { upload: (await getUploadForViewer(tx, uploadId, actor))!, revision }
+    if (!changes) return { upload: (await getUploadForViewer(tx, uploadId, actor))!, revision: row.revision }
+    return applyChange(tx, row, change, changes, editor)
   })
 }
 

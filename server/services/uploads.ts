@@ -7,7 +7,7 @@ import type { ImageSize, UploadFields } from '../../shared/schemas/uploads'
 import { MAX_IMAGE_BYTES } from '../../shared/schemas/uploads'
 import type { Executor, Row } from '../database/port'
 import type { uploads } from '../database/schema-postgres'
-import { dialects, FOR_UPDATE, inList, sql } from '../database/sql'
+import { dialects, FOR_UPDATE, inList, sql, type Query } from '../database/sql'
 import { banUploadImage, refuseBannedBytes, refuseBannedImage } from './banned-media'
 import { badRequest, conflict, notFound } from './errors'
 import type { Actor } from './sessions'
@@ -47,15 +47,24 @@ function createdUpload(row: { id: string, userId: string, filename: string | nul
  * may see it: public, or private and the viewer is its owner or an admin.
  */
 export async function getUploadForViewer(db: Executor, id: string, actor: Pick<Actor, 'id' | 'isAdmin'> | null) {
-  // A signed-in viewer's answer says whether they have it as a favourite.
+  const row = await db.get<UploadRow>(sql`${selectFullUpload(actor, sql`uploads`)} WHERE u.id = ${id} AND ${visibleTo(actor)}`)
+  return row ? fullUploadOf(db, row) : null
+}
+
+/**
+ * The full upload's columns from `source` (uploads, or a statement's rows
+ * with their columns) as `u`, with its owner's name and, for a signed-in
+ * viewer, whether they have it as a favourite.
+ */
+export function selectFullUpload(actor: Pick<Actor, 'id'> | null, source: Query): Query {
   const favourited = actor
     ? sql`, CASE WHEN EXISTS (SELECT 1 FROM favourites f WHERE f.user_id = ${actor.id} AND f.upload_id = u.id) THEN 1 ELSE 0 END AS favourited`
     : sql.raw('')
-  const row = await db.get<UploadRow>(sql`SELECT ${UPLOAD_COLUMNS}, us.username${favourited}
-    FROM uploads u JOIN users us ON us.id = u.user_id
-    WHERE u.id = ${id} AND ${visibleTo(actor)}`)
-  return row ? toFullUpload(row, await tagsFrom(db, row.tag_ids)) : null
+  return sql`SELECT ${UPLOAD_COLUMNS}, us.username${favourited} FROM ${source} u JOIN users us ON us.id = u.user_id`
 }
+
+/** The full upload of a row selected by selectFullUpload. */
+export const fullUploadOf = async (db: Executor, row: UploadRow) => toFullUpload(row, await tagsFrom(db, row.tag_ids))
 
 export type FullUpload = NonNullable<Awaited<ReturnType<typeof getUploadForViewer>>>
 

@@ -93,12 +93,13 @@ CREATE OR REPLACE FUNCTION public.upload_tags_public_count()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  IF TG_OP = 'INSERT' THEN
-    UPDATE "tags" SET "public_uploads" = "public_uploads" + 1
-      WHERE "id" = NEW."tag_id" AND EXISTS (SELECT 1 FROM "uploads" WHERE "id" = NEW."upload_id" AND "is_private" = 0);
-  ELSE
+  IF TG_OP IN ('DELETE', 'UPDATE') THEN
     UPDATE "tags" SET "public_uploads" = "public_uploads" - 1
       WHERE "id" = OLD."tag_id" AND EXISTS (SELECT 1 FROM "uploads" WHERE "id" = OLD."upload_id" AND "is_private" = 0);
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+    UPDATE "tags" SET "public_uploads" = "public_uploads" + 1
+      WHERE "id" = NEW."tag_id" AND EXISTS (SELECT 1 FROM "uploads" WHERE "id" = NEW."upload_id" AND "is_private" = 0);
   END IF;
   RETURN NULL;
 END $function$;
@@ -125,6 +126,27 @@ BEGIN
       GROUP BY a."tag_id", b."tag_id" ORDER BY a."tag_id", b."tag_id"
     ON CONFLICT ("first_tag_id", "second_tag_id") DO UPDATE SET "public_uploads" = "tag_pairs"."public_uploads" + excluded."public_uploads";
   RETURN NULL;
+END $function$;
+
+CREATE OR REPLACE FUNCTION public.upload_tags_tag_pairs_move()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  INSERT INTO "tag_pairs" ("first_tag_id", "second_tag_id", "public_uploads")
+    SELECT d."first_tag_id", d."second_tag_id", sum(d."delta") FROM (
+      SELECT least(OLD."tag_id", o."tag_id") AS "first_tag_id", greatest(OLD."tag_id", o."tag_id") AS "second_tag_id", -1 AS "delta"
+        FROM "upload_tags" o
+        WHERE o."upload_id" = OLD."upload_id" AND o."tag_id" <> OLD."tag_id"
+          AND EXISTS (SELECT 1 FROM "uploads" WHERE "id" = OLD."upload_id" AND "is_private" = 0)
+      UNION ALL
+      SELECT least(NEW."tag_id", o."tag_id"), greatest(NEW."tag_id", o."tag_id"), 1
+        FROM "upload_tags" o
+        WHERE o."upload_id" = NEW."upload_id" AND NOT (o."upload_id" = OLD."upload_id" AND o."tag_id" = OLD."tag_id") AND o."tag_id" <> NEW."tag_id"
+          AND EXISTS (SELECT 1 FROM "uploads" WHERE "id" = NEW."upload_id" AND "is_private" = 0)
+    ) d GROUP BY d."first_tag_id", d."second_tag_id" HAVING sum(d."delta") <> 0 ORDER BY d."first_tag_id", d."second_tag_id"
+    ON CONFLICT ("first_tag_id", "second_tag_id") DO UPDATE SET "public_uploads" = "tag_pairs"."public_uploads" + excluded."public_uploads";
+  RETURN NEW;
 END $function$;
 
 CREATE OR REPLACE FUNCTION public.uploads_counts()
@@ -261,11 +283,15 @@ CREATE TRIGGER reports_group_move AFTER UPDATE OF upload_id, comment_id, status,
 
 CREATE TRIGGER upload_tags_public_count AFTER INSERT OR DELETE ON upload_tags FOR EACH ROW EXECUTE FUNCTION upload_tags_public_count();
 
+CREATE TRIGGER upload_tags_public_count_move AFTER UPDATE OF upload_id, tag_id ON upload_tags FOR EACH ROW WHEN (old.tag_id IS DISTINCT FROM new.tag_id OR old.upload_id IS DISTINCT FROM new.upload_id) EXECUTE FUNCTION upload_tags_public_count();
+
 CREATE TRIGGER upload_tags_tag_ids AFTER INSERT OR DELETE OR UPDATE OF upload_id, tag_id, "position" ON upload_tags FOR EACH ROW EXECUTE FUNCTION upload_tag_ids();
 
 CREATE TRIGGER upload_tags_tag_pairs_delete AFTER DELETE ON upload_tags REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION upload_tags_tag_pairs();
 
 CREATE TRIGGER upload_tags_tag_pairs_insert AFTER INSERT ON upload_tags REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION upload_tags_tag_pairs();
+
+CREATE TRIGGER upload_tags_tag_pairs_move BEFORE UPDATE OF upload_id, tag_id ON upload_tags FOR EACH ROW WHEN (old.tag_id IS DISTINCT FROM new.tag_id OR old.upload_id IS DISTINCT FROM new.upload_id) EXECUTE FUNCTION upload_tags_tag_pairs_move();
 
 CREATE TRIGGER upload_tags_upload_order BEFORE INSERT OR UPDATE OF upload_id ON upload_tags FOR EACH ROW EXECUTE FUNCTION upload_tag_upload_order();
 

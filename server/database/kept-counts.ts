@@ -143,8 +143,8 @@ export const KEPT_COUNTS: readonly KeptCount[] = [
     name: 'tags.public_uploads',
     holds: 'public uploads carrying the tag',
     keptBy: {
-      sqlite: ['upload_tags_public_count_insert', 'upload_tags_public_count_delete', 'uploads_public_tag_count_privacy', 'uploads_public_tag_count_delete'],
-      postgres: ['upload_tags_public_count', 'uploads_public_tag_count_privacy', 'uploads_public_tag_count_delete'],
+      sqlite: ['upload_tags_public_count_insert', 'upload_tags_public_count_delete', 'upload_tags_public_count_move', 'uploads_public_tag_count_privacy', 'uploads_public_tag_count_delete'],
+      postgres: ['upload_tags_public_count', 'upload_tags_public_count_move', 'uploads_public_tag_count_privacy', 'uploads_public_tag_count_delete'],
     },
     lockOrder: 5,
     drift: groupDrift('tags', 'id', 'public_uploads', PUBLIC_PER_TAG),
@@ -157,8 +157,8 @@ export const KEPT_COUNTS: readonly KeptCount[] = [
     name: 'tag_pairs.public_uploads',
     holds: 'public uploads carrying both tags of the pair (first_tag_id < second_tag_id)',
     keptBy: {
-      sqlite: ['upload_tags_tag_pairs_insert', 'upload_tags_tag_pairs_delete', 'uploads_tag_pairs_privacy', 'uploads_tag_pairs_delete'],
-      postgres: ['upload_tags_tag_pairs (_insert, _delete)', 'uploads_tag_pairs (_privacy, _delete)'],
+      sqlite: ['upload_tags_tag_pairs_insert', 'upload_tags_tag_pairs_delete', 'upload_tags_tag_pairs_move', 'uploads_tag_pairs_privacy', 'uploads_tag_pairs_delete'],
+      postgres: ['upload_tags_tag_pairs (_insert, _delete)', 'upload_tags_tag_pairs_move', 'uploads_tag_pairs (_privacy, _delete)'],
     },
     lockOrder: 6,
     drift: raw(`SELECT drift.key, drift.kept, drift.actual FROM (

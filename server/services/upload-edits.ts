@@ -100,7 +100,6 @@ async function applyChange(tx: Executor, row: EditRow, change: Change, changes: 
   const removed = new Set(changes.tagsRemoved)
   const gone = [...(await tagRows(tx, tagIdsOf(row.tag_ids))).values()].filter(tag => removed.has(tag.slug))
   const goneIds = gone.map(tag => tag.id)
-  const unlink = sql`DELETE FROM upload_tags WHERE upload_id = ${row.id} AND tag_id ${inList(goneIds)}`
   const now = new Date().toISOString()
   // Only the columns that change: SQLite rewrites an index entry whenever its column is set, even to the same value.
   const set = [
@@ -112,32 +111,48 @@ async function applyChange(tx: Executor, row: EditRow, change: Change, changes: 
   ]
   const record = (revision: Query) => sql`INSERT INTO upload_revisions (upload_id, revision, actor_id, changes, reason, created_at)
     SELECT ${row.id}, ${revision}, ${editor.actor.id}, ${JSON.stringify(changes)}, ${editor.reason}, ${now}`
+  // A removed tag's link moves to an added tag (its counts follow by their triggers, migration 0045):
+  // one link row written instead of one deleted and one inserted. The moved link goes last, as a new
+  // one would. Links left over are deleted, or added after the last.
+  const ids = await upsertTags(tx, (tx.dialect === 'postgres' ? [...added, ...gone] : added).sort((a, b) => byteOrder(a.slug, b.slug)))
+  const addedIds = changes.tagsAdded.map(slug => ids.get(slug)!)
+  const moves = addedIds.slice(0, goneIds.length).map((to, i) => ({ from: goneIds[i]!, to }))
+  const unlinked = goneIds.slice(moves.length)
+  const linked = addedIds.slice(moves.length)
+  const unlink = sql`DELETE FROM upload_tags WHERE upload_id = ${row.id} AND tag_id ${inList(unlinked)}`
   if (tx.dialect === 'sqlite') {
     // One transaction at a time: no row locks to order, and no round trips to save.
-    const ids = await upsertTags(tx, added)
-    if (gone.length > 0) await tx.run(unlink)
-    await appendTags(tx, row.id, changes.tagsAdded.map(slug => ids.get(slug)!))
+    if (moves.length > 0) {
+      const last = (await tx.get<{ position: number }>(sql`SELECT max(position) AS position FROM upload_tags WHERE upload_id = ${row.id}`))!.position
+      for (const [i, move] of moves.entries()) {
+        await tx.run(sql`UPDATE upload_tags SET tag_id = ${move.to}, position = ${last + 1 + i} WHERE upload_id = ${row.id} AND tag_id = ${move.from}`)
+      }
+    }
+    if (unlinked.length > 0) await tx.run(unlink)
+    await appendTags(tx, row.id, linked)
     const { revision } = (await tx.get<{ revision: number }>(sql`UPDATE uploads SET ${sql.join(set)} WHERE id = ${row.id} RETURNING revision`))!
     await tx.run(record(sql`${revision}`))
     return { revision, upload: (await getUploadForViewer(tx, row.id, editor.actor))! }
   }
-  // PostgreSQL, in as few round trips as the kept counts allow:
-  // 1. Every tag row the change moves, made or locked in one upsert in byte order (as the triggers
-  //    lock them), so two edits of uploads sharing tags never wait on each other in a circle
-  //    (docs/database.md, "Locks and their order"). When tags are also added, the removed links go
-  //    in this statement: the tag pair counts' triggers read the links a statement leaves, so
-  //    removed and added links never share one.
-  // 2. The added links, the upload's row with the tag_ids its links will give (the kept ones in
-  //    order, then the new ones after the last position: the links' triggers then leave the row
-  //    alone), its revision, and the upload as the editor now sees it.
-  const addedLater = added.length > 0
-  const ids = await upsertTags(tx, [...added, ...gone].sort((a, b) => byteOrder(a.slug, b.slug)), gone.length > 0 && addedLater ? unlink : undefined)
-  const addedIds = changes.tagsAdded.map(slug => ids.get(slug)!)
+  // PostgreSQL, in as few round trips as the kept counts allow. The tag rows the change touches were
+  // made or locked above in one upsert in byte order (as the triggers lock them), so two edits of
+  // uploads sharing tags never wait on each other in a circle (docs/database.md, "Locks and their
+  // order"). Each link change is a statement of its own, as the tag pair counts' statement triggers
+  // read the links a statement leaves; the last goes into the statement that writes the upload's
+  // row with the tag_ids its links then give (the kept ones in order, then the new ones: the links'
+  // triggers leave the row alone), its revision, and answers the upload as the editor now sees it.
+  const changesOfLinks = [
+    ...moves.map(move => sql`UPDATE upload_tags SET tag_id = ${move.to},
+      position = (SELECT max(position) + 1 FROM upload_tags WHERE upload_id = ${row.id}) WHERE upload_id = ${row.id} AND tag_id = ${move.from}`),
+    ...(unlinked.length > 0 ? [unlink] : []),
+    ...(linked.length > 0 ? [appendingTags(row.id, linked)] : []),
+  ]
+  for (const statement of changesOfLinks.slice(0, -1)) await tx.run(statement)
+  const last = changesOfLinks.at(-1)
   const tagIds = [...tagIdsOf(row.tag_ids).filter(id => !goneIds.includes(id)), ...addedIds].join(',')
   if (tagIds !== row.tag_ids) set.push(sql`tag_ids = ${tagIds}`)
   const upload = (await tx.get<UploadRow>(sql`WITH ${sql.join([
-    ...(gone.length > 0 && !addedLater ? [sql`unlinked AS (${unlink})`] : []),
-    ...(addedLater ? [sql`linked AS (${appendingTags(row.id, addedIds)})`] : []),
+    ...(last ? [sql`links AS (${last})`] : []),
     sql`changed AS (UPDATE uploads SET ${sql.join(set)} WHERE id = ${row.id} RETURNING *)`,
     sql`revised AS (${record(sql`changed.revision`)} FROM changed)`,
   ])} ${selectFullUpload(editor.actor, sql`changed`)}`))!

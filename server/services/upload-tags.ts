@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { MAX_TAGS_PER_UPLOAD, parseTagName, TAG_NAME_MESSAGE } from '../../shared/utils/tags'
 import type { Database, Executor, Row } from '../database/port'
 import type { tags } from '../database/schema-postgres'
-import { dialects, FOR_UPDATE, inList, sql, type Query } from '../database/sql'
+import { dialects, FOR_UPDATE, inList, sql } from '../database/sql'
 import { apiError } from './errors'
 import { cachedList, type DataVersion } from './list-cache'
 import { logModeration } from './modlog'
@@ -77,21 +77,16 @@ export async function upsertTag(db: Executor, tag: { name: string, slug: string 
  * statement for all of them: a tag row stays locked from its upsert to the
  * commit, and every round trip in between kept the uploads sharing a common
  * tag waiting on each other (a link upload made 15 more with 5 to 10 tags).
- * `alongside` (PostgreSQL) is a writing statement to run in the same round
- * trip; its triggers run after the upsert has taken the rows. On SQLite,
- * where a statement is a call in this process, one each.
+ * On SQLite, where a statement is a call in this process, one each.
  */
-export async function upsertTags(tx: Executor, tags: readonly { name: string, slug: string }[], alongside?: Query): Promise<Map<string, string>> {
+export async function upsertTags(tx: Executor, tags: readonly { name: string, slug: string }[]): Promise<Map<string, string>> {
   const ids = new Map<string, string>()
   if (tx.dialect === 'sqlite') {
     for (const tag of tags) ids.set(tag.slug, await upsertTag(tx, tag))
     return ids
   }
-  if (tags.length === 0) {
-    if (alongside) await tx.run(alongside)
-    return ids
-  }
-  const rows = await tx.all<{ id: string, slug: string }>(sql`${alongside ? sql`WITH alongside AS (${alongside}) ` : sql``}INSERT INTO tags (id, name, slug)
+  if (tags.length === 0) return ids
+  const rows = await tx.all<{ id: string, slug: string }>(sql`INSERT INTO tags (id, name, slug)
     SELECT t.id, t.name, t.slug FROM unnest(CAST(${tags.map(() => randomUUID())} AS text[]), CAST(${tags.map(tag => tag.name)} AS text[]),
       CAST(${tags.map(tag => tag.slug)} AS text[])) WITH ORDINALITY AS t(id, name, slug, n) ORDER BY t.n
     ON CONFLICT (slug) DO UPDATE SET slug = excluded.slug RETURNING id, slug`)

@@ -85,6 +85,22 @@ describe('kept counts', () => {
     expect(KEPT_COUNTS.length).toBe(13)
   }, 60_000)
 
+  it('follow links moved to other tags, several of one upload in one statement (public and private)', async () => {
+    const { db } = databaseOf(server)
+    const made = await Promise.all([link(users[0]!, ['mv-a', 'mv-b', 'mv-c', 'mv-d']), link(users[0]!, ['mv-a', 'mv-b', 'mv-x'], true), link(users[1]!, ['mv-x', 'mv-y'])])
+    const [publicId, privateId] = made.map(response => (response.body.upload as { id: string }).id)
+    const idOf = async (slug: string) => (await db.get<{ id: string }>(sql`SELECT id FROM tags WHERE slug = ${slug}`))!.id
+    const [a, b, x, y] = await Promise.all(['mv-a', 'mv-b', 'mv-x', 'mv-y'].map(idOf))
+    // a → x and b → y on the public upload at once, a → y on the private one: the pairs each link
+    // leaves and joins are counted once, whichever link of the statement moves first.
+    await db.run(sql`UPDATE upload_tags SET tag_id = CASE tag_id WHEN ${a!} THEN ${x!} ELSE ${y!} END WHERE upload_id = ${publicId!} AND tag_id IN (${a!}, ${b!})`)
+    await db.run(sql`UPDATE upload_tags SET tag_id = ${y!} WHERE upload_id = ${privateId!} AND tag_id = ${a!}`)
+    expect(await findDrift(db)).toEqual([])
+    const pair = async (one: string, other: string) => Number((await db.get<{ n: number }>(sql`SELECT public_uploads AS n FROM tag_pairs
+      WHERE (first_tag_id = ${one} AND second_tag_id = ${other}) OR (first_tag_id = ${other} AND second_tag_id = ${one})`))?.n ?? 0)
+    expect([await pair(x!, y!), await pair(a!, b!)]).toEqual([2, 0])
+  }, 60_000)
+
   it('are reported by `admin recount --check` when one drifts, and set right by `admin recount`', async () => {
     const { db } = databaseOf(server)
     await db.run(sql`UPDATE tags SET public_uploads = public_uploads + 7 WHERE slug = 'red'`)

@@ -61,6 +61,18 @@ describe('favourites', () => {
     expect(await put(owner, hidden)).toMatchObject({ status: 200, body: { favourited: true, favourites: 1 } })
   })
 
+  it('answer exact counts to presses sent at once by many accounts, and keep the count exact', async () => {
+    const [owner, ...fans] = await Promise.all(Array.from({ length: 9 }, () => registerUser()))
+    const id = await seedUpload(owner!)
+    const added = await Promise.all(fans.map(fan => put(fan, id)))
+    expect(added.map(answer => answer.status)).toEqual(Array(8).fill(200))
+    // Each answer is the count its own press left: one each of 1 to 8.
+    expect(added.map(answer => answer.body.favourites as number).sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
+    const removed = await Promise.all(fans.slice(0, 5).map(fan => remove(fan, id)))
+    expect(removed.map(answer => answer.body.favourites as number).sort((x, y) => x - y)).toEqual([3, 4, 5, 6, 7])
+    expect(await counts(id)).toEqual({ kept: 3, counted: 3 })
+  })
+
   it('mark list entries for the signed-in caller only, never in the answer shared by all', async () => {
     const [owner, fan, other] = await Promise.all([registerUser(), registerUser(), registerUser()])
     const slug = tag()

@@ -3,7 +3,7 @@ import { eloAfter } from '../../shared/utils/elo'
 import { periodStart, type Period } from '../../shared/utils/ranking'
 import { slugify } from '../../shared/utils/tags'
 import type { Database, Executor } from '../database/port'
-import { FOR_SHARE, FOR_UPDATE, inList, sql, type Query } from '../database/sql'
+import { dialects, FOR_SHARE, inList, sql, type Query } from '../database/sql'
 import { apiError } from './errors'
 import { cachedList, type DataVersion } from './list-cache'
 import { resolveSlugsIn } from './tag-rules'
@@ -74,6 +74,10 @@ export function openDuel(key: Buffer, duelId: string, judge: DuelJudge, now = Da
  * images. STANDINGS, with the upload `u`, is for the rows answered.
  */
 const POOL = sql`s.in_pool = 1`
+
+/** Locks the standings (`s`) a judgement reads, not the judge's row it holds FOR SHARE. */
+const FOR_UPDATE_OF_STANDINGS = dialects({ sqlite: '', postgres: ' FOR UPDATE OF s' })
+
 const STANDINGS = sql`duel_standings s JOIN uploads u ON u.id = s.upload_id`
 const STANDING_ID = sql`s.upload_id`
 
@@ -198,26 +202,29 @@ export function judgeDuel(db: Executor, key: Buffer, judge: DuelJudge, input: { 
   const [low, high] = duel.left < duel.right ? [duel.left, duel.right] : [duel.right, duel.left]
   return db.transaction(async (tx) => {
     let counts = input.winner !== 'skip'
-    if ('userId' in judge) {
-      const user = await tx.get<{ shadow_banned: number }>(sql`SELECT shadow_banned FROM users WHERE id = ${judge.userId}${FOR_SHARE}`)
-      if (!user) throw apiError(401, 'Invalid or expired token')
-      if (user.shadow_banned === 1) counts = false
-    }
-    const rows = await tx.all<Locked>(sql`SELECT s.upload_id AS id, s.strength, s.wins, s.losses
-      FROM duel_standings s WHERE s.upload_id ${inList([low, high])} AND ${POOL} ORDER BY s.upload_id${FOR_UPDATE}`)
+    const userId = 'userId' in judge ? judge.userId : null
+    // The judge's row held FOR SHARE, then the pair's standings locked in id order (docs/database.md,
+    // "Locks and their order"); on PostgreSQL in one round trip: the standings' filter needs the
+    // judge's row, so it is locked before them.
+    const judgeRow = userId === null ? sql`SELECT 0 AS shadow_banned` : sql`SELECT shadow_banned FROM users WHERE id = ${userId}${FOR_SHARE}`
+    const rows = await tx.all<Locked & { shadow_banned: number }>(sql`WITH judge AS MATERIALIZED (${judgeRow})
+      SELECT s.upload_id AS id, s.strength, s.wins, s.losses, (SELECT shadow_banned FROM judge) AS shadow_banned
+      FROM duel_standings s WHERE s.upload_id ${inList([low, high])} AND ${POOL} AND EXISTS (SELECT 1 FROM judge)
+      ORDER BY s.upload_id${FOR_UPDATE_OF_STANDINGS}`)
     const lowRow = rows.find(row => row.id === low)
     const highRow = rows.find(row => row.id === high)
-    // An image deleted or made private since the duel was handed out.
-    if (!lowRow || !highRow) throw invalidDuel()
+    if (!lowRow || !highRow) {
+      if (userId !== null && !await tx.get(sql`SELECT id FROM users WHERE id = ${userId}`)) throw apiError(401, 'Invalid or expired token')
+      // An image deleted or made private since the duel was handed out.
+      throw invalidDuel()
+    }
+    if (lowRow.shadow_banned === 1) counts = false
     const winnerId = input.winner === 'skip' ? null : input.winner === 'left' ? duel.left : duel.right
     const who = 'userId' in judge ? { user: judge.userId, fingerprint: null, ip: null } : { user: null, fingerprint: judge.fingerprint, ip: judge.ipHash }
-    const inserted = await tx.get(sql`INSERT INTO duel_judgements (id, low_id, high_id, user_id, fingerprint, ip_hash, winner, counted)
+    const insert = sql`INSERT INTO duel_judgements (id, low_id, high_id, user_id, fingerprint, ip_hash, winner, counted)
       VALUES (${duel.id}, ${low}, ${high}, ${who.user}, ${who.fingerprint}, ${who.ip}, ${winnerId === null ? 'skip' : winnerId === low ? 'low' : 'high'}, ${counts ? 1 : 0})
-      ON CONFLICT DO NOTHING RETURNING id`)
-    if (!inserted) {
-      const used = await tx.get(sql`SELECT id FROM duel_judgements WHERE id = ${duel.id}`)
-      throw used ? invalidDuel() : apiError(409, 'Already judged')
-    }
+      ON CONFLICT DO NOTHING RETURNING id`
+    let moved: Query | undefined
     if (counts && winnerId !== null) {
       const [winner, loser] = winnerId === low ? [lowRow, highRow] : [highRow, lowRow]
       const [winnerStrength, loserStrength] = eloAfter(winner.strength, loser.strength)
@@ -225,14 +232,23 @@ export function judgeDuel(db: Executor, key: Buffer, judge: DuelJudge, input: { 
       winner.wins += 1
       loser.strength = loserStrength
       loser.losses += 1
-      // Both rows in one statement: on PostgreSQL a round trip less while the locks are held.
+      // Both rows in one statement.
       const of = (column: 'strength' | 'wins' | 'losses') => {
         const type = sql.raw(column === 'strength' ? 'double precision' : 'integer')
         return sql`CASE WHEN upload_id = ${low} THEN CAST(${lowRow[column]} AS ${type}) ELSE CAST(${highRow[column]} AS ${type}) END`
       }
-      await tx.run(sql`UPDATE duel_standings SET strength = ${of('strength')}, wins = ${of('wins')}, losses = ${of('losses')}
-        WHERE upload_id ${inList([low, high])}`)
+      moved = sql`UPDATE duel_standings SET strength = ${of('strength')}, wins = ${of('wins')}, losses = ${of('losses')}
+        WHERE upload_id ${inList([low, high])}`
     }
+    // On PostgreSQL the standings move in the judgement's statement, when it went in; SQLite has no writing WITH.
+    const inserted = tx.dialect === 'postgres' && moved
+      ? await tx.get(sql`WITH inserted AS (${insert}), moved AS (${moved} AND EXISTS (SELECT 1 FROM inserted)) SELECT id FROM inserted`)
+      : await tx.get(insert)
+    if (!inserted) {
+      const used = await tx.get(sql`SELECT id FROM duel_judgements WHERE id = ${duel.id}`)
+      throw used ? invalidDuel() : apiError(409, 'Already judged')
+    }
+    if (moved && tx.dialect === 'sqlite') await tx.run(moved)
     const byId = (id: string) => standing(id === low ? lowRow : highRow)
     return { left: byId(duel.left), right: byId(duel.right) }
   })

@@ -76,7 +76,8 @@ describe('favourites', () => {
   it('mark list entries for the signed-in caller only, never in the answer shared by all', async () => {
     const [owner, fan, other] = await Promise.all([registerUser(), registerUser(), registerUser()])
     const slug = tag()
-    const [a, b] = [await seedUpload(owner, { tags: [slug] }), await seedUpload(owner, { tags: [slug] })]
+    // a a minute older than b: two seeds in the same millisecond would tie, and a tie goes by id.
+    const [a, b] = [await seedUpload(owner, { tags: [slug], createdAt: new Date(Date.now() - 60_000).toISOString() }), await seedUpload(owner, { tags: [slug] })]
     expect((await put(fan, a)).status).toBe(200)
     const path = `/api/uploads/filtered?tags=${slug}`
     // The signed-in caller asks first: the list cache keeps the shared answer, not theirs.

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { COMMENT_EDIT_WINDOW_MS, type Comment, type CommentWithReplies } from '../../shared/schemas/comments'
 import type { Executor } from '../database/port'
 import { dialects, FOR_UPDATE, sql, type Query } from '../database/sql'
-import { apiError } from './errors'
+import { apiError, unlessGone } from './errors'
 import { renderCommentHtml } from './markdown'
 import { logModeration } from './modlog'
 import type { Actor } from './sessions'
@@ -159,22 +159,14 @@ export async function postComment(db: Executor, actor: Viewer, uploadId: string,
  * locked over four. A reply checks its parent first, in a transaction.
  */
 async function postTopLevelCommentInOne(db: Executor, actor: Viewer, uploadId: string, body: string) {
-  let row: CommentRow | undefined
-  try {
-    row = await db.get<CommentRow>(sql`WITH target AS (
-        SELECT u.id FROM uploads u WHERE u.id = ${uploadId} AND ${visibleTo(actor)}${FOR_UPDATE}
-      ), inserted AS (
-        INSERT INTO comments (id, upload_id, author_id, parent_id, body, html, created_at)
-        SELECT ${randomUUID()}, id, ${actor.id}, NULL, ${body}, ${renderCommentHtml(body)}, ${new Date().toISOString()} FROM target
-        RETURNING *
-      )
-      SELECT ${commentColumns(actor)} FROM inserted c LEFT JOIN users us ON us.id = c.author_id`)
-  }
-  catch (error) {
-    // The caller's account deleted between the lock's snapshot and the insert.
-    if ((error as { code?: string }).code === '23503') throw apiError(404, 'Upload not found')
-    throw error
-  }
+  const row = await unlessGone(db.get<CommentRow>(sql`WITH target AS (
+      SELECT u.id FROM uploads u WHERE u.id = ${uploadId} AND ${visibleTo(actor)}${FOR_UPDATE}
+    ), inserted AS (
+      INSERT INTO comments (id, upload_id, author_id, parent_id, body, html, created_at)
+      SELECT ${randomUUID()}, id, ${actor.id}, NULL, ${body}, ${renderCommentHtml(body)}, ${new Date().toISOString()} FROM target
+      RETURNING *
+    )
+    SELECT ${commentColumns(actor)} FROM inserted c LEFT JOIN users us ON us.id = c.author_id`), () => apiError(404, 'Upload not found'))
   if (!row) throw apiError(404, 'Upload not found')
   return { comment: toComment(row) }
 }

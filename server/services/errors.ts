@@ -33,6 +33,20 @@ export function apiError(statusCode: number, message: string, data?: Record<stri
   return createError({ statusCode, statusMessage: reasonPhrase(statusCode), message, data })
 }
 
+/**
+ * `write`'s result, or `refusal` when it broke a foreign key (PostgreSQL
+ * 23503): a row it names was deleted after the statement's snapshot, as a
+ * one-statement write that locks its row and writes from it may find.
+ */
+export async function unlessGone<T>(write: Promise<T>, refusal: () => Error): Promise<T> {
+  try {
+    return await write
+  }
+  catch (error) {
+    throw (error as { code?: string } | null)?.code === '23503' ? refusal() : error
+  }
+}
+
 export const badRequest = (message: string, data?: Record<string, unknown>) => apiError(400, message, data)
 export const unauthorized = (message = 'Authentication required') => apiError(401, message)
 export const forbidden = (message = 'Forbidden') => apiError(403, message)

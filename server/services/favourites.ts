@@ -1,7 +1,7 @@
 import type { RatingChoice } from '../../shared/utils/content-rating'
 import type { Database, Executor } from '../database/port'
 import { FOR_UPDATE, inList, sql, type Query } from '../database/sql'
-import { apiError } from './errors'
+import { apiError, unlessGone } from './errors'
 import { cachedList, type DataVersion } from './list-cache'
 import type { Actor } from './sessions'
 import { visibleTo } from './upload-queries'
@@ -43,19 +43,11 @@ async function setFavouriteInOne(db: Executor, actor: Pick<Actor, 'id' | 'isAdmi
   const change = on
     ? sql`INSERT INTO favourites (user_id, upload_id) SELECT ${actor.id}, id FROM target ON CONFLICT DO NOTHING RETURNING 1`
     : sql`DELETE FROM favourites WHERE user_id = ${actor.id} AND upload_id IN (SELECT id FROM target) RETURNING 1`
-  let row: { found: number, favourites: number | null } | undefined
-  try {
-    row = await db.get<{ found: number, favourites: number | null }>(sql`WITH target AS (
-        SELECT u.id, u.favourites FROM uploads u WHERE u.id = ${uploadId} AND ${visibleTo(actor)}${FOR_UPDATE}
-      ), changed AS (${change})
-      SELECT (SELECT count(*) FROM target)::int AS found,
-        ((SELECT favourites FROM target) ${on ? sql.raw('+') : sql.raw('-')} (SELECT count(*) FROM changed))::int AS favourites`)
-  }
-  catch (error) {
-    // The upload (or the caller's account) deleted between the lock's snapshot and the write.
-    if ((error as { code?: string }).code === '23503') throw apiError(404, 'Upload not found')
-    throw error
-  }
+  const row = await unlessGone(db.get<{ found: number, favourites: number | null }>(sql`WITH target AS (
+      SELECT u.id, u.favourites FROM uploads u WHERE u.id = ${uploadId} AND ${visibleTo(actor)}${FOR_UPDATE}
+    ), changed AS (${change})
+    SELECT (SELECT count(*) FROM target)::int AS found,
+      ((SELECT favourites FROM target) ${on ? sql.raw('+') : sql.raw('-')} (SELECT count(*) FROM changed))::int AS favourites`), () => apiError(404, 'Upload not found'))
   if (!row || row.found === 0) throw apiError(404, 'Upload not found')
   return { favourited: on, favourites: row.favourites! }
 }

@@ -10,7 +10,7 @@ import { etagOf, ifMatchHolds } from './etags'
 import { logModeration } from './modlog'
 import type { Actor } from './sessions'
 import { completeTagList, holdTagRules, resolveSlugsIn } from './tag-rules'
-import { appendingTags, appendTags, tagIdsOf, tagRows, tagsFrom, upsertTags } from './upload-tags'
+import { appendingTags, linkTags, tagIdsOf, tagRows, tagsFrom, upsertTags } from './upload-tags'
 import type { UploadRow } from './lists'
 import { fullUploadOf, getUploadForViewer, selectFullUpload, type FullUpload } from './uploads'
 import { visibleTo } from './upload-queries'
@@ -122,14 +122,14 @@ async function applyChange(tx: Executor, row: EditRow, change: Change, changes: 
   const unlink = sql`DELETE FROM upload_tags WHERE upload_id = ${row.id} AND tag_id ${inList(unlinked)}`
   if (tx.dialect === 'sqlite') {
     // One transaction at a time: no row locks to order, and no round trips to save.
-    if (moves.length > 0) {
-      const last = (await tx.get<{ position: number }>(sql`SELECT max(position) AS position FROM upload_tags WHERE upload_id = ${row.id}`))!.position
+    if (addedIds.length > 0) {
+      const last = (await tx.get<{ position: number | null }>(sql`SELECT max(position) AS position FROM upload_tags WHERE upload_id = ${row.id}`))?.position ?? -1
       for (const [i, move] of moves.entries()) {
         await tx.run(sql`UPDATE upload_tags SET tag_id = ${move.to}, position = ${last + 1 + i} WHERE upload_id = ${row.id} AND tag_id = ${move.from}`)
       }
+      await linkTags(tx, row.id, linked, last + 1 + moves.length)
     }
     if (unlinked.length > 0) await tx.run(unlink)
-    await appendTags(tx, row.id, linked)
     const { revision } = (await tx.get<{ revision: number }>(sql`UPDATE uploads SET ${sql.join(set)} WHERE id = ${row.id} RETURNING revision`))!
     await tx.run(record(sql`${revision}`))
     return { revision, upload: (await getUploadForViewer(tx, row.id, editor.actor))! }

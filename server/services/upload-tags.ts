@@ -117,19 +117,6 @@ export async function linkTags(tx: Executor, uploadId: string, tagIds: readonly 
     SELECT ${uploadId}, t.tag_id, ${first} + t.n - 1 FROM unnest(CAST(${tagIds} AS text[])) WITH ORDINALITY AS t(tag_id, n)`)
 }
 
-/**
- * Links tag ids to an upload after its last link, in the order given: on
- * PostgreSQL one statement that finds the last position itself (see upsertTags).
- */
-export async function appendTags(tx: Executor, uploadId: string, tagIds: readonly string[]): Promise<void> {
-  if (tagIds.length === 0) return
-  if (tx.dialect === 'sqlite') {
-    const last = await tx.get<{ position: number | null }>(sql`SELECT max(position) AS position FROM upload_tags WHERE upload_id = ${uploadId}`)
-    return linkTags(tx, uploadId, tagIds, (last?.position ?? -1) + 1)
-  }
-  await tx.run(appendingTags(uploadId, tagIds))
-}
-
 /** PostgreSQL: the INSERT that links tag ids after the upload's last link (as its statement began), in the order given. */
 export const appendingTags = (uploadId: string, tagIds: readonly string[]) => sql`INSERT INTO upload_tags (upload_id, tag_id, position)
   SELECT ${uploadId}, t.tag_id, (SELECT coalesce(max(position), -1) FROM upload_tags WHERE upload_id = ${uploadId}) + t.n

@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto'
 import type { Executor } from '../database/port'
 import { FOR_SHARE, FOR_UPDATE, inList, sql, type Query } from '../database/sql'
-import { apiError } from './errors'
+import { apiError, unlessGone } from './errors'
 import type { Actor } from './sessions'
 import { visibleTo } from './upload-queries'
 
@@ -215,17 +215,10 @@ export async function castAnonymousVote(db: Executor, voter: AnonymousVoter, inp
  * Whether the vote went in; 400 when there is no such public upload.
  */
 async function anonymousVoteInOne(db: Executor, uploadId: string, insert: Query, [up, down]: [number, number]): Promise<boolean> {
-  let row: { visible: number, inserted: number } | undefined
-  try {
-    row = await db.get<{ visible: number, inserted: number }>(sql`WITH target AS (
-        SELECT u.id FROM uploads u WHERE u.id = ${uploadId} AND ${visibleTo(null)}
-      ), inserted AS (${insert}), counted AS (${movedCounts(uploadId, sql`${up}`, sql`${down}`, sql`EXISTS (SELECT 1 FROM inserted)`)})
-      SELECT (SELECT count(*) FROM target)::int AS visible, (SELECT count(*) FROM inserted)::int AS inserted`)
-  }
-  catch (error) {
-    if ((error as { code?: string }).code === '23503') throw apiError(400, 'Invalid upload ID')
-    throw error
-  }
+  const row = await unlessGone(db.get<{ visible: number, inserted: number }>(sql`WITH target AS (
+      SELECT u.id FROM uploads u WHERE u.id = ${uploadId} AND ${visibleTo(null)}
+    ), inserted AS (${insert}), counted AS (${movedCounts(uploadId, sql`${up}`, sql`${down}`, sql`EXISTS (SELECT 1 FROM inserted)`)})
+    SELECT (SELECT count(*) FROM target)::int AS visible, (SELECT count(*) FROM inserted)::int AS inserted`), () => apiError(400, 'Invalid upload ID'))
   if (!row || row.visible === 0) throw apiError(400, 'Invalid upload ID')
   return row.inserted === 1
 }

@@ -124,3 +124,19 @@ export function inList(values: readonly (string | number)[]): Query {
 /** Row locks of a SELECT inside a transaction (SQLite has one writer, so none are needed there). */
 export const FOR_UPDATE = dialects({ sqlite: '', postgres: ' FOR UPDATE' })
 export const FOR_SHARE = dialects({ sqlite: '', postgres: ' FOR SHARE' })
+
+/**
+ * `tx.lock(key, 'shared')`, also as a select-list entry (with its leading
+ * comma) that takes the lock with the statement it is in: one round trip less
+ * where a write's first statement can carry it. The entry is nothing on
+ * SQLite, whose `lock` has nothing to do.
+ */
+export interface SharedHold {
+  key: string
+  entry: DialectPiece
+}
+
+export function sharedHold(key: string): SharedHold {
+  if (!/^[a-z-]+$/.test(key)) throw new Error(`lock key ${key}: lower-case letters and dashes only`)
+  return { key, entry: dialects({ sqlite: '', postgres: `, pg_advisory_xact_lock_shared(hashtextextended('${key}', 0)) AS held` }) }
+}

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { SignJWT, jwtVerify } from 'jose'
 import type { Executor, Row } from '../database/port'
 import type { sessions, users } from '../database/schema-postgres'
-import { dialects, sql } from '../database/sql'
+import { dialects, sql, type SharedHold } from '../database/sql'
 import { apiError } from './errors'
 
 export const SESSION_COOKIE = 'auth-token'
@@ -17,6 +17,23 @@ export interface Actor {
   shadowBanned: boolean
   /** The session behind a cookie/JWT caller; absent for API-token callers. */
   sessionId?: string
+}
+
+/**
+ * Who makes a write: an account known beforehand, or the lookup of the
+ * caller's session (server/utils/auth.ts `requireCaller`) that the write runs
+ * as its transaction's first statement, with the shared lock the write must
+ * hold first when it names one (`hold`): on
+ * PostgreSQL one round trip instead of a lookup before the transaction and a
+ * lock inside it, and a session revoked before the write commits cannot write.
+ */
+export type Caller = Actor | ((tx: Executor, hold?: SharedHold) => Promise<Actor>)
+
+/** The actor of a `Caller` inside the write's transaction, taking `hold` (when given) before anything else. */
+export async function callerIn(tx: Executor, caller: Caller, hold?: SharedHold): Promise<Actor> {
+  if (typeof caller === 'function') return caller(tx, hold)
+  if (hold) await tx.lock(hold.key, 'shared')
+  return caller
 }
 
 export type ActorRow = Pick<Row<typeof users>, 'id' | 'username' | 'email' | 'is_admin' | 'email_verified' | 'shadow_banned'>
@@ -120,11 +137,12 @@ const LOCKING_USER = dialects({ sqlite: '', postgres: ' FOR SHARE OF u' })
  * the session was revoked or has expired. With `lockUser`, inside a
  * transaction, the user row stays locked until it ends, as a vote locks its
  * voter (server/services/votes.ts), so the actor's shadow-ban is the one in force.
+ * With `hold`, the same statement takes that shared lock first.
  */
-export async function actorOfSession(db: Executor, claims: SessionClaims, adminEmails: string[], options: { nowMs?: number, lockUser?: boolean } = {}): Promise<Actor | null> {
+export async function actorOfSession(db: Executor, claims: SessionClaims, adminEmails: string[], options: { nowMs?: number, lockUser?: boolean, hold?: SharedHold } = {}): Promise<Actor | null> {
   const nowMs = options.nowMs ?? Date.now()
   const now = new Date(nowMs).toISOString()
-  const row = await db.get<ActorRow & { last_seen_at: string | null }>(sql`SELECT u.id, u.username, u.email, u.is_admin, u.email_verified, u.shadow_banned, s.last_seen_at
+  const row = await db.get<ActorRow & { last_seen_at: string | null }>(sql`SELECT u.id, u.username, u.email, u.is_admin, u.email_verified, u.shadow_banned, s.last_seen_at${options.hold?.entry ?? sql.raw('')}
     FROM sessions s JOIN users u ON u.id = s.user_id
     WHERE s.id = ${claims.sid} AND s.user_id = ${claims.sub} AND s.revoked_at IS NULL AND s.expires_at > ${now}${options.lockUser ? LOCKING_USER : sql.raw('')}`)
   if (!row) return null

@@ -1,6 +1,6 @@
 import { MAX_TAGS_PER_UPLOAD } from '../../shared/utils/tags'
 import type { Database, Executor } from '../database/port'
-import { dialects, FOR_UPDATE, inList, sql, type Query } from '../database/sql'
+import { dialects, FOR_UPDATE, inList, sharedHold, sql, type Query } from '../database/sql'
 import { apiError } from './errors'
 import { cachedList, type DataVersion } from './list-cache'
 import { logModeration } from './modlog'
@@ -24,6 +24,9 @@ export const MAX_IMPLICATION_CHAIN = 5
 const BYTE_ORDER = dialects({ sqlite: '', postgres: ' COLLATE "C"' })
 
 export const holdTagRules = (tx: Executor) => tx.lock(RULES_LOCK, 'shared')
+
+/** `holdTagRules` for a write whose first statement looks its caller up (server/services/sessions.ts `callerIn`). */
+export const TAG_RULES_HOLD = sharedHold(RULES_LOCK)
 
 interface NamedTag { name: string, slug: string }
 

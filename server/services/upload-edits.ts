@@ -8,8 +8,8 @@ import { FOR_UPDATE, inList, sql, type Query } from '../database/sql'
 import { apiError } from './errors'
 import { etagOf, ifMatchHolds } from './etags'
 import { logModeration } from './modlog'
-import type { Actor } from './sessions'
-import { completeTagList, holdTagRules, resolveSlugsIn } from './tag-rules'
+import { callerIn, type Actor, type Caller } from './sessions'
+import { completeTagList, holdTagRules, resolveSlugsIn, TAG_RULES_HOLD } from './tag-rules'
 import { appendingTags, linkTags, tagIdsOf, tagRows, tagsFrom, upsertTags } from './upload-tags'
 import type { UploadRow } from './lists'
 import { fullUploadOf, getUploadForViewer, selectFullUpload, type FullUpload } from './uploads'
@@ -173,11 +173,12 @@ async function withTagRules(tx: Executor, tags: { name: string, slug: string }[]
  * description, the rating, the complete tag list or a link's URL as one revision
  * (docs/behaviour.md, Curation). `ifMatch` is the request's If-Match: stale
  * (the upload's GET answer has another ETag now) → 412. A change to nothing
- * new answers the current revision.
+ * new answers the current revision. The caller's session, when looked up here,
+ * is read by the statement that holds the tag rules.
  */
-export async function editUpload(db: Executor, actor: Actor, uploadId: string, input: EditUploadInput, ifMatch?: string) {
+export async function editUpload(db: Executor, caller: Caller, uploadId: string, input: EditUploadInput, ifMatch?: string) {
   return db.transaction(async (tx) => {
-    await holdTagRules(tx)
+    const actor = await callerIn(tx, caller, TAG_RULES_HOLD)
     const row = await lockVisibleUpload(tx, actor, uploadId)
     assertMayEdit(row, actor)
     if (ifMatch !== undefined) {

@@ -2,7 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto'
 import type { Executor } from '../database/port'
 import { FOR_SHARE, FOR_UPDATE, inList, sql, type Query } from '../database/sql'
 import { apiError, unlessGone } from './errors'
-import type { Actor } from './sessions'
+import type { Actor, Caller } from './sessions'
 import { visibleTo } from './upload-queries'
 
 export type VoteValue = 'fucks' | 'does_not_fuck'
@@ -12,14 +12,12 @@ export type AnonymousVoteValue = 'upvote' | 'downvote'
 const DELTA: Record<VoteValue, [number, number]> = { fucks: [1, 0], does_not_fuck: [0, 1] }
 
 /**
- * Who casts or withdraws a vote: an account known beforehand, or the lookup
- * of the caller's session (server/utils/auth.ts `requireVoter`), which the
- * vote runs as its transaction's first statement: it reads the session and
- * locks the user row in one, where looking the session up first and then
- * locking the user took a statement more (on PostgreSQL a round trip), and a
- * session revoked before the vote commits cannot vote.
+ * Who casts or withdraws a vote (server/services/sessions.ts `Caller`). A
+ * session looked up by the vote's first statement locks the user row with the
+ * same statement, where looking the session up first and then locking the
+ * user took a statement more (on PostgreSQL a round trip).
  */
-export type Voter = Actor | ((tx: Executor) => Promise<Actor>)
+export type Voter = Caller
 
 /**
  * Locks, in one fixed order, what a vote's counter change depends on: the

@@ -3,8 +3,8 @@ import { deleteCookie, getCookie, getRequestHeader, isError, setCookie } from 'h
 import { actorFromApiToken } from '../services/api-tokens'
 import { sharedByPageView } from './in-process'
 import type { Executor } from '../database/port'
-import { actorFromSessionToken, actorOfSession, createSession, sessionClaims, SESSION_COOKIE, SESSION_TTL_SECONDS, type Actor } from '../services/sessions'
-import type { Voter } from '../services/votes'
+import type { SharedHold } from '../database/sql'
+import { actorFromSessionToken, actorOfSession, createSession, sessionClaims, SESSION_COOKIE, SESSION_TTL_SECONDS, type Actor, type Caller } from '../services/sessions'
 
 export { SESSION_COOKIE, type Actor }
 
@@ -56,18 +56,18 @@ export async function requireUser(event: H3Event, options: { allowBearer?: boole
 }
 
 /**
- * `requireUser` for casting or withdrawing a vote, whose transaction looks the
- * session up itself (server/services/votes.ts `Voter`). The cookie's JWT is
+ * `requireUser` for a write whose transaction looks the session up itself
+ * (server/services/sessions.ts `Caller`): a vote, an edit. The cookie's JWT is
  * checked now, without the database: a 401 when none is sent or it is not
- * valid. The returned lookup reads the session and locks its user as the
- * vote's first statement, and is a 401 when the session was revoked or has
- * expired. `read` takes the request's input in between; when it fails, the
- * session is looked up at once, so that a revoked session is a 401 before a
- * bad input is a 400, as on every other route.
+ * valid. The returned lookup reads the session as the write's first statement
+ * (locking its user with `lockUser`, as a vote does), and is a 401 when the
+ * session was revoked or has expired. `read` takes the request's input in
+ * between; when it fails, the session is looked up at once, so that a revoked
+ * session is a 401 before a bad input is a 400, as on every other route.
  */
-export async function requireVoter<T>(event: H3Event, read: () => T | Promise<T>): Promise<{ voter: Voter, input: T }> {
+export async function requireCaller<T>(event: H3Event, read: () => T | Promise<T>, options: { lockUser?: boolean } = {}): Promise<{ caller: Caller, input: T }> {
   const token = event.context.actor === undefined ? getCookie(event, SESSION_COOKIE) : undefined
-  if (!token) return { voter: await requireUser(event), input: await read() }
+  if (!token) return { caller: await requireUser(event), input: await read() }
   const { sessionSecret } = useSecrets()
   const claims = await sessionClaims(sessionSecret, token)
   if (!claims) throw unauthorized('Invalid or expired token')
@@ -79,13 +79,13 @@ export async function requireVoter<T>(event: H3Event, read: () => T | Promise<T>
     await requireUser(event)
     throw error
   }
-  const voter = async (tx: Executor) => {
-    const actor = await actorOfSession(tx, claims, adminEmails(), { lockUser: true })
+  const caller = async (tx: Executor, hold?: SharedHold) => {
+    const actor = await actorOfSession(tx, claims, adminEmails(), { lockUser: options.lockUser, hold })
     if (!actor) throw unauthorized('Invalid or expired token')
     event.context.actor = actor
     return actor
   }
-  return { voter, input }
+  return { caller, input }
 }
 
 /** 401 when signed out, 403 when signed in but not an admin. */

@@ -105,6 +105,20 @@ describe('PATCH /api/upload/{id}', () => {
     expect((await patch(id, { description: 'x' }, other)).body).toEqual({ statusCode: 403, statusMessage: 'Forbidden', message: 'Not your upload' })
   })
 
+  it('answers 401 for a signed-out session, before validating, and changes nothing', async () => {
+    const gone = await registerUser()
+    const id = await link(['kept'], gone)
+    expect((await api('/api/auth/logout', { method: 'POST', token: gone.token })).status).toBe(200)
+    const expired = { statusCode: 401, statusMessage: 'Unauthorized', message: 'Invalid or expired token' }
+    for (const body of [{ description: 'changed' }, { tags: 'not a list' }, { description: 'x'.repeat(5000) }]) {
+      const response = await patch(id, body, gone)
+      expect(response.status).toBe(401)
+      expect(response.body).toEqual(expired)
+    }
+    expect((await patch('not-an-id', { description: 'changed' }, gone)).body).toEqual(expired)
+    expect((await history(id)).body.total).toBe(1)
+  })
+
   it('takes If-Match: the current ETag goes through, a stale one is 412', async () => {
     const id = await link(['etag'])
     const etag = (await api(`/api/upload/${id}`, { token: owner.token })).headers.get('etag')!

@@ -5,8 +5,9 @@ import { editUpload } from '../../services/upload-edits'
 
 /** PATCH /api/upload/{id}: the owner (unless locked) or an admin changes the description, tags or link as one revision; If-Match optional. */
 export default defineEventHandler(async (event) => {
-  const actor = await requireUser(event)
-  const { id } = paramsValidated(event, UploadIdParamsSchema)
-  const input = await readValidated(event, EditUploadSchema)
-  return editUpload(useDB(), actor, id, input, getRequestHeader(event, 'if-match'))
+  const { caller, input: { id, edit } } = await requireCaller(event, async () => ({
+    id: paramsValidated(event, UploadIdParamsSchema).id,
+    edit: await readValidated(event, EditUploadSchema),
+  }))
+  return editUpload(useDB(), caller, id, edit, getRequestHeader(event, 'if-match'))
 })

@@ -3,6 +3,6 @@ import { removeVote } from '../../services/votes'
 
 /** DELETE /api/vote?uploadId=: withdraws the caller's vote. */
 export default defineEventHandler(async (event) => {
-  const { voter, input: { uploadId } } = await requireVoter(event, () => queryValidated(event, VoteQuerySchema))
-  return removeVote(useDB(), voter, uploadId)
+  const { caller, input: { uploadId } } = await requireCaller(event, () => queryValidated(event, VoteQuerySchema), { lockUser: true })
+  return removeVote(useDB(), caller, uploadId)
 })

@@ -272,24 +272,32 @@ async function makeComments(db: Database, ctx: BenchContext) {
   }
 }
 
-/** Uploads the edits change. */
+/** Uploads the edits change, and the fewest tags each carries besides the edit's own. */
 const EDITED_UPLOADS = 50
+const EDITED_TAGS = 5
 
 /**
  * The uploads an edit changes: fifty public ones past those the other
- * writes use, made the bench user's (the kept per-account counts follow by
- * their trigger), with their tags as they are now.
+ * writes use, each with at least five tags, made the bench user's (the kept
+ * per-account counts follow by their trigger), with their tags as they are
+ * now. A run stops wherever its time ends, often between an edit and its
+ * undoing, which leaves the edit's tag in place of the upload's last one:
+ * that tag is taken off again here, so every edit swaps a tag (an upload
+ * that lost its last tag this way keeps one fewer). Read with the edit's tag
+ * as the base, an upload went on losing a tag a run, and its edits became a
+ * tag only added or only removed.
  */
 async function chooseEditedUploads(db: Database, ctx: BenchContext) {
   const others = new Set(ctx.uploadIds)
-  const ids = (await db.all<{ id: string }>(sql`SELECT id FROM uploads WHERE is_private = 0 ORDER BY id DESC LIMIT ${EDITED_UPLOADS + ctx.uploadIds.length}`))
+  const ids = (await db.all<{ id: string }>(sql`SELECT u.id FROM uploads u WHERE u.is_private = 0
+    AND (SELECT count(*) FROM upload_tags ut JOIN tags t ON t.id = ut.tag_id WHERE ut.upload_id = u.id AND t.slug NOT LIKE ${`${EDIT_TAG}%`}) >= ${EDITED_TAGS}
+    ORDER BY u.id DESC LIMIT ${EDITED_UPLOADS + ctx.uploadIds.length}`))
     .map(row => row.id).filter(id => !others.has(id)).slice(0, EDITED_UPLOADS)
   await db.run(sql`UPDATE uploads SET user_id = ${ctx.actor.id} WHERE id ${inList(ids)}`)
+  await db.run(sql`DELETE FROM upload_tags WHERE upload_id ${inList(ids)} AND tag_id IN (SELECT id FROM tags WHERE slug LIKE ${`${EDIT_TAG}%`})`)
   const links = await db.all<{ upload_id: string, name: string }>(sql`SELECT ut.upload_id, t.name FROM upload_tags ut JOIN tags t ON t.id = ut.tag_id
     WHERE ut.upload_id ${inList(ids)} ORDER BY ut.upload_id, ut.position`)
-  // Without the edit's own tag: a run that stopped between an edit and its undoing left it on the
-  // upload, and the edit would then give the upload the tags it has (a description-only edit).
-  ctx.edited = ids.map(id => ({ id, tags: links.filter(link => link.upload_id === id && !link.name.startsWith(EDIT_TAG)).map(link => link.name) }))
+  ctx.edited = ids.map(id => ({ id, tags: links.filter(link => link.upload_id === id).map(link => link.name) }))
 }
 
 /**

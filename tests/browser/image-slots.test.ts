@@ -382,6 +382,12 @@ describe('pictures sized to their slots', () => {
       expect(picture!.srcset).toBe(srcsetOf(ids[0]!))
       expect(Math.abs(picture!.sizesWidth! - picture!.width), `${picture!.sizes} vs ${picture!.width}`).toBeLessThanOrEqual(Math.max(20, picture!.width * 0.12))
       expectSized(picture!, [picture!], await log.widths(), size.deviceScaleFactor)
+      // The head asks for it first, with the same candidates and slot: the one picture of the upload fetched.
+      const preload = await page.evaluate(() => [...document.querySelectorAll('link[rel=preload][as=image]')].map(link => ({
+        srcset: link.getAttribute('imagesrcset'), sizes: link.getAttribute('imagesizes'), fetchpriority: link.getAttribute('fetchpriority'),
+      })))
+      expect(preload).toEqual([{ srcset: picture!.srcset, sizes: picture!.sizes, fetchpriority: 'high' }])
+      expect([...log.requested()].filter(url => url.startsWith(`/api/image/${ids[0]}`))).toEqual([new URL(picture!.currentSrc).pathname + new URL(picture!.currentSrc).search])
 
       // Vote mode (signed in, so the owner is offered the newest upload: one of these) sizes its picture to its column too.
       await context.addCookies([{ name: 'auth-token', value: user.token, url: sharedServer().baseURL, httpOnly: true, sameSite: 'Lax' }])

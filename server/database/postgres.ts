@@ -1,6 +1,6 @@
 import pg from 'pg'
 import { DatabaseUnavailableError, UnstorableTextError, type Database, type Executor } from './port'
-import { render, sql, type Query } from './sql'
+import { advisoryLock, render, sql, type Query } from './sql'
 
 /**
  * Counts (`count(*)` is bigint) and numeric results come back as numbers, as
@@ -105,9 +105,7 @@ class PostgresExecutor implements Executor {
 
   async lock(key: string, mode: 'exclusive' | 'shared' = 'exclusive'): Promise<void> {
     if (!this.inTransaction) throw new Error('lock() needs a transaction')
-    await this.query(mode === 'shared'
-      ? sql`SELECT pg_advisory_xact_lock_shared(hashtextextended(${key}, 0))`
-      : sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`)
+    await this.query(sql`SELECT ${advisoryLock(key, mode)}`)
   }
 
   async transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {

@@ -125,6 +125,13 @@ export function inList(values: readonly (string | number)[]): Query {
 export const FOR_UPDATE = dialects({ sqlite: '', postgres: ' FOR UPDATE' })
 export const FOR_SHARE = dialects({ sqlite: '', postgres: ' FOR SHARE' })
 
+/** The PostgreSQL call behind `tx.lock(key, mode)`: an advisory lock held until the transaction ends. */
+export function advisoryLock(key: string, mode: 'exclusive' | 'shared'): Query {
+  return mode === 'shared'
+    ? sql`pg_advisory_xact_lock_shared(hashtextextended(${key}, 0))`
+    : sql`pg_advisory_xact_lock(hashtextextended(${key}, 0))`
+}
+
 /**
  * `tx.lock(key, 'shared')`, also as a select-list entry (with its leading
  * comma) that takes the lock with the statement it is in: one round trip less
@@ -137,6 +144,5 @@ export interface SharedHold {
 }
 
 export function sharedHold(key: string): SharedHold {
-  if (!/^[a-z-]+$/.test(key)) throw new Error(`lock key ${key}: lower-case letters and dashes only`)
-  return { key, entry: dialects({ sqlite: '', postgres: `, pg_advisory_xact_lock_shared(hashtextextended('${key}', 0)) AS held` }) }
+  return { key, entry: dialects({ sqlite: '', postgres: sql`, ${advisoryLock(key, 'shared')} AS held` }) }
 }

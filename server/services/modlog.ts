@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto'
 import type { ModerationAction, ModerationTarget } from '../../shared/schemas/modlog'
 import type { Executor, Row } from '../database/port'
 import type { moderationLog } from '../database/schema-postgres'
 import { sql } from '../database/sql'
+import { orderedId } from './ordered-ids'
 
 export interface ModerationEntry {
   /** The acting admin; null for the command line. */
@@ -44,12 +44,15 @@ const TARGET_EXISTS = sql.raw(`CASE m.target_type
  * the target's label as they are now, so the entry stays readable after
  * either is gone. Called with the transaction of the action it records, so
  * the entry and the action commit together or not at all, and before that
- * action removes its target. Nothing updates or deletes log rows.
+ * action removes its target. Nothing updates or deletes log rows. The id
+ * is time-ordered, so two entries of one millisecond list in the order
+ * they were written (newest first: created_at, then id).
  */
 export async function logModeration(tx: Executor, entry: ModerationEntry): Promise<void> {
+  const now = Date.now()
   await tx.run(sql`INSERT INTO moderation_log (id, actor_id, actor_username, action, target_type, target_id, target_label, note, created_at)
-    VALUES (${randomUUID()}, ${entry.actorId}, (SELECT username FROM users WHERE id = ${entry.actorId}), ${entry.action}, ${entry.targetType},
-      ${entry.targetId}, (${targetLabel(entry.targetType, entry.targetId)}), ${entry.note ?? null}, ${new Date().toISOString()})`)
+    VALUES (${orderedId(now)}, ${entry.actorId}, (SELECT username FROM users WHERE id = ${entry.actorId}), ${entry.action}, ${entry.targetType},
+      ${entry.targetId}, (${targetLabel(entry.targetType, entry.targetId)}), ${entry.note ?? null}, ${new Date(now).toISOString()})`)
 }
 
 type LogRow = Pick<Row<typeof moderationLog>, 'id' | 'actor_id' | 'actor_username' | 'action' | 'target_type' | 'target_id' | 'target_label' | 'note' | 'created_at'>

@@ -18,6 +18,8 @@ export class SqliteDatabase implements Database {
   /** Transactions waiting for the next group (see `transaction`). */
   private readonly queued: QueuedTransaction[] = []
   private savepoints = 0
+  /** A group is to start in the next check phase (see `transaction`). */
+  private groupDue = false
   /** The open `-shm` file (the WAL index), null when there is none to read. */
   private walIndex: number | null | undefined
   private readonly walIndexHeader = Buffer.alloc(2 * WAL_INDEX_HEADER_BYTES)
@@ -100,11 +102,22 @@ export class SqliteDatabase implements Database {
    * settles after that COMMIT. A transaction that fails rolls back to its
    * savepoint and leaves the others be. Concurrent writes share the commit's
    * WAL pages and its write (docs/database.md, "Group commit on SQLite").
+   * A group never starts at once: it starts in the event loop's check phase
+   * (setImmediate), after the poll phase has run every request whose data
+   * arrived, so their transactions are queued by then. Begun at once, a
+   * transaction ran alone: its statements are synchronous, so it reached its
+   * COMMIT before the next request was even read.
    */
   transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queued.push({ fn, resolve, reject } as QueuedTransaction)
-      if (!this.writer) this.startGroup()
+      if (!this.writer && !this.groupDue) {
+        this.groupDue = true
+        setImmediate(() => {
+          this.groupDue = false
+          if (!this.writer && this.queued.length > 0) this.startGroup()
+        })
+      }
     })
   }
 

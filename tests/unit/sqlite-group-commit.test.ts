@@ -19,6 +19,9 @@ function deferred() {
   return { promise, open }
 }
 
+/** After this, a transaction asked for before it has begun (a group starts on the next turn of the event loop). */
+const nextTurn = () => new Promise<void>(resolve => setImmediate(resolve))
+
 const insertUser = (id: string) => sql`INSERT INTO users (id, username) VALUES (${id}, ${`user_${id}`})`
 const usernames = async (db: SqliteDatabase) => (await db.all<{ id: string }>(sql`SELECT id FROM users ORDER BY id`)).map(row => row.id)
 
@@ -31,6 +34,7 @@ describe('SqliteDatabase transactions in groups', () => {
       await gate.promise
       return 'a'
     })
+    await nextTurn()
     const seenByOther: Record<string, string[]> = {}
     const queued = ['b', 'c', 'd'].map(id => db.transaction(async (tx) => {
       await tx.run(insertUser(id))
@@ -55,6 +59,7 @@ describe('SqliteDatabase transactions in groups', () => {
     const { db } = await twoConnections()
     const gate = deferred()
     const first = db.transaction(async () => gate.promise)
+    await nextTurn()
     const results = await Promise.allSettled([
       first,
       db.transaction(async tx => tx.run(insertUser('b'))),
@@ -85,6 +90,7 @@ describe('SqliteDatabase transactions in groups', () => {
     const { db } = await twoConnections()
     const gate = deferred()
     const first = db.transaction(async () => gate.promise)
+    await nextTurn()
     const done = db.transaction(async tx => tx.run(insertUser('a')))
     const fatal = db.transaction(async (tx) => {
       await tx.run(insertUser('b'))
@@ -111,6 +117,7 @@ describe('SqliteDatabase transactions in groups', () => {
       await gate.promise
       order.push('first committed')
     })
+    await nextTurn()
     const read = db.all<{ id: string }>(sql`SELECT id FROM users`).then((rows) => {
       order.push(`read ${rows.length}`)
     })
@@ -121,6 +128,21 @@ describe('SqliteDatabase transactions in groups', () => {
     gate.open()
     await Promise.all([first, read, second])
     expect(order).toEqual(['first committed', 'read 1', 'second began'])
+  })
+
+  it('runs the transactions asked for in one turn of the event loop in one group', async () => {
+    const { db, other } = await twoConnections()
+    const seenByOther: string[][] = []
+    const asked = ['a', 'b', 'c'].map(id => db.transaction(async (tx) => {
+      seenByOther.push((other.sqlite.prepare('SELECT id FROM users ORDER BY id').all() as { id: string }[]).map(row => row.id))
+      await tx.run(insertUser(id))
+    }))
+    // A statement from outside asked for before the group has begun runs first.
+    expect(await db.all(sql`SELECT id FROM users`)).toEqual([])
+    await Promise.all(asked)
+    // None of them saw another's row committed: they shared one COMMIT.
+    expect(seenByOther).toEqual([[], [], []])
+    expect(await usernames(other)).toEqual(['a', 'b', 'c'])
   })
 
   it('counts exactly under many concurrent transactions', async () => {

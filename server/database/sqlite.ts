@@ -254,9 +254,11 @@ export class SqliteDatabase implements Database {
    * the worker fall behind or stop. Left to SQLite, every 1,000 pages the
    * commit that crossed them copied and synced the WAL inside its request, on
    * the event loop every other request waits on (docs/database.md, "The two engines").
+   * The worker runs often, so that what this connection's own checkpoint still
+   * has to copy, when the WAL passes the fallback under a steady load, is small.
    * For the server only: a short-lived script keeps SQLite's default.
    */
-  startCheckpoints(everyMs = 1000): void {
+  startCheckpoints(everyMs = 100): void {
     if (this.checkpointer || this.file === ':memory:') return
     const driver = createRequire(import.meta.url).resolve('better-sqlite3')
     const worker = new Worker(CHECKPOINTER, { eval: true, workerData: { driver, file: this.file, everyMs } })

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { COMMENT_EDIT_WINDOW_MS, type Comment, type CommentWithReplies } from '../../shared/schemas/comments'
 import type { Executor } from '../database/port'
 import { dialects, FOR_UPDATE, sql, type Query } from '../database/sql'
@@ -8,6 +7,7 @@ import { logModeration } from './modlog'
 import type { Actor } from './sessions'
 import { visibleTo } from './upload-queries'
 import { pageWindow, type Paging } from './lists'
+import { orderedId } from './ordered-ids'
 
 type Viewer = Pick<Actor, 'id' | 'isAdmin'>
 
@@ -143,7 +143,7 @@ export async function postComment(db: Executor, actor: Viewer, uploadId: string,
       if (Number(parent.deleted) === 1) throw apiError(400, 'Cannot reply to a deleted comment')
       parentId = parent.parent_id ?? parent.id
     }
-    const id = randomUUID()
+    const id = orderedId()
     await tx.run(sql`INSERT INTO comments (id, upload_id, author_id, parent_id, body, html, created_at)
       VALUES (${id}, ${uploadId}, ${actor.id}, ${parentId}, ${input.body}, ${renderCommentHtml(input.body)}, ${new Date().toISOString()})`)
     return { comment: toComment((await findComment(tx, actor, id))!) }
@@ -163,7 +163,7 @@ async function postTopLevelCommentInOne(db: Executor, actor: Viewer, uploadId: s
       SELECT u.id FROM uploads u WHERE u.id = ${uploadId} AND ${visibleTo(actor)}${FOR_UPDATE}
     ), inserted AS (
       INSERT INTO comments (id, upload_id, author_id, parent_id, body, html, created_at)
-      SELECT ${randomUUID()}, id, ${actor.id}, NULL, ${body}, ${renderCommentHtml(body)}, ${new Date().toISOString()} FROM target
+      SELECT ${orderedId()}, id, ${actor.id}, NULL, ${body}, ${renderCommentHtml(body)}, ${new Date().toISOString()} FROM target
       RETURNING *
     )
     SELECT ${commentColumns(actor)} FROM inserted c LEFT JOIN users us ON us.id = c.author_id`), () => apiError(404, 'Upload not found'))

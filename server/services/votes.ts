@@ -1,9 +1,10 @@
-import { createHmac, randomUUID } from 'node:crypto'
+import { createHmac } from 'node:crypto'
 import type { Executor } from '../database/port'
 import { FOR_SHARE, FOR_UPDATE, inList, sql, type Query } from '../database/sql'
 import { apiError, unlessGone } from './errors'
 import type { Actor, Caller } from './sessions'
 import { visibleTo } from './upload-queries'
+import { orderedId } from './ordered-ids'
 
 export type VoteValue = 'fucks' | 'does_not_fuck'
 export type AnonymousVoteValue = 'upvote' | 'downvote'
@@ -83,7 +84,7 @@ interface VoteWrite { userId: string, uploadId: string, vote: VoteValue }
 async function writeVote(tx: Executor, { userId, uploadId, vote }: VoteWrite, counts: boolean): Promise<string> {
   const previous = await tx.get<{ id: string, vote: VoteValue }>(sql`SELECT id, vote FROM votes WHERE user_id = ${userId} AND upload_id = ${uploadId}`)
   if (!previous) {
-    const voteId = randomUUID()
+    const voteId = orderedId()
     await tx.run(sql`INSERT INTO votes (id, user_id, upload_id, vote) VALUES (${voteId}, ${userId}, ${uploadId}, ${vote})`)
     if (counts) await moveCounts(tx, uploadId, DELTA[vote])
     return voteId
@@ -114,7 +115,7 @@ async function writeVoteInOne(tx: Executor, { userId, uploadId, vote }: VoteWrit
   const row = await tx.get<{ id: string }>(sql`WITH previous AS (
       SELECT id, vote FROM votes WHERE user_id = ${userId} AND upload_id = ${uploadId}
     ), inserted AS (
-      INSERT INTO votes (id, user_id, upload_id, vote) SELECT ${randomUUID()}, ${userId}, ${uploadId}, ${vote}
+      INSERT INTO votes (id, user_id, upload_id, vote) SELECT ${orderedId()}, ${userId}, ${uploadId}, ${vote}
       WHERE NOT EXISTS (SELECT 1 FROM previous) RETURNING id
     ), changed AS (
       UPDATE votes SET vote = ${vote}, updated_at = ${new Date().toISOString()} FROM previous
@@ -180,7 +181,7 @@ export async function castAnonymousVote(db: Executor, voter: AnonymousVoter, inp
   // The two unique indexes (upload + IP hash, upload + fingerprint) decide:
   // of concurrent first votes exactly one row goes in, the others insert nothing.
   const insert = (from?: Query) => sql`INSERT INTO anonymous_votes (id, upload_id, ip_hash, fingerprint, user_agent_hash, vote)
-    SELECT ${randomUUID()}, ${input.uploadId}, ${ipHash}, ${input.clientFingerprint}, ${userAgentHash}, ${input.vote}${from ?? sql.raw('')}
+    SELECT ${orderedId()}, ${input.uploadId}, ${ipHash}, ${input.clientFingerprint}, ${userAgentHash}, ${input.vote}${from ?? sql.raw('')}
     ON CONFLICT DO NOTHING RETURNING id`
   const [up, down]: [number, number] = input.vote === 'upvote' ? [1, 0] : [0, 1]
   const inserted = db.dialect === 'postgres'

@@ -111,31 +111,31 @@ export class SqliteDatabase implements Database {
   transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queued.push({ fn, resolve, reject } as QueuedTransaction)
-      if (!this.writer && !this.groupDue) {
-        this.groupDue = true
-        setImmediate(() => {
-          this.groupDue = false
-          if (!this.writer && this.queued.length > 0) this.startGroup()
-        })
-      }
+      if (!this.writer) this.scheduleGroup()
     })
   }
 
   /**
-   * Holds the writer for the transactions queued now. The next group starts
-   * on the next turn of the event loop, after the reads that waited for this
-   * one (so a stream of writes never starves them) and with whatever
-   * transactions arrived meanwhile.
+   * Starts a group in the next check phase, unless one is due already: after
+   * the requests read meanwhile have queued their transactions, and after the
+   * reads that waited for the group before it (so a stream of writes never
+   * starves them).
    */
+  private scheduleGroup(): void {
+    if (this.groupDue) return
+    this.groupDue = true
+    setImmediate(() => {
+      this.groupDue = false
+      if (!this.writer && this.queued.length > 0) this.startGroup()
+    })
+  }
+
+  /** Holds the writer for the transactions queued now; the next group is scheduled when it ends. */
   private startGroup(): void {
     const group = this.queued.splice(0, GROUP_MAX)
     this.writer = this.runGroup(group).finally(() => {
       this.writer = null
-      if (this.queued.length > 0) {
-        setImmediate(() => {
-          if (!this.writer && this.queued.length > 0) this.startGroup()
-        })
-      }
+      if (this.queued.length > 0) this.scheduleGroup()
     })
   }
 

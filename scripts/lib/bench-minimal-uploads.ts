@@ -267,7 +267,7 @@ async function pipeline(input: Buffer) {
   const header = await sharp(input, { limitInputPixels: false }).metadata()
   const pages = header.pages ?? 1
   const output = await sharp(input, { animated: pages > 1, limitInputPixels: 50_000_000, failOn: 'error' }).autoOrient()
-    .jpeg({ quality: 90 }).timeout({ seconds: 15 }).toBuffer({ resolveWithObject: true })
+    .jpeg({ quality: 90, optimiseCoding: false }).timeout({ seconds: 15 }).toBuffer({ resolveWithObject: true })
   const thumbnail = await sharp(output.data).resize(480, 480, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 80 }).timeout({ seconds: 15 }).toBuffer()
   await sharp(thumbnail).flatten({ background: '#ffffff' }).greyscale()
     .resize(72, 64, { fit: 'fill', kernel: 'linear', fastShrinkOnLoad: false }).raw().timeout({ seconds: 15 }).toBuffer()

@@ -231,7 +231,7 @@ async function decodeAndNormalise(path: string, mime: ImageMime, timeoutSeconds:
 
 function encode(pipeline: Sharp, format: (typeof IMAGE_FORMATS)[ImageMime]['format']): Sharp {
   switch (format) {
-    case 'jpeg': return pipeline.jpeg({ quality: 90 })
+    case 'jpeg': return pipeline.jpeg({ quality: 90, optimiseCoding: false })
     case 'png': return pipeline.png({ compressionLevel: 6 })
     case 'gif': return pipeline.gif()
     case 'webp': return pipeline.webp({ quality: 90 })

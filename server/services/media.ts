@@ -4,7 +4,7 @@ import { open } from 'node:fs/promises'
 import { fileTypeFromBuffer } from 'file-type'
 import sharp from 'sharp'
 import type { OutputInfo, Sharp } from 'sharp'
-import { IMAGE_SIZES, THUMB_SIZE, type ImageSize } from '../../shared/schemas/uploads'
+import { DISPLAY_SIZE, IMAGE_SIZES, THUMB_SIZE, type ImageSize } from '../../shared/schemas/uploads'
 import { apiError, badRequest } from './errors'
 import { countImageWait } from './metrics'
 import { mediaKeys, type MediaStore } from './media-store'
@@ -309,19 +309,31 @@ export interface DerivativeOptions {
  * it. Rejects when the stored image itself cannot be read.
  */
 export function makeDerivative(store: MediaStore, uploadId: string, filename: string, size: ImageSize, options: DerivativeOptions = {}): Promise<void> {
-  const target = mediaKeys[size](uploadId)
-  const running = making.get(target)
-  if (running) return running
+  return makeDerivatives(store, uploadId, filename, [size], options)
+}
+
+/**
+ * Makes several sizes of one upload in one turn of the image slot, from one
+ * decode of a still image (derivativesOf), and stores each. A size some
+ * other job is making already is left to it.
+ */
+function makeDerivatives(store: MediaStore, uploadId: string, filename: string, sizes: readonly ImageSize[], options: DerivativeOptions): Promise<void> {
+  const running = sizes.map(size => making.get(mediaKeys[size](uploadId))).filter(job => job !== undefined)
+  const missing = sizes.filter(size => !making.has(mediaKeys[size](uploadId)))
+  if (missing.length === 0) return Promise.all(running).then(() => undefined)
   const job = (async () => {
     // Only the decoding holds the image slot, not the reads and writes around it.
     const original = options.original ?? await store.read(mediaKeys.original(filename))
     if (!original) throw new Error(`The stored image ${filename} is missing`)
-    const data = await withImageSlot(() => derivativeOf(original, size), options.priority)
-    await store.put(target, data, 'image/webp')
-    if (options.stillExists && !await options.stillExists()) await store.remove([target])
-  })().finally(() => making.delete(target))
-  making.set(target, job)
-  return job
+    const made = await withImageSlot(() => derivativesOf(original, missing), options.priority)
+    const targets = missing.map(size => mediaKeys[size](uploadId))
+    await Promise.all(missing.map((size, i) => store.put(targets[i]!, made[i]!, 'image/webp')))
+    if (options.stillExists && !await options.stillExists()) await store.remove(targets)
+  })().finally(() => {
+    for (const size of missing) making.delete(mediaKeys[size](uploadId))
+  })
+  for (const size of missing) making.set(mediaKeys[size](uploadId), job)
+  return Promise.all([job, ...running]).then(() => undefined)
 }
 
 /** The derivatives made ahead of their first request: every size a page asks for (the thumbnail comes with the upload). */
@@ -356,9 +368,7 @@ async function runAheadQueue(): Promise<void> {
     try {
       const original = await store.read(mediaKeys.original(filename))
       if (!original) continue
-      for (const size of AHEAD_SIZES) {
-        await makeDerivative(store, uploadId, filename, size, { original, stillExists, priority: 'background' })
-      }
+      await makeDerivatives(store, uploadId, filename, AHEAD_SIZES, { original, stillExists, priority: 'background' })
     }
     catch (error) {
       console.warn(`[media] could not make the sizes of upload ${uploadId} ahead: ${(error as Error).message}`)
@@ -373,15 +383,39 @@ function isApiError(error: unknown): boolean {
 /**
  * A derivative as WebP, never enlarged: `thumb` and `small` are stills (the
  * first frame, like the thumbnail made with the upload); `medium` and
- * `display` keep an animation.
+ * `display` keep an animation. A still image's small, medium and display
+ * sizes are each scaled from the image as scaled to the display size: those
+ * pixels are decoded once for all of them (derivativesOf), and a size made
+ * again on its own comes out byte for byte the same (its ETag is strong).
  */
-export function derivativeOf(original: Buffer, size: ImageSize): Promise<Buffer> {
-  if (size === 'thumb') return thumbnailOf(original)
-  const side = IMAGE_SIZES[size]
-  const still = size === 'small'
-  return sharp(original, { animated: !still, limitInputPixels: MAX_IMAGE_PIXELS })
-    .resize(side, side, { fit: 'inside', withoutEnlargement: true })
-    .webp({ quality: still ? 80 : 82 })
-    .timeout({ seconds: IMAGE_JOB_SECONDS })
-    .toBuffer()
+export async function derivativeOf(original: Buffer, size: ImageSize): Promise<Buffer> {
+  const [made] = await derivativesOf(original, [size])
+  return made!
+}
+
+/** `sizes` of one image (derivativeOf), in their order. */
+export async function derivativesOf(original: Buffer, sizes: readonly ImageSize[]): Promise<Buffer[]> {
+  const limit = { seconds: IMAGE_JOB_SECONDS }
+  const { pages = 1 } = await sharp(original, { limitInputPixels: false }).metadata()
+  let display: Promise<{ data: Buffer, info: OutputInfo }> | undefined
+  const displayPixels = () => display ??= sharp(original, { limitInputPixels: MAX_IMAGE_PIXELS })
+    .resize(DISPLAY_SIZE, DISPLAY_SIZE, { fit: 'inside', withoutEnlargement: true }).raw().timeout(limit).toBuffer({ resolveWithObject: true })
+  const made: Buffer[] = []
+  for (const size of sizes) {
+    if (size === 'thumb') {
+      made.push(await thumbnailOf(original, limit))
+      continue
+    }
+    const side = IMAGE_SIZES[size]
+    const still = size === 'small'
+    if (pages > 1) {
+      made.push(await sharp(original, { animated: !still, limitInputPixels: MAX_IMAGE_PIXELS })
+        .resize(side, side, { fit: 'inside', withoutEnlargement: true }).webp({ quality: still ? 80 : 82 }).timeout(limit).toBuffer())
+      continue
+    }
+    const { data, info } = await displayPixels()
+    made.push(await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
+      .resize(side, side, { fit: 'inside', withoutEnlargement: true }).webp({ quality: still ? 80 : 82 }).timeout(limit).toBuffer())
+  }
+  return made
 }

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { hammingDistance, MAX_IMAGE_FRAMES, perceptualHash as hashOf, PHASH_MAX_DISTANCE, processImage, thumbnailOf } from '../../server/services/media'
+import { derivativeOf, derivativesOf, hammingDistance, MAX_IMAGE_FRAMES, perceptualHash as hashOf, PHASH_MAX_DISTANCE, processImage, thumbnailOf } from '../../server/services/media'
 import { conflict } from '../../server/services/errors'
-import { manyFrameGif, randomImage, randomPicture } from '../support/images'
+import { animatedImage, manyFrameGif, randomImage, randomPicture } from '../support/images'
 
 // As in the pipeline: the hash is taken from the 480×480 thumbnail.
 const perceptualHash = async (image: Buffer) => hashOf(await thumbnailOf(image))
@@ -86,4 +86,28 @@ describe('processImage limits', () => {
     const path = await file('slow.webp', slow)
     await expect(processImage(path, { timeoutSeconds: 1 })).rejects.toMatchObject({ statusCode: 400, message: 'Invalid image' })
   }, 60_000)
+})
+
+describe('derivatives', () => {
+  const longest = async (image: Buffer) => {
+    const { width, height } = await sharp(image).metadata()
+    return Math.max(width, height)
+  }
+
+  it('makes a still image\'s sizes from one decode, each byte for byte as made on its own (a strong ETag)', async () => {
+    for (const side of [2000, 700]) {
+      const original = await randomImage('jpeg', { width: side, height: Math.round(side * 0.75) })
+      const together = await derivativesOf(original, ['small', 'medium', 'display'])
+      const alone = await Promise.all((['small', 'medium', 'display'] as const).map(size => derivativeOf(original, size)))
+      expect(together.map(made => made.equals(alone[together.indexOf(made)]!))).toEqual([true, true, true])
+      // Never enlarged: a 700-pixel picture stays 700 at medium and display size.
+      expect(await Promise.all(together.map(longest))).toEqual(side === 2000 ? [240, 960, 1600] : [240, 700, 700])
+    }
+  })
+
+  it('keeps an animation at medium size and makes the small size a still', async () => {
+    const [small, medium] = await derivativesOf(await animatedImage('gif', 3), ['small', 'medium'])
+    expect((await sharp(small!).metadata()).pages ?? 1).toBe(1)
+    expect((await sharp(medium!, { animated: true }).metadata()).pages).toBe(3)
+  })
 })

@@ -23,7 +23,7 @@ const MAX_MATCHES = 20
  * nothing is stored.
  */
 export async function searchByImage(db: Executor, actor: Actor | null, source: { file: ReceivedFile } | { imageUrl: string }, options: MediaOptions) {
-  if ('file' in source) return { matches: await matchesOf(db, actor, await processImage(source.file.path)) }
+  if ('file' in source) return { matches: await matchesOf(db, actor, await processImage(source.file.path, { received: source.file.received })) }
   const download = join(options.tmpDir, `search-${randomUUID()}`)
   try {
     try {

@@ -57,11 +57,12 @@ export const IMAGE_QUEUE_WAIT_MS = 30_000
 
 /**
  * At most this many images are decoded at once: each large one holds tens of
- * MB inside libvips (which uses every core for one image). Later ones wait
- * their turn in a bounded queue, for a bounded time, so one caller's heavy
- * images delay others by at most the queue's length of bounded jobs.
+ * MB inside libvips, which works on one image with one thread here (sharp's
+ * default on glibc), so two slots keep two cores busy. Later ones wait their
+ * turn in a bounded queue, for a bounded time, so one caller's heavy images
+ * delay others by at most the queue's length of bounded jobs.
  */
-const IMAGE_SLOTS = 1
+const IMAGE_SLOTS = 2
 let busySlots = 0
 const waitingForSlot: (() => void)[] = []
 /** Seconds one job has been taking lately (moving average), for Retry-After. */
@@ -69,19 +70,20 @@ let recentJobSeconds = 1
 
 /** 503 with the seconds after which the queue has likely drained (docs/behaviour.md, Errors). */
 function imageQueueBusy() {
-  const retryAfter = Math.min(60, Math.max(1, Math.ceil(recentJobSeconds * (waitingForSlot.length + IMAGE_SLOTS))))
+  const retryAfter = Math.min(60, Math.max(1, Math.ceil(recentJobSeconds * (waitingForSlot.length + IMAGE_SLOTS) / IMAGE_SLOTS)))
   return apiError(503, 'Image processing is busy, please try again later', { retryAfter })
 }
 
 async function withImageSlot<T>(work: () => Promise<T>, priority: 'request' | 'background' = 'request'): Promise<T> {
-  await (priority === 'request' ? takeImageSlot() : takeImageSlotWhenIdle())
+  const request = priority === 'request'
+  await (request ? takeImageSlot() : takeImageSlotWhenIdle())
   const started = performance.now()
   try {
     return await work()
   }
   finally {
     recentJobSeconds = 0.8 * recentJobSeconds + 0.2 * ((performance.now() - started) / 1000)
-    releaseImageSlot()
+    releaseImageSlot(request)
   }
 }
 
@@ -114,25 +116,51 @@ function takeImageSlot(): Promise<void> {
 }
 
 /**
- * Background work (derivatives made ahead of their first request) waits
- * behind every request, with no time limit and no place in the request
- * queue: a request waits for at most the one background job running.
+ * Background work (derivatives made ahead of their first request) runs one
+ * job at a time, and only once no request has held or waited for a slot for
+ * `QUIET_MS`: during a burst of uploads every core goes to the uploads, and
+ * the sizes follow when it ends (a page asking first makes its size on
+ * request). A request arriving meanwhile finds the other slot free.
+ * Background work has no time limit and no place in the request queue.
  */
 const waitingWhenIdle: (() => void)[] = []
+const QUIET_MS = 250
+let lastRequestAt = 0
+let quietTimer: ReturnType<typeof setTimeout> | null = null
 
 function takeImageSlotWhenIdle(): Promise<void> {
-  if (busySlots < IMAGE_SLOTS && waitingForSlot.length === 0) {
-    busySlots++
-    return Promise.resolve()
-  }
-  return new Promise<void>(resolve => waitingWhenIdle.push(resolve))
+  return new Promise<void>((resolve) => {
+    waitingWhenIdle.push(resolve)
+    startBackgroundWhenQuiet()
+  })
 }
 
-/** The slot passes straight to the next in line (requests first), so no newcomer can take it in between. */
-function releaseImageSlot(): void {
-  const next = waitingForSlot.shift() ?? waitingWhenIdle.shift()
-  if (next) next()
-  else busySlots--
+/** Hands the slot to the next background job once requests have been quiet for `QUIET_MS`. */
+function startBackgroundWhenQuiet(): void {
+  if (quietTimer || busySlots > 0 || waitingForSlot.length > 0 || waitingWhenIdle.length === 0) return
+  const wait = lastRequestAt + QUIET_MS - performance.now()
+  if (wait > 0) {
+    quietTimer = setTimeout(() => {
+      quietTimer = null
+      startBackgroundWhenQuiet()
+    }, wait)
+    quietTimer.unref?.()
+    return
+  }
+  busySlots++
+  waitingWhenIdle.shift()!()
+}
+
+/** The slot passes straight to the next request in line, so no newcomer can take it in between. */
+function releaseImageSlot(request: boolean): void {
+  if (request) lastRequestAt = performance.now()
+  const next = waitingForSlot.shift()
+  if (next) {
+    next()
+    return
+  }
+  busySlots--
+  startBackgroundWhenQuiet()
 }
 
 /** The image slot and its queues now, for the metrics: slots in use, requests waiting, background jobs waiting. */
@@ -144,16 +172,32 @@ export function imageQueueState(): { busy: number, waiting: number, background: 
 export async function sniffImageType(path: string): Promise<ImageMime> {
   const handle = await open(path, 'r')
   try {
-    const head = Buffer.alloc(4100)
+    const head = Buffer.alloc(RECEIVED_HEAD_BYTES)
     const { bytesRead } = await handle.read(head, 0, head.length, 0)
-    const type = await fileTypeFromBuffer(head.subarray(0, bytesRead))
-    if (!type || !(type.mime in IMAGE_FORMATS)) throw badRequest('Unsupported image type')
-    return type.mime as ImageMime
+    return await imageTypeOf(head.subarray(0, bytesRead))
   }
   finally {
     await handle.close()
   }
 }
+
+/** The image type from a file's first RECEIVED_HEAD_BYTES bytes, else 400 Unsupported image type. */
+async function imageTypeOf(head: Buffer): Promise<ImageMime> {
+  const type = await fileTypeFromBuffer(head)
+  if (!type || !(type.mime in IMAGE_FORMATS)) throw badRequest('Unsupported image type')
+  return type.mime as ImageMime
+}
+
+/** What was learnt of a file's bytes as they arrived, so nothing reads the file again for it. */
+export interface ReceivedBytes {
+  /** SHA-256 (hex) of every byte. */
+  sha256: string
+  /** The first bytes (up to RECEIVED_HEAD_BYTES), enough to tell the type. */
+  head: Buffer
+}
+
+/** Bytes kept from the start of a file: what file-type reads to tell an image's type. */
+export const RECEIVED_HEAD_BYTES = 4100
 
 export interface ProcessOptions {
   /**
@@ -164,6 +208,8 @@ export interface ProcessOptions {
   beforeDecode?: (inputSha256: string) => void | Promise<void>
   /** Per-pipeline time limit in seconds (IMAGE_JOB_SECONDS). */
   timeoutSeconds?: number
+  /** The file's hash and first bytes, taken as it was received: then the file is not read again for them. */
+  received?: ReceivedBytes
 }
 
 /**
@@ -175,8 +221,9 @@ export interface ProcessOptions {
  * dHash). Every libvips pipeline stops after `timeoutSeconds` (400 Invalid image).
  */
 export async function processImage(path: string, options: ProcessOptions = {}): Promise<ProcessedImage> {
-  const mime = await sniffImageType(path)
-  const inputSha256 = await sha256OfFile(path)
+  const { received } = options
+  const mime = received ? await imageTypeOf(received.head) : await sniffImageType(path)
+  const inputSha256 = received?.sha256 ?? await sha256OfFile(path)
   await options.beforeDecode?.(inputSha256)
   const image = await withImageSlot(() => decodeAndNormalise(path, mime, options.timeoutSeconds ?? IMAGE_JOB_SECONDS))
   return { ...image, inputSha256 }
@@ -205,11 +252,15 @@ async function decodeAndNormalise(path: string, mime: ImageMime, timeoutSeconds:
   let output: { data: Buffer, info: OutputInfo }
   let thumbnail: Buffer
   let phash: string | null
+  let sha256: string
   try {
     const pipeline = sharp(path, { animated: pages > 1, limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' }).autoOrient()
     output = await encode(pipeline, format).timeout(limit).toBuffer({ resolveWithObject: true })
     // The thumbnail decodes the result cheaply (shrink-on-load); the perceptual hash is taken from it.
-    thumbnail = await thumbnailOf(output.data, limit)
+    const thumbnailMade = thumbnailOf(output.data, limit)
+    // Hashed here while libvips makes the thumbnail on its own thread.
+    sha256 = createHash('sha256').update(output.data).digest('hex')
+    thumbnail = await thumbnailMade
     phash = await perceptualHash(thumbnail, limit)
   }
   catch (error) {
@@ -223,7 +274,7 @@ async function decodeAndNormalise(path: string, mime: ImageMime, timeoutSeconds:
     ext,
     width: output.info.width,
     height: output.info.pageHeight ?? output.info.height,
-    sha256: createHash('sha256').update(output.data).digest('hex'),
+    sha256,
     phash,
     thumbnail,
   }

@@ -13,7 +13,7 @@ import { badRequest, conflict, notFound } from './errors'
 import type { Actor } from './sessions'
 import { fetchImageToFile, ImageFetchError } from './image-fetch'
 import { knownImageFile, rememberImageFile, type ImageFile } from './image-file-cache'
-import { makeDerivative, makeDerivativesAhead, PHASH_MAX_DISTANCE, processImage, type ProcessedImage } from './media'
+import { makeDerivative, makeDerivativesAhead, PHASH_MAX_DISTANCE, processImage, type ProcessedImage, type ReceivedBytes } from './media'
 import { recordMediaDeletion, removeDeletedMedia } from './media-deletions'
 import { mediaKeys, uploadMediaKeys, type MediaStore } from './media-store'
 import { attachTags, tagsFrom } from './upload-tags'
@@ -30,11 +30,12 @@ export interface MediaOptions {
   allowPrivateFetch: boolean
 }
 
-/** The file part of a multipart upload, already streamed to a temporary file. */
+/** The file part of a multipart upload, already streamed to a temporary file, hashed and sniffed on the way. */
 export interface ReceivedFile {
   path: string
   filename: string
   size: number
+  received: ReceivedBytes
 }
 
 /** The creation subset (camelCase) answered by both upload endpoints. */
@@ -73,7 +74,7 @@ export async function createUpload(db: Executor, actor: Actor, input: UploadFiel
   if (input.upload_type === 'link') return createLink(db, actor, input)
   if (input.upload_type === 'image') {
     if (!file) throw badRequest('File is required')
-    const image = await processImage(file.path, { beforeDecode: sha256 => refuseKnownBytes(db, actor.id, sha256) })
+    const image = await processImage(file.path, { received: file.received, beforeDecode: sha256 => refuseKnownBytes(db, actor.id, sha256) })
     return storeImage(db, actor, input, image, originalFileName(file.filename), options)
   }
   const download = join(options.tmpDir, `fetch-${randomUUID()}`)
@@ -125,8 +126,7 @@ async function storeImage(db: Executor, actor: Actor, input: { description: stri
   let written = false
   try {
     await store.put(pending, Buffer.from(filename), 'text/plain')
-    await store.put(keys[0], image.data, image.mime)
-    await store.put(keys[1], image.thumbnail, 'image/webp')
+    await Promise.all([store.put(keys[0], image.data, image.mime), store.put(keys[1], image.thumbnail, 'image/webp')])
     written = true
     await db.transaction(async (tx) => {
       // Image inserts take turns (across instances too), and a concurrent upload

@@ -1,10 +1,11 @@
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { H3Event } from 'h3'
 import { getRequestHeader } from 'h3'
 import busboy from 'busboy'
+import { RECEIVED_HEAD_BYTES, type ReceivedBytes } from '../services/media'
 
 /** Room for the text fields of an upload form beside its file. */
 const FIELDS_ALLOWANCE = 64 * 1024
@@ -12,7 +13,7 @@ const FIELDS_ALLOWANCE = 64 * 1024
 export interface MultipartForm {
   fields: Record<string, string>
   /** The `file` part, streamed to a temporary file (deleted when the response ends). */
-  file?: { path: string, filename: string, size: number }
+  file?: { path: string, filename: string, size: number, received: ReceivedBytes }
 }
 
 /**
@@ -69,7 +70,7 @@ export async function readMultipart(event: H3Event, options: { maxFileBytes: num
         stream.resume()
         return
       }
-      const file = { path: tempPath, filename: info.filename ?? '', size: 0 }
+      const file = { path: tempPath, filename: info.filename ?? '', size: 0, received: { sha256: '', head: Buffer.alloc(0) } }
       if (file.filename.includes('\0')) {
         stream.resume()
         return fail(badRequest(NUL_MESSAGE))
@@ -77,8 +78,16 @@ export async function readMultipart(event: H3Event, options: { maxFileBytes: num
       opened = true
       out = createWriteStream(tempPath, { flags: 'wx' })
       const written = out
+      // Hashed and sniffed on the way in, while the rest of the body is still arriving.
+      const hash = createHash('sha256')
+      const head: Buffer[] = []
       stream.on('data', (chunk: Buffer) => {
+        if (file.size < RECEIVED_HEAD_BYTES) head.push(chunk.subarray(0, RECEIVED_HEAD_BYTES - file.size))
         file.size += chunk.length
+        hash.update(chunk)
+      })
+      stream.on('end', () => {
+        file.received = { sha256: hash.digest('hex'), head: Buffer.concat(head) }
       })
       stream.on('limit', () => fail(tooLarge()))
       fileDone = new Promise<void>((done, failed) => {

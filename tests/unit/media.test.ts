@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { derivativeOf, derivativesOf, hammingDistance, MAX_IMAGE_FRAMES, perceptualHash as hashOf, PHASH_MAX_DISTANCE, processImage, thumbnailOf } from '../../server/services/media'
+import { derivativeOf, derivativesAheadSettled, derivativesOf, hammingDistance, imageQueueState, makeDerivativesAhead, MAX_IMAGE_FRAMES, perceptualHash as hashOf, PHASH_MAX_DISTANCE, processImage, thumbnailOf } from '../../server/services/media'
+import { fsMediaStore, mediaKeys } from '../../server/services/media-store'
 import { conflict } from '../../server/services/errors'
 import { animatedImage, manyFrameGif, randomImage, randomPicture } from '../support/images'
 
@@ -73,6 +74,17 @@ describe('processImage limits', () => {
     await expect(processImage(broken, { beforeDecode: () => Promise.reject(duplicate) })).rejects.toBe(duplicate)
   })
 
+  it('takes the hash and type learnt while the file arrived instead of reading it again', async () => {
+    const data = await randomImage('png')
+    const path = await file('received.png', data)
+    const image = await processImage(path, { received: { sha256: 'ab'.repeat(32), head: data.subarray(0, 4100) } })
+    expect(image.inputSha256).toBe('ab'.repeat(32))
+    const gifHead = (await animatedImage('gif')).subarray(0, 4100)
+    expect((await processImage(path, { received: { sha256: 'ab'.repeat(32), head: gifHead } })).mime).toBe('image/gif')
+    await expect(processImage(path, { received: { sha256: 'ab'.repeat(32), head: Buffer.from('plain text') } }))
+      .rejects.toMatchObject({ statusCode: 400, message: 'Unsupported image type' })
+  })
+
   it(`refuses an animation of more than ${MAX_IMAGE_FRAMES} frames from its header`, async () => {
     const path = await file('many.gif', await manyFrameGif(MAX_IMAGE_FRAMES + 1))
     await expect(processImage(path)).rejects.toMatchObject({ statusCode: 400, message: `Too many animation frames (max ${MAX_IMAGE_FRAMES})` })
@@ -109,5 +121,30 @@ describe('derivatives', () => {
     const [small, medium] = await derivativesOf(await animatedImage('gif', 3), ['small', 'medium'])
     expect((await sharp(small!).metadata()).pages ?? 1).toBe(1)
     expect((await sharp(medium!, { animated: true }).metadata()).pages).toBe(3)
+  })
+
+  it('makes the sizes ahead only once no request has used image processing for a while', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dif-ahead-'))
+    try {
+      const store = fsMediaStore(dir)
+      const id = '0193a0b0-0000-7000-8000-000000000001'
+      const filename = `${id}.jpg`
+      await store.put(mediaKeys.original(filename), await randomImage('jpeg', { width: 1200, height: 900 }), 'image/jpeg')
+      const path = join(dir, 'request.jpg')
+      await writeFile(path, await randomImage('jpeg', { width: 2400, height: 1800 }))
+      const request = processImage(path)
+      while (imageQueueState().busy === 0) await new Promise(resolve => setImmediate(resolve))
+      makeDerivativesAhead(store, id, filename, () => Promise.resolve(true))
+      await request
+      const requestDone = performance.now()
+      expect(await store.read(mediaKeys.display(id))).toBeNull()
+      await derivativesAheadSettled()
+      expect(performance.now() - requestDone).toBeGreaterThanOrEqual(240)
+      for (const size of ['small', 'medium', 'display'] as const) expect(await store.read(mediaKeys[size](id))).not.toBeNull()
+      expect(imageQueueState()).toEqual({ busy: 0, waiting: 0, background: 0 })
+    }
+    finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })

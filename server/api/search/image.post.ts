@@ -7,7 +7,7 @@ import { searchByImage } from '../../services/image-search'
 export default defineEventHandler(async (event) => {
   const actor = await getOptionalUser(event)
   const options = mediaOptions()
-  let source: { file: { path: string, filename: string, size: number } } | { imageUrl: string }
+  let source: Parameters<typeof searchByImage>[2]
   if (/^multipart\/form-data/i.test(getRequestHeader(event, 'content-type') ?? '')) {
     const form = await readMultipart(event, { maxFileBytes: MAX_IMAGE_BYTES, tmpDir: options.tmpDir })
     if (!form.file) throw badRequest('File is required')

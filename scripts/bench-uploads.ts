@@ -27,6 +27,7 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
+import { Agent, request } from 'node:http'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
 import sharp from 'sharp'
@@ -80,6 +81,22 @@ function multipart(fields: Record<string, string>, file: Buffer, name: string) {
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${key}"\r\n\r\n${value}\r\n`))
   parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: image/jpeg\r\n\r\n`), file, Buffer.from(`\r\n--${boundary}--\r\n`))
   return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` }
+}
+
+/** Kept-alive connections for the image uploads: node:http sends a ready body with the least work on this side. */
+const uploadAgent = new Agent({ keepAlive: true, maxSockets: 16 })
+
+/** POSTs `body` and reads the whole answer; resolves with its status. */
+function postBody(url: string, headers: Record<string, string>, body: Buffer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const sent = request(url, { method: 'POST', agent: uploadAgent, headers: { ...headers, 'content-length': String(body.length) } }, (response) => {
+      response.on('data', () => {})
+      response.on('end', () => resolve(response.statusCode ?? 0))
+      response.on('error', reject)
+    })
+    sent.on('error', reject)
+    sent.end(body)
+  })
 }
 
 async function register(server: RunningServer): Promise<{ token: string, userId: string }> {
@@ -402,12 +419,11 @@ async function uploadImages(server: RunningServer, token: string, files: string[
       if (i >= files.length) throw new Error(`Out of photos after ${files.length}: raise the count made in imageRow`)
       const { body, contentType } = multipart({ upload_type: 'image', description: `Bench photo ${i}` }, readFileSync(files[i]!), `photo-${i}.jpg`)
       const start = performance.now()
-      const response = await fetch(`${server.url}/api/upload`, { method: 'POST', headers: { 'cookie': `auth-token=${token}`, 'content-type': contentType }, body })
-      await response.arrayBuffer()
-      if (response.status === 201) times.push(performance.now() - start)
+      const status = await postBody(`${server.url}/api/upload`, { 'cookie': `auth-token=${token}`, 'content-type': contentType }, body)
+      if (status === 201) times.push(performance.now() - start)
       else {
         bad++
-        statuses.add(response.status)
+        statuses.add(status)
       }
     }
   }))

@@ -295,11 +295,11 @@ CREATE TRIGGER upload_tags_tag_pairs_move BEFORE UPDATE OF upload_id, tag_id ON 
 
 CREATE TRIGGER upload_tags_upload_order BEFORE INSERT OR UPDATE OF upload_id ON upload_tags FOR EACH ROW EXECUTE FUNCTION upload_tag_upload_order();
 
-CREATE TRIGGER uploads_counts_delete BEFORE DELETE ON uploads FOR EACH ROW WHEN (old.is_private = 0) EXECUTE FUNCTION uploads_counts();
+CREATE CONSTRAINT TRIGGER uploads_counts_delete AFTER DELETE ON uploads DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (old.is_private = 0) EXECUTE FUNCTION uploads_counts();
 
-CREATE TRIGGER uploads_counts_insert AFTER INSERT ON uploads FOR EACH ROW WHEN (new.is_private = 0) EXECUTE FUNCTION uploads_counts();
+CREATE CONSTRAINT TRIGGER uploads_counts_insert AFTER INSERT ON uploads DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (new.is_private = 0) EXECUTE FUNCTION uploads_counts();
 
-CREATE TRIGGER uploads_counts_update AFTER UPDATE OF is_private, created_at, user_id ON uploads FOR EACH ROW WHEN (old.is_private IS DISTINCT FROM new.is_private OR old.created_at IS DISTINCT FROM new.created_at OR old.user_id IS DISTINCT FROM new.user_id) EXECUTE FUNCTION uploads_counts();
+CREATE CONSTRAINT TRIGGER uploads_counts_update AFTER UPDATE OF is_private, created_at, user_id ON uploads DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (old.is_private IS DISTINCT FROM new.is_private OR old.created_at IS DISTINCT FROM new.created_at OR old.user_id IS DISTINCT FROM new.user_id) EXECUTE FUNCTION uploads_counts();
 
 CREATE TRIGGER uploads_duel_standing_insert AFTER INSERT ON uploads FOR EACH ROW WHEN (new.upload_type = 'image'::text) EXECUTE FUNCTION uploads_duel_standing();
 

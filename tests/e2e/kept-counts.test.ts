@@ -101,6 +101,30 @@ describe('kept counts', () => {
     expect([await pair(x!, y!), await pair(a!, b!)]).toEqual([2, 0])
   }, 60_000)
 
+  it('follow an upload written, hidden, shown and deleted in one transaction, on a day no other upload has', async () => {
+    // On PostgreSQL the day's, month's and owner's counts move at commit, in the order the rows were written.
+    const { db } = databaseOf(server)
+    const count = async (table: string, key: string, value: string) =>
+      Number((await db.get<{ n: number }>(sql`SELECT public_uploads AS n FROM ${sql.raw(table)} WHERE ${sql.raw(key)} = ${value}`))?.n ?? 0)
+    const written = async (id: string, steps: (tx: Parameters<Parameters<typeof db.transaction>[0]>[0]) => Promise<void>) => db.transaction(async (tx) => {
+      await tx.run(sql`INSERT INTO uploads (id, user_id, filename, original_name, description, upload_type, external_url, is_private, rating, created_at)
+        VALUES (${id}, ${users[0]!.id}, NULL, 'https://example.com/day', 'One day', 'link', 'https://example.com/day', 0, 'safe', '2001-02-03T04:05:06.000Z')`)
+      await steps(tx)
+    })
+    const before = await count('users', 'id', users[0]!.id)
+    await written(randomUUID(), async (tx) => {
+      await tx.run(sql`UPDATE uploads SET is_private = 1 WHERE created_at = '2001-02-03T04:05:06.000Z'`)
+      await tx.run(sql`UPDATE uploads SET is_private = 0 WHERE created_at = '2001-02-03T04:05:06.000Z'`)
+      await tx.run(sql`DELETE FROM uploads WHERE created_at = '2001-02-03T04:05:06.000Z'`)
+    })
+    expect([await count('upload_days', 'day', '2001-02-03'), await count('upload_months', 'month', '2001-02'), await count('users', 'id', users[0]!.id)]).toEqual([0, 0, before])
+    const kept = randomUUID()
+    await written(kept, tx => tx.run(sql`UPDATE uploads SET created_at = '2001-02-04T00:00:00.000Z' WHERE id = ${kept}`).then(() => undefined))
+    expect([await count('upload_days', 'day', '2001-02-03'), await count('upload_days', 'day', '2001-02-04'), await count('users', 'id', users[0]!.id)]).toEqual([0, 1, before + 1])
+    expect(await findDrift(db)).toEqual([])
+    await db.run(sql`DELETE FROM uploads WHERE id = ${kept}`)
+  }, 60_000)
+
   it('are reported by `admin recount --check` when one drifts, and set right by `admin recount`', async () => {
     const { db } = databaseOf(server)
     await db.run(sql`UPDATE tags SET public_uploads = public_uploads + 7 WHERE slug = 'red'`)

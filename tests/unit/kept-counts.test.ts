@@ -9,7 +9,7 @@ import { triggerText } from '../../scripts/lib/triggers'
 import { testDatabase } from '../support/database'
 
 const triggersFile = (dialect: string) => readFileSync(join(ROOT, 'drizzle', `${dialect}-triggers.sql`), 'utf8')
-const triggerNames = (text: string) => [...text.matchAll(/CREATE TRIGGER [`"]?(\w+)/g)].map(match => match[1]!)
+const triggerNames = (text: string) => [...text.matchAll(/CREATE (?:CONSTRAINT )?TRIGGER [`"]?(\w+)/g)].map(match => match[1]!)
 
 describe('the kept counts\' trigger files', () => {
   it('hold what the SQLite migrations make (`npm run db:triggers` after a migration)', async () => {

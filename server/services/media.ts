@@ -371,20 +371,22 @@ export function makeDerivative(store: MediaStore, uploadId: string, filename: st
 function makeDerivatives(store: MediaStore, uploadId: string, filename: string, sizes: readonly ImageSize[], options: DerivativeOptions): Promise<void> {
   const running = sizes.map(size => making.get(mediaKeys[size](uploadId))).filter(job => job !== undefined)
   const missing = sizes.filter(size => !making.has(mediaKeys[size](uploadId)))
-  if (missing.length === 0) return Promise.all(running).then(() => undefined)
-  const job = (async () => {
-    // Only the decoding holds the image slot, not the reads and writes around it.
-    const original = options.original ?? await store.read(mediaKeys.original(filename))
-    if (!original) throw new Error(`The stored image ${filename} is missing`)
-    const made = await withImageSlot(() => derivativesOf(original, missing), options.priority)
-    const targets = missing.map(size => mediaKeys[size](uploadId))
-    await Promise.all(missing.map((size, i) => store.put(targets[i]!, made[i]!, 'image/webp')))
-    if (options.stillExists && !await options.stillExists()) await store.remove(targets)
-  })().finally(() => {
-    for (const size of missing) making.delete(mediaKeys[size](uploadId))
-  })
-  for (const size of missing) making.set(mediaKeys[size](uploadId), job)
-  return Promise.all([job, ...running]).then(() => undefined)
+  const targets = missing.map(size => mediaKeys[size](uploadId))
+  if (missing.length > 0) {
+    const job = (async () => {
+      // Only the decoding holds the image slot, not the reads and writes around it.
+      const original = options.original ?? await store.read(mediaKeys.original(filename))
+      if (!original) throw new Error(`The stored image ${filename} is missing`)
+      const made = await withImageSlot(() => derivativesOf(original, missing), options.priority)
+      await Promise.all(targets.map((target, i) => store.put(target, made[i]!, 'image/webp')))
+      if (options.stillExists && !await options.stillExists()) await store.remove(targets)
+    })().finally(() => {
+      for (const target of targets) making.delete(target)
+    })
+    for (const target of targets) making.set(target, job)
+    running.push(job)
+  }
+  return Promise.all(running).then(() => undefined)
 }
 
 /** The derivatives made ahead of their first request: every size a page asks for (the thumbnail comes with the upload). */
@@ -459,14 +461,13 @@ export async function derivativesOf(original: Buffer, sizes: readonly ImageSize[
     }
     const side = IMAGE_SIZES[size]
     const still = size === 'small'
-    if (pages > 1) {
-      made.push(await sharp(original, { animated: !still, limitInputPixels: MAX_IMAGE_PIXELS })
-        .resize(side, side, { fit: 'inside', withoutEnlargement: true }).webp({ quality: still ? 80 : 82 }).timeout(limit).toBuffer())
-      continue
+    let source: Sharp
+    if (pages > 1) source = sharp(original, { animated: !still, limitInputPixels: MAX_IMAGE_PIXELS })
+    else {
+      const { data, info } = await displayPixels()
+      source = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
     }
-    const { data, info } = await displayPixels()
-    made.push(await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
-      .resize(side, side, { fit: 'inside', withoutEnlargement: true }).webp({ quality: still ? 80 : 82 }).timeout(limit).toBuffer())
+    made.push(await source.resize(side, side, { fit: 'inside', withoutEnlargement: true }).webp({ quality: still ? 80 : 82 }).timeout(limit).toBuffer())
   }
   return made
 }

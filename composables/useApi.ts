@@ -1,5 +1,4 @@
-import { formatWait } from './useFormat'
-import { plainMessage } from './useForm'
+import { formatWait, plainMessage } from './useFormat'
 
 /** The body of every /api error (docs/behaviour.md, Errors); a 409 may carry extra fields. */
 export interface ApiErrorBody {

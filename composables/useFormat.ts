@@ -70,3 +70,21 @@ export function tagsFrom(value: unknown): string[] {
   const raw = Array.isArray(value) ? value.join(',') : typeof value === 'string' ? value : ''
   return raw.split(',').map(tag => tag.trim()).filter(Boolean)
 }
+
+/**
+ * The API's messages say "MFA" (they are part of the API and stay as they
+ * are); the pages say "two-step verification". Every message shown to a
+ * person passes through here.
+ */
+const PLAIN_MESSAGES: Record<string, string> = {
+  'MFA code required': 'Enter your two-step verification code',
+  'MFA code is required': 'Enter your two-step verification code',
+  'Invalid MFA code': 'Invalid two-step verification code',
+  'MFA is already enabled': 'Two-step verification is already on',
+  'MFA is not enabled': 'Two-step verification is not on',
+  'MFA setup has not been started': 'Start setting up two-step verification first',
+}
+
+export function plainMessage(message: string): string {
+  return PLAIN_MESSAGES[message] ?? message.replace(/^MFA\b/, 'Two-step verification').replace(/\bMFA\b/g, 'two-step verification')
+}

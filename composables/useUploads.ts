@@ -5,7 +5,8 @@ import type * as v from 'valibot'
 import type { SuccessSchema } from '#shared/schemas/common'
 import type { FeatureListResponseSchema, MyUploadsResponseSchema, NextUnvotedResponseSchema, UserListEntrySchema, UserListResponseSchema } from '#shared/schemas/lists'
 import type { AddTagsResponseSchema, TagSchema, TagSearchResponseSchema } from '#shared/schemas/tags'
-import { IMAGE_SIZES, MAX_DESCRIPTION_LENGTH, MAX_IMAGE_BYTES as MAX_BYTES, THUMB_SIZE, type ImageSize, type PrivacyToggledSchema, type UploadCreatedSchema, type UploadSchema } from '#shared/schemas/uploads'
+import type { PrivacyToggledSchema, UploadCreatedSchema, UploadSchema } from '#shared/schemas/uploads'
+import { IMAGE_SIZES, MAX_DESCRIPTION_LENGTH, THUMB_SIZE, type ImageSize } from '#shared/utils/upload-limits'
 import type { EditedUploadSchema, HistoryResponseSchema } from '#shared/schemas/upload-edits'
 
 /** Response types come from the same schemas as the API's OpenAPI document. */
@@ -80,7 +81,6 @@ export type CreateResult
   = | { ok: true, upload: CreatedUpload }
     | { ok: false, status: number, message: string, existingUploadId?: string }
 
-export const MAX_IMAGE_BYTES = MAX_BYTES
 export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp']
 export const MAX_DESCRIPTION = MAX_DESCRIPTION_LENGTH
 export const MAX_TAGS = MAX_TAGS_PER_UPLOAD

@@ -1,4 +1,4 @@
-import { IMAGE_SIZES, type ImageSize } from '../../shared/schemas/uploads'
+import { IMAGE_SIZES, type ImageSize } from '../../shared/utils/upload-limits'
 
 /** What GET /api/image/{id} answers from, for one upload and size. */
 export interface ImageFile {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { MAX_IMAGE_BYTES } from '../../shared/schemas/uploads'
+import { MAX_IMAGE_BYTES } from '../../shared/utils/upload-limits'
 import type { Executor } from '../database/port'
 import { inList, sql } from '../database/sql'
 import { badRequest } from './errors'

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import * as v from 'valibot'
 import { MfaCodeBodySchema } from '../../shared/schemas/auth'
-import { fieldError, plainMessage, safeRedirect } from '../../composables/useForm'
+import { fieldError, safeRedirect } from '../../composables/useForm'
+import { plainMessage } from '../../composables/useFormat'
 
 describe('the page a sign-in returns to', () => {
   it('keeps a path on this site, with its query and fragment', () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { forgetImageFiles, knownImageFile, rememberImageFile } from '../../server/services/image-file-cache'
-import { IMAGE_SIZES, type ImageSize } from '../../shared/schemas/uploads'
+import { IMAGE_SIZES, type ImageSize } from '../../shared/utils/upload-limits'
 
 describe('image file cache', () => {
   afterEach(() => {

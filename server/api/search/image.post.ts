@@ -1,6 +1,6 @@
 import { getRequestHeader } from 'h3'
 import { ImageSearchUrlSchema } from '#shared/schemas/removal'
-import { MAX_IMAGE_BYTES } from '#shared/schemas/uploads'
+import { MAX_IMAGE_BYTES } from '#shared/utils/upload-limits'
 import { searchByImage } from '../../services/image-search'
 
 /** POST /api/search/image: uploads that look like the image sent (multipart `file`, or JSON `{ imageUrl }`); nothing is stored. */

@@ -1,5 +1,6 @@
 import { setResponseStatus } from 'h3'
-import { MAX_IMAGE_BYTES, UploadFieldsSchema } from '#shared/schemas/uploads'
+import { UploadFieldsSchema } from '#shared/schemas/uploads'
+import { MAX_IMAGE_BYTES } from '#shared/utils/upload-limits'
 import { createUpload } from '../../services/uploads'
 
 /** POST /api/upload (cookie): an image file, an image fetched from a URL, or a link. 201 with the creation subset. */

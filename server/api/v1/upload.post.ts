@@ -1,5 +1,6 @@
 import { setResponseStatus } from 'h3'
-import { ApiUploadFieldsSchema, MAX_IMAGE_BYTES } from '#shared/schemas/uploads'
+import { ApiUploadFieldsSchema } from '#shared/schemas/uploads'
+import { MAX_IMAGE_BYTES } from '#shared/utils/upload-limits'
 import { createUpload } from '../../services/uploads'
 
 /** POST /api/v1/upload (API token): an image file or a link; `image_url` is refused with 400. */

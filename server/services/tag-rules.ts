@@ -28,7 +28,7 @@ export const holdTagRules = (tx: Executor) => tx.lock(RULES_LOCK, 'shared')
 /** `holdTagRules` for a write whose first statement looks its caller up (server/services/sessions.ts `callerIn`). */
 export const TAG_RULES_HOLD = sharedHold(RULES_LOCK)
 
-interface NamedTag { name: string, slug: string }
+export interface NamedTag { name: string, slug: string }
 
 /** The tags of aliased slugs among `slugs`, by alias slug. */
 async function aliasTargets(db: Executor, slugs: readonly string[]): Promise<Map<string, NamedTag>> {

@@ -7,7 +7,7 @@ import { apiError } from './errors'
 import { cachedList, type DataVersion } from './list-cache'
 import { logModeration } from './modlog'
 import type { Actor } from './sessions'
-import { completeTagList, holdTagRules } from './tag-rules'
+import { completeTagList, holdTagRules, type NamedTag } from './tag-rules'
 import { visibleTo } from './upload-queries'
 
 export type TagRow = Pick<Row<typeof tags>, 'id' | 'name' | 'slug'>
@@ -122,41 +122,85 @@ export const appendingTags = (uploadId: string, tagIds: readonly string[]) => sq
   SELECT ${uploadId}, t.tag_id, (SELECT coalesce(max(position), -1) FROM upload_tags WHERE upload_id = ${uploadId}) + t.n
   FROM unnest(CAST(${tagIds} AS text[])) WITH ORDINALITY AS t(tag_id, n)`
 
-/**
- * Links tags (by name) to an upload, creating one shared tag row per slug
- * (the one tag upsert). Aliases resolve to their tags, and the tags these
- * imply are added while there is room under the cap (server/services/
- * tag-rules.ts). Tags already on the upload, and repeats within `names`, are
- * skipped. 400 on an invalid name or when the upload would carry more than 10
- * tags given. Runs in one transaction (a savepoint inside the caller's)
- * holding the tag rules and the upload row, so parallel adds cannot pass the
- * cap together; returns how many were added.
- */
-export async function attachTags(db: Executor, uploadId: string, names: string[]): Promise<number> {
+/** The tags `names` name, by slug, first spelling kept; 400 on an invalid name. */
+function wantedTags(names: string[]): NamedTag[] {
   const wanted = new Map<string, string>()
   for (const raw of names) {
     const tag = parseTagName(raw)
     if (!tag) throw apiError(400, TAG_NAME_MESSAGE)
     if (!wanted.has(tag.slug)) wanted.set(tag.slug, tag.name)
   }
-  if (wanted.size === 0) return 0
+  return [...wanted].map(([slug, name]) => ({ name, slug }))
+}
+
+/**
+ * The tags to add to an upload that has `existing`, in link order: `wanted`
+ * resolved through the aliases, then the tags these imply while there is room
+ * under the cap (server/services/tag-rules.ts). 400 when the upload would carry
+ * more than 10 tags given. The caller holds the tag rules.
+ */
+async function tagsToAdd(tx: Executor, existing: readonly NamedTag[], wanted: readonly NamedTag[]): Promise<NamedTag[]> {
+  const { given, implied } = await completeTagList(tx, existing, wanted)
+  if (existing.length + given.length > MAX_TAGS_PER_UPLOAD) throw apiError(400, `An upload can have at most ${MAX_TAGS_PER_UPLOAD} tags`)
+  return [...given, ...implied]
+}
+
+/**
+ * Takes the tag rows of `fresh` (made, or locked by the upsert) and links them
+ * to the upload after its `first` links, in the order given. The rows are taken
+ * in slug order before any link, so uploads tagged at once with the same tags
+ * in other orders never wait on each other in turn: on PostgreSQL, 18 such
+ * uploads made at once had deadlocked 5 times. Byte order, as the triggers that
+ * hide and delete uploads lock tags (COLLATE "C").
+ */
+async function takeAndLinkTags(tx: Executor, uploadId: string, fresh: readonly NamedTag[], first: number): Promise<void> {
+  const ids = await upsertTags(tx, [...fresh].sort((a, b) => Buffer.compare(Buffer.from(a.slug), Buffer.from(b.slug))))
+  await linkTags(tx, uploadId, fresh.map(({ slug }) => ids.get(slug)!), first)
+}
+
+/**
+ * Links tags (by name) to an upload, creating one shared tag row per slug
+ * (the one tag upsert). Aliases resolve to their tags, and the tags these
+ * imply are added while there is room under the cap. Tags already on the
+ * upload, and repeats within `names`, are skipped. 400 on an invalid name or
+ * when the upload would carry more than 10 tags given. Runs in one transaction
+ * (a savepoint inside the caller's) holding the tag rules and the upload row,
+ * so parallel adds cannot pass the cap together; returns how many were added.
+ */
+export async function attachTags(db: Executor, uploadId: string, names: string[]): Promise<number> {
+  const wanted = wantedTags(names)
+  if (wanted.length === 0) return 0
   return db.transaction(async (tx) => {
     await holdTagRules(tx)
     // Gone since the caller found it (deleted, or its owner's account): nothing to link to.
     if (!await tx.get(sql`SELECT id FROM uploads WHERE id = ${uploadId}${FOR_UPDATE}`)) throw apiError(404, 'Upload not found')
-    const existing = await tx.all<{ name: string, slug: string }>(sql`SELECT t.name, t.slug FROM upload_tags ut JOIN tags t ON t.id = ut.tag_id
+    const existing = await tx.all<NamedTag>(sql`SELECT t.name, t.slug FROM upload_tags ut JOIN tags t ON t.id = ut.tag_id
       WHERE ut.upload_id = ${uploadId}`)
-    const { given, implied } = await completeTagList(tx, existing, [...wanted].map(([slug, name]) => ({ name, slug })))
-    if (existing.length + given.length > MAX_TAGS_PER_UPLOAD) throw apiError(400, `An upload can have at most ${MAX_TAGS_PER_UPLOAD} tags`)
-    const fresh = [...given, ...implied]
-    // The tag rows are taken (made, or locked by the upsert) in slug order before any
-    // link, so uploads tagged at once with the same tags in other orders never wait on
-    // each other in turn: on PostgreSQL, 18 such uploads made at once had deadlocked 5 times.
-    // Byte order, as the triggers that hide and delete uploads lock tags (COLLATE "C").
-    const ids = await upsertTags(tx, [...fresh].sort((a, b) => Buffer.compare(Buffer.from(a.slug), Buffer.from(b.slug))))
-    await linkTags(tx, uploadId, fresh.map(({ slug }) => ids.get(slug)!), existing.length)
+    const fresh = await tagsToAdd(tx, existing, wanted)
+    await takeAndLinkTags(tx, uploadId, fresh, existing.length)
     return fresh.length
   })
+}
+
+/**
+ * A new upload's tags, in two steps inside the transaction that inserts it
+ * (no one else can see the row, so there is no savepoint, row lock or look-up
+ * of tags it has): `resolveNewTags` checks the names and resolves them holding
+ * the tag rules, then `linkNewTags` takes the tag rows and links them. The
+ * caller does its other writes in between, so on PostgreSQL the tag rows,
+ * which every upload with a common tag waits for, are held only through the
+ * links and the commit (docs/database.md, "Few round trips under a lock").
+ */
+export async function resolveNewTags(tx: Executor, names: string[]): Promise<NamedTag[]> {
+  const wanted = wantedTags(names)
+  if (wanted.length === 0) return []
+  await holdTagRules(tx)
+  return tagsToAdd(tx, [], wanted)
+}
+
+/** The second step of tagging a new upload (resolveNewTags). */
+export async function linkNewTags(tx: Executor, uploadId: string, tags: readonly NamedTag[]): Promise<void> {
+  if (tags.length > 0) await takeAndLinkTags(tx, uploadId, tags, 0)
 }
 
 /** An upload the actor may see: public, their own, or any when admin. 404 otherwise. */

@@ -62,12 +62,12 @@ export async function tagRows(db: Executor, ids: readonly string[]): Promise<Map
  * exists is only read: the upsert's no-op update rewrote the row and its slug
  * index entry, two more pages for the commit to write.
  */
-export async function upsertTag(db: Executor, tag: { name: string, slug: string }): Promise<string> {
+export async function upsertTag(db: Executor, tag: { name: string, slug: string }, id: string = randomUUID()): Promise<string> {
   if (db.dialect === 'sqlite') {
     const existing = await db.get<{ id: string }>(sql`SELECT id FROM tags WHERE slug = ${tag.slug}`)
     if (existing) return existing.id
   }
-  return (await db.get<{ id: string }>(sql`INSERT INTO tags (id, name, slug) VALUES (${randomUUID()}, ${tag.name}, ${tag.slug})
+  return (await db.get<{ id: string }>(sql`INSERT INTO tags (id, name, slug) VALUES (${id}, ${tag.name}, ${tag.slug})
     ON CONFLICT (slug) DO UPDATE SET slug = excluded.slug RETURNING id`))!.id
 }
 
@@ -77,17 +77,19 @@ export async function upsertTag(db: Executor, tag: { name: string, slug: string 
  * statement for all of them: a tag row stays locked from its upsert to the
  * commit, and every round trip in between kept the uploads sharing a common
  * tag waiting on each other (a link upload made 15 more with 5 to 10 tags).
- * On SQLite, where a statement is a call in this process, one each.
+ * On SQLite, where a statement is a call in this process, one each. A row
+ * made here gets its id from `made` when it has one for the slug.
  */
-export async function upsertTags(tx: Executor, tags: readonly { name: string, slug: string }[]): Promise<Map<string, string>> {
+export async function upsertTags(tx: Executor, tags: readonly { name: string, slug: string }[], made?: ReadonlyMap<string, string>): Promise<Map<string, string>> {
   const ids = new Map<string, string>()
+  const newId = (slug: string) => made?.get(slug) ?? randomUUID()
   if (tx.dialect === 'sqlite') {
-    for (const tag of tags) ids.set(tag.slug, await upsertTag(tx, tag))
+    for (const tag of tags) ids.set(tag.slug, await upsertTag(tx, tag, newId(tag.slug)))
     return ids
   }
   if (tags.length === 0) return ids
   const rows = await tx.all<{ id: string, slug: string }>(sql`INSERT INTO tags (id, name, slug)
-    SELECT t.id, t.name, t.slug FROM unnest(CAST(${tags.map(() => randomUUID())} AS text[]), CAST(${tags.map(tag => tag.name)} AS text[]),
+    SELECT t.id, t.name, t.slug FROM unnest(CAST(${tags.map(tag => newId(tag.slug))} AS text[]), CAST(${tags.map(tag => tag.name)} AS text[]),
       CAST(${tags.map(tag => tag.slug)} AS text[])) WITH ORDINALITY AS t(id, name, slug, n) ORDER BY t.n
     ON CONFLICT (slug) DO UPDATE SET slug = excluded.slug RETURNING id, slug`)
   for (const row of rows) ids.set(row.slug, row.id)
@@ -153,8 +155,8 @@ async function tagsToAdd(tx: Executor, existing: readonly NamedTag[], wanted: re
  * uploads made at once had deadlocked 5 times. Byte order, as the triggers that
  * hide and delete uploads lock tags (COLLATE "C").
  */
-async function takeAndLinkTags(tx: Executor, uploadId: string, fresh: readonly NamedTag[], first: number): Promise<void> {
-  const ids = await upsertTags(tx, [...fresh].sort((a, b) => Buffer.compare(Buffer.from(a.slug), Buffer.from(b.slug))))
+async function takeAndLinkTags(tx: Executor, uploadId: string, fresh: readonly NamedTag[], first: number, made?: ReadonlyMap<string, string>): Promise<void> {
+  const ids = await upsertTags(tx, [...fresh].sort((a, b) => Buffer.compare(Buffer.from(a.slug), Buffer.from(b.slug))), made)
   await linkTags(tx, uploadId, fresh.map(({ slug }) => ids.get(slug)!), first)
 }
 
@@ -182,25 +184,39 @@ export async function attachTags(db: Executor, uploadId: string, names: string[]
   })
 }
 
+/** A new upload's tags, resolved, and the id of each one's row (found, or to be made with). */
+export interface NewTags { tags: NamedTag[], ids: Map<string, string> }
+
 /**
  * A new upload's tags, in two steps inside the transaction that inserts it
  * (no one else can see the row, so there is no savepoint, row lock or look-up
- * of tags it has): `resolveNewTags` checks the names and resolves them holding
- * the tag rules, then `linkNewTags` takes the tag rows and links them. The
- * caller does its other writes in between, so on PostgreSQL the tag rows,
- * which every upload with a common tag waits for, are held only through the
- * links and the commit (docs/database.md, "Few round trips under a lock").
+ * of tags it has). `resolveNewTags` checks the names, resolves them holding
+ * the tag rules and finds their rows' ids, without locking them; the upload
+ * row is then inserted with its `tag_ids` (`newTagIds`), so the links'
+ * trigger finds them in place and does not write the row a second time.
+ * `linkNewTags` takes the tag rows and links them, last, so on PostgreSQL
+ * the tag rows, which every upload with a common tag waits for, are held only
+ * through the links and the commit (docs/database.md, "Few round trips under
+ * a lock"). A tag made meanwhile by another upload keeps that upload's id, and
+ * the trigger then corrects `tag_ids`.
  */
-export async function resolveNewTags(tx: Executor, names: string[]): Promise<NamedTag[]> {
+export async function resolveNewTags(tx: Executor, names: string[]): Promise<NewTags> {
   const wanted = wantedTags(names)
-  if (wanted.length === 0) return []
+  if (wanted.length === 0) return { tags: [], ids: new Map() }
   await holdTagRules(tx)
-  return tagsToAdd(tx, [], wanted)
+  const tags = await tagsToAdd(tx, [], wanted)
+  const found = await tx.all<{ id: string, slug: string }>(sql`SELECT id, slug FROM tags WHERE slug ${inList(tags.map(tag => tag.slug))}`)
+  const ids = new Map(found.map(row => [row.slug, row.id]))
+  for (const tag of tags) if (!ids.has(tag.slug)) ids.set(tag.slug, randomUUID())
+  return { tags, ids }
 }
 
+/** The `tag_ids` of an upload row with these tags (as uploads.tag_ids keeps them: ids in link order). */
+export const newTagIds = (tags: NewTags): string => tags.tags.map(tag => tags.ids.get(tag.slug)!).join(',')
+
 /** The second step of tagging a new upload (resolveNewTags). */
-export async function linkNewTags(tx: Executor, uploadId: string, tags: readonly NamedTag[]): Promise<void> {
-  if (tags.length > 0) await takeAndLinkTags(tx, uploadId, tags, 0)
+export async function linkNewTags(tx: Executor, uploadId: string, tags: NewTags): Promise<void> {
+  if (tags.tags.length > 0) await takeAndLinkTags(tx, uploadId, tags.tags, 0, tags.ids)
 }
 
 /** An upload the actor may see: public, their own, or any when admin. 404 otherwise. */

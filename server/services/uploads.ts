@@ -16,7 +16,7 @@ import { knownImageFile, rememberImageFile, type ImageFile } from './image-file-
 import { makeDerivative, makeDerivativesAhead, PHASH_MAX_DISTANCE, processImage, type ProcessedImage, type ReceivedBytes } from './media'
 import { recordMediaDeletion, removeDeletedMedia } from './media-deletions'
 import { mediaKeys, uploadMediaKeys, type MediaStore } from './media-store'
-import { linkNewTags, resolveNewTags, tagsFrom } from './upload-tags'
+import { linkNewTags, newTagIds, resolveNewTags, tagsFrom } from './upload-tags'
 import { recordCreation } from './upload-revisions'
 import { visibleTo } from './upload-queries'
 import { toFullUpload, UPLOAD_COLUMNS, type UploadRow } from './lists'
@@ -98,10 +98,10 @@ export async function createUpload(db: Executor, actor: Actor, input: UploadFiel
 async function createLink(db: Executor, actor: Actor, input: Extract<UploadFields, { upload_type: 'link' }>) {
   const id = randomUUID()
   await db.transaction(async (tx) => {
-    await tx.run(sql`INSERT INTO uploads (id, user_id, filename, original_name, description, upload_type, external_url, is_private, rating)
-      VALUES (${id}, ${actor.id}, NULL, ${input.external_url}, ${input.description}, 'link', ${input.external_url}, ${input.is_private}, ${input.rating})`)
     const tags = await resolveNewTags(tx, input.tags)
-    await recordCreation(tx, { id, userId: actor.id, description: input.description, externalUrl: input.external_url, rating: input.rating, tags: tags.map(tag => tag.slug) })
+    await tx.run(sql`INSERT INTO uploads (id, user_id, filename, original_name, description, upload_type, external_url, is_private, rating, tag_ids)
+      VALUES (${id}, ${actor.id}, NULL, ${input.external_url}, ${input.description}, 'link', ${input.external_url}, ${input.is_private}, ${input.rating}, ${newTagIds(tags)})`)
+    await recordCreation(tx, { id, userId: actor.id, description: input.description, externalUrl: input.external_url, rating: input.rating, tags: tags.tags.map(tag => tag.slug) })
     await linkNewTags(tx, id, tags)
   })
   return createdUpload({ id, userId: actor.id, filename: null, originalName: input.external_url, description: input.description, uploadType: 'link', externalUrl: input.external_url, isPrivate: input.is_private, rating: input.rating })
@@ -135,12 +135,12 @@ async function storeImage(db: Executor, actor: Actor, input: { description: stri
       await tx.lock('uploads:images')
       await refuseBannedImage(tx, image)
       await refuseDuplicate(tx, actor.id, image)
-      await tx.run(sql`INSERT INTO uploads (id, user_id, filename, original_name, description, upload_type, external_url,
-          mime_type, width, height, size_bytes, sha256, source_sha256, phash, is_private, rating)
-        VALUES (${id}, ${actor.id}, ${filename}, ${originalName}, ${input.description}, 'image', NULL, ${image.mime}, ${image.width},
-          ${image.height}, ${image.data.length}, ${image.sha256}, ${image.inputSha256}, ${image.phash}, ${input.is_private}, ${input.rating})`)
       const tags = await resolveNewTags(tx, input.tags)
-      await recordCreation(tx, { id, userId: actor.id, description: input.description, externalUrl: null, rating: input.rating, tags: tags.map(tag => tag.slug) })
+      await tx.run(sql`INSERT INTO uploads (id, user_id, filename, original_name, description, upload_type, external_url,
+          mime_type, width, height, size_bytes, sha256, source_sha256, phash, is_private, rating, tag_ids)
+        VALUES (${id}, ${actor.id}, ${filename}, ${originalName}, ${input.description}, 'image', NULL, ${image.mime}, ${image.width},
+          ${image.height}, ${image.data.length}, ${image.sha256}, ${image.inputSha256}, ${image.phash}, ${input.is_private}, ${input.rating}, ${newTagIds(tags)})`)
+      await recordCreation(tx, { id, userId: actor.id, description: input.description, externalUrl: null, rating: input.rating, tags: tags.tags.map(tag => tag.slug) })
       await linkNewTags(tx, id, tags)
     })
   }

@@ -48,15 +48,21 @@ describe.skipIf(testEngine() !== 'postgres')('PostgreSQL lock order of the kept 
     for (let i = 0; i < 3; i++) users.push(await registerUser({}, running.url))
     const owner = (i: number) => users[i % 3]!
 
-    const made = await Promise.all(Array.from({ length: 32 }, (_, i) => {
+    const given = Array.from({ length: 32 }, (_, i) => {
       const mine = [tags[i % 4]!, tags[(i + 1) % 4]!, tags[(i + 2) % 4]!]
-      return postUpload(owner(i), {
-        upload_type: 'link', description: `Locked link ${i}`, external_url: `https://example.com/${randomUUID()}`,
-        tags: (i % 2 === 0 ? mine : mine.reverse()).join(', '),
-      }, undefined, running.url)
-    }))
+      return i % 2 === 0 ? mine : mine.reverse()
+    })
+    const made = await Promise.all(given.map((mine, i) => postUpload(owner(i), {
+      upload_type: 'link', description: `Locked link ${i}`, external_url: `https://example.com/${randomUUID()}`, tags: mine.join(', '),
+    }, undefined, running.url)))
     expect(made.map(response => response.status)).toEqual(Array(32).fill(201))
     const idOf = (i: number) => made[i]!.body.upload.id as string
+    // The tags were new: an upload writes its row's tag ids before it takes the tag rows,
+    // so most found theirs made meanwhile by another, under other ids than they chose.
+    for (const [i, mine] of given.entries()) {
+      const listed = await api<{ tags: { name: string }[] }>(`/api/uploads/${idOf(i)}/tags`, base)
+      expect(listed.body.tags.map(tag => tag.name), `upload ${i}`).toEqual(mine)
+    }
 
     for (const round of [0, 1]) {
       const at = round * 16

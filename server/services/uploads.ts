@@ -95,15 +95,23 @@ export async function createUpload(db: Executor, actor: Actor, input: UploadFiel
   }
 }
 
+/**
+ * A new upload's row, its revision 1 and its tags, inside its transaction:
+ * the tags resolved first, the row inserted with their ids (`insert` given
+ * its `tag_ids`), the tags linked last (upload-tags.ts, resolveNewTags).
+ */
+async function insertNewUpload(tx: Executor, upload: { id: string, userId: string, description: string, externalUrl: string | null, rating: ContentRating, tags: string[] }, insert: (tagIds: string) => Query) {
+  const tags = await resolveNewTags(tx, upload.tags)
+  await tx.run(insert(newTagIds(tags)))
+  await recordCreation(tx, { ...upload, tags: tags.tags.map(tag => tag.slug) })
+  await linkNewTags(tx, upload.id, tags)
+}
+
 async function createLink(db: Executor, actor: Actor, input: Extract<UploadFields, { upload_type: 'link' }>) {
   const id = randomUUID()
-  await db.transaction(async (tx) => {
-    const tags = await resolveNewTags(tx, input.tags)
-    await tx.run(sql`INSERT INTO uploads (id, user_id, filename, original_name, description, upload_type, external_url, is_private, rating, tag_ids)
-      VALUES (${id}, ${actor.id}, NULL, ${input.external_url}, ${input.description}, 'link', ${input.external_url}, ${input.is_private}, ${input.rating}, ${newTagIds(tags)})`)
-    await recordCreation(tx, { id, userId: actor.id, description: input.description, externalUrl: input.external_url, rating: input.rating, tags: tags.tags.map(tag => tag.slug) })
-    await linkNewTags(tx, id, tags)
-  })
+  await db.transaction(tx => insertNewUpload(tx, { ...input, id, userId: actor.id, externalUrl: input.external_url }, tagIds =>
+    sql`INSERT INTO uploads (id, user_id, filename, original_name, description, upload_type, external_url, is_private, rating, tag_ids)
+      VALUES (${id}, ${actor.id}, NULL, ${input.external_url}, ${input.description}, 'link', ${input.external_url}, ${input.is_private}, ${input.rating}, ${tagIds})`))
   return createdUpload({ id, userId: actor.id, filename: null, originalName: input.external_url, description: input.description, uploadType: 'link', externalUrl: input.external_url, isPrivate: input.is_private, rating: input.rating })
 }
 
@@ -135,13 +143,11 @@ async function storeImage(db: Executor, actor: Actor, input: { description: stri
       await tx.lock('uploads:images')
       await refuseBannedImage(tx, image)
       await refuseDuplicate(tx, actor.id, image)
-      const tags = await resolveNewTags(tx, input.tags)
-      await tx.run(sql`INSERT INTO uploads (id, user_id, filename, original_name, description, upload_type, external_url,
-          mime_type, width, height, size_bytes, sha256, source_sha256, phash, is_private, rating, tag_ids)
-        VALUES (${id}, ${actor.id}, ${filename}, ${originalName}, ${input.description}, 'image', NULL, ${image.mime}, ${image.width},
-          ${image.height}, ${image.data.length}, ${image.sha256}, ${image.inputSha256}, ${image.phash}, ${input.is_private}, ${input.rating}, ${newTagIds(tags)})`)
-      await recordCreation(tx, { id, userId: actor.id, description: input.description, externalUrl: null, rating: input.rating, tags: tags.tags.map(tag => tag.slug) })
-      await linkNewTags(tx, id, tags)
+      await insertNewUpload(tx, { ...input, id, userId: actor.id, externalUrl: null }, tagIds =>
+        sql`INSERT INTO uploads (id, user_id, filename, original_name, description, upload_type, external_url,
+            mime_type, width, height, size_bytes, sha256, source_sha256, phash, is_private, rating, tag_ids)
+          VALUES (${id}, ${actor.id}, ${filename}, ${originalName}, ${input.description}, 'image', NULL, ${image.mime}, ${image.width},
+            ${image.height}, ${image.data.length}, ${image.sha256}, ${image.inputSha256}, ${image.phash}, ${input.is_private}, ${input.rating}, ${tagIds})`)
     })
   }
   catch (error) {

@@ -259,6 +259,8 @@ describe.skipIf(!postgres)('two instances on one PostgreSQL database, one Redis 
   })
 
   it('answer one 201 and one 409 when the same image is uploaded to A and B at once', async () => {
+    /** The upload id an object's key names (`<id>.png`, `thumbs/<id>.webp`, …). */
+    const uploadIdOfKey = (key: string) => /[0-9a-f-]{36}/.exec(key)?.[0]
     const winners: string[] = []
     for (let round = 0; round < 3; round++) {
       const data = await randomImage('png')
@@ -274,8 +276,8 @@ describe.skipIf(!postgres)('two instances on one PostgreSQL database, one Redis 
       winners.push(id)
       // (Uploads from before, this test's earlier winners among them, may still be getting
       // their sizes made: the background waits until uploads pause.)
-      const earlier = new Set(before.map(key => key.match(/[0-9a-f-]{36}/)?.[0]).filter(Boolean))
-      expect(added.filter(key => !winners.some(winner => key.includes(winner)) && !earlier.has(key.match(/[0-9a-f-]{36}/)?.[0])), `round ${round}`).toEqual([])
+      const earlier = new Set(before.map(uploadIdOfKey).filter(Boolean))
+      expect(added.filter(key => !winners.some(winner => key.includes(winner)) && !earlier.has(uploadIdOfKey(key))), `round ${round}`).toEqual([])
     }
   })
 

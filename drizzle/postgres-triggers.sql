@@ -65,6 +65,12 @@ AS $function$
 DECLARE
   ids text;
 BEGIN
+  IF TG_OP = 'INSERT' AND strpos(',' || (SELECT "tag_ids" FROM "uploads" WHERE "id" = NEW."upload_id") || ',', ',' || NEW."tag_id" || ',') > 0 THEN
+    RETURN NULL;
+  END IF;
+  IF TG_OP = 'DELETE' AND coalesce(strpos(',' || (SELECT "tag_ids" FROM "uploads" WHERE "id" = OLD."upload_id") || ',', ',' || OLD."tag_id" || ','), 0) = 0 THEN
+    RETURN NULL;
+  END IF;
   IF TG_OP IN ('UPDATE', 'DELETE') THEN
     ids := coalesce((SELECT string_agg("tag_id", ',' ORDER BY "position") FROM "upload_tags" WHERE "upload_id" = OLD."upload_id"), '');
     UPDATE "uploads" SET "tag_ids" = ids WHERE "id" = OLD."upload_id" AND "tag_ids" IS DISTINCT FROM ids;

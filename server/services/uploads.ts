@@ -17,7 +17,7 @@ import { makeDerivative, makeDerivativesAhead, PHASH_MAX_DISTANCE, processImage,
 import { recordMediaDeletion, removeDeletedMedia } from './media-deletions'
 import { mediaKeys, uploadMediaKeys, type MediaStore } from './media-store'
 import { linkNewTags, newTagIds, resolveNewTags, tagsFrom } from './upload-tags'
-import { recordCreation } from './upload-revisions'
+import { creationRevision } from './upload-revisions'
 import { visibleTo } from './upload-queries'
 import { toFullUpload, UPLOAD_COLUMNS, type UploadRow } from './lists'
 
@@ -98,12 +98,19 @@ export async function createUpload(db: Executor, actor: Actor, input: UploadFiel
 /**
  * A new upload's row, its revision 1 and its tags, inside its transaction:
  * the tags resolved first, the row inserted with their ids (`insert` given
- * its `tag_ids`), the tags linked last (upload-tags.ts, resolveNewTags).
+ * its `tag_ids`) and its revision (one statement on PostgreSQL), the tags
+ * linked last (upload-tags.ts, resolveNewTags).
  */
 async function insertNewUpload(tx: Executor, upload: { id: string, userId: string, description: string, externalUrl: string | null, rating: ContentRating, tags: string[] }, insert: (tagIds: string) => Query) {
   const tags = await resolveNewTags(tx, upload.tags)
-  await tx.run(insert(newTagIds(tags)))
-  await recordCreation(tx, { ...upload, tags: tags.tags.map(tag => tag.slug) })
+  const created = { ...upload, tags: tags.tags.map(tag => tag.slug) }
+  if (tx.dialect === 'postgres') {
+    await tx.run(sql`WITH inserted AS (${insert(newTagIds(tags))} RETURNING id, created_at) ${creationRevision(created, 'inserted')}`)
+  }
+  else {
+    await tx.run(insert(newTagIds(tags)))
+    await tx.run(creationRevision(created, 'row'))
+  }
   await linkNewTags(tx, upload.id, tags)
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Executor, Row } from '../database/port'
 import type { bannedMedia } from '../database/schema-postgres'
-import { sql } from '../database/sql'
+import { sql, type Query } from '../database/sql'
 import { apiError } from './errors'
 import { PHASH_MAX_DISTANCE } from './media'
 import { logModeration } from './modlog'
@@ -15,7 +15,7 @@ import { nearPhash, phashDistance } from './uploads'
  * perceptual-hash bands, never a scan.
  */
 
-const bannedImage = () => apiError(451, 'This image is not allowed here')
+export const bannedImage = () => apiError(451, 'This image is not allowed here')
 
 /** Before decoding: 451 when these exact bytes were banned (as received, or as stored). */
 export async function refuseBannedBytes(db: Executor, sha256: string): Promise<void> {
@@ -24,15 +24,17 @@ export async function refuseBannedBytes(db: Executor, sha256: string): Promise<v
   if (found) throw bannedImage()
 }
 
-/** After decoding: 451 when the picture matches a ban exactly or within the duplicate distance. */
-export async function refuseBannedImage(db: Executor, image: { sha256: string, inputSha256: string, phash: string | null }): Promise<void> {
-  const exact = await db.get(sql`SELECT id FROM banned_media WHERE sha256 = ${image.sha256} OR sha256 = ${image.inputSha256}
-    UNION ALL SELECT id FROM banned_media WHERE source_sha256 = ${image.sha256} OR source_sha256 = ${image.inputSha256} LIMIT 1`)
-  if (exact) throw bannedImage()
-  if (image.phash === null) return
-  const near = await db.get(sql`SELECT u.id FROM ${nearPhash(image.phash, 'banned_media', 'id, phash')}
-    WHERE ${phashDistance(image.phash)} <= ${PHASH_MAX_DISTANCE} LIMIT 1`)
-  if (near) throw bannedImage()
+/**
+ * After decoding: whether the picture matches a ban exactly or within the
+ * duplicate distance, as a condition (true or false) another statement asks
+ * beside its own (uploads.ts, refuseKnownImage).
+ */
+export function bannedImageMatch(image: { sha256: string, inputSha256: string, phash: string | null }): Query {
+  const exact = sql`EXISTS (SELECT 1 FROM banned_media WHERE sha256 = ${image.sha256} OR sha256 = ${image.inputSha256})
+    OR EXISTS (SELECT 1 FROM banned_media WHERE source_sha256 = ${image.sha256} OR source_sha256 = ${image.inputSha256})`
+  if (image.phash === null) return sql`(${exact})`
+  return sql`(${exact} OR EXISTS (SELECT 1 FROM ${nearPhash(image.phash, 'banned_media', 'id, phash')}
+    WHERE ${phashDistance(image.phash)} <= ${PHASH_MAX_DISTANCE}))`
 }
 
 /**

@@ -8,7 +8,7 @@ import { MAX_IMAGE_BYTES, type ImageSize } from '../../shared/utils/upload-limit
 import type { Executor, Row } from '../database/port'
 import type { uploads } from '../database/schema-postgres'
 import { dialects, FOR_UPDATE, inList, sql, type Query } from '../database/sql'
-import { banUploadImage, refuseBannedBytes, refuseBannedImage } from './banned-media'
+import { bannedImage, bannedImageMatch, banUploadImage, refuseBannedBytes } from './banned-media'
 import { badRequest, conflict, notFound } from './errors'
 import type { Actor } from './sessions'
 import { fetchImageToFile, ImageFetchError } from './image-fetch'
@@ -132,8 +132,7 @@ async function createLink(db: Executor, actor: Actor, input: Extract<UploadField
  * be made in the background; the answer does not wait for them.
  */
 async function storeImage(db: Executor, actor: Actor, input: { description: string, tags: string[], is_private: boolean, rating: ContentRating }, image: ProcessedImage, originalName: string, options: MediaOptions) {
-  await refuseBannedImage(db, image)
-  await refuseDuplicate(db, actor.id, image)
+  await refuseKnownImage(db, actor.id, image)
   const { store } = options
   const id = randomUUID()
   const filename = `${id}.${image.ext}`
@@ -148,8 +147,7 @@ async function storeImage(db: Executor, actor: Actor, input: { description: stri
       // Image inserts take turns (across instances too), and a concurrent upload
       // of the same image may have won meanwhile: check again holding the turn.
       await tx.lock('uploads:images')
-      await refuseBannedImage(tx, image)
-      await refuseDuplicate(tx, actor.id, image)
+      await refuseKnownImage(tx, actor.id, image)
       await insertNewUpload(tx, { ...input, id, userId: actor.id, externalUrl: null }, tagIds =>
         sql`INSERT INTO uploads (id, user_id, filename, original_name, description, upload_type, external_url,
             mime_type, width, height, size_bytes, sha256, source_sha256, phash, is_private, rating, tag_ids)
@@ -273,10 +271,11 @@ export const nearPhash = (hash: string, table: 'uploads' | 'banned_media' = 'upl
  * perceptual hash is within PHASH_MAX_DISTANCE bits of `hash`.
  */
 export async function findSimilarUpload(db: Executor, userId: string, hash: string): Promise<{ id: string } | undefined> {
-  const owner = { id: userId, isAdmin: false }
-  return db.get<{ id: string }>(sql`SELECT u.id FROM ${nearPhash(hash)} WHERE ${visibleTo(owner)}
-    AND ${phashDistance(hash)} <= ${PHASH_MAX_DISTANCE} ORDER BY u.created_at LIMIT 1`)
+  return db.get<{ id: string }>(similarUpload(userId, hash))
 }
+
+const similarUpload = (userId: string, hash: string) => sql`SELECT u.id FROM ${nearPhash(hash)} WHERE ${visibleTo({ id: userId, isAdmin: false })}
+  AND ${phashDistance(hash)} <= ${PHASH_MAX_DISTANCE} ORDER BY u.created_at LIMIT 1`
 
 const duplicateConflict = (existingUploadId: string) => conflict('This image has already been uploaded', { duplicate: true, existingUploadId })
 
@@ -298,14 +297,20 @@ async function refuseExactDuplicate(db: Executor, userId: string, sha256: string
   if (found) throw duplicateConflict(found.id)
 }
 
-/** 409 when the same picture is already a public upload or one of the caller's own. */
-async function refuseDuplicate(db: Executor, userId: string, image: ProcessedImage): Promise<void> {
-  const owner = { id: userId, isAdmin: false }
-  const exact = await db.get<{ id: string }>(sql`SELECT u.id FROM uploads u
-    WHERE (u.sha256 = ${image.sha256} OR u.source_sha256 = ${image.inputSha256}) AND ${visibleTo(owner)}
-    ORDER BY u.created_at LIMIT 1`)
-  const similar = exact ?? (image.phash === null ? undefined : await findSimilarUpload(db, userId, image.phash))
-  if (similar) throw duplicateConflict(similar.id)
+/**
+ * After decoding: 451 when the picture is banned (banned-media.ts), else 409
+ * when the same picture is already a public upload or one of the caller's
+ * own: both asked in one statement, as an image upload asks twice (before
+ * its files are written, and again holding the image inserts' turn).
+ */
+async function refuseKnownImage(db: Executor, userId: string, image: ProcessedImage): Promise<void> {
+  const exact = sql`SELECT u.id FROM uploads u WHERE (u.sha256 = ${image.sha256} OR u.source_sha256 = ${image.inputSha256})
+    AND ${visibleTo({ id: userId, isAdmin: false })} ORDER BY u.created_at LIMIT 1`
+  const similar = image.phash === null ? sql`NULL` : sql`(${similarUpload(userId, image.phash)})`
+  const known = (await db.get<{ banned: number, duplicate: string | null }>(sql`SELECT
+    CASE WHEN ${bannedImageMatch(image)} THEN 1 ELSE 0 END AS banned, coalesce((${exact}), ${similar}) AS duplicate`))!
+  if (known.banned) throw bannedImage()
+  if (known.duplicate) throw duplicateConflict(known.duplicate)
 }
 
 /** PATCH /api/upload/{id}/privacy: the owner toggles; anyone else (or no such upload) gets 404. */

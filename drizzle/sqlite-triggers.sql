@@ -84,12 +84,14 @@ BEGIN
 END;
 
 CREATE TRIGGER `upload_tags_tag_ids_delete` AFTER DELETE ON `upload_tags`
+WHEN instr(',' || (SELECT `tag_ids` FROM `uploads` WHERE `id` = OLD.`upload_id`) || ',', ',' || OLD.`tag_id` || ',') > 0
 BEGIN
   UPDATE `uploads` SET `tag_ids` = coalesce((SELECT group_concat(`tag_id`, ',') FROM (SELECT `tag_id` FROM `upload_tags` WHERE `upload_id` = OLD.`upload_id` ORDER BY `position`)), '')
     WHERE `id` = OLD.`upload_id`;
 END;
 
 CREATE TRIGGER `upload_tags_tag_ids_insert` AFTER INSERT ON `upload_tags`
+WHEN instr(',' || (SELECT `tag_ids` FROM `uploads` WHERE `id` = NEW.`upload_id`) || ',', ',' || NEW.`tag_id` || ',') = 0
 BEGIN
   UPDATE `uploads` SET `tag_ids` = coalesce((SELECT group_concat(`tag_id`, ',') FROM (SELECT `tag_id` FROM `upload_tags` WHERE `upload_id` = NEW.`upload_id` ORDER BY `position`)), '')
     WHERE `id` = NEW.`upload_id`;

@@ -15,10 +15,13 @@ const suffix = randomUUID().slice(0, 8)
 const tag = `cl-${suffix}`
 const other = `cl-other-${suffix}`
 let id: string
+/** An upload on the second tag's page only: its card shows that page's own list has been drawn. */
+let otherOnly: string
 
 beforeAll(async () => {
   browser = await launchBrowser()
   owner = await registerUser()
+  otherOnly = await seedLink(owner, { description: `Card link, other tag only ${suffix}`, tags: [other] })
   id = await seedLink(owner, { description: `Card link ${suffix}`, tags: [tag, other] })
 })
 afterAll(() => browser?.close())
@@ -58,9 +61,13 @@ describe('links on an upload card', () => {
     expect(await marked(page)).toBe('kept')
     // The card is on both tags' pages: until the new page's list has come, the card shown may
     // still be the old list's, and a focus given to it is lost when the list is drawn again.
-    await page.waitForLoadState('networkidle')
+    // A card only the new list has says it has come (waiting for the network to settle did not,
+    // once, on a loaded machine).
+    await page.locator(`[data-testid="upload-card"][data-upload-id="${otherOnly}"]`).waitFor()
 
-    await page.locator(`[data-testid="upload-card"][data-upload-id="${id}"] a[href="/user/${owner.username}"]`).focus()
+    const ownerLink = page.locator(`[data-testid="upload-card"][data-upload-id="${id}"] a[href="/user/${owner.username}"]`)
+    await ownerLink.focus()
+    await expect(page.evaluate(() => document.activeElement?.getAttribute('href'))).resolves.toBe(`/user/${owner.username}`)
     await page.keyboard.press('Enter')
     await page.waitForURL(`**/user/${owner.username}`)
     await page.locator('h1', { hasText: owner.username }).waitFor()

@@ -47,7 +47,14 @@ describe('upload progress', () => {
       await page.locator('button[type=submit]:disabled', { hasText: 'Uploading…' }).waitFor()
       // About 7 s alone; a loaded CI machine running every project at once has taken over 60.
       const outcomes = [opened(), refused()]
-      const error = await Promise.race(outcomes)
+      // Neither in time (seen twice on PostgreSQL in full runs): say where the page was.
+      const error = await Promise.race(outcomes).catch(async (timeout: Error) => {
+        const state = await page.evaluate(() => ({
+          progress: (window as unknown as { progressSeen: unknown[] }).progressSeen,
+          button: document.querySelector('button[type=submit]')?.textContent?.trim(),
+        }))
+        throw new Error(`${timeout.message}\nThe page then: ${JSON.stringify({ url: page.url(), ...state, errors })}`)
+      })
       // The wait that lost ends when the page closes: not an error of the test.
       for (const outcome of outcomes) outcome.catch(() => {})
       if (error === null) break

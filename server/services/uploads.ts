@@ -291,11 +291,13 @@ async function refuseKnownBytes(db: Executor, userId: string, sha256: string): P
  * image processing.
  */
 async function refuseExactDuplicate(db: Executor, userId: string, sha256: string): Promise<void> {
-  const owner = { id: userId, isAdmin: false }
-  const found = await db.get<{ id: string }>(sql`SELECT u.id FROM uploads u
-    WHERE (u.source_sha256 = ${sha256} OR u.sha256 = ${sha256}) AND ${visibleTo(owner)} ORDER BY u.created_at LIMIT 1`)
+  const found = await db.get<{ id: string }>(sameBytesUpload(userId, sha256, sha256))
   if (found) throw duplicateConflict(found.id)
 }
+
+/** The oldest upload visible to `userId` stored as `stored` or received as `received` (hex SHA-256s). */
+const sameBytesUpload = (userId: string, stored: string, received: string) => sql`SELECT u.id FROM uploads u
+  WHERE (u.sha256 = ${stored} OR u.source_sha256 = ${received}) AND ${visibleTo({ id: userId, isAdmin: false })} ORDER BY u.created_at LIMIT 1`
 
 /**
  * After decoding: 451 when the picture is banned (banned-media.ts), else 409
@@ -304,8 +306,7 @@ async function refuseExactDuplicate(db: Executor, userId: string, sha256: string
  * its files are written, and again holding the image inserts' turn).
  */
 async function refuseKnownImage(db: Executor, userId: string, image: ProcessedImage): Promise<void> {
-  const exact = sql`SELECT u.id FROM uploads u WHERE (u.sha256 = ${image.sha256} OR u.source_sha256 = ${image.inputSha256})
-    AND ${visibleTo({ id: userId, isAdmin: false })} ORDER BY u.created_at LIMIT 1`
+  const exact = sameBytesUpload(userId, image.sha256, image.inputSha256)
   const similar = image.phash === null ? sql`NULL` : sql`(${similarUpload(userId, image.phash)})`
   const known = (await db.get<{ banned: number, duplicate: string | null }>(sql`SELECT
     CASE WHEN ${bannedImageMatch(image)} THEN 1 ELSE 0 END AS banned, coalesce((${exact}), ${similar}) AS duplicate`))!

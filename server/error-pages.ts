@@ -18,7 +18,7 @@ export default defineNitroErrorHandler(async (error: H3Error, event) => {
   const path = getRequestURL(event).pathname
   if (path === '/api' || path.startsWith('/api/') || path.startsWith('/__nuxt_error')) return
   if (isDatabaseUnavailable(error) || isDatabaseUnavailable(error.cause)) {
-    useLogger().warn({ requestId: requestIdOf(event), method: event.method, route: routeTemplate(event, 503) }, '[page] database unavailable')
+    useLogger().warn({ requestId: requestIdOf(event), method: event.method, route: routeTemplate(event, 503), reason: unavailableReason(error.cause ?? error) }, '[page] database unavailable')
     // Feeds and sitemaps are read by programs: the API's error shape, as their 404s.
     if (!isPagePath(path)) return sendUnavailable(event)
     // A page: Nuxt's error page (next in the chain) says 503, with Retry-After.

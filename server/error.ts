@@ -17,7 +17,7 @@ export default defineNitroErrorHandler(async (error: H3Error, event) => {
   setRequestIdHeader(event)
 
   if (isDatabaseUnavailable(error)) {
-    useLogger().warn({ requestId: requestIdOf(event), method: event.method, route: routeTemplate(event, 503) }, '[api] database unavailable')
+    useLogger().warn({ requestId: requestIdOf(event), method: event.method, route: routeTemplate(event, 503), reason: unavailableReason(error) }, '[api] database unavailable')
     await sendUnavailable(event)
     return
   }

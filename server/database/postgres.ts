@@ -14,10 +14,17 @@ const types = {
   },
 } as pg.CustomTypesConfig
 
-/** SQLSTATE classes and driver errors that mean the server is gone, not that the query is wrong. */
+/**
+ * SQLSTATE classes and driver errors that mean the server is gone or cannot
+ * take the request now, not that the query is wrong. Class 53, insufficient
+ * resources, is the second kind: a cluster at max_connections (or a role or
+ * database at its connection limit) refuses the pool a new connection with
+ * 53300, as it does out of memory or disk. The request answers 503 and may be
+ * sent again.
+ */
 function isConnectionError(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: string, message?: string }
-  if (code && (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03')) return true
+  if (code && (code.startsWith('08') || code.startsWith('53') || code === '57P01' || code === '57P02' || code === '57P03')) return true
   if (code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH'].includes(code)) return true
   return typeof message === 'string' && /Connection terminated|timeout exceeded when trying to connect|not queryable|Connection closed/i.test(message)
 }

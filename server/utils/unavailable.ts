@@ -14,6 +14,13 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return error instanceof DatabaseUnavailableError || (error as { cause?: unknown } | null)?.cause instanceof DatabaseUnavailableError
 }
 
+/** What the driver said when the database could not be reached or refused the request (for the log line of a 503). */
+export function unavailableReason(error: unknown): string | undefined {
+  const unavailable = error instanceof DatabaseUnavailableError ? error : (error as { cause?: unknown } | null)?.cause
+  const driver = (unavailable as DatabaseUnavailableError | undefined)?.driverError as { message?: unknown } | undefined
+  return typeof driver?.message === 'string' ? driver.message : undefined
+}
+
 /** The headers every answer of an unreachable database carries: 503, Retry-After, never stored. */
 export function setUnavailable(event: H3Event): void {
   setResponseStatus(event, 503, reasonPhrase(503))

@@ -78,7 +78,8 @@ export async function upsertTag(db: Executor, tag: { name: string, slug: string 
  * commit, and every round trip in between kept the uploads sharing a common
  * tag waiting on each other (a link upload made 15 more with 5 to 10 tags).
  * On SQLite, where a statement is a call in this process, one each. A row
- * made here gets its id from `made` when it has one for the slug.
+ * made here gets its id from `made` when it has one for the slug (only slugs
+ * that had no row: see NewTags).
  */
 export async function upsertTags(tx: Executor, tags: readonly { name: string, slug: string }[], made?: ReadonlyMap<string, string>): Promise<Map<string, string>> {
   const ids = new Map<string, string>()
@@ -197,8 +198,17 @@ export async function attachTags(db: Executor, uploadId: string, names: string[]
   })
 }
 
-/** A new upload's tags, resolved, and the id of each one's row (found, or to be made with). */
-export interface NewTags { tags: NamedTag[], ids: Map<string, string> }
+/**
+ * A new upload's tags, resolved; the id of each one's row (found, or to be
+ * made with); and `made`, the ids of those that had no row, the only ones the
+ * upsert is given. A found row's own id is never inserted again. PostgreSQL
+ * checks ON CONFLICT (slug) before the insert and without a lock; with other
+ * transactions taking the same tag, that check can pass, and the insert then
+ * meets the row's id in tags_pkey, which the clause does not cover: 23505. A
+ * fresh id meets no row there, and the insert into the slug's index catches
+ * the conflict the check missed.
+ */
+export interface NewTags { tags: NamedTag[], ids: Map<string, string>, made: Map<string, string> }
 
 /**
  * A new upload's tags, in two steps inside the transaction that inserts it
@@ -215,13 +225,14 @@ export interface NewTags { tags: NamedTag[], ids: Map<string, string> }
  */
 export async function resolveNewTags(tx: Executor, names: string[]): Promise<NewTags> {
   const wanted = wantedTags(names)
-  if (wanted.length === 0) return { tags: [], ids: new Map() }
+  if (wanted.length === 0) return { tags: [], ids: new Map(), made: new Map() }
   await holdTagRules(tx)
   const tags = await tagsToAdd(tx, [], wanted)
   const found = await tx.all<{ id: string, slug: string }>(sql`SELECT id, slug FROM tags WHERE slug ${inList(tags.map(tag => tag.slug))}`)
   const ids = new Map(found.map(row => [row.slug, row.id]))
-  for (const tag of tags) if (!ids.has(tag.slug)) ids.set(tag.slug, randomUUID())
-  return { tags, ids }
+  const made = new Map(tags.filter(tag => !ids.has(tag.slug)).map(tag => [tag.slug, randomUUID()]))
+  for (const [slug, id] of made) ids.set(slug, id)
+  return { tags, ids, made }
 }
 
 /** The `tag_ids` of an upload row with these tags (as uploads.tag_ids keeps them: ids in link order). */
@@ -229,7 +240,7 @@ export const newTagIds = (tags: NewTags): string => tags.tags.map(tag => tags.id
 
 /** The second step of tagging a new upload (resolveNewTags). */
 export async function linkNewTags(tx: Executor, uploadId: string, tags: NewTags): Promise<void> {
-  if (tags.tags.length > 0) await takeAndLinkTags(tx, uploadId, tags.tags, 0, tags.ids)
+  if (tags.tags.length > 0) await takeAndLinkTags(tx, uploadId, tags.tags, 0, tags.made)
 }
 
 /** An upload the actor may see: public, their own, or any when admin. 404 otherwise. */

@@ -2,8 +2,20 @@ import { chmodSync, closeSync, existsSync, openSync, readSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
 import BetterSqlite3 from 'better-sqlite3'
-import type { Database, Executor } from './port'
+import { DatabaseUnavailableError, type Database, type Executor } from './port'
 import { render, sql, type Query } from './sql'
+
+/**
+ * SQLite's answers that mean it cannot write now, not that the query is wrong:
+ * another process held the write lock past busy_timeout (SQLITE_BUSY), or the
+ * disk is full (SQLITE_FULL). They become DatabaseUnavailableError, a 503 with
+ * Retry-After, as PostgreSQL's lost or full server does; any other error is
+ * left as it is.
+ */
+function mapError(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code
+  return typeof code === 'string' && /^SQLITE_(BUSY|FULL)/.test(code) ? new DatabaseUnavailableError(error) : error
+}
 
 /** Statements compiled once per connection; the oldest go first past this many. */
 const STATEMENTS_MAX = 500
@@ -60,7 +72,7 @@ export class SqliteDatabase implements Database {
       return Promise.resolve(work())
     }
     catch (error) {
-      return Promise.reject(error)
+      return Promise.reject(mapError(error))
     }
   }
 
@@ -147,7 +159,7 @@ export class SqliteDatabase implements Database {
         if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK')
       }
       finally {
-        for (const job of jobs) job.reject(error)
+        for (const job of jobs) job.reject(mapError(error))
       }
     }
     let next = 0
@@ -359,6 +371,6 @@ function settle<T>(work: () => T): Promise<T> {
     return Promise.resolve(work())
   }
   catch (error) {
-    return Promise.reject(error)
+    return Promise.reject(mapError(error))
   }
 }

@@ -1,3 +1,5 @@
+import { join } from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, registerUser } from '../support/api'
 import { createTestDatabase, dropTestDatabase } from '../support/postgres'
@@ -8,7 +10,8 @@ import { postUpload } from '../support/uploads'
 /**
  * PostgreSQL lost and back: the server reaches its database through a TCP
  * proxy that the test cuts (every connection dropped, new ones refused) and
- * restores. SQLite is a file inside the process and cannot be lost this way.
+ * restores. SQLite is a file inside the process and cannot be lost this way;
+ * another process can hold its write lock (below).
  */
 describe.skipIf(testEngine() !== 'postgres')('a lost PostgreSQL connection', () => {
   let databaseUrl: string
@@ -80,5 +83,43 @@ describe.skipIf(testEngine() !== 'postgres')('a lost PostgreSQL connection', () 
     expect(after.body.total).toBe(0)
     expect(server.process.exitCode).toBeNull()
     expect(server.output()).not.toMatch(/\n\s+at /)
+  })
+})
+
+/**
+ * SQLite's file write-locked by another process (a script, the sqlite3 shell
+ * in a transaction) for longer than the server's busy timeout (5 s): a write
+ * answers 503 with Retry-After, as a lost PostgreSQL does, not 500, and the
+ * log line says why. Once the lock is gone, the same write goes through.
+ */
+describe.skipIf(testEngine() !== 'sqlite')('SQLite locked by another process', () => {
+  let server: RunningServer | undefined
+
+  afterAll(async () => {
+    await server?.stop()
+  })
+
+  it('answers a write 503 once the busy timeout has passed, writes nothing, and writes again once the lock is gone', async () => {
+    const running = server = await startServer()
+    const user = await registerUser({}, running.url)
+    const link = { upload_type: 'link', external_url: 'https://example.com/locked', description: 'written while another process held the lock' }
+    const other = new BetterSqlite3(join(running.dataDir, 'app.sqlite'))
+    try {
+      other.exec('BEGIN IMMEDIATE')
+      const refused = await postUpload(user, link, undefined, running.url)
+      expect(refused.status, running.output()).toBe(503)
+      expect(refused.body).toEqual({ statusCode: 503, statusMessage: 'Service Unavailable', message: 'The database is unavailable, please try again shortly', requestId: refused.headers.get('x-request-id') })
+      expect(refused.headers.get('retry-after')).toBe('5')
+      expect(running.output()).toContain('"reason":"database is locked"')
+    }
+    finally {
+      if (other.inTransaction) other.exec('ROLLBACK')
+      other.close()
+    }
+    expect((await api('/api/uploads/filtered', { baseURL: running.url })).body.total).toBe(0)
+    const made = await postUpload(user, link, undefined, running.url)
+    expect(made.status, running.output()).toBe(201)
+    expect((await api('/api/uploads/filtered', { baseURL: running.url })).body.total).toBe(1)
+    expect(running.output()).not.toMatch(/\n\s+at /)
   })
 })

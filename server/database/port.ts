@@ -61,8 +61,9 @@ export type Row<T extends Table> = {
 /**
  * The engine is unreachable (connection refused, lost, shutting down) or
  * cannot take the request now (PostgreSQL out of connections or disk,
- * SQLite's file locked by another process or full): answered 503. The driver's error is `driverError`, not `cause`: h3 would
- * otherwise wrap the driver's error instead of this one.
+ * SQLite's file locked by another process or full): answered 503. The
+ * driver's error is `driverError`, not `cause`: h3 would otherwise wrap the
+ * driver's error instead of this one.
  */
 export class DatabaseUnavailableError extends Error {
   constructor(readonly driverError: unknown) {

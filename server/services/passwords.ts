@@ -36,7 +36,12 @@ export async function changePassword(
     // the caller's session must still be live and the hash the one checked above.
     await requireLiveSession(tx, actor)
     const swapped = await tx.run(sql`UPDATE users SET password_hash = ${passwordHash} WHERE id = ${actor.id} AND password_hash = ${current}`)
-    if (swapped.changes !== 1) throw apiError(400, 'Current password is incorrect')
+    if (swapped.changes !== 1) {
+      // On PostgreSQL a reset can commit between that check and this update (which then
+      // waits for it and finds another hash): it ended the session too, and says so first.
+      await requireLiveSession(tx, actor)
+      throw apiError(400, 'Current password is incorrect')
+    }
     await revokeUserSessions(tx, actor.id, actor.sessionId)
   })
   return { success: true as const, message: CHANGE_PASSWORD_MESSAGE }

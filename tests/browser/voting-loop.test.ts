@@ -199,8 +199,13 @@ describe('hiding a tag', () => {
     await page.waitForFunction(id => !document.querySelector(`.feed [data-upload-id="${id}"]`), ids[1])
     await open(page, '/settings')
     expect(await page.textContent('[data-testid=hidden-tags]')).toContain('#vl-dogs')
+    // A failure says whether the save was sent and answered, and what the section showed.
+    const saved = page.waitForResponse(response => response.url().endsWith('/api/profile/filters') && response.request().method() === 'PUT', { timeout: 10_000 })
     await page.click('text=Show again')
-    await page.waitForSelector('[data-testid=no-hidden-tags]')
+    expect((await saved).status()).toBe(200)
+    await page.waitForSelector('[data-testid=no-hidden-tags]', { timeout: 10_000 }).catch(async (error: Error) => {
+      throw new Error(`${error.message}\nThe section showed: ${await page.textContent('#filters')}`)
+    })
     expect((await api('/api/profile/filters', { token: user.token, baseURL: server.url })).body).toEqual({ hiddenTags: [], blindVoting: false })
     await context.close()
   })

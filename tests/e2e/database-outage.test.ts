@@ -110,6 +110,8 @@ describe.skipIf(testEngine() !== 'sqlite')('SQLite locked by another process', (
       expect(refused.status, running.output()).toBe(503)
       expect(refused.body).toEqual({ statusCode: 503, statusMessage: 'Service Unavailable', message: 'The database is unavailable, please try again shortly', requestId: refused.headers.get('x-request-id') })
       expect(refused.headers.get('retry-after')).toBe('5')
+      // The log is written after the answer: wait for its line (up to 5 s).
+      for (let tries = 0; tries < 50 && !running.output().includes('"reason":"database is locked"'); tries++) await new Promise(resolve => setTimeout(resolve, 100))
       expect(running.output()).toContain('"reason":"database is locked"')
     }
     finally {

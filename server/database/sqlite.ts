@@ -68,12 +68,7 @@ export class SqliteDatabase implements Database {
   /** Runs `work` now, or after the open transaction when called from outside it. */
   private outside<T>(work: () => T): Promise<T> {
     if (this.writer) return this.writer.then(() => this.outside(work))
-    try {
-      return Promise.resolve(work())
-    }
-    catch (error) {
-      return Promise.reject(mapError(error))
-    }
+    return settle(work)
   }
 
   allNow<T>(query: Query): T[] {
@@ -366,6 +361,7 @@ class SqliteTransaction implements Executor {
   }
 }
 
+/** `work`'s result, or its error (mapError) as a rejection. */
 function settle<T>(work: () => T): Promise<T> {
   try {
     return Promise.resolve(work())

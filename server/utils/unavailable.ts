@@ -9,16 +9,22 @@ export const UNAVAILABLE_RETRY_AFTER = 5
 
 export const UNAVAILABLE_MESSAGE = 'The database is unavailable, please try again shortly'
 
+/** The DatabaseUnavailableError of `error`: thrown as is, or wrapped by h3. */
+function unavailableOf(error: unknown): DatabaseUnavailableError | undefined {
+  if (error instanceof DatabaseUnavailableError) return error
+  const cause = (error as { cause?: unknown } | null)?.cause
+  return cause instanceof DatabaseUnavailableError ? cause : undefined
+}
+
 /** A lost or refused database connection, thrown as is or wrapped by h3. */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  return error instanceof DatabaseUnavailableError || (error as { cause?: unknown } | null)?.cause instanceof DatabaseUnavailableError
+  return unavailableOf(error) !== undefined
 }
 
 /** What the driver said when the database could not be reached or refused the request (for the log line of a 503). */
 export function unavailableReason(error: unknown): string | undefined {
-  const unavailable = error instanceof DatabaseUnavailableError ? error : (error as { cause?: unknown } | null)?.cause
-  const driver = (unavailable as DatabaseUnavailableError | undefined)?.driverError as { message?: unknown } | undefined
-  return typeof driver?.message === 'string' ? driver.message : undefined
+  const message = (unavailableOf(error)?.driverError as { message?: unknown } | undefined)?.message
+  return typeof message === 'string' ? message : undefined
 }
 
 /** The headers every answer of an unreachable database carries: 503, Retry-After, never stored. */

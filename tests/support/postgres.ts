@@ -19,7 +19,8 @@ export function adminDatabaseUrl(): string {
   return url
 }
 
-async function onCluster<T>(adminUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `work` on a client of the cluster behind `adminUrl` (a superuser URL), closed afterwards. */
+export async function onCluster<T>(adminUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: adminUrl })
   try {
     await client.connect()

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto'
-import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../server/database/connection'
 import { DatabaseUnavailableError, type Database } from '../../server/database/port'
 import { sql } from '../../server/database/sql'
-import { adminDatabaseUrl, createTestDatabase, dropTestDatabase } from '../support/postgres'
+import { adminDatabaseUrl, createTestDatabase, dropTestDatabase, onCluster } from '../support/postgres'
 
 /**
  * A PostgreSQL server that refuses the pool a new connection for want of
@@ -18,16 +17,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL refusing a connection'
   let url: string
   let db: Database | undefined
 
-  const asAdmin = async (text: string) => {
-    const client = new pg.Client({ connectionString: adminDatabaseUrl() })
-    await client.connect()
-    try {
-      await client.query(text)
-    }
-    finally {
-      await client.end()
-    }
-  }
+  const asAdmin = (text: string) => onCluster(adminDatabaseUrl(), client => client.query(text))
 
   beforeAll(async () => {
     url = await createTestDatabase()

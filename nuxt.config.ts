@@ -51,6 +51,9 @@ export default defineNuxtConfig({
     // false: the hot API routes take Nitro's whole pipeline too (server/plugins/api-fast-path.ts).
     apiFastPath: true,
     imageFetchAllowPrivate: false,
+    // Milliseconds a search may spend weighing uploads one by one before it is refused, 400
+    // `Query too complex`; 0 refuses every such search (server/services/search-budget.ts).
+    searchBudgetMs: 200,
     // `fs`: <data>/media; `s3`: the bucket below (docs/behaviour.md, Scaling out).
     mediaStorage: 'fs',
     s3: {

@@ -72,6 +72,18 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
+/**
+ * A statement ran past the deadline it was given: on SQLite its WHERE called
+ * `within_deadline(deadline)` after the deadline (server/database/sqlite.ts),
+ * on PostgreSQL its transaction's statement_timeout ended it.
+ */
+export class DeadlinePassedError extends Error {
+  constructor() {
+    super('The statement ran past its deadline')
+    this.name = 'DeadlinePassedError'
+  }
+}
+
 /** The engine refused a text value it cannot hold (PostgreSQL: a NUL character): answered 400. */
 export class UnstorableTextError extends Error {
   constructor(readonly driverError: unknown) {

@@ -1,5 +1,5 @@
 import pg from 'pg'
-import { DatabaseUnavailableError, UnstorableTextError, type Database, type Executor } from './port'
+import { DatabaseUnavailableError, DeadlinePassedError, UnstorableTextError, type Database, type Executor } from './port'
 import { advisoryLock, render, sql, type Query } from './sql'
 
 /**
@@ -34,6 +34,8 @@ function mapError(error: unknown): unknown {
   // 22021: a NUL byte (valid in SQLite text, never in PostgreSQL's); 22P05: untranslatable character.
   const code = (error as { code?: string } | null)?.code
   if (code === '22021' || code === '22P05') return new UnstorableTextError(error)
+  // 57014 is any cancelled statement: only statement_timeout's is a deadline.
+  if (code === '57014' && /statement timeout/.test((error as { message?: string }).message ?? '')) return new DeadlinePassedError()
   return error
 }
 

@@ -2,7 +2,7 @@ import { chmodSync, closeSync, existsSync, openSync, readSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
 import BetterSqlite3 from 'better-sqlite3'
-import { DatabaseUnavailableError, type Database, type Executor } from './port'
+import { DatabaseUnavailableError, DeadlinePassedError, type Database, type Executor } from './port'
 import { render, sql, type Query } from './sql'
 
 /**
@@ -15,6 +15,18 @@ import { render, sql, type Query } from './sql'
 function mapError(error: unknown): unknown {
   const code = (error as { code?: unknown } | null)?.code
   return typeof code === 'string' && /^SQLITE_(BUSY|FULL)/.test(code) ? new DatabaseUnavailableError(error) : error
+}
+
+/**
+ * SQL's `within_deadline(deadline)`: 1 until `deadline` (milliseconds since
+ * the epoch) has passed, then DeadlinePassedError, which ends the statement.
+ * A test in a WHERE, it bounds a scan that no index narrows
+ * (server/services/search-budget.ts); the connection has no other way to
+ * stop a statement it is running.
+ */
+function withinDeadline(deadline: unknown): 1 {
+  if (Date.now() >= Number(deadline)) throw new DeadlinePassedError()
+  return 1
 }
 
 /** Statements compiled once per connection; the oldest go first past this many. */
@@ -47,6 +59,7 @@ export class SqliteDatabase implements Database {
     this.sqlite.pragma('synchronous = NORMAL')
     // PostgreSQL has bit_count(); SQLite gets the Hamming distance of two 64-bit hex hashes here.
     this.sqlite.function('phash_distance', { deterministic: true }, (a: unknown, b: unknown) => hammingDistance(String(a), String(b)))
+    this.sqlite.function('within_deadline', { deterministic: false }, withinDeadline)
     if (file !== ':memory:') {
       for (const suffix of ['', '-wal', '-shm']) {
         if (existsSync(file + suffix)) chmodSync(file + suffix, 0o600)

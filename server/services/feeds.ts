@@ -5,6 +5,7 @@ import { isTagSlug } from '../../shared/utils/tags'
 import type { SearchNode } from '../../shared/utils/search-query'
 import { cachedList } from './list-cache'
 import { searchCondition, tagSlugsOf, withAliasesResolved } from './search'
+import { budgetTest, withinBudget } from './search-budget'
 import { aliasSlugsIn } from './tag-rules'
 import { ENTRY_COLUMNS, filtering, taggedIds, withTags, type ListEntry, type ListRow } from './lists'
 
@@ -15,8 +16,8 @@ export type FeedSource = { kind: 'recent' } | { kind: 'top' } | { kind: 'tag', s
   | { kind: 'favourites', username: string }
   /** The comments of a public upload. */
   | { kind: 'comments', uploadId: string }
-  /** `q` as given (for the links), `node` as parsed (null: blank, every public upload). */
-  | { kind: 'search', q: string, node: SearchNode | null }
+  /** `q` as given (for the links), `node` as parsed (null: blank, every public upload), refused past `budgetMs` (search-budget.ts). */
+  | { kind: 'search', q: string, node: SearchNode | null, budgetMs: number }
 export type FeedFormat = 'atom' | 'json'
 
 const PRODUCT = 'Does It Fuck?'
@@ -45,9 +46,11 @@ export type FeedRatings = readonly ContentRating[] | null
 /** The feed's content, or null for an unknown tag or user. */
 async function loadFeed(db: Executor, source: FeedSource, ratings: FeedRatings): Promise<Feed | null> {
   const rated = (upload?: Query) => filtering({ ratings, hiddenTags: [] }, upload)
-  const entries = async (where: Query, order: Query): Promise<ListEntry[]> => withTags(db, await db.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username
+  const entries = async (where: Query, order: Query, on = db): Promise<ListEntry[]> => withTags(on, await on.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username
     FROM uploads u JOIN users us ON us.id = u.user_id
     WHERE u.is_private = 0 AND ${where}${rated()} ORDER BY ${order} LIMIT ${FEED_SIZE}`))
+  const searchEntries = (condition: Query, budgetMs: number) => withinBudget(db, budgetMs, (executor, deadline) =>
+    entries(sql`${budgetTest(deadline)}${condition}`, NEWEST, executor))
   switch (source.kind) {
     case 'recent':
       return { title: `${PRODUCT}: newest uploads`, pagePath: '/', feedPath: '/feeds/recent', since: NEVER, entries: await entries(sql`1 = 1`, NEWEST) }
@@ -83,8 +86,11 @@ async function loadFeed(db: Executor, source: FeedSource, ratings: FeedRatings):
         feedPath: '/feeds/search',
         feedQuery: query,
         since: NEVER,
-        // Feeds are read without a session: `is:` is refused before this (sendSearchFeed).
-        entries: await entries(source.node ? searchCondition(withAliasesResolved(source.node, await aliasSlugsIn(db, tagSlugsOf(source.node))), null) : sql`1 = 1`, NEWEST),
+        // Feeds are read without a session: `is:` is refused before this (the feeds route).
+        // The newest uploads are weighed one by one until 50 match, within the budget.
+        entries: source.node
+          ? await searchEntries(searchCondition(withAliasesResolved(source.node, await aliasSlugsIn(db, tagSlugsOf(source.node))), null), source.budgetMs)
+          : await entries(sql`1 = 1`, NEWEST),
       }
     }
     case 'user': {

@@ -3,6 +3,7 @@ import type { Database, Executor } from '../database/port'
 import { dialects, sql, type Query } from '../database/sql'
 import { apiError, unauthorized } from './errors'
 import { cachedList, type DataVersion } from './list-cache'
+import { DEFAULT_SEARCH_BUDGET_MS } from './search-budget'
 import { aliasesAmong, aliasesStartingWith } from './tag-rules'
 import { searchTags } from './upload-tags'
 import { carryingTags, listFilteredUploads, listMatchingUploads, type LinkSearch, type ListView, type Paging } from './lists'
@@ -126,7 +127,8 @@ function countCondition(field: CountField, test: NumberTest, fields: Partial<Rec
  * view's order, with the total, as /api/uploads/filtered answers. A blank
  * query is every public upload (the filtered list without tags).
  */
-export async function searchUploads(db: Database, parsed: SearchNode | null, query: Paging, view: ListView, caller: string | null, at?: DataVersion) {
+export async function searchUploads(db: Database, parsed: SearchNode | null, query: Paging, view: ListView, caller: string | null,
+  budgetMs = DEFAULT_SEARCH_BUDGET_MS, at?: DataVersion) {
   if (parsed === null) return listFilteredUploads(db, { ...query, match: 'all' }, view, at)
   // One tag alone is the tag's list (which resolves an alias itself): it reads a page of
   // the tag's ordered links and its kept count instead of matching every upload carrying it.
@@ -134,7 +136,7 @@ export async function searchUploads(db: Database, parsed: SearchNode | null, que
   const node = withAliasesResolved(parsed, await aliasesAmong(db, tagSlugsOf(parsed), at))
   // The tree names everything the answer depends on (an age as its instants); `is:` the caller too.
   const key = `${JSON.stringify(node)} ${asksAboutCaller(node) ? caller : ''}`
-  return listMatchingUploads(db, key, searchCondition(node, caller), query, view, at, onOneTag(node))
+  return listMatchingUploads(db, key, searchCondition(node, caller), query, view, budgetMs, at, onOneTag(node))
 }
 
 /**

@@ -12,17 +12,40 @@ describe('GET /api/health', () => {
   })
 })
 
+// Own server, for a switch of the operator's (a search budget of 0), then stopped by SIGTERM.
+let server: RunningServer
+
+beforeAll(async () => {
+  server = await startServer({ NUXT_SEARCH_BUDGET_MS: '0' })
+})
+
+afterAll(async () => {
+  await server.stop()
+})
+
+describe('NUXT_SEARCH_BUDGET_MS=0', () => {
+  const get = async (path: string) => {
+    const response = await fetch(`${server.url}${path}`)
+    return { status: response.status, type: response.headers.get('content-type'), body: await response.json() as unknown }
+  }
+  const refused = { statusCode: 400, statusMessage: 'Bad Request', message: 'Query too complex', data: { position: 0, expected: 'a narrower query' } }
+
+  it('refuses every search that would weigh uploads one by one, in the error shape; kept lists still answer', async () => {
+    expect(await get('/api/search?q=text%3Aanything')).toEqual({ status: 400, type: 'application/json', body: refused })
+    expect(await get('/feeds/search.json?q=red%20OR%20blue')).toEqual({ status: 400, type: 'application/json', body: refused })
+    // One tag, and a blank query, are read from kept lists: no budget is spent.
+    expect(await get('/api/search?q=anything')).toMatchObject({ status: 200, body: { uploads: [], total: 0 } })
+    expect(await get('/api/search?q=')).toMatchObject({ status: 200, body: { page: 1 } })
+  })
+
+  it('says so on the search page, without pointing at a place in the query', async () => {
+    const html = await (await fetch(`${server.url}/search?q=text%3Aanything`)).text()
+    const problem = /<div[^>]*data-testid="search-error"[^>]*>([\s\S]*?)<\/div>/.exec(html)?.[1]?.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim()
+    expect(problem).toBe('Query too complex: this search would take too long. Add a tag or a rarer word to narrow it.')
+  })
+})
+
 describe('SIGTERM', () => {
-  let server: RunningServer
-
-  beforeAll(async () => {
-    server = await startServer()
-  })
-
-  afterAll(async () => {
-    await server.stop()
-  })
-
   it('finishes a request in flight, refuses new connections, closes and exits 0', async () => {
     const user = await registerUser({}, server.url)
     const boundary = 'shutdown-boundary'

@@ -67,7 +67,7 @@ describe.each(engines)('a search one tag\'s links answer ($name)', ({ open }) =>
       for (const sort of SORTS) {
         for (const page of [1, 2]) {
           const view = { ...PUBLIC_VIEW, sort }
-          const whole = await listMatchingUploads(db, `${q} whole`, searchCondition(node, null), paging(page), view)
+          const whole = await listMatchingUploads(db, `${q} whole`, searchCondition(node, null), paging(page), view, Number.POSITIVE_INFINITY)
           const onLinks = search && await linkSearchPage(db, search, paging(page), sort)
           if (WHOLE.includes(q)) {
             expect(onLinks ?? null, q).toBeNull()
@@ -80,7 +80,7 @@ describe.each(engines)('a search one tag\'s links answer ($name)', ({ open }) =>
       }
     }
     // The seed makes each shape match something, and not everything.
-    const sizes = await Promise.all(['red -blue', 'votes:>=10 red'].map(async q => (await listMatchingUploads(db, `${q} size`, searchCondition(parseSearch(q)!, null), paging(1), PUBLIC_VIEW)).total))
+    const sizes = await Promise.all(['red -blue', 'votes:>=10 red'].map(async q => (await listMatchingUploads(db, `${q} size`, searchCondition(parseSearch(q)!, null), paging(1), PUBLIC_VIEW, Number.POSITIVE_INFINITY)).total))
     for (const size of sizes) expect(size).toBeGreaterThan(7)
   })
 })

@@ -1,7 +1,10 @@
 import { SearchQuerySchema } from '#shared/schemas/lists'
 import { asksAboutCaller, parseSearch, searchUploads } from '../../services/search'
 
-/** GET /api/search?q=: public uploads matching a query of the search language, as /api/uploads/filtered answers. */
+/**
+ * GET /api/search?q=: public uploads matching a query of the search language, as
+ * /api/uploads/filtered answers; 400 `Query too complex` past NUXT_SEARCH_BUDGET_MS.
+ */
 export default defineEventHandler(async (event) => {
   const query = queryValidated(event, SearchQuerySchema)
   const node = parseSearch(query.q)
@@ -9,5 +12,5 @@ export default defineEventHandler(async (event) => {
   const view = await listViewOf(event, { ...query, unvoted: false })
   const caller = asksAboutCaller(node) ? (await requireUser(event)).id : null
   if (caller !== null) setCachePolicy(event, 'personal')
-  return searchUploads(useDB(), node, query, view, caller, at)
+  return searchUploads(useDB(), node, query, view, caller, useRuntimeConfig(event).searchBudgetMs, at)
 })

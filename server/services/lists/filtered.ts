@@ -1,8 +1,9 @@
 /** GET /api/uploads/filtered and GET /api/search: public uploads narrowed by tags or a search, with their total. */
-import type { Database, Executor } from '../../database/port'
+import { DeadlinePassedError, type Database, type Executor } from '../../database/port'
 import { sql, type Query } from '../../database/sql'
 import { cachedList, type DataVersion } from '../list-cache'
 import { flushRankCopies } from '../rank-copies'
+import { budgetTest, overBudget, withinBudget } from '../search-budget'
 import { resolveSlugsIn } from '../tag-rules'
 import { callerConditions, narrowed, periodSince, PUBLIC_VIEW, tagSlugs, viewConditions, viewKey, type ListView } from './filters'
 import { pageWithTotal } from './page'
@@ -48,16 +49,28 @@ async function listFiltered(db: Executor, slugs: string[], query: Paging & { mat
  * tag's links answer (`onLinks`, the same uploads as `condition`) reads that
  * tag's links when nothing of the caller's or a period narrows it
  * (linkSearchPage); any other is matched once (materialised with the order's
- * columns), then counted and paged.
+ * columns), then counted and paged, within `budgetMs` or refused: 400 `Query
+ * too complex` (search-budget.ts). A refusal is kept like an answer, so the
+ * same query is not weighed again until the next write.
  */
-export function listMatchingUploads(db: Database, key: string, condition: Query, query: Paging, view: ListView, at?: DataVersion, onLinks?: LinkSearch) {
-  return cachedList(db, `search ${query.page} ${query.limit} ${viewKey(view)} ${key}`, async () => {
+export async function listMatchingUploads(db: Database, key: string, condition: Query, query: Paging, view: ListView, budgetMs: number, at?: DataVersion, onLinks?: LinkSearch) {
+  const answer = await cachedList(db, `search ${query.page} ${query.limit} ${viewKey(view)} ${key}`, async () => {
     if (onLinks && !narrowed(view) && periodSince(view) === null && LINK_SORTS.includes(view.sort)) {
       const found = await linkSearchPage(db, onLinks, query, view.sort)
       if (found) return { ...found, page: query.page, limit: query.limit }
     }
-    const source = sql`uploads u WHERE u.is_private = 0 AND ${condition}${viewConditions(view)}`
-    const { uploads, total } = await pageWithTotal(db, source, LIST_SORTS[view.sort], query, { username: true, materialise: ORDER_COLUMNS[view.sort] })
-    return { uploads, total, page: query.page, limit: query.limit }
+    try {
+      return await withinBudget(db, budgetMs, async (executor, deadline) => {
+        const source = sql`uploads u WHERE ${budgetTest(deadline)}u.is_private = 0 AND ${condition}${viewConditions(view)}`
+        const { uploads, total } = await pageWithTotal(executor, source, LIST_SORTS[view.sort], query, { username: true, materialise: ORDER_COLUMNS[view.sort] })
+        return { uploads, total, page: query.page, limit: query.limit }
+      })
+    }
+    catch (error) {
+      if (error instanceof DeadlinePassedError) return null
+      throw error
+    }
   }, at)
+  if (answer === null) throw overBudget()
+  return answer
 }

@@ -1,0 +1,47 @@
+/**
+ * The time a search may spend weighing uploads one by one (docs/behaviour.md,
+ * Search): past it the query is refused, 400 `Query too complex`, instead of
+ * holding the database. Only queries that no kept list answers are weighed so
+ * (lists/filtered.ts, listMatchingUploads, and the search feed): a common
+ * word, an OR of common tags, a negation alone.
+ */
+import { DeadlinePassedError, type Executor } from '../database/port'
+import { dialects, sql, type Query } from '../database/sql'
+import { apiError } from './errors'
+
+/** Milliseconds a search may take when the configuration (NUXT_SEARCH_BUDGET_MS) says nothing. */
+export const DEFAULT_SEARCH_BUDGET_MS = 200
+
+/**
+ * The first test of the WHERE of a statement that weighs `uploads u` one by
+ * one, with its AND. On SQLite it ends the statement once `deadline` has
+ * passed (within_deadline, server/database/sqlite.ts), asked of one upload in
+ * 64, as a call into JavaScript costs more than weighing an upload. On
+ * PostgreSQL the transaction's statement timeout ends it (withinBudget), and
+ * it is nothing.
+ */
+export function budgetTest(deadline: number): Query {
+  return sql`${dialects({ sqlite: sql`(u.rowid % 64 <> 0 OR within_deadline(${deadline})) AND `, postgres: '' })}`
+}
+
+/** 400 `Query too complex`: the query would take longer than the budget. */
+export const overBudget = () => apiError(400, 'Query too complex', { position: 0, expected: 'a narrower query' })
+
+/**
+ * `work`, given an executor and the deadline `budgetMs` from now, or
+ * DeadlinePassedError when it runs past it: on PostgreSQL in a transaction
+ * whose statement_timeout is the budget. `work` puts budgetTest(deadline)
+ * first in the WHERE of each statement that weighs uploads one by one. A
+ * budget of 0 refuses every such search without running it (an operator's
+ * switch for a site under load); Infinity sets none.
+ */
+export async function withinBudget<T>(db: Executor, budgetMs: number, work: (db: Executor, deadline: number) => Promise<T>): Promise<T> {
+  if (budgetMs <= 0) throw new DeadlinePassedError()
+  const deadline = Date.now() + budgetMs
+  // No deadline (Infinity): what the benchmarks measure.
+  if (db.dialect === 'sqlite' || !Number.isFinite(budgetMs)) return work(db, deadline)
+  return db.transaction(async (tx) => {
+    await tx.get(sql`SELECT set_config('statement_timeout', ${String(Math.ceil(budgetMs))}, true) AS timeout`)
+    return work(tx, deadline)
+  })
+}

@@ -10,15 +10,24 @@ type ProfileFilters = v.InferOutput<typeof ProfileFiltersResponseSchema>
 
 /**
  * The account's filters (GET/PUT /api/profile/filters): hidden tags and the
- * blind-voting setting, shared by every component of the page.
+ * blind-voting setting, shared by every component of the page. Changes are
+ * made one after another, each from the list the one before saved, so two
+ * tags hidden at once are both kept; a load that began before a change never
+ * puts back what the change replaced.
  */
 export const useListFilters = perApp(() => {
   const api = useApi()
   const hiddenTags = useState<string[] | null>('filters:hidden-tags', () => null)
   const blindVoting = useState<boolean | null>('filters:blind-voting', () => null)
+  /** Changes begun: a load's answer counts only if none began while it was on its way. */
+  let changes = 0
+  /** The last change, which the next one waits for. */
+  let changing: Promise<unknown> = Promise.resolve()
 
   async function loadAll(): Promise<ProfileFilters> {
+    const begun = changes
     const filters = await api<ProfileFilters>('/api/profile/filters')
+    if (begun !== changes) return { hiddenTags: hiddenTags.value ?? filters.hiddenTags, blindVoting: blindVoting.value ?? filters.blindVoting }
     hiddenTags.value = filters.hiddenTags
     blindVoting.value = filters.blindVoting
     return filters
@@ -26,25 +35,35 @@ export const useListFilters = perApp(() => {
 
   const load = async (): Promise<string[]> => (await loadAll()).hiddenTags
 
-  /** Saves the hidden tags (and the blind-voting setting when given). */
-  async function save(tags: string[], blind?: boolean): Promise<string[]> {
-    const saved = await api<ProfileFilters>('/api/profile/filters', { method: 'PUT', body: blind === undefined ? { hiddenTags: tags } : { hiddenTags: tags, blindVoting: blind } })
-    hiddenTags.value = saved.hiddenTags
-    blindVoting.value = saved.blindVoting
-    // Every list on the page now leaves these tags out. Not awaited: refreshNuxtData first waits
-    // for an idle moment of the browser, and what was saved is known now (a toast says so at once).
-    if (blind === undefined) refreshNuxtData().catch(() => {})
-    return saved.hiddenTags
+  /**
+   * Saves the hidden tags `edit` makes of the current ones (and the
+   * blind-voting setting when given), after the changes before it; nothing
+   * is sent when neither changes.
+   */
+  function change(edit: (tags: string[]) => string[], blind?: boolean): Promise<string[]> {
+    changes++
+    const done = changing.then(async () => {
+      const current = hiddenTags.value ?? await load()
+      const tags = edit(current)
+      if (tags === current && (blind === undefined || blind === blindVoting.value)) return current
+      const saved = await api<ProfileFilters>('/api/profile/filters', { method: 'PUT', body: blind === undefined ? { hiddenTags: tags } : { hiddenTags: tags, blindVoting: blind } })
+      hiddenTags.value = saved.hiddenTags
+      blindVoting.value = saved.blindVoting
+      // Every list on the page now leaves these tags out. Not awaited: refreshNuxtData first waits
+      // for an idle moment of the browser, and what was saved is known now (a toast says so at once).
+      if (blind === undefined) refreshNuxtData().catch(() => {})
+      return saved.hiddenTags
+    })
+    changing = done.catch(() => {})
+    return done
   }
 
-  async function hide(slug: string) {
-    const current = hiddenTags.value ?? await load()
-    if (!current.includes(slug)) await save([...current, slug])
-  }
+  const hide = (slug: string) => change(tags => (tags.includes(slug) ? tags : [...tags, slug]))
+  const unhide = (slug: string) => change(tags => (tags.includes(slug) ? tags.filter(tag => tag !== slug) : tags))
+  /** Saves the blind-voting setting with the hidden tags as they are. */
+  const setBlindVoting = (on: boolean) => change(tags => tags, on)
 
-  const unhide = async (slug: string) => save((hiddenTags.value ?? await load()).filter(tag => tag !== slug))
-
-  return { hiddenTags, blindVoting, loadAll, load, save, hide, unhide }
+  return { hiddenTags, blindVoting, loadAll, load, hide, unhide, setBlindVoting }
 })
 
 /**
@@ -158,7 +177,7 @@ const sharedBlindVoting = perApp(() => {
     enabled.value = on
     if (signedIn.value) {
       try {
-        await filters.save(filters.hiddenTags.value ?? await filters.load(), on)
+        await filters.setBlindVoting(on)
         // Counts a server render left out come back with the lists, in the background: a
         // refresh waits for the browser to be idle, and the answer should not.
         if (!on) void refreshNuxtData()

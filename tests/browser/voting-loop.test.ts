@@ -211,6 +211,24 @@ describe('hiding a tag', () => {
   })
 })
 
+describe('hiding two tags at once', () => {
+  it('keeps both: the second waits for the first to be saved', async () => {
+    const user = await registerUser({}, server.url)
+    const context = await signedIn(user)
+    const page = await context.newPage()
+    await open(page, '/')
+    // Both clicks in one task: the second begins while the first one's save is on its way.
+    await page.evaluate((cards) => {
+      for (const [id, tag] of cards) document.querySelector<HTMLElement>(`.feed [data-upload-id="${id}"] [aria-label="Hide tag #${tag}"]`)!.click()
+    }, [[ids[1], 'vl-dogs'], [ids[2], 'vl-birds']])
+    await page.waitForFunction(id => !document.querySelector(`.feed [data-upload-id="${id}"]`), ids[2])
+    await page.waitForFunction(id => !document.querySelector(`.feed [data-upload-id="${id}"]`), ids[1])
+    expect(await cardIds(page)).toEqual([ids[0]])
+    expect((await api('/api/profile/filters', { token: user.token, baseURL: server.url })).body).toEqual({ hiddenTags: ['vl-birds', 'vl-dogs'], blindVoting: false })
+    await context.close()
+  })
+})
+
 describe('blind voting', () => {
   it('hides counts on cards until the viewer has voted, and can be switched off', async () => {
     const user = await registerUser({}, server.url)

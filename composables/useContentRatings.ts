@@ -24,6 +24,8 @@ export const useContentRatings = perApp(() => {
   const ready = useState<boolean>('ratings:ready', () => false)
 
   let reading: Promise<void> | undefined
+  /** Saves begun: the account's choice read before one of them would put back what it replaced. */
+  let saves = 0
 
   /** Reads the choice once per page load (client only); a second call waits for the first's answer. */
   function load(): Promise<void> {
@@ -35,8 +37,9 @@ export const useContentRatings = perApp(() => {
 
   async function read() {
     if (signedIn.value) {
+      const begun = saves
       const saved = await api<Preferences>('/api/profile/preferences').catch(() => null)
-      if (saved) preferences.value = { explicit: saved.explicit, suggestive: saved.suggestive }
+      if (saved && begun === saves) preferences.value = { explicit: saved.explicit, suggestive: saved.suggestive }
       return
     }
     try {
@@ -49,6 +52,7 @@ export const useContentRatings = perApp(() => {
 
   /** Saves the choice: the account's, or this browser's for a visitor. */
   async function save(choice: RatingPreferences) {
+    saves++
     if (signedIn.value) {
       const saved = await api<Preferences>('/api/profile/preferences', { method: 'PUT', body: { ...choice } })
       preferences.value = { explicit: saved.explicit, suggestive: saved.suggestive }

@@ -67,4 +67,26 @@ describe('content ratings in the UI', () => {
     expect(signedInErrors).toEqual([])
     await signedIn.close()
   })
+
+  it('keeps a choice made in Settings while the saved one was still being read', async () => {
+    const viewer = await registerUser()
+    const signedIn = await signedInContext(browser, viewer)
+    const settings = await signedIn.newPage()
+    // The account's choice, read after hydration, is answered at once and arrives late.
+    await settings.route('**/api/profile/preferences', async (route) => {
+      if (route.request().method() !== 'GET') return route.continue()
+      const response = await route.fetch()
+      await new Promise(resolve => setTimeout(resolve, 1500))
+      await route.fulfill({ response })
+    })
+    const read = settings.waitForResponse(response => response.url().endsWith('/api/profile/preferences') && response.request().method() === 'GET')
+    await goto(settings, '/settings')
+    await settings.selectOption('[data-testid=rating-pref-explicit]', 'show')
+    await settings.waitForSelector('[data-testid=settings-content-ratings] [role=status]')
+    await read
+    await settings.evaluate(() => new Promise(requestAnimationFrame))
+    expect(await settings.inputValue('[data-testid=rating-pref-explicit]')).toBe('show')
+    expect((await api('/api/profile/preferences', { token: viewer.token })).body).toMatchObject({ explicit: 'show', suggestive: 'show' })
+    await signedIn.close()
+  })
 })

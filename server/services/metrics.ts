@@ -83,6 +83,17 @@ const imageQueueRefused = new Counter({
   registers,
 })
 
+const searchesRefused = new Counter({
+  name: 'dif_searches_refused_total',
+  help: 'Searches stopped at the search budget (NUXT_SEARCH_BUDGET_MS) and refused with 400 Query too complex',
+  registers,
+})
+
+/** A search stopped at its budget (a refusal answered again from the list cache is not counted). */
+export function countSearchRefused(): void {
+  if (on) searchesRefused.inc()
+}
+
 const listCacheLookups = new Counter({
   name: 'dif_list_cache_lookups_total',
   help: 'Public list answers: from the list cache (hit, a replayed answer included) or computed (miss)',

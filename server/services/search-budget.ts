@@ -8,6 +8,7 @@
 import { DeadlinePassedError, type Executor } from '../database/port'
 import { dialects, sql, type Query } from '../database/sql'
 import { apiError } from './errors'
+import { countSearchRefused } from './metrics'
 
 /** Milliseconds a search may take when the configuration (NUXT_SEARCH_BUDGET_MS) says nothing. */
 export const DEFAULT_SEARCH_BUDGET_MS = 200
@@ -36,12 +37,18 @@ export const overBudget = () => apiError(400, 'Query too complex', { position: 0
  * switch for a site under load); Infinity sets none.
  */
 export async function withinBudget<T>(db: Executor, budgetMs: number, work: (db: Executor, deadline: number) => Promise<T>): Promise<T> {
-  if (budgetMs <= 0) throw new DeadlinePassedError()
-  const deadline = Date.now() + budgetMs
-  // No deadline (Infinity): what the benchmarks measure.
-  if (db.dialect === 'sqlite' || !Number.isFinite(budgetMs)) return work(db, deadline)
-  return db.transaction(async (tx) => {
-    await tx.get(sql`SELECT set_config('statement_timeout', ${String(Math.ceil(budgetMs))}, true) AS timeout`)
-    return work(tx, deadline)
-  })
+  try {
+    if (budgetMs <= 0) throw new DeadlinePassedError()
+    const deadline = Date.now() + budgetMs
+    // No deadline (Infinity): what the benchmarks measure.
+    if (db.dialect === 'sqlite' || !Number.isFinite(budgetMs)) return await work(db, deadline)
+    return await db.transaction(async (tx) => {
+      await tx.get(sql`SELECT set_config('statement_timeout', ${String(Math.ceil(budgetMs))}, true) AS timeout`)
+      return work(tx, deadline)
+    })
+  }
+  catch (error) {
+    if (error instanceof DeadlinePassedError) countSearchRefused()
+    throw error
+  }
 }

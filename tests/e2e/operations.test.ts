@@ -14,9 +14,10 @@ describe('GET /api/health', () => {
 
 // Own server, for a switch of the operator's (a search budget of 0), then stopped by SIGTERM.
 let server: RunningServer
+const METRICS_TOKEN = 'operations-metrics-token'
 
 beforeAll(async () => {
-  server = await startServer({ NUXT_SEARCH_BUDGET_MS: '0' })
+  server = await startServer({ NUXT_SEARCH_BUDGET_MS: '0', NUXT_METRICS_TOKEN: METRICS_TOKEN })
 })
 
 afterAll(async () => {
@@ -36,6 +37,17 @@ describe('NUXT_SEARCH_BUDGET_MS=0', () => {
     // One tag, and a blank query, are read from kept lists: no budget is spent.
     expect(await get('/api/search?q=anything')).toMatchObject({ status: 200, body: { uploads: [], total: 0 } })
     expect(await get('/api/search?q=')).toMatchObject({ status: 200, body: { page: 1 } })
+  })
+
+  it('counts a search stopped at the budget in /metrics', async () => {
+    const refusals = async () => {
+      const text = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text()
+      return Number(/^dif_searches_refused_total (\d+)$/m.exec(text)?.[1])
+    }
+    const before = await refusals()
+    expect(Number.isInteger(before)).toBe(true)
+    expect((await get('/api/search?q=text%3Acounted')).status).toBe(400)
+    expect(await refusals()).toBe(before + 1)
   })
 
   it('says so on the search page, without pointing at a place in the query', async () => {

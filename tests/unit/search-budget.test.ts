@@ -50,8 +50,9 @@ describe.each(engines)('the search budget on %s', (engine) => {
 
   it('refuses a query past its budget, keeps the refusal until the next write, and answers within a budget it fits', async () => {
     await expect(search('text:weighed', 1)).rejects.toMatchObject(OVER)
-    // Kept like an answer: not weighed again until the database changes.
-    await expect(search('text:weighed', 60_000)).rejects.toMatchObject(OVER)
+    // Kept like an answer: not weighed again until the database changes. (PostgreSQL's
+    // version moves with any commit in the cluster, and other tests share it.)
+    if (engine === 'SQLite') await expect(search('text:weighed', 60_000)).rejects.toMatchObject(OVER)
     await db.run(sql`UPDATE users SET username = 'budget_user2' WHERE id = 'budget-user'`)
     const answer = await search('text:weighed', 60_000)
     expect(answer.total).toBe(UPLOADS)

@@ -73,9 +73,9 @@ export class DatabaseUnavailableError extends Error {
 }
 
 /**
- * A statement ran past the deadline it was given: on SQLite its WHERE called
- * `within_deadline(deadline)` after the deadline (server/database/sqlite.ts),
- * on PostgreSQL its transaction's statement_timeout ended it.
+ * A statement ran past the time it was given: on SQLite its WHERE called
+ * `within_budget(ms)` after that long (server/database/sqlite.ts), on
+ * PostgreSQL its transaction's statement_timeout ended it.
  */
 export class DeadlinePassedError extends Error {
   constructor() {

@@ -49,8 +49,8 @@ async function loadFeed(db: Executor, source: FeedSource, ratings: FeedRatings):
   const entries = async (where: Query, order: Query, on = db): Promise<ListEntry[]> => withTags(on, await on.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username
     FROM uploads u JOIN users us ON us.id = u.user_id
     WHERE u.is_private = 0 AND ${where}${rated()} ORDER BY ${order} LIMIT ${FEED_SIZE}`))
-  const searchEntries = (condition: Query, budgetMs: number) => withinBudget(db, budgetMs, (executor, deadline) =>
-    entries(sql`${budgetTest(deadline)}${condition}`, NEWEST, executor))
+  const searchEntries = (condition: Query, budgetMs: number) => withinBudget(db, budgetMs, executor =>
+    entries(sql`${budgetTest(budgetMs)}${condition}`, NEWEST, executor))
   switch (source.kind) {
     case 'recent':
       return { title: `${PRODUCT}: newest uploads`, pagePath: '/', feedPath: '/feeds/recent', since: NEVER, entries: await entries(sql`1 = 1`, NEWEST) }

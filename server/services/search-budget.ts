@@ -15,36 +15,37 @@ export const DEFAULT_SEARCH_BUDGET_MS = 200
 
 /**
  * The first test of the WHERE of a statement that weighs `uploads u` one by
- * one, with its AND. On SQLite it ends the statement once `deadline` has
- * passed (within_deadline, server/database/sqlite.ts), asked of one upload in
- * 64, as a call into JavaScript costs more than weighing an upload. On
+ * one, with its AND. On SQLite it ends the statement once it has run
+ * `budgetMs` (within_budget, server/database/sqlite.ts), asked of one upload
+ * in 64, as a call into JavaScript costs more than weighing an upload. On
  * PostgreSQL the transaction's statement timeout ends it (withinBudget), and
  * it is nothing.
  */
-export function budgetTest(deadline: number): Query {
-  return sql`${dialects({ sqlite: sql`(u.rowid % 64 <> 0 OR within_deadline(${deadline})) AND `, postgres: '' })}`
+export function budgetTest(budgetMs: number): Query {
+  return sql`${dialects({ sqlite: sql`(u.rowid % 64 <> 0 OR within_budget(${budgetMs})) AND `, postgres: '' })}`
 }
 
 /** 400 `Query too complex`: the query would take longer than the budget. */
 export const overBudget = () => apiError(400, 'Query too complex', { position: 0, expected: 'a narrower query' })
 
 /**
- * `work`, given an executor and the deadline `budgetMs` from now, or
- * DeadlinePassedError when it runs past it: on PostgreSQL in a transaction
- * whose statement_timeout is the budget. `work` puts budgetTest(deadline)
- * first in the WHERE of each statement that weighs uploads one by one. A
- * budget of 0 refuses every such search without running it (an operator's
- * switch for a site under load); Infinity sets none.
+ * `work`, or DeadlinePassedError when one of its statements runs longer than
+ * `budgetMs`: on PostgreSQL in a transaction whose statement_timeout is the
+ * budget. `work` puts budgetTest(budgetMs) first in the WHERE of each
+ * statement that weighs uploads one by one. Each statement's time counts
+ * from its start, on either engine: waiting for a connection or for a group
+ * of writes spends none of it. A budget of 0 refuses every such search
+ * without running it (an operator's switch for a site under load); Infinity
+ * sets none.
  */
-export async function withinBudget<T>(db: Executor, budgetMs: number, work: (db: Executor, deadline: number) => Promise<T>): Promise<T> {
+export async function withinBudget<T>(db: Executor, budgetMs: number, work: (db: Executor) => Promise<T>): Promise<T> {
   try {
     if (budgetMs <= 0) throw new DeadlinePassedError()
-    const deadline = Date.now() + budgetMs
-    // No deadline (Infinity): what the benchmarks measure.
-    if (db.dialect === 'sqlite' || !Number.isFinite(budgetMs)) return await work(db, deadline)
+    // No budget (Infinity): what the benchmarks measure.
+    if (db.dialect === 'sqlite' || !Number.isFinite(budgetMs)) return await work(db)
     return await db.transaction(async (tx) => {
       await tx.get(sql`SELECT set_config('statement_timeout', ${String(Math.ceil(budgetMs))}, true) AS timeout`)
-      return work(tx, deadline)
+      return work(tx)
     })
   }
   catch (error) {

@@ -5,13 +5,14 @@ import { dialects, sql } from '../../server/database/sql'
 import { renderFeed } from '../../server/services/feeds'
 import { PUBLIC_VIEW } from '../../server/services/lists'
 import { parseSearch, searchUploads } from '../../server/services/search'
+import { budgetTest, withinBudget } from '../../server/services/search-budget'
 import { testDatabase } from '../support/database'
 import { createTestDatabase, dropTestDatabase } from '../support/postgres'
 
 /**
  * A search that weighs uploads one by one is refused past its budget, 400
  * `Query too complex` (server/services/search-budget.ts): on SQLite its
- * statement stops itself (within_deadline), on PostgreSQL statement_timeout
+ * statement stops itself (within_budget), on PostgreSQL statement_timeout
  * ends it. 10,000 public links share a word, so matching it takes well over
  * the 1 ms budget on either engine.
  */
@@ -59,6 +60,16 @@ describe.each(engines)('the search budget on %s', (engine) => {
     expect(answer.uploads).toHaveLength(PAGING.limit)
     // The connection that ran the refused statement has no timeout left.
     if (engine === 'PostgreSQL') expect(await db.get(sql`SELECT current_setting('statement_timeout') AS timeout`)).toEqual({ timeout: '0' })
+  })
+
+  it('counts a statement\'s time from its start: what comes before it spends none of the budget', async () => {
+    // 600 ms pass inside the budget's work before its statement (as waiting for the connection would),
+    // then a statement that weighs every upload in a few milliseconds.
+    const counted = await withinBudget(db, 400, async (executor) => {
+      await new Promise(resolve => setTimeout(resolve, 600))
+      return executor.get<{ n: number }>(sql`SELECT count(*) AS n FROM uploads u WHERE ${budgetTest(400)}u.is_private = 0`)
+    })
+    expect(Number(counted!.n)).toBe(UPLOADS)
   })
 
   it('refuses every weighed query at once with a budget of 0; a blank query is a kept list, whatever the budget', async () => {

@@ -60,8 +60,8 @@ export async function listMatchingUploads(db: Database, key: string, condition: 
       if (found) return { ...found, page: query.page, limit: query.limit }
     }
     try {
-      return await withinBudget(db, budgetMs, async (executor, deadline) => {
-        const source = sql`uploads u WHERE ${budgetTest(deadline)}u.is_private = 0 AND ${condition}${viewConditions(view)}`
+      return await withinBudget(db, budgetMs, async (executor) => {
+        const source = sql`uploads u WHERE ${budgetTest(budgetMs)}u.is_private = 0 AND ${condition}${viewConditions(view)}`
         const { uploads, total } = await pageWithTotal(executor, source, LIST_SORTS[view.sort], query, { username: true, materialise: ORDER_COLUMNS[view.sort] })
         return { uploads, total, page: query.page, limit: query.limit }
       })

@@ -28,7 +28,7 @@ let statementStart = 0
  * stop a statement it is running. Counted from the statement's start, so
  * waiting for a group of writes spends none of it.
  */
-function withinBudget(ms: unknown): 1 {
+function sqlWithinBudget(ms: unknown): 1 {
   if (Date.now() - statementStart >= Number(ms)) throw new DeadlinePassedError()
   return 1
 }
@@ -63,7 +63,7 @@ export class SqliteDatabase implements Database {
     this.sqlite.pragma('synchronous = NORMAL')
     // PostgreSQL has bit_count(); SQLite gets the Hamming distance of two 64-bit hex hashes here.
     this.sqlite.function('phash_distance', { deterministic: true }, (a: unknown, b: unknown) => hammingDistance(String(a), String(b)))
-    this.sqlite.function('within_budget', { deterministic: false }, withinBudget)
+    this.sqlite.function('within_budget', { deterministic: false }, sqlWithinBudget)
     if (file !== ':memory:') {
       for (const suffix of ['', '-wal', '-shm']) {
         if (existsSync(file + suffix)) chmodSync(file + suffix, 0o600)
@@ -71,6 +71,7 @@ export class SqliteDatabase implements Database {
     }
   }
 
+  /** The prepared statement of `query` and its values, about to run (its start noted for within_budget). */
   private statement(query: Query): { statement: BetterSqlite3.Statement, values: unknown[] } {
     const { text, values } = render(query, 'sqlite')
     let statement = this.statements.get(text)
@@ -79,6 +80,7 @@ export class SqliteDatabase implements Database {
       statement = this.sqlite.prepare(text)
       this.statements.set(text, statement)
     }
+    statementStart = Date.now()
     return { statement, values }
   }
 
@@ -90,19 +92,16 @@ export class SqliteDatabase implements Database {
 
   allNow<T>(query: Query): T[] {
     const { statement, values } = this.statement(query)
-    statementStart = Date.now()
     return statement.all(...values) as T[]
   }
 
   getNow<T>(query: Query): T | undefined {
     const { statement, values } = this.statement(query)
-    statementStart = Date.now()
     return statement.get(...values) as T | undefined
   }
 
   runNow(query: Query): { changes: number } {
     const { statement, values } = this.statement(query)
-    statementStart = Date.now()
     return { changes: statement.run(...values).changes }
   }
 

@@ -5,7 +5,7 @@ import { isTagSlug } from '../../shared/utils/tags'
 import type { SearchNode } from '../../shared/utils/search-query'
 import { cachedList } from './list-cache'
 import { searchCondition, tagSlugsOf, withAliasesResolved } from './search'
-import { budgetTest, withinBudget } from './search-budget'
+import { withinBudget } from './search-budget'
 import { aliasSlugsIn } from './tag-rules'
 import { ENTRY_COLUMNS, filtering, taggedIds, withTags, type ListEntry, type ListRow } from './lists'
 
@@ -49,8 +49,8 @@ async function loadFeed(db: Executor, source: FeedSource, ratings: FeedRatings):
   const entries = async (where: Query, order: Query, on = db): Promise<ListEntry[]> => withTags(on, await on.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username
     FROM uploads u JOIN users us ON us.id = u.user_id
     WHERE u.is_private = 0 AND ${where}${rated()} ORDER BY ${order} LIMIT ${FEED_SIZE}`))
-  const searchEntries = (condition: Query, budgetMs: number) => withinBudget(db, budgetMs, executor =>
-    entries(sql`${budgetTest(budgetMs)}${condition}`, NEWEST, executor))
+  const searchEntries = (condition: Query, budgetMs: number) => withinBudget(db, budgetMs, (executor, budget) =>
+    entries(sql`${budget}${condition}`, NEWEST, executor))
   switch (source.kind) {
     case 'recent':
       return { title: `${PRODUCT}: newest uploads`, pagePath: '/', feedPath: '/feeds/recent', since: NEVER, entries: await entries(sql`1 = 1`, NEWEST) }

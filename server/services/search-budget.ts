@@ -10,9 +10,6 @@ import { dialects, sql, type Query } from '../database/sql'
 import { apiError } from './errors'
 import { countSearchRefused } from './metrics'
 
-/** Milliseconds a search may take when the configuration (NUXT_SEARCH_BUDGET_MS) says nothing. */
-export const DEFAULT_SEARCH_BUDGET_MS = 200
-
 /**
  * The first test of the WHERE of a statement that weighs `uploads u` one by
  * one, with its AND. On SQLite it ends the statement once it has run
@@ -21,7 +18,7 @@ export const DEFAULT_SEARCH_BUDGET_MS = 200
  * PostgreSQL the transaction's statement timeout ends it (withinBudget), and
  * it is nothing.
  */
-export function budgetTest(budgetMs: number): Query {
+function budgetTest(budgetMs: number): Query {
   return sql`${dialects({ sqlite: sql`(u.rowid % 64 <> 0 OR within_budget(${budgetMs})) AND `, postgres: '' })}`
 }
 
@@ -30,22 +27,23 @@ export const overBudget = () => apiError(400, 'Query too complex', { position: 0
 
 /**
  * `work`, or DeadlinePassedError when one of its statements runs longer than
- * `budgetMs`: on PostgreSQL in a transaction whose statement_timeout is the
- * budget. `work` puts budgetTest(budgetMs) first in the WHERE of each
- * statement that weighs uploads one by one. Each statement's time counts
- * from its start, on either engine: waiting for a connection or for a group
- * of writes spends none of it. A budget of 0 refuses every such search
- * without running it (an operator's switch for a site under load); Infinity
- * sets none.
+ * `budgetMs` (NUXT_SEARCH_BUDGET_MS): on PostgreSQL in a transaction whose
+ * statement_timeout is the budget. `work` is given the executor and
+ * `budget`, budgetTest's piece, to put first in the WHERE of each statement
+ * that weighs uploads one by one. Each statement's time counts from its
+ * start, on either engine: waiting for a connection or for a group of writes
+ * spends none of it. A budget of 0 refuses every such search without running
+ * it (an operator's switch for a site under load); Infinity sets none.
  */
-export async function withinBudget<T>(db: Executor, budgetMs: number, work: (db: Executor) => Promise<T>): Promise<T> {
+export async function withinBudget<T>(db: Executor, budgetMs: number, work: (db: Executor, budget: Query) => Promise<T>): Promise<T> {
   try {
     if (budgetMs <= 0) throw new DeadlinePassedError()
+    const budget = budgetTest(budgetMs)
     // No budget (Infinity): what the benchmarks measure.
-    if (db.dialect === 'sqlite' || !Number.isFinite(budgetMs)) return await work(db)
+    if (db.dialect === 'sqlite' || !Number.isFinite(budgetMs)) return await work(db, budget)
     return await db.transaction(async (tx) => {
       await tx.get(sql`SELECT set_config('statement_timeout', ${String(Math.ceil(budgetMs))}, true) AS timeout`)
-      return work(tx)
+      return work(tx, budget)
     })
   }
   catch (error) {

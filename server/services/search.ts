@@ -3,7 +3,6 @@ import type { Database, Executor } from '../database/port'
 import { dialects, sql, type Query } from '../database/sql'
 import { apiError, unauthorized } from './errors'
 import { cachedList, type DataVersion } from './list-cache'
-import { DEFAULT_SEARCH_BUDGET_MS } from './search-budget'
 import { aliasesAmong, aliasesStartingWith } from './tag-rules'
 import { searchTags } from './upload-tags'
 import { carryingTags, listFilteredUploads, listMatchingUploads, type LinkSearch, type ListView, type Paging } from './lists'
@@ -128,7 +127,7 @@ function countCondition(field: CountField, test: NumberTest, fields: Partial<Rec
  * query is every public upload (the filtered list without tags).
  */
 export async function searchUploads(db: Database, parsed: SearchNode | null, query: Paging, view: ListView, caller: string | null,
-  budgetMs = DEFAULT_SEARCH_BUDGET_MS, at?: DataVersion) {
+  budgetMs: number, at?: DataVersion) {
   if (parsed === null) return listFilteredUploads(db, { ...query, match: 'all' }, view, at)
   // One tag alone is the tag's list (which resolves an alias itself): it reads a page of
   // the tag's ordered links and its kept count instead of matching every upload carrying it.

@@ -5,7 +5,7 @@ import { dialects, sql } from '../../server/database/sql'
 import { renderFeed } from '../../server/services/feeds'
 import { PUBLIC_VIEW } from '../../server/services/lists'
 import { parseSearch, searchUploads } from '../../server/services/search'
-import { budgetTest, withinBudget } from '../../server/services/search-budget'
+import { withinBudget } from '../../server/services/search-budget'
 import { testDatabase } from '../support/database'
 import { createTestDatabase, dropTestDatabase } from '../support/postgres'
 
@@ -65,9 +65,9 @@ describe.each(engines)('the search budget on %s', (engine) => {
   it('counts a statement\'s time from its start: what comes before it spends none of the budget', async () => {
     // 600 ms pass inside the budget's work before its statement (as waiting for the connection would),
     // then a statement that weighs every upload in a few milliseconds.
-    const counted = await withinBudget(db, 400, async (executor) => {
+    const counted = await withinBudget(db, 400, async (executor, budget) => {
       await new Promise(resolve => setTimeout(resolve, 600))
-      return executor.get<{ n: number }>(sql`SELECT count(*) AS n FROM uploads u WHERE ${budgetTest(400)}u.is_private = 0`)
+      return executor.get<{ n: number }>(sql`SELECT count(*) AS n FROM uploads u WHERE ${budget}u.is_private = 0`)
     })
     expect(Number(counted!.n)).toBe(UPLOADS)
   })

@@ -3,7 +3,7 @@ import { DeadlinePassedError, type Database, type Executor } from '../../databas
 import { sql, type Query } from '../../database/sql'
 import { cachedList, type DataVersion } from '../list-cache'
 import { flushRankCopies } from '../rank-copies'
-import { budgetTest, overBudget, withinBudget } from '../search-budget'
+import { overBudget, withinBudget } from '../search-budget'
 import { resolveSlugsIn } from '../tag-rules'
 import { callerConditions, narrowed, periodSince, PUBLIC_VIEW, tagSlugs, viewConditions, viewKey, type ListView } from './filters'
 import { pageWithTotal } from './page'
@@ -60,8 +60,8 @@ export async function listMatchingUploads(db: Database, key: string, condition: 
       if (found) return { ...found, page: query.page, limit: query.limit }
     }
     try {
-      return await withinBudget(db, budgetMs, async (executor) => {
-        const source = sql`uploads u WHERE ${budgetTest(budgetMs)}u.is_private = 0 AND ${condition}${viewConditions(view)}`
+      return await withinBudget(db, budgetMs, async (executor, budget) => {
+        const source = sql`uploads u WHERE ${budget}u.is_private = 0 AND ${condition}${viewConditions(view)}`
         const { uploads, total } = await pageWithTotal(executor, source, LIST_SORTS[view.sort], query, { username: true, materialise: ORDER_COLUMNS[view.sort] })
         return { uploads, total, page: query.page, limit: query.limit }
       })

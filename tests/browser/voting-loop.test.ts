@@ -43,13 +43,20 @@ async function open(page: Page, path: string) {
 const showing = (page: Page, id: string) => page.waitForSelector(`[data-testid=vote-mode-upload][data-upload-id="${id}"]`)
 const voteOf = async (user: TestUser, id: string) => (await api(`/api/vote?uploadId=${id}`, { token: user.token, baseURL: server.url })).body.vote
 const cardIds = (page: Page) => page.$$eval('.feed [data-testid=upload-card]', cards => cards.map(card => card.getAttribute('data-upload-id')))
+const cardGone = (page: Page, id: string) => page.waitForFunction(uploadId => !document.querySelector(`.feed [data-upload-id="${uploadId}"]`), id)
+
+/** A new account, signed in, with a page of its own opened at `path`. */
+async function newAccountAt(path: string) {
+  const user = await registerUser({}, server.url)
+  const context = await signedIn(user)
+  const page = await context.newPage()
+  await open(page, path)
+  return { user, context, page }
+}
 
 describe('vote mode', () => {
   it('votes with F and D through every upload to the end, and undoes the last vote', async () => {
-    const voter = await registerUser({}, server.url)
-    const context = await signedIn(voter)
-    const page = await context.newPage()
-    await open(page, '/')
+    const { user: voter, context, page } = await newAccountAt('/')
     await page.click('nav[aria-label=Main] >> text=Vote')
     await page.waitForURL('**/vote')
     await showing(page, ids[0]!)
@@ -81,10 +88,7 @@ describe('vote mode', () => {
   })
 
   it('skips an upload without voting, and keeps it away for the rest of the session', async () => {
-    const voter = await registerUser({}, server.url)
-    const context = await signedIn(voter)
-    const page = await context.newPage()
-    await open(page, '/vote')
+    const { user: voter, context, page } = await newAccountAt('/vote')
     await showing(page, ids[0]!)
     await page.keyboard.press('s')
     await showing(page, ids[1]!)
@@ -178,14 +182,11 @@ describe('sort tabs', () => {
 
 describe('hiding a tag', () => {
   it('from a chip leaves its uploads out of the lists at once, and settings show it', async () => {
-    const user = await registerUser({}, server.url)
-    const context = await signedIn(user)
-    const page = await context.newPage()
-    await open(page, '/')
+    const { user, context, page } = await newAccountAt('/')
     const hideButton = `.feed [data-upload-id="${ids[1]}"] [data-testid=hide-tag]`
     expect(await page.getAttribute(hideButton, 'aria-label')).toBe('Hide tag #vl-dogs')
     await page.click(hideButton)
-    await page.waitForFunction(id => !document.querySelector(`.feed [data-upload-id="${id}"]`), ids[1])
+    await cardGone(page, ids[1]!)
     expect(await cardIds(page)).toEqual([ids[0], ids[2]])
     expect((await api('/api/profile/filters', { token: user.token, baseURL: server.url })).body).toEqual({ hiddenTags: ['vl-dogs'], blindVoting: false })
     // A toast in a live region says so, and Undo brings the uploads back.
@@ -196,7 +197,7 @@ describe('hiding a tag', () => {
     expect(await page.innerText('[data-testid=toast-text]')).toBe('Uploads tagged #vl-dogs are shown again.')
     expect((await api('/api/profile/filters', { token: user.token, baseURL: server.url })).body).toEqual({ hiddenTags: [], blindVoting: false })
     await page.click(hideButton)
-    await page.waitForFunction(id => !document.querySelector(`.feed [data-upload-id="${id}"]`), ids[1])
+    await cardGone(page, ids[1]!)
     await open(page, '/settings')
     expect(await page.textContent('[data-testid=hidden-tags]')).toContain('#vl-dogs')
     // A failure says whether the save was sent and answered, and what the section showed.
@@ -213,16 +214,13 @@ describe('hiding a tag', () => {
 
 describe('hiding two tags at once', () => {
   it('keeps both: the second waits for the first to be saved', async () => {
-    const user = await registerUser({}, server.url)
-    const context = await signedIn(user)
-    const page = await context.newPage()
-    await open(page, '/')
+    const { user, context, page } = await newAccountAt('/')
     // Both clicks in one task: the second begins while the first one's save is on its way.
     await page.evaluate((cards) => {
       for (const [id, tag] of cards) document.querySelector<HTMLElement>(`.feed [data-upload-id="${id}"] [aria-label="Hide tag #${tag}"]`)!.click()
     }, [[ids[1], 'vl-dogs'], [ids[2], 'vl-birds']])
-    await page.waitForFunction(id => !document.querySelector(`.feed [data-upload-id="${id}"]`), ids[2])
-    await page.waitForFunction(id => !document.querySelector(`.feed [data-upload-id="${id}"]`), ids[1])
+    await cardGone(page, ids[2]!)
+    await cardGone(page, ids[1]!)
     expect(await cardIds(page)).toEqual([ids[0]])
     expect((await api('/api/profile/filters', { token: user.token, baseURL: server.url })).body).toEqual({ hiddenTags: ['vl-birds', 'vl-dogs'], blindVoting: false })
     await context.close()
@@ -231,10 +229,7 @@ describe('hiding two tags at once', () => {
 
 describe('blind voting', () => {
   it('hides counts on cards until the viewer has voted, and can be switched off', async () => {
-    const user = await registerUser({}, server.url)
-    const context = await signedIn(user)
-    const page = await context.newPage()
-    await open(page, '/settings')
+    const { user, context, page } = await newAccountAt('/settings')
     await page.check('[data-testid=blind-voting]')
     await page.waitForSelector('text=Blind voting is on')
     expect((await api('/api/profile/filters', { token: user.token, baseURL: server.url })).body.blindVoting).toBe(true)

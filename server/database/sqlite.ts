@@ -61,6 +61,10 @@ export class SqliteDatabase implements Database {
     this.sqlite.pragma('foreign_keys = ON')
     this.sqlite.pragma('busy_timeout = 5000')
     this.sqlite.pragma('synchronous = NORMAL')
+    // A grouped transaction's savepoint (and a statement's journal) keeps the pages it
+    // changes first; past 64 KB SQLite spilled them to a temporary file, written in
+    // every group (docs/database.md, "Group commit on SQLite").
+    this.sqlite.pragma('temp_store = MEMORY')
     // PostgreSQL has bit_count(); SQLite gets the Hamming distance of two 64-bit hex hashes here.
     this.sqlite.function('phash_distance', { deterministic: true }, (a: unknown, b: unknown) => hammingDistance(String(a), String(b)))
     this.sqlite.function('within_budget', { deterministic: false }, sqlWithinBudget)

@@ -86,6 +86,37 @@ describe('SqliteDatabase transactions in groups', () => {
     expect(await usernames(db)).toEqual(['b', 'd'])
   })
 
+  it('keeps what a group\'s savepoints undo in memory, and undoes a large one alone', async () => {
+    const { db } = await twoConnections()
+    // 2 = MEMORY: past 64 KB SQLite wrote a group's savepoint journal to a temporary file.
+    expect(db.sqlite.pragma('temp_store', { simple: true })).toBe(2)
+    await db.run(sql`INSERT INTO users (id, username) WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM n WHERE value < 400)
+      SELECT 'old' || value, 'old_' || value || printf('%.900c', 'x') FROM n`)
+    const gate = deferred()
+    const first = db.transaction(async (tx) => {
+      await tx.run(insertUser('a'))
+      await gate.promise
+    })
+    await nextTurn()
+    const results = await Promise.allSettled([
+      first,
+      db.transaction(async (tx) => {
+        // About 400 KB of pages changed, then refused: all of it rolled back.
+        await tx.run(sql`UPDATE users SET username = username || 'y' WHERE id LIKE 'old%'`)
+        await tx.run(sql`DELETE FROM users WHERE id LIKE 'old%' AND id > 'old2'`)
+        throw new Error('refused')
+      }),
+      db.transaction(async tx => tx.run(insertUser('c'))),
+      (async () => {
+        gate.open()
+      })(),
+    ])
+    expect(results.map(result => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled'])
+    expect(await usernames(db)).toEqual(['a', 'c', ...Array.from({ length: 400 }, (_, i) => `old${i + 1}`).sort()])
+    const changed = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM users WHERE username LIKE '%y'`)
+    expect(changed?.n).toBe(0)
+  })
+
   it('fails the whole group when SQLite ends its transaction, and runs the ones not begun after it', async () => {
     const { db } = await twoConnections()
     const gate = deferred()

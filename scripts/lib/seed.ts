@@ -248,6 +248,12 @@ export async function seedBulk(db: Executor, options: BulkOptions) {
       await repairKeptCounts(tx, count => SEED_FILLS.includes(count.name))
       log('counts')
     }
+    else {
+      // The links' copies of their upload's counts and scores, which the upload rows carry
+      // already; SQLite's triggers kept the rest as the rows went in.
+      await repairKeptCounts(tx, count => count.name === 'upload_tags.upload_*')
+      log('link copies')
+    }
   })
   return { users: userCount, uploads, tags: tagCount, votes: totalVotes }
 }

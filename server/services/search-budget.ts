@@ -5,6 +5,7 @@
  * (lists/filtered.ts, listMatchingUploads, and the search feed): a common
  * word, an OR of common tags, a negation alone.
  */
+import { NARROWER_QUERY } from '../../shared/utils/search-query'
 import { DeadlinePassedError, type Executor } from '../database/port'
 import { dialects, sql, type Query } from '../database/sql'
 import { apiError } from './errors'
@@ -23,7 +24,7 @@ function budgetTest(budgetMs: number): Query {
 }
 
 /** 400 `Query too complex`: the query would take longer than the budget. */
-export const overBudget = () => apiError(400, 'Query too complex', { position: 0, expected: 'a narrower query' })
+export const overBudget = () => apiError(400, 'Query too complex', { position: 0, expected: NARROWER_QUERY })
 
 /**
  * `work`, or DeadlinePassedError when one of its statements runs longer than

@@ -22,6 +22,12 @@
  */
 export const SEARCH_LIMITS = { length: 500, terms: 30, depth: 5, text: 5 } as const
 
+/**
+ * `expected` of the 400 `Query too complex` that refuses a search past the
+ * server's time budget: the whole query is too broad, not a place in it.
+ */
+export const NARROWER_QUERY = 'a narrower query'
+
 /** Fields the site may not offer yet: `rating:` and `is:fav` (left out: then a field or value not supported). */
 export interface SearchOptions { rating?: boolean, favourites?: boolean }
 

@@ -162,16 +162,23 @@ export function useUploads() {
   const lock = (id: string, locked: boolean) =>
     api<{ upload: Upload }>(`/api/admin/uploads/${id}/lock`, { method: 'POST', body: { locked } })
 
-  /** POST /api/upload with upload progress (fetch cannot report it). */
+  /** POST /api/upload with upload progress (fetch cannot report it); a stalled upload ends with a message (docs/behaviour.md, Uploads and media). */
   function create(form: FormData, onProgress?: (fraction: number) => void): Promise<CreateResult> {
     return new Promise((resolve) => {
       const xhr = new XMLHttpRequest()
+      const watchdog = uploadWatchdog((reason) => {
+        xhr.abort()
+        resolve({ ok: false, status: 0, message: UPLOAD_STALL_MESSAGES[reason] })
+      })
       xhr.open('POST', '/api/upload')
       xhr.responseType = 'json'
       xhr.setRequestHeader('accept', 'application/json')
       xhr.upload.addEventListener('progress', (event) => {
+        watchdog.progress()
         if (event.lengthComputable) onProgress?.(event.loaded / event.total)
       })
+      xhr.upload.addEventListener('load', () => watchdog.sent())
+      xhr.addEventListener('loadend', () => watchdog.stop())
       xhr.addEventListener('load', () => {
         const body = (xhr.response ?? {}) as Record<string, unknown>
         if (xhr.status === 201 || xhr.status === 200) {
@@ -192,6 +199,51 @@ export function useUploads() {
   }
 
   return { list, recent, topVoted, get, nextToVote, byUser, mine, tags, togglePrivacy, remove, addTags, create, getForEdit, edit, history, revert, lock }
+}
+
+/** How long an upload may send nothing, and how long its answer may take once every byte is sent. */
+export const UPLOAD_STALL_MS = 60_000
+export const UPLOAD_ANSWER_MS = 180_000
+
+/** What the upload form says when the watchdog ends an upload. */
+export const UPLOAD_STALL_MESSAGES = {
+  stalled: 'The upload made no progress for a minute and was stopped. Check your connection and try again.',
+  unanswered: 'The server has not answered for 3 minutes. Look in My uploads before sending it again: it may have been saved.',
+} as const
+
+/**
+ * Ends an upload that no longer moves: `onStall('stalled')` when no byte has
+ * been sent for `stallMs` (from the start, or the last progress), or
+ * `onStall('unanswered')` when no answer came within `answerMs` of the last
+ * byte. Call `progress()` on every progress event, `sent()` once the body is
+ * sent, and `stop()` when the request ends.
+ */
+export function uploadWatchdog(onStall: (reason: keyof typeof UPLOAD_STALL_MESSAGES) => void, stallMs = UPLOAD_STALL_MS, answerMs = UPLOAD_ANSWER_MS) {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let done = false
+  const arm = (ms: number, reason: keyof typeof UPLOAD_STALL_MESSAGES) => {
+    clearTimeout(timer)
+    if (done) return
+    timer = setTimeout(() => {
+      done = true
+      onStall(reason)
+    }, ms)
+  }
+  arm(stallMs, 'stalled')
+  let sent = false
+  return {
+    progress: () => {
+      if (!sent) arm(stallMs, 'stalled')
+    },
+    sent: () => {
+      sent = true
+      arm(answerMs, 'unanswered')
+    },
+    stop: () => {
+      done = true
+      clearTimeout(timer)
+    },
+  }
 }
 
 /** Address of an upload's image, or a WebP of at most `IMAGE_SIZES[size]` px a side (small 240, thumb 480, medium 960, display 1600). */

@@ -32,8 +32,8 @@ export async function picturePng(hue: number, width = 960, height = 640): Promis
 }
 
 /** A browser context signed in as `user` (the auth-token cookie set directly). */
-export async function signedInContext(browser: Browser, user: TestUser, options: { mobile?: boolean } = {}): Promise<BrowserContext> {
-  const baseURL = sharedServer().baseURL
+export async function signedInContext(browser: Browser, user: TestUser, options: { mobile?: boolean, baseURL?: string } = {}): Promise<BrowserContext> {
+  const baseURL = options.baseURL ?? sharedServer().baseURL
   const context = await newContext(browser, baseURL, options)
   await context.addCookies([{ name: 'auth-token', value: user.token, url: baseURL, httpOnly: true, sameSite: 'Lax' }])
   return context

@@ -17,7 +17,15 @@ export interface ApiOptions {
   cache?: RequestCache
   headers?: Record<string, string>
 }
-type Fetcher = <T>(url: string, options?: ApiOptions & { parseResponse?: (text: string) => unknown }) => Promise<T>
+type Fetcher = <T>(url: string, options?: ApiOptions & { parseResponse?: (text: string) => unknown, timeout?: number }) => Promise<T>
+
+/**
+ * How long a request from the browser may wait for its answer before it fails
+ * with TIMEOUT_MESSAGE, so no button stays busy for good on a hung connection
+ * (docs/behaviour.md, Errors).
+ */
+export const API_TIMEOUT_MS = 30_000
+export const TIMEOUT_MESSAGE = 'The server did not answer in time. Please try again.'
 
 /**
  * Our API's bodies are JSON, read with JSON.parse. ofetch's default (destr)
@@ -110,7 +118,9 @@ export function perApp<T extends object>(make: () => T): () => T {
 export function useApi() {
   const request: Fetcher = import.meta.server ? useNuxtApp().$apiFetch as Fetcher : $fetch as unknown as Fetcher
   return <T>(url: string, options: ApiOptions = {}): Promise<T> => {
-    const extra: ApiOptions = import.meta.client && (options.method ?? 'GET') === 'GET' ? { cache: 'no-cache' } : {}
+    const extra: ApiOptions & { timeout?: number } = import.meta.client
+      ? { timeout: API_TIMEOUT_MS, ...((options.method ?? 'GET') === 'GET' ? { cache: 'no-cache' } : {}) }
+      : {}
     return request<T>(url, { ...extra, ...options, parseResponse: parseJson })
   }
 }
@@ -140,6 +150,14 @@ export function tryAgainIn(retryAfter: string | null | undefined): string {
   return seconds === null ? 'Please wait a moment and try again.' : `Please try again in ${formatWait(seconds)}.`
 }
 
+/** Whether a request failed for want of an answer in time (ofetch's `timeout`; useAsyncData wraps the error as `cause`). */
+function timedOut(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause && depth < 3; cause = (cause as { cause?: unknown }).cause, depth++) {
+    if ((cause as { name?: unknown }).name === 'TimeoutError') return true
+  }
+  return false
+}
+
 /** A sentence to show a person for a failed request. */
 export function errorMessage(error: unknown, fallback = 'Something went wrong. Please try again.'): string {
   const status = errorStatus(error)
@@ -152,6 +170,7 @@ export function errorMessage(error: unknown, fallback = 'Something went wrong. P
   }
   const body = errorBody(error)
   if (body?.message) return plainMessage(body.message)
+  if (timedOut(error)) return TIMEOUT_MESSAGE
   if (status === 0) return 'Could not reach the server. Check your connection.'
   return fallback
 }

@@ -4,8 +4,10 @@ import type { Browser } from 'playwright-core'
 import { launchBrowser, newContext } from '../support/browser'
 import { startOAuthMock, type OAuthMock } from '../support/oauth-mock'
 import { startServer, type RunningServer } from '../support/server'
-import { registerUser } from '../support/api'
+import { registerUser, type TestUser } from '../support/api'
+import { enableMfa } from '../support/accounts'
 import { auditPage } from './audit'
+import { hydrated } from './helpers'
 
 describe('sign-in with GitHub in Chromium', () => {
   let browser: Browser
@@ -69,5 +71,37 @@ describe('sign-in with GitHub in Chromium', () => {
       expect(await auditPage(page)).toEqual([])
       await context.close()
     }
+  })
+
+  it('asks an account with two-step verification on for its code after GitHub, in plain words', async () => {
+    const login = `octo_${randomUUID().slice(0, 8)}`
+    mock.setUser('github', { id: 700_000 + Math.floor(Math.random() * 100_000), login, email: null }, [{ email: `${login}@oauth.test`, primary: true, verified: true }])
+    const signIn = async () => {
+      const context = await newContext(browser, server.url)
+      const page = await context.newPage()
+      await page.goto('/login')
+      await page.locator('.oauth-button').first().waitFor()
+      await page.getByRole('link', { name: 'Continue with GitHub' }).click()
+      return { context, page }
+    }
+    // The first sign-in makes the account; two-step verification is then turned on through the API.
+    const first = await signIn()
+    await first.page.waitForURL(`${server.url}/`)
+    const token = (await first.context.cookies(server.url)).find(cookie => cookie.name === 'auth-token')!.value
+    const { backupCodes } = await enableMfa({ token } as TestUser, server.url)
+    await first.context.close()
+
+    const { context, page } = await signIn()
+    await page.waitForURL(`${server.url}/auth/mfa`)
+    await hydrated(page)
+    await page.fill('#mfa-code', '000000')
+    await page.click('button[type=submit]')
+    await expect(page.locator('[data-testid=form-error]').innerText()).resolves.toBe('Invalid two-step verification code')
+    await page.fill('#mfa-code', backupCodes[0]!)
+    await Promise.all([page.waitForURL(`${server.url}/`), page.click('button[type=submit]')])
+    const profile = await page.request.get('/api/profile')
+    expect(profile.status()).toBe(200)
+    expect((await profile.json()).user.username).toBe(login)
+    await context.close()
   })
 })

@@ -21,3 +21,74 @@ export function useComments() {
     preview: (body: string) => api<v.InferOutput<typeof CommentPreviewSchema>>('/api/comments/preview', { method: 'POST', body: { body } }),
   }
 }
+
+/** How long an unsent comment is kept on this device. */
+const DRAFT_DAYS = 30
+const DRAFT_PREFIX = 'comment-drafts:'
+
+/**
+ * The unsent texts of an upload's comment writers, by writer (`new`,
+ * `reply:<id>`, `edit:<id>`), so opening another writer never throws one
+ * away. New comments and replies are also kept in this browser's
+ * localStorage until they are posted or cancelled, so a reload, a crash or
+ * a closed tab loses nothing (docs/behaviour.md, Community). Read after
+ * mount: the server renders every writer empty.
+ */
+export function useCommentDrafts(uploadId: string) {
+  const drafts = reactive(new Map<string, string>())
+  const key = `${DRAFT_PREFIX}${uploadId}`
+
+  const keptOnDevice = () => Object.fromEntries([...drafts].filter(([target, text]) => !target.startsWith('edit:') && text.trim()))
+
+  function store() {
+    try {
+      const kept = keptOnDevice()
+      if (Object.keys(kept).length) localStorage.setItem(key, JSON.stringify({ savedAt: Date.now(), drafts: kept }))
+      else localStorage.removeItem(key)
+    }
+    catch { /* storage full or unavailable: the drafts still live in the page */ }
+  }
+
+  onMounted(() => {
+    try {
+      forgetOldDrafts()
+      const kept = JSON.parse(localStorage.getItem(key) ?? 'null') as { drafts?: Record<string, unknown> } | null
+      for (const [target, text] of Object.entries(kept?.drafts ?? {})) {
+        if (typeof text === 'string' && !drafts.has(target)) drafts.set(target, text)
+      }
+    }
+    catch { /* unreadable: nothing to restore */ }
+    watch(drafts, store, { deep: true })
+  })
+
+  return {
+    /** The text of `target`'s writer. */
+    text: (target: string) => drafts.get(target) ?? '',
+    /** Gives `target`'s writer `initial` as its text, unless it has one already. */
+    start: (target: string, initial: string) => {
+      if (!drafts.has(target)) drafts.set(target, initial)
+    },
+    set: (target: string, text: string) => {
+      drafts.set(target, text)
+    },
+    /** Forgets `target`'s text (posted, or cancelled). */
+    drop: (target: string) => {
+      drafts.delete(target)
+    },
+  }
+}
+
+/** Drops the drafts of every upload not touched for DRAFT_DAYS. */
+function forgetOldDrafts() {
+  const oldest = Date.now() - DRAFT_DAYS * 24 * 60 * 60 * 1000
+  for (let i = localStorage.length - 1; i >= 0; i--) {
+    const name = localStorage.key(i)
+    if (!name?.startsWith(DRAFT_PREFIX)) continue
+    let savedAt = 0
+    try {
+      savedAt = Number((JSON.parse(localStorage.getItem(name)!) as { savedAt?: unknown }).savedAt) || 0
+    }
+    catch { /* unreadable: dropped */ }
+    if (savedAt < oldest) localStorage.removeItem(name)
+  }
+}

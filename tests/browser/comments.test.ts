@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core'
 import { launchBrowser } from '../support/browser'
 import { api, type TestUser } from '../support/api'
 import { makeAdmin } from '../support/seed'
-import { goto, registerUser, seedLink, signedInContext, watchErrors } from './helpers'
+import { goto, hydrated, registerUser, seedLink, signedInContext, watchErrors } from './helpers'
 import { sharedServer } from '../support/shared-server'
 
 describe('the comment thread', () => {
@@ -143,6 +143,52 @@ describe('the comment thread', () => {
     await expect(thread.locator('.comment-pages').innerText()).resolves.toContain('Page 1 of 2')
     await expect(thread.locator('#comments-heading').innerText()).resolves.toBe('Comments (22)')
     expect(complaints).toEqual([])
+    await context.close()
+  })
+
+  it('keep an unsent comment when a reply opens, and unsent texts across a reload, until posted or cancelled', async () => {
+    const [owner, writer] = await Promise.all([registerUser(), registerUser()])
+    const id = await seedLink(owner)
+    const first = await api(`/api/upload/${id}/comments`, { method: 'POST', token: owner.token, body: { body: 'First!' } })
+    expect(first.status).toBe(201)
+    const context = await signedInContext(browser, writer)
+    const page = await context.newPage()
+    const errors = watchErrors(page)
+    await goto(page, `/upload/${id}`)
+    const thread = page.locator('[data-testid=comments]')
+    const row = thread.locator(`[data-testid=comment-${first.body.comment.id}]`)
+    const comment = thread.locator('[data-testid=comment-body]')
+    const reply = thread.locator('[data-testid=comment-inline-body]')
+
+    // A reply opened in the middle of a comment, then cancelled: the comment is as it was, the reply gone.
+    await comment.fill('A long thought')
+    await row.locator('[data-testid=comment-reply]').click()
+    await reply.fill('A reply, half written')
+    await thread.locator('[data-testid=comment-inline-cancel]').click()
+    await expect(comment.inputValue()).resolves.toBe('A long thought')
+    await row.locator('[data-testid=comment-reply]').click()
+    await expect(reply.inputValue()).resolves.toBe('')
+
+    // Both unsent texts come back after a reload.
+    await reply.fill('A reply to keep')
+    await page.reload()
+    await hydrated(page)
+    await expect.poll(() => comment.inputValue()).toBe('A long thought')
+    await row.locator('[data-testid=comment-reply]').click()
+    await expect(reply.inputValue()).resolves.toBe('A reply to keep')
+
+    // Posted, each is forgotten; the comment's writer comes back with its text after the reply is sent.
+    await thread.locator('[data-testid=comment-inline-submit]').click()
+    await thread.getByText('A reply to keep').waitFor()
+    await expect(comment.inputValue()).resolves.toBe('A long thought')
+    await thread.locator('[data-testid=comment-submit]').click()
+    await thread.locator('[data-testid=comment-html]', { hasText: 'A long thought' }).waitFor()
+    await expect(comment.inputValue()).resolves.toBe('')
+    await page.reload()
+    await hydrated(page)
+    await expect(comment.inputValue()).resolves.toBe('')
+    await expect(page.evaluate(uploadId => localStorage.getItem(`comment-drafts:${uploadId}`), id)).resolves.toBe(null)
+    expect(errors).toEqual([])
     await context.close()
   })
 })

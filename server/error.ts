@@ -1,4 +1,4 @@
-import type { H3Error } from 'h3'
+import type { H3Error, H3Event } from 'h3'
 import { send, setResponseHeader, setResponseStatus } from 'h3'
 import { UnstorableTextError } from './database/port'
 
@@ -16,6 +16,12 @@ export default defineNitroErrorHandler(async (error: H3Error, event) => {
   if (!isApiPath(path)) return
   setRequestIdHeader(event)
 
+  // A client that closed its connection in the middle of its request (an upload given up):
+  // no one to answer and nothing wrong here. The request's log line says 499.
+  if (clientWentAway(error, event)) {
+    event.node.res.end()
+    return
+  }
   if (isDatabaseUnavailable(error)) {
     useLogger().warn({ requestId: requestIdOf(event), method: event.method, route: routeTemplate(event, 503), reason: unavailableReason(error) }, '[api] database unavailable')
     await sendUnavailable(event)
@@ -51,6 +57,12 @@ export default defineNitroErrorHandler(async (error: H3Error, event) => {
   setResponseHeader(event, 'Cache-Control', 'no-store')
   await send(event, JSON.stringify(body))
 })
+
+/** Node's error for a request body its client cut short (`aborted`, ECONNRESET), on a connection now closed. */
+function clientWentAway(error: H3Error, event: H3Event): boolean {
+  const cause = (error.cause ?? error) as { code?: unknown }
+  return cause.code === 'ECONNRESET' && event.node.req.socket?.destroyed === true
+}
 
 /** The seconds of a deliberate 503 (`apiError(503, message, { retryAfter })`). */
 function retryAfterOf(error: H3Error, statusCode: number): number | undefined {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { request } from 'node:http'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -6,7 +7,7 @@ import sharp from 'sharp'
 import { afterAll, describe, expect, it } from 'vitest'
 import { sql } from '../../server/database/sql'
 import { api, registerUser } from '../support/api'
-import { randomImage } from '../support/images'
+import { randomImage, uploadForm } from '../support/images'
 import { databaseOf } from '../support/seed'
 import { restartableDatabase } from '../support/postgres'
 import { startServer, type RunningServer } from '../support/server'
@@ -71,6 +72,40 @@ describe('media writes around a crash', () => {
     expect(Math.max(info.width, info.height)).toBeLessThanOrEqual(480)
     expect(existsSync(thumb)).toBe(true)
     expect((await api(`/api/image/${id}?size=thumb`)).status).toBe(200)
+  })
+
+  it('keeps nothing of an upload whose client gives up in the middle of the file', async () => {
+    const dataDir = freshDataDir()
+    const server = await startServer({}, { dataDir, databaseUrl: await restartableDatabase() })
+    try {
+      const user = await registerUser({}, server.url)
+      // Noise does not compress: a PNG of about 2 MB, sent by halves.
+      const png = await sharp({ create: { width: 840, height: 840, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 64 } } }).png().toBuffer()
+      const form = new Request(server.url, { method: 'POST', body: uploadForm({ upload_type: 'image', description: 'given up' }, { data: png, name: 'noise.png', type: 'image/png' }) })
+      const body = Buffer.from(await form.arrayBuffer())
+      const sent = request(`${server.url}/api/upload`, {
+        method: 'POST',
+        headers: { 'content-type': form.headers.get('content-type')!, 'content-length': body.length, 'cookie': `auth-token=${user.token}` },
+      })
+      sent.on('error', () => {})
+      sent.write(body.subarray(0, body.length >> 1))
+      // The server is writing the file to its temporary folder; then the client goes away.
+      await expect.poll(() => filesIn(join(dataDir, 'tmp')).length, { timeout: 10_000 }).toBe(1)
+      sent.destroy()
+      await expect.poll(() => filesIn(join(dataDir, 'tmp')), { timeout: 10_000 }).toEqual([])
+
+      // No row, no file; the next upload of the same file goes through whole.
+      const whole = await postUpload(user, { upload_type: 'image', description: 'sent whole' }, { data: png, name: 'noise.png', type: 'image/png' }, server.url)
+      expect(whole.status).toBe(201)
+      expect(whole.body.upload.description).toBe('sent whole')
+      expect(await expectConsistentMedia(server)).toBe(1)
+      // The request's log line says the client went away; nothing is logged as the server's error.
+      expect(server.output()).toMatch(/"method":"POST","route":"\/api\/upload","status":499/)
+      expect(server.output()).not.toContain('[api] internal error')
+    }
+    finally {
+      await server.stop()
+    }
   })
 
   it('removes at start the files of an upload whose row never committed, and keeps a committed one\'s', async () => {

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core'
 import { launchBrowser } from '../support/browser'
 import { api } from '../support/api'
 import { makeAdmin } from '../support/seed'
-import { createUpload, fetchUpload, goto, noisePng, registerUser, signedInContext, watchErrors } from './helpers'
+import { createUpload, fetchUpload, goto, hydrated, noisePng, registerUser, signedInContext, watchErrors } from './helpers'
 
 async function uploadsOf(username: string) {
   return (await api(`/api/user/${username}/uploads?limit=50`)).body.uploads as { id: string }[]
@@ -241,6 +241,54 @@ describe('the new-upload form', () => {
     await page.click('[data-testid=toast-action]')
     await page.locator('[data-testid=toast-text]:has-text("shown again")').waitFor()
     expect((await api('/api/profile/filters', { token: viewer.token })).body.hiddenTags).toEqual([])
+    await context.close()
+  })
+
+  it('keeps what was typed across a reload until it is published, and starts over on request', async () => {
+    const user = await registerUser()
+    const context = await signedInContext(browser, user)
+    const page = await context.newPage()
+    const errors = watchErrors(page)
+    const reload = async () => {
+      await page.reload()
+      await hydrated(page)
+    }
+    const restored = page.locator('[data-testid=upload-draft-restored]')
+    const message = restored.locator('[data-testid=upload-draft-message]')
+    await goto(page, '/upload/new')
+    await page.click('label:has(input[value=link])')
+    await page.fill('#link-url', 'https://example.com/kept')
+    await page.fill('#description', 'Kept across a reload')
+    await paste(page, '#tags', 'kept, drafts')
+    await page.waitForFunction(() => document.querySelectorAll('ul[aria-label="Chosen tags"] li').length === 2)
+
+    await reload()
+    await expect.poll(() => page.inputValue('#description')).toBe('Kept across a reload')
+    await expect(message.innerText()).resolves.toBe('Your unsent upload is back.')
+    await expect(page.isChecked('input[value=link]')).resolves.toBe(true)
+    await expect(page.inputValue('#link-url')).resolves.toBe('https://example.com/kept')
+    expect(await chips(page, 'tags')).toEqual(['#kept', '#drafts'])
+
+    // Start over: an empty form, and nothing comes back after a reload.
+    await page.click('[data-testid=upload-draft-start-over]')
+    await expect(page.inputValue('#description')).resolves.toBe('')
+    await expect(page.isChecked('input[value=image]')).resolves.toBe(true)
+    await reload()
+    await expect(restored.count()).resolves.toBe(0)
+
+    // An image's file is not kept: the page asks for it again; once published, the draft is gone.
+    await page.fill('#description', 'Typed before a crash')
+    await reload()
+    await expect.poll(() => page.inputValue('#description')).toBe('Typed before a crash')
+    await expect(message.innerText()).resolves.toBe('Your unsent upload is back. Choose the image again: files are not kept.')
+    await page.setInputFiles('#file', { name: 'kept.png', mimeType: 'image/png', buffer: await noisePng(64, 48) })
+    await page.click('button[type=submit]')
+    await page.waitForURL(url => url.pathname.startsWith('/upload/') && url.pathname !== '/upload/new')
+    await expect(page.evaluate(() => localStorage.getItem('upload-draft'))).resolves.toBe(null)
+    await goto(page, '/upload/new')
+    await expect(page.inputValue('#description')).resolves.toBe('')
+    await expect(restored.count()).resolves.toBe(0)
+    expect(errors).toEqual([])
     await context.close()
   })
 })

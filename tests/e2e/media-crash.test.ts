@@ -98,6 +98,8 @@ describe('media writes around a crash', () => {
       const whole = await postUpload(user, { upload_type: 'image', description: 'sent whole' }, { data: png, name: 'noise.png', type: 'image/png' }, server.url)
       expect(whole.status).toBe(201)
       expect(whole.body.upload.description).toBe('sent whole')
+      // Its temporary file goes once its answer is sent, a moment after the client has it.
+      await expect.poll(() => filesIn(join(dataDir, 'tmp')), { timeout: 10_000 }).toEqual([])
       expect(await expectConsistentMedia(server)).toBe(1)
       // The request's log line says the client went away; nothing is logged as the server's error.
       expect(server.output()).toMatch(/"method":"POST","route":"\/api\/upload","status":499/)

@@ -1,4 +1,5 @@
 import type * as v from 'valibot'
+import { forgetOldDrafts, keptDraft } from './keptDraft'
 import type {
   CommentPreviewSchema, CommentResponseSchema, CommentsPageSchema, CommentVoteResponseSchema, COMMENT_SORTS,
 } from '#shared/schemas/comments'
@@ -22,42 +23,31 @@ export function useComments() {
   }
 }
 
-/** How long an unsent comment is kept on this device. */
-const DRAFT_DAYS = 30
 const DRAFT_PREFIX = 'comment-drafts:'
 
 /**
  * The unsent texts of an upload's comment writers, by writer (`new`,
  * `reply:<id>`, `edit:<id>`), so opening another writer never throws one
- * away. New comments and replies are also kept in this browser's
- * localStorage until they are posted or cancelled, so a reload, a crash or
- * a closed tab loses nothing (docs/behaviour.md, Community). Read after
- * mount: the server renders every writer empty.
+ * away. New comments and replies are also kept on this device (keptDraft)
+ * until they are posted or cancelled (docs/behaviour.md, Community).
  */
 export function useCommentDrafts(uploadId: string) {
   const drafts = reactive(new Map<string, string>())
-  const key = `${DRAFT_PREFIX}${uploadId}`
-
-  const keptOnDevice = () => Object.fromEntries([...drafts].filter(([target, text]) => !target.startsWith('edit:') && text.trim()))
+  const kept = keptDraft(`${DRAFT_PREFIX}${uploadId}`)
 
   function store() {
-    try {
-      const kept = keptOnDevice()
-      if (Object.keys(kept).length) localStorage.setItem(key, JSON.stringify({ savedAt: Date.now(), drafts: kept }))
-      else localStorage.removeItem(key)
-    }
-    catch { /* storage full or unavailable: the drafts still live in the page */ }
+    const texts = [...drafts].filter(([target, text]) => !target.startsWith('edit:') && text.trim())
+    kept.write(texts.length ? Object.fromEntries(texts) : undefined)
   }
 
   onMounted(() => {
-    try {
-      forgetOldDrafts()
-      const kept = JSON.parse(localStorage.getItem(key) ?? 'null') as { drafts?: Record<string, unknown> } | null
-      for (const [target, text] of Object.entries(kept?.drafts ?? {})) {
+    forgetOldDrafts(DRAFT_PREFIX)
+    const texts = kept.read()
+    if (texts && typeof texts === 'object') {
+      for (const [target, text] of Object.entries(texts)) {
         if (typeof text === 'string' && !drafts.has(target)) drafts.set(target, text)
       }
     }
-    catch { /* unreadable: nothing to restore */ }
     watch(drafts, store, { deep: true })
   })
 
@@ -75,20 +65,5 @@ export function useCommentDrafts(uploadId: string) {
     drop: (target: string) => {
       drafts.delete(target)
     },
-  }
-}
-
-/** Drops the drafts of every upload not touched for DRAFT_DAYS. */
-function forgetOldDrafts() {
-  const oldest = Date.now() - DRAFT_DAYS * 24 * 60 * 60 * 1000
-  for (let i = localStorage.length - 1; i >= 0; i--) {
-    const name = localStorage.key(i)
-    if (!name?.startsWith(DRAFT_PREFIX)) continue
-    let savedAt = 0
-    try {
-      savedAt = Number((JSON.parse(localStorage.getItem(name)!) as { savedAt?: unknown }).savedAt) || 0
-    }
-    catch { /* unreadable: dropped */ }
-    if (savedAt < oldest) localStorage.removeItem(name)
   }
 }

@@ -1,0 +1,59 @@
+/** How long an unsent draft is kept on this device untouched. */
+const DRAFT_MS = 30 * 24 * 60 * 60 * 1000
+
+interface Kept { savedAt: number, value: unknown }
+
+function readKept(key: string): Kept | null {
+  try {
+    const kept = JSON.parse(localStorage.getItem(key) ?? 'null') as Partial<Kept> | null
+    return kept && typeof kept.savedAt === 'number' ? kept as Kept : null
+  }
+  catch {
+    return null
+  }
+}
+
+function remove(key: string) {
+  try {
+    localStorage.removeItem(key)
+  }
+  catch { /* storage unavailable: nothing kept */ }
+}
+
+/**
+ * Unsent text kept in this browser's localStorage under `key`, with the time
+ * it was saved, so a reload, a crash or a closed tab loses nothing
+ * (docs/behaviour.md, Uploads and media; Community). Browser only: read it
+ * after mount, as the server renders every form empty. Storage that is full,
+ * turned off or unreadable keeps nothing and never throws.
+ */
+export function keptDraft(key: string) {
+  return {
+    /** What was kept (check its shape), or undefined when nothing is, or it is 30 days old (then forgotten). */
+    read(): unknown {
+      const kept = readKept(key)
+      if (kept && kept.savedAt > Date.now() - DRAFT_MS) return kept.value
+      if (kept) remove(key)
+      return undefined
+    },
+    /** Keeps `value`; undefined forgets the draft. */
+    write(value: unknown) {
+      if (value === undefined) return remove(key)
+      try {
+        localStorage.setItem(key, JSON.stringify({ savedAt: Date.now(), value }))
+      }
+      catch { /* storage full or unavailable: the form still holds it */ }
+    },
+  }
+}
+
+/** Forgets every draft kept under a key starting with `prefix` that is 30 days old (or unreadable). */
+export function forgetOldDrafts(prefix: string) {
+  try {
+    for (let i = localStorage.length - 1; i >= 0; i--) {
+      const key = localStorage.key(i)
+      if (key?.startsWith(prefix) && !((readKept(key)?.savedAt ?? 0) > Date.now() - DRAFT_MS)) remove(key)
+    }
+  }
+  catch { /* storage unavailable: nothing kept */ }
+}

@@ -14,7 +14,13 @@ const Z2 = '3.8416'
 /** sign(u−d)·log10(max(|u−d|,1)) + (epoch − 1700000000)/45000 */
 export const hotScoreSql = (epochSeconds: string) => `sign(CAST(upvotes - downvote_count AS double precision))
   * log10(CAST(CASE WHEN abs(upvotes - downvote_count) > 1 THEN abs(upvotes - downvote_count) ELSE 1 END AS double precision))
-  + (${epochSeconds} - 1700000000) / 45000`
+  + ${hotAgeSql(epochSeconds)}`
+
+/**
+ * The hot score's part that grows with the date: the whole score of an
+ * upload without votes (its first term is 0 × 0), the same value to the bit.
+ */
+export const hotAgeSql = (epochSeconds: string) => `(${epochSeconds} - 1700000000) / 45000`
 
 /** Wilson lower bound of u/(u+d) at z = 1.96; 0 with no votes. */
 export const bestScoreSql = `CASE WHEN ${N} = 0 THEN 0 ELSE

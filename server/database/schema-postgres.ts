@@ -320,6 +320,24 @@ export const tagPairs = pgTable('tag_pairs', {
   primaryKey({ columns: [t.firstTagId, t.secondTagId] }),
 ])
 
+/** The columns of upload_tags its partial indexes test. */
+interface LinkCopies { uploadIsPrivate: AnyPgColumn, uploadUpvotes: AnyPgColumn, uploadDownvoteCount: AnyPgColumn }
+
+/**
+ * Which links the ranked per-tag indexes hold: public links of uploads with a
+ * vote. Uploads without one share their counts and scores, so each ranking
+ * orders them by date alone (hot's score grows with the date): they are one
+ * range of upload_tags_tag_unvoted_idx, merged into each ranked page
+ * (server/services/lists/tags.ts, taggedIds), and a new link is written in
+ * two per-tag indexes instead of six (docs/database.md, "Unvoted links").
+ * The queries repeat these conditions word for word, as SQLite uses a
+ * partial index only for a query whose WHERE has each of its terms; each
+ * of these indexes ends with the two counts the condition reads, so a page
+ * is read from the index alone.
+ */
+const VOTED_PUBLIC_LINK = (t: LinkCopies) => sql`${t.uploadIsPrivate} = 0 AND ${t.uploadUpvotes} + ${t.uploadDownvoteCount} > 0`
+const UNVOTED_PUBLIC_LINK = (t: LinkCopies) => sql`${t.uploadIsPrivate} = 0 AND ${t.uploadUpvotes} + ${t.uploadDownvoteCount} = 0`
+
 export const uploadTags = pgTable('upload_tags', {
   uploadId: text('upload_id').notNull().references(() => uploads.id, { onDelete: 'cascade' }),
   tagId: text('tag_id').notNull().references(() => tags.id, { onDelete: 'cascade' }),
@@ -336,8 +354,9 @@ export const uploadTags = pgTable('upload_tags', {
   /**
    * The upload's counts and rankings, kept by triggers like its date, so a
    * tag's public uploads in each ranking are one range of that ranking's
-   * index here (upload_tags_tag_top_idx …): a ranked tag page reads its own
-   * rows, not all of the tag's uploads, whatever the tag's size.
+   * index here (upload_tags_tag_top_idx … for uploads with votes,
+   * upload_tags_tag_unvoted_idx for the others): a ranked tag page reads its
+   * own rows, not all of the tag's uploads, whatever the tag's size.
    */
   uploadUpvotes: integer('upload_upvotes').notNull().default(0),
   uploadDownvoteCount: integer('upload_downvote_count').notNull().default(0),
@@ -348,10 +367,11 @@ export const uploadTags = pgTable('upload_tags', {
   primaryKey({ columns: [t.uploadId, t.tagId] }),
   index('upload_tags_tag_idx').on(t.tagId, t.uploadId),
   index('upload_tags_tag_newest_idx').on(t.tagId, t.uploadCreatedAt, t.uploadId).where(sql`${t.uploadIsPrivate} = 0`),
-  index('upload_tags_tag_top_idx').on(t.tagId, sql`${t.uploadUpvotes} desc`, sql`${t.uploadDownvoteCount} desc`, sql`${t.uploadCreatedAt} desc`, sql`${t.uploadId} desc`).where(sql`${t.uploadIsPrivate} = 0`),
-  index('upload_tags_tag_hot_idx').on(t.tagId, sql`${t.uploadHotScore} desc`, sql`${t.uploadCreatedAt} desc`, sql`${t.uploadId} desc`).where(sql`${t.uploadIsPrivate} = 0`),
-  index('upload_tags_tag_best_idx').on(t.tagId, sql`${t.uploadBestScore} desc`, sql`${t.uploadCreatedAt} desc`, sql`${t.uploadId} desc`).where(sql`${t.uploadIsPrivate} = 0`),
-  index('upload_tags_tag_divisive_idx').on(t.tagId, sql`${t.uploadDivisiveScore} desc`, sql`${t.uploadCreatedAt} desc`, sql`${t.uploadId} desc`).where(sql`${t.uploadIsPrivate} = 0`),
+  index('upload_tags_tag_unvoted_idx').on(t.tagId, t.uploadCreatedAt, t.uploadId, t.uploadUpvotes, t.uploadDownvoteCount).where(UNVOTED_PUBLIC_LINK(t)),
+  index('upload_tags_tag_top_idx').on(t.tagId, sql`${t.uploadUpvotes} desc`, sql`${t.uploadDownvoteCount} desc`, sql`${t.uploadCreatedAt} desc`, sql`${t.uploadId} desc`).where(VOTED_PUBLIC_LINK(t)),
+  index('upload_tags_tag_hot_idx').on(t.tagId, sql`${t.uploadHotScore} desc`, sql`${t.uploadCreatedAt} desc`, sql`${t.uploadId} desc`, t.uploadUpvotes, t.uploadDownvoteCount).where(VOTED_PUBLIC_LINK(t)),
+  index('upload_tags_tag_best_idx').on(t.tagId, sql`${t.uploadBestScore} desc`, sql`${t.uploadCreatedAt} desc`, sql`${t.uploadId} desc`, t.uploadUpvotes, t.uploadDownvoteCount).where(VOTED_PUBLIC_LINK(t)),
+  index('upload_tags_tag_divisive_idx').on(t.tagId, sql`${t.uploadDivisiveScore} desc`, sql`${t.uploadCreatedAt} desc`, sql`${t.uploadId} desc`, t.uploadUpvotes, t.uploadDownvoteCount).where(VOTED_PUBLIC_LINK(t)),
 ])
 
 export const votes = pgTable('votes', {

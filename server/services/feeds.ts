@@ -67,7 +67,7 @@ async function loadFeed(db: Executor, source: FeedSource, ratings: FeedRatings):
       // The tag's newest public links, read in order from upload_tags_tag_newest_idx: walking
       // the newest uploads for the tag's took a rare tag's feed 196 ms on SQLite at 100,000
       // uploads (0.17 ms so).
-      const found = await entries(sql`u.id IN (${taggedIds(tag.id, 'new', sql`LIMIT ${FEED_SIZE}`, rated(sql`ut.upload_id`))})`, NEWEST)
+      const found = await entries(sql`u.id IN (${taggedIds(tag.id, 'new', { page: 1, limit: FEED_SIZE }, rated(sql`ut.upload_id`))})`, NEWEST)
       // A tag on private uploads only is not shown: its feed would tell its name, case and age.
       if (found.length === 0) return null
       return {

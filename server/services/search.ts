@@ -145,14 +145,34 @@ export async function searchUploads(db: Database, parsed: SearchNode | null, que
  */
 export function onOneTag(node: SearchNode): LinkSearch | undefined {
   if (node.kind !== 'and') return undefined
-  const found: LinkSearch = { tag: '', without: [], tests: [] }
+  const found: LinkSearch = { tag: '', without: [], tests: [], unvoted: true }
   for (const child of node.children) {
     if (child.kind === 'tag' && (found.tag === '' || found.tag === child.slug)) found.tag = child.slug
     else if (child.kind === 'not' && child.child.kind === 'tag') found.without.push(child.child.slug)
-    else if (child.kind === 'count' && LINK_COUNT_FIELDS[child.field]) found.tests.push(countCondition(child.field, child.test, LINK_COUNT_FIELDS))
+    else if (child.kind === 'count' && LINK_COUNT_FIELDS[child.field]) {
+      found.tests.push(countCondition(child.field, child.test, LINK_COUNT_FIELDS))
+      found.unvoted &&= passesWithoutVotes(child.field, child.test)
+    }
     else return undefined
   }
   return found.tag === '' ? undefined : { ...found, without: [...new Set(found.without)] }
+}
+
+/**
+ * Whether an upload without votes passes the test: every count is 0 and it
+ * has no ratio (countCondition), so `votes:>=10` leaves all of them out and
+ * a tag's page of the test skips their links (lists/tags.ts, taggedIds).
+ */
+export function passesWithoutVotes(field: CountField, test: NumberTest): boolean {
+  if (field === 'ratio') return false
+  if (test.op === 'range') return test.from <= 0 && 0 <= test.to
+  switch (test.op) {
+    case '=': return test.value === 0
+    case '>': return 0 > test.value
+    case '>=': return 0 >= test.value
+    case '<': return 0 < test.value
+    case '<=': return 0 <= test.value
+  }
 }
 
 /** The slugs of the tree's tags, each once. */

@@ -74,6 +74,15 @@ describe('GET /api/search', () => {
     for (const [q, ids] of cases) expect(await found(`${TAG} ${q}`), q).toEqual(ids)
   })
 
+  it('ranks one tag narrowed by counts, with the uploads nobody voted on where they pass', async () => {
+    // C has no votes: it passes votes:<=6 and score:<=0, ranked last of these; votes:>=1 never reads it.
+    expect(await found(`${TAG} votes:<=6`, '&sort=top')).toEqual(['b', 'c'])
+    expect(await found(`${TAG} score:<=0`, '&sort=best')).toEqual(['b', 'c'])
+    expect(await found(`${TAG} votes:0`, '&sort=divisive')).toEqual(['c'])
+    expect(await found(`${TAG} votes:>=1`, '&sort=hot')).toEqual(['b', 'a'])
+    expect(await found(`${TAG} fucks:0..1`, '&sort=hot')).toEqual(['c', 'b'])
+  })
+
   it('matches whole words of descriptions, without case or diacritics, by prefix and by phrase', async () => {
     expect(await found(`${TAG} text:creme`)).toEqual(['a'])
     expect(await found(`${TAG} "crème brulee"`)).toEqual(['a'])

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { hotAgeSql, POSTGRES_EPOCH, SQLITE_EPOCH } from '../../server/database/ranking-columns'
 import { sql } from '../../server/database/sql'
 import { api, registerUser, type TestUser } from '../support/api'
 import { seedUpload, serverDatabase } from '../support/seed'
@@ -168,7 +169,8 @@ describe('one tag ranked over all time', () => {
 
   beforeAll(async () => {
     for (let i = 0; i < OFTEN; i++) {
-      const row = { upvotes: (i * 7) % 11, downvotes: (i * 5) % 6, createdAt: at(200 + i) }
+      // Every fifth has no votes: a ranked page merges those from their own index.
+      const row = i % 5 === 2 ? { upvotes: 0, downvotes: 0, createdAt: at(200 + i) } : { upvotes: (i * 7) % 11, downvotes: (i * 5) % 6, createdAt: at(200 + i) }
       seeded.push({ ...row, id: await seedUpload(owner, { tags: i % 3 ? [COMMON] : ['other', COMMON], ...row }) })
     }
     await seedUpload(owner, { tags: [COMMON], isPrivate: true, createdAt: at(400), upvotes: 500 })
@@ -221,8 +223,40 @@ describe('one tag ranked over all time', () => {
     }
   })
 
+  it('moves an upload out of the unvoted ones at its first vote and back when it is withdrawn', async () => {
+    const quiet = seeded.filter(row => row.upvotes + row.downvotes === 0).at(-1)!
+    const voter = await registerUser()
+    const same = async (when: string) => {
+      for (const sort of ['top', 'hot', 'best', 'divisive']) {
+        for (const pageNumber of [1, 10, 30]) {
+          const query = `&sort=${sort}&limit=5&page=${pageNumber}`
+          expect((await ranked(query)).body, `${when} ${query}`).toEqual((await general(query)).body)
+        }
+      }
+    }
+    expect((await api('/api/vote', { method: 'POST', body: { uploadId: quiet.id, vote: 'does_not_fuck' }, token: voter.token })).status).toBe(200)
+    quiet.downvotes = 1
+    await same('voted')
+    // The seeded uploads in the whole top list (the test before tagged one more).
+    const wholeTop = async () => [...ids((await ranked('&sort=top&limit=100')).body), ...ids((await ranked('&sort=top&limit=100&page=2')).body)]
+      .filter(id => seeded.some(row => row.id === id))
+    expect((await wholeTop()).indexOf(quiet.id)).toBe(byTop().findIndex(row => row.id === quiet.id))
+    expect((await api(`/api/vote?uploadId=${quiet.id}`, { method: 'DELETE', token: voter.token })).status).toBe(200)
+    quiet.downvotes = 0
+    await same('withdrawn')
+    expect(await wholeTop()).toEqual(byTop().map(row => row.id))
+  })
+
   it('keeps each link\'s copy of its upload\'s counts and rankings', async () => {
     const { db } = serverDatabase()
+    // A ranked page computes the hot score of a link without votes from its copy of the date
+    // (lists/tags.ts, UNVOTED_COPIES): it must be the upload's own, to the bit.
+    const epoch = (db.dialect === 'postgres' ? POSTGRES_EPOCH : SQLITE_EPOCH).replace(/\bcreated_at\b/g, 'ut.upload_created_at')
+    const unvoted = await db.get<{ n: number | string, differing: number | string }>(sql`SELECT count(*) AS n,
+        coalesce(sum(CASE WHEN ${sql.raw(hotAgeSql(epoch))} <> u.hot_score THEN 1 ELSE 0 END), 0) AS differing
+      FROM upload_tags ut JOIN uploads u ON u.id = ut.upload_id WHERE u.upvotes + u.downvote_count = 0`)
+    expect(Number(unvoted!.n)).toBeGreaterThan(20)
+    expect(Number(unvoted!.differing)).toBe(0)
     const differing = await db.get<{ n: number | string }>(sql`SELECT count(*) AS n FROM upload_tags ut JOIN uploads u ON u.id = ut.upload_id
       WHERE ut.upload_upvotes <> u.upvotes OR ut.upload_downvote_count <> u.downvote_count OR ut.upload_hot_score <> u.hot_score
         OR ut.upload_best_score <> u.best_score OR ut.upload_divisive_score <> u.divisive_score`)

@@ -123,7 +123,12 @@ describe('an AND of two tags', () => {
     const newest = both.map(entry => entry.id).reverse()
     const top = [...both].sort((x, y) => (seeded.indexOf(y) % 4) - (seeded.indexOf(x) % 4) || seeded.indexOf(y) - seeded.indexOf(x)).map(entry => entry.id)
 
-    for (const [sort, expected] of [['new', newest], ['top', top]] as const) {
+    // Votes are up only (i % 4 of them), so best ranks as top does and divisive is all ties
+    // (newest first); hot adds log10 of the votes to the age. Those without votes come from
+    // their own index, merged (tags.ts, rankedRanges).
+    const hotOf = (entry: { id: string }) => Math.log10(Math.max(seeded.findIndex(row => row.id === entry.id) % 4, 1)) + seeded.findIndex(row => row.id === entry.id) * 60 / 45000
+    const hot = [...both].sort((x, y) => hotOf(y) - hotOf(x)).map(entry => entry.id)
+    for (const [sort, expected] of [['new', newest], ['top', top], ['best', top], ['divisive', newest], ['hot', hot]] as const) {
       for (const limit of [1, 2, 3, 10]) {
         for (let page = 1; page <= Math.ceil(8 / limit) + 1; page++) {
           const { status, body } = await api(`/api/uploads/filtered?tags=${tagOf('many')},${tagOf('few')}&sort=${sort}&limit=${limit}&page=${page}`)

@@ -4,8 +4,10 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openDatabase } from '../../server/database/connection'
 import { runMigrations, type MigrationJournal } from '../../server/database/migrate'
-import { sql } from '../../server/database/sql'
+import { render, sql } from '../../server/database/sql'
 import type { SqliteDatabase } from '../../server/database/sqlite'
+import { taggedIds } from '../../server/services/lists'
+import { LINK_SORTS } from '../../server/services/lists/sorts'
 import { ROOT } from '../../scripts/lib/database'
 
 const folder = join(ROOT, 'drizzle', 'sqlite')
@@ -65,18 +67,23 @@ describe('migrations', () => {
       expect(found).not.toContain('TEMP B-TREE')
     }
     expect(plan(`SELECT id FROM uploads WHERE user_id = 'u' AND is_private = 0 ORDER BY created_at DESC`)).toContain('uploads_user_date_idx')
-    // A tag's page in each order (tagPage): a range of the tag's public links in order, no sort.
-    const linkOrders = {
-      newest: 'upload_created_at DESC, upload_id DESC',
-      top: 'upload_upvotes DESC, upload_downvote_count DESC, upload_created_at DESC, upload_id DESC',
-      hot: 'upload_hot_score DESC, upload_created_at DESC, upload_id DESC',
-      best: 'upload_best_score DESC, upload_created_at DESC, upload_id DESC',
-      divisive: 'upload_divisive_score DESC, upload_created_at DESC, upload_id DESC',
-    }
-    for (const [name, order] of Object.entries(linkOrders)) {
-      const tagPage = plan(`SELECT ut.upload_id FROM upload_tags ut WHERE ut.tag_id = 't' AND ut.upload_is_private = 0 ORDER BY ${order} LIMIT 20 OFFSET 0`)
-      expect(tagPage, name).toContain(`USING COVERING INDEX upload_tags_tag_${name}_idx (tag_id=?)`)
-      expect(tagPage, name).not.toContain('TEMP B-TREE')
+    // A tag's page in each order (taggedIds), as the list renders it: newest, one range of the
+    // tag's public links in order, no sort; ranked, the links of voted uploads read from the
+    // ranking's index alone and those of unvoted ones from theirs by date, merged by a sort of the page.
+    for (const sort of LINK_SORTS) {
+      for (const page of [1, 4]) {
+        const { text, values } = render(taggedIds(sql`(SELECT id FROM tags WHERE slug = ${'t'})`, sort, { page, limit: 20 }), 'sqlite')
+        const steps = (db.sqlite.prepare(`EXPLAIN QUERY PLAN ${text}`).all(...values) as { detail: string }[]).map(step => step.detail)
+        const ranges = steps.filter(step => step.startsWith('SEARCH ut'))
+        if (sort === 'new') {
+          expect(ranges, sort).toEqual(['SEARCH ut USING COVERING INDEX upload_tags_tag_newest_idx (tag_id=?)'])
+          expect(steps, sort).not.toContain('USE TEMP B-TREE FOR ORDER BY')
+        }
+        else {
+          expect(ranges, sort).toEqual([`SEARCH ut USING COVERING INDEX upload_tags_tag_${sort}_idx (tag_id=?)`, 'SEARCH ut USING COVERING INDEX upload_tags_tag_unvoted_idx (tag_id=?)'])
+          expect(steps.filter(step => step.includes('TEMP B-TREE')), sort).toEqual(['USE TEMP B-TREE FOR ORDER BY'])
+        }
+      }
     }
     expect(plan(`SELECT id FROM votes WHERE user_id = 'u' AND upload_id = 'x'`)).toContain('votes_user_upload_unique')
     expect(plan(`SELECT id FROM anonymous_votes WHERE upload_id = 'x' AND ip_hash = 'h'`)).toContain('anonymous_votes_upload_ip_unique')

@@ -1,6 +1,7 @@
 /** Lists narrowed to tags: a tag's page, a pair's, and the tagged uploads as a list's source. */
 import type { Sort } from '../../../shared/utils/ranking'
 import type { Executor } from '../../database/port'
+import { hotAgeSql, POSTGRES_EPOCH, SQLITE_EPOCH } from '../../database/ranking-columns'
 import { dialects, inList, sql, type Query } from '../../database/sql'
 import { flushRankCopies } from '../rank-copies'
 import { callerConditions, narrowed, type ListView } from './filters'
@@ -122,28 +123,33 @@ export async function pairPage(db: Executor, slugs: string[], paging: Paging, so
   const pair = await pairSize(db, rarer.slug, other.slug)
   const share = pair === 0 ? 1 : Math.min(1, (offset(paging) + paging.limit) / pair)
   if (!walkPays(db, rarer.publicUploads, other.publicUploads, pair, share)) return null
-  return totalAndPage(db, pairCount(rarer.slug, other.slug), pairIds(tagIdOf(rarer.slug), tagIdOf(other.slug), sort, pageWindow(paging)),
+  return totalAndPage(db, pairCount(rarer.slug, other.slug), pairIds(tagIdOf(rarer.slug), tagIdOf(other.slug), sort, paging),
     LIST_SORTS[sort], { username: true, join: sql`u.id = p.upload_id` })
 }
 
 /**
  * The ids of the public uploads carrying both tags (`rarer` and `other`,
- * each a tag id or a statement giving it) in the order of `sort`, in
- * `window`: the rarer tag's public links read in the order's index
- * (upload_tags_tag_newest_idx, upload_tags_tag_top_idx …), each joined to
- * the other tag's link of the same upload by the order's columns (copied on
- * every link, see taggedIds) and the upload id, one entry of the same index.
- * SQLite looks each up there; PostgreSQL merges the two ranges, both read in
- * the page's order: at 100,000 uploads, page 1 of two common tags took
- * 0.15-0.17 ms merged so, and about 0.8 ms looked up link by link in
- * upload_tags_tag_idx (an EXISTS, which it also planned as a join of both
- * tags' whole ranges).
+ * each a tag id or a statement giving it) in the order of `sort`, in the
+ * page's window: the rarer tag's public links read in the order's index as
+ * a tag's page reads them (taggedIds), each joined to the other tag's link
+ * of the same upload by the index's columns (copied on every link, see
+ * taggedIds) and the upload id, one entry of the same index. SQLite looks
+ * each up there; PostgreSQL merges the two ranges, both read in the page's
+ * order: at 100,000 uploads, page 1 of two common tags took 0.15-0.17 ms
+ * merged so, and about 0.8 ms looked up link by link in upload_tags_tag_idx
+ * (an EXISTS, which it also planned as a join of both tags' whole ranges).
  */
-function pairIds(rarer: Query, other: Query, sort: Sort, window: Query): Query {
-  const columns = ORDER_COLUMNS[sort].map(column => `upload_${column}`)
-  return sql`SELECT ut.upload_id FROM upload_tags ut ${THEN_JOIN} upload_tags o ON ${sql.raw(columns.map(column => `o.${column} = ut.${column}`).join(' AND '))}
-    WHERE ${publicLinksOf(rarer)} AND o.tag_id = ${other} AND o.upload_is_private = 0
-    ORDER BY ${sql.raw(columns.map(column => `ut.${column} DESC`).join(', '))} ${window}`
+function pairIds(rarer: Query, other: Query, sort: Sort, paging: Paging): Query {
+  const pairLinks = (keys: readonly string[], votes: Query | null) => sql`upload_tags ut ${THEN_JOIN} upload_tags o
+    ON ${sql.raw(keys.map(key => `o.${key} = ut.${key}`).join(' AND '))}
+    WHERE ${publicLinksOf(rarer)} AND o.tag_id = ${other} AND o.upload_is_private = 0${votes ?? NOTHING}`
+  if (sort === 'new') {
+    return sql`SELECT ut.upload_id FROM ${pairLinks(['upload_created_at', 'upload_id'], null)}
+    ORDER BY ut.upload_created_at DESC, ut.upload_id DESC ${pageWindow(paging)}`
+  }
+  const ranked = ORDER_COLUMNS[sort].map(column => `upload_${column}`)
+  return rankedRanges(sort, paging, voted => pairLinks(voted ? ranked : ['upload_created_at', 'upload_id'],
+    sql` AND ${linkVotes('ut', voted)} AND ${linkVotes('o', voted)}`), true)
 }
 
 /**
@@ -196,16 +202,79 @@ function publicLinksOf(tag: string | Query): Query {
 }
 
 /**
- * The ids of one tag's public uploads in the order of `sort`, in `window`
- * (LIMIT/OFFSET), read in its index's order: each link carries its upload's
- * order columns as `upload_<column>` (copied by triggers), so a tag's public
- * uploads in any order are one range of an index on upload_tags
- * (upload_tags_tag_newest_idx, upload_tags_tag_top_idx …); `narrowing` (conditions on
- * `ut.upload_id`, each starting with AND) leaves links out as they are read.
+ * The ids of one tag's public uploads in the order of `sort`, in the page's
+ * window, read in its index's order: each link carries its upload's order
+ * columns as `upload_<column>` (copied by triggers), so a tag's public
+ * uploads newest first are one range of upload_tags_tag_newest_idx, and in a
+ * ranking two (rankedRanges); `narrowing` (conditions on `ut.upload_id` or
+ * the link's copies, each starting with AND) leaves links out as they are
+ * read. `unvoted` false: no upload without votes passes the narrowing, so
+ * their range is not read.
  */
-export function taggedIds(tag: string | Query, sort: Sort, window: Query, narrowing: Query = NOTHING): Query {
-  return sql`SELECT ut.upload_id FROM upload_tags ut WHERE ${publicLinksOf(tag)}${narrowing}
-    ORDER BY ${sql.raw(ORDER_COLUMNS[sort].map(column => `ut.upload_${column} DESC`).join(', '))} ${window}`
+export function taggedIds(tag: string | Query, sort: Sort, paging: Paging, narrowing: Query = NOTHING, unvoted = true): Query {
+  if (sort === 'new') {
+    return sql`SELECT ut.upload_id FROM upload_tags ut WHERE ${publicLinksOf(tag)}${narrowing}
+    ORDER BY ut.upload_created_at DESC, ut.upload_id DESC ${pageWindow(paging)}`
+  }
+  return rankedRanges(sort, paging, voted => sql`upload_tags ut WHERE ${publicLinksOf(tag)} AND ${linkVotes('ut', voted)}${narrowing}`, unvoted)
+}
+
+/**
+ * Whether the link's upload has votes, as the partial indexes of upload_tags
+ * test it (server/database/schema.ts, VOTED_PUBLIC_LINK): the same words, or
+ * SQLite would not use them.
+ */
+function linkVotes(alias: string, voted: boolean): Query {
+  return sql`${sql.raw(`${alias}.upload_upvotes + ${alias}.upload_downvote_count ${voted ? '>' : '='} 0`)}`
+}
+
+/**
+ * A ranked page of tag links in `sort`'s order, as the ids of its uploads:
+ * the links of uploads with votes read in the ranking's index
+ * (upload_tags_tag_top_idx …), those of uploads without read newest first in
+ * upload_tags_tag_unvoted_idx, each as far as the page reaches, merged. The
+ * second range is in the ranking's order too: without votes an upload's
+ * counts and scores are those of every other without (hot's grows with the
+ * date), so the ranking orders them by date, and the merge puts them among
+ * the voted ones with the same score, ties newest first, as one index did.
+ * `links(voted)` is the FROM and WHERE of one range, a tag's links as `ut`;
+ * `unvoted` false leaves the second range out.
+ *
+ * The split keeps a new link, which has no votes, out of four of the tag's
+ * six indexes: a link upload wrote about twice as many pages before
+ * (docs/database.md, "Unvoted links"). A page reads up to twice its reach.
+ */
+function rankedRanges(sort: Sort, paging: Paging, links: (voted: boolean) => Query, unvoted: boolean): Query {
+  const ranked = ORDER_COLUMNS[sort].map(column => `upload_${column}`)
+  const reach = paging.page === 1 && Number.isSafeInteger(paging.limit) ? sql.raw(String(paging.limit)) : sql`${offset(paging) + paging.limit}`
+  const columns = (alias: string, names: readonly string[], order = '') => sql.raw(names.map(name => `${alias}.${name}${order}`).join(', '))
+  if (!unvoted) return sql`SELECT ut.upload_id FROM ${links(true)} ORDER BY ${columns('ut', ranked, ' DESC')} ${pageWindow(paging)}`
+  const unvotedColumns = sql.join(ranked.map(name => UNVOTED_COPIES[name] ?? sql`${sql.raw(`ut.${name}`)}`))
+  return sql`SELECT upload_id FROM (
+    SELECT * FROM (SELECT ${columns('ut', ranked)} FROM ${links(true)} ORDER BY ${columns('ut', ranked, ' DESC')} LIMIT ${reach}) r
+    UNION ALL
+    SELECT * FROM (SELECT ${unvotedColumns} FROM ${links(false)} ORDER BY ut.upload_created_at DESC, ut.upload_id DESC LIMIT ${reach}) r) m
+    ORDER BY ${columns('m', ranked, ' DESC')} ${pageWindow(paging)}`
+}
+
+/**
+ * What the links of an upload without votes copy in the ranking columns,
+ * computed rather than read, so their range is read from
+ * upload_tags_tag_unvoted_idx alone: the counts and the best and divisive
+ * scores are 0, and the hot score is its part that grows with the date,
+ * from the link's copy of the date, as the upload's generated column
+ * computes it (server/database/ranking-columns.ts): the same value to the
+ * bit, so ties break as they did.
+ */
+const UNVOTED_COPIES: Record<string, Query> = {
+  upload_upvotes: sql`0 AS upload_upvotes`,
+  upload_downvote_count: sql`0 AS upload_downvote_count`,
+  upload_best_score: sql`0 AS upload_best_score`,
+  upload_divisive_score: sql`0 AS upload_divisive_score`,
+  upload_hot_score: sql`${dialects({
+    sqlite: hotAgeSql(SQLITE_EPOCH.replace(/\bcreated_at\b/g, 'ut.upload_created_at')),
+    postgres: hotAgeSql(POSTGRES_EPOCH.replace(/\bcreated_at\b/g, 'ut.upload_created_at')),
+  })} AS upload_hot_score`,
 }
 
 /** PostgreSQL: `uploads u` carries all (or any) of the slugs, as uploads_public_tag_ids_idx answers. */
@@ -269,7 +338,7 @@ export async function tagPage(db: Executor, slug: string, paging: Paging, view: 
   const total = !narrowed(view)
     ? keptTagCount(slug)
     : sql`SELECT count(*) AS total FROM upload_tags ut WHERE ${publicLinksOf(tag)}${narrowing}`
-  return totalAndPage(db, total, taggedIds(tag, view.sort, pageWindow(paging), narrowing), LIST_SORTS[view.sort], { username: true, join: sql`u.id = p.upload_id` })
+  return totalAndPage(db, total, taggedIds(tag, view.sort, paging, narrowing), LIST_SORTS[view.sort], { username: true, join: sql`u.id = p.upload_id` })
 }
 
 /**
@@ -288,6 +357,8 @@ export interface LinkSearch {
   without: string[]
   /** Conditions on the link's copies of its upload's counts (`ut.upload_upvotes`, `ut.upload_downvote_count`). */
   tests: Query[]
+  /** Whether an upload without votes can pass the tests (search.ts, passesWithoutVotes). */
+  unvoted: boolean
 }
 
 /**
@@ -314,6 +385,6 @@ export async function linkSearchPage(db: Executor, search: LinkSearch, paging: P
   const total = counted
     ? sql`SELECT count(*) AS total FROM upload_tags ut WHERE ${publicLinksOf(tagIdOf(tag))}${narrowing}`
     : sql`SELECT (${keptTagCount(tag)}) - (${pairCount(tag, without[0]!)}) AS total`
-  return totalAndPage(db, total, taggedIds(tagIdOf(tag), sort, pageWindow(paging), narrowing), LIST_SORTS[sort],
+  return totalAndPage(db, total, taggedIds(tagIdOf(tag), sort, paging, narrowing, search.unvoted), LIST_SORTS[sort],
     { username: true, join: sql`u.id = p.upload_id` })
 }

@@ -1,10 +1,14 @@
 -- GET /api/uploads/filtered, one tag, top (a tag's page, its kept count)
 SELECT c.total, u.id, u.user_id, u.filename, u.description, u.upload_type, u.external_url, u.width, u.height, u.upvotes, u.downvote_count, u.is_private, u.created_at, u.edited_at, u.revision, u.rating, u.tag_ids, u.favourites, u.comments, us.username
     FROM (SELECT public_uploads AS total FROM tags WHERE slug = $1) c
-    LEFT JOIN (SELECT ut.upload_id FROM upload_tags ut WHERE ut.tag_id = (SELECT id FROM tags WHERE slug = $2) AND ut.upload_is_private = 0
-    ORDER BY ut.upload_upvotes DESC, ut.upload_downvote_count DESC, ut.upload_created_at DESC, ut.upload_id DESC LIMIT 20 OFFSET 0) p ON true
+    LEFT JOIN (SELECT upload_id FROM (
+    SELECT * FROM (SELECT ut.upload_upvotes, ut.upload_downvote_count, ut.upload_created_at, ut.upload_id FROM upload_tags ut WHERE ut.tag_id = (SELECT id FROM tags WHERE slug = $2) AND ut.upload_is_private = 0 AND ut.upload_upvotes + ut.upload_downvote_count > 0 ORDER BY ut.upload_upvotes DESC, ut.upload_downvote_count DESC, ut.upload_created_at DESC, ut.upload_id DESC LIMIT 20) r
+    UNION ALL
+    SELECT * FROM (SELECT 0 AS upload_upvotes, 0 AS upload_downvote_count, ut.upload_created_at, ut.upload_id FROM upload_tags ut WHERE ut.tag_id = (SELECT id FROM tags WHERE slug = $3) AND ut.upload_is_private = 0 AND ut.upload_upvotes + ut.upload_downvote_count = 0 ORDER BY ut.upload_created_at DESC, ut.upload_id DESC LIMIT 20) r) m
+    ORDER BY m.upload_upvotes DESC, m.upload_downvote_count DESC, m.upload_created_at DESC, m.upload_id DESC LIMIT 20 OFFSET 0) p ON true
     LEFT JOIN uploads u ON u.id = p.upload_id
     LEFT JOIN users us ON us.id = u.user_id
     ORDER BY u.upvotes DESC, u.downvote_count DESC, u.created_at DESC, u.id DESC
 -- 1: "cats"
 -- 2: "cats"
+-- 3: "cats"

@@ -1,0 +1,9 @@
+DROP INDEX `upload_tags_tag_top_idx`;--> statement-breakpoint
+DROP INDEX `upload_tags_tag_hot_idx`;--> statement-breakpoint
+DROP INDEX `upload_tags_tag_best_idx`;--> statement-breakpoint
+DROP INDEX `upload_tags_tag_divisive_idx`;--> statement-breakpoint
+CREATE INDEX `upload_tags_tag_unvoted_idx` ON `upload_tags` (`tag_id`,`upload_created_at`,`upload_id`,`upload_upvotes`,`upload_downvote_count`) WHERE "upload_tags"."upload_is_private" = 0 AND "upload_tags"."upload_upvotes" + "upload_tags"."upload_downvote_count" = 0;--> statement-breakpoint
+CREATE INDEX `upload_tags_tag_top_idx` ON `upload_tags` (`tag_id`,"upload_upvotes" desc,"upload_downvote_count" desc,"upload_created_at" desc,"upload_id" desc) WHERE "upload_tags"."upload_is_private" = 0 AND "upload_tags"."upload_upvotes" + "upload_tags"."upload_downvote_count" > 0;--> statement-breakpoint
+CREATE INDEX `upload_tags_tag_hot_idx` ON `upload_tags` (`tag_id`,"upload_hot_score" desc,"upload_created_at" desc,"upload_id" desc,`upload_upvotes`,`upload_downvote_count`) WHERE "upload_tags"."upload_is_private" = 0 AND "upload_tags"."upload_upvotes" + "upload_tags"."upload_downvote_count" > 0;--> statement-breakpoint
+CREATE INDEX `upload_tags_tag_best_idx` ON `upload_tags` (`tag_id`,"upload_best_score" desc,"upload_created_at" desc,"upload_id" desc,`upload_upvotes`,`upload_downvote_count`) WHERE "upload_tags"."upload_is_private" = 0 AND "upload_tags"."upload_upvotes" + "upload_tags"."upload_downvote_count" > 0;--> statement-breakpoint
+CREATE INDEX `upload_tags_tag_divisive_idx` ON `upload_tags` (`tag_id`,"upload_divisive_score" desc,"upload_created_at" desc,"upload_id" desc,`upload_upvotes`,`upload_downvote_count`) WHERE "upload_tags"."upload_is_private" = 0 AND "upload_tags"."upload_upvotes" + "upload_tags"."upload_downvote_count" > 0;

@@ -46,6 +46,28 @@ describe('migrations', () => {
     expect(await db.all(sql`SELECT revision, edited_at, locked FROM uploads`)).toEqual([{ revision: 1, edited_at: null, locked: 0 }, { revision: 1, edited_at: null, locked: 0 }])
   })
 
+  it('keep the tag pairs counted before tag_pairs became a WITHOUT ROWID table', async () => {
+    const db = openDatabase({ sqliteFile: ':memory:' }) as SqliteDatabase
+    const before = journal.entries.findIndex(entry => entry.tag.endsWith('_tag-pairs-without-rowid'))
+    await runMigrations(db, { ...journal, entries: journal.entries.slice(0, before) }, load)
+    db.sqlite.exec(`INSERT INTO users (id, username, email, password_hash) VALUES ('u', 'ann', 'ann@example.com', 'x');
+      INSERT INTO uploads (id, user_id, original_name, description, upload_type, external_url) VALUES ('a', 'u', 'a.png', 'A', 'image', NULL), ('b', 'u', 'b.png', 'B', 'image', NULL);
+      INSERT INTO tags (id, name, slug) VALUES ('t1', 'one', 'one'), ('t2', 'two', 'two'), ('t3', 'three', 'three');
+      INSERT INTO upload_tags (upload_id, tag_id, position) VALUES ('a', 't1', 0), ('a', 't2', 1), ('b', 't1', 0), ('b', 't2', 1), ('b', 't3', 2);`)
+    const pairs = sql`SELECT first_tag_id, second_tag_id, public_uploads FROM tag_pairs ORDER BY 1, 2`
+    const counted = [{ first_tag_id: 't1', second_tag_id: 't2', public_uploads: 2 }, { first_tag_id: 't1', second_tag_id: 't3', public_uploads: 1 }, { first_tag_id: 't2', second_tag_id: 't3', public_uploads: 1 }]
+    expect(await db.all(pairs)).toEqual(counted)
+    await runMigrations(db, journal, load)
+    expect(await db.all(pairs)).toEqual(counted)
+    expect((await db.get<{ sql: string }>(sql`SELECT sql FROM sqlite_master WHERE name = 'tag_pairs'`))!.sql).toMatch(/\) WITHOUT ROWID$/)
+    // The triggers still count: a link removed and one added.
+    db.sqlite.exec(`DELETE FROM upload_tags WHERE upload_id = 'b' AND tag_id = 't3'`)
+    expect((await db.all<{ public_uploads: number }>(pairs)).map(pair => pair.public_uploads)).toEqual([2, 0, 0])
+    db.sqlite.exec(`INSERT INTO upload_tags (upload_id, tag_id, position) VALUES ('a', 't3', 2), ('b', 't3', 2)`)
+    expect((await db.all<{ public_uploads: number }>(pairs)).map(pair => pair.public_uploads)).toEqual([2, 2, 2])
+    expect(await db.all(sql`SELECT name FROM sqlite_master WHERE name LIKE 'tag_pairs%' ORDER BY name`)).toEqual([{ name: 'tag_pairs' }])
+  })
+
   it('give the list queries their indexes', async () => {
     const db = openDatabase({ sqliteFile: ':memory:' }) as SqliteDatabase
     await runMigrations(db, journal, load)

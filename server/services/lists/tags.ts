@@ -240,9 +240,9 @@ function linkVotes(alias: string, voted: boolean): Query {
  * `links(voted)` is the FROM and WHERE of one range, a tag's links as `ut`;
  * `unvoted` false leaves the second range out.
  *
- * The split keeps a new link, which has no votes, out of four of the tag's
- * six indexes: a link upload wrote about twice as many pages before
- * (docs/database.md, "Unvoted links"). A page reads up to twice its reach.
+ * The split writes a new link, which has no votes, in three per-tag indexes
+ * instead of six (docs/database.md, "Unvoted links"). A page reads up to
+ * twice its reach.
  */
 function rankedRanges(sort: Sort, paging: Paging, links: (voted: boolean) => Query, unvoted: boolean): Query {
   const ranked = ORDER_COLUMNS[sort].map(column => `upload_${column}`)

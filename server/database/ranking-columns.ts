@@ -33,12 +33,16 @@ export const divisiveScoreSql = `CASE WHEN upvotes = 0 OR downvote_count = 0 THE
     / CASE WHEN upvotes < downvote_count THEN downvote_count ELSE upvotes END) END`
 
 /**
- * `created_at` (ISO 8601 UTC text) as Unix seconds with milliseconds: whole seconds
+ * A date column (ISO 8601 UTC text) as Unix seconds with milliseconds: whole seconds
  * and the milliseconds as one integer, divided once, the value unixepoch(x, 'subsec')
  * gives, in functions every SQLite reads ('subsec' needs 3.42; an operator's sqlite3
  * may be older, and would compute NULL for the column and misread its index).
  */
-export const SQLITE_EPOCH = `((CAST(strftime('%s', created_at) AS INTEGER) * 1000 + CAST(substr(created_at, 21, 3) AS INTEGER)) / 1000.0)`
-export const POSTGRES_EPOCH = `CAST(extract(epoch FROM make_timestamp(CAST(substr(created_at, 1, 4) AS integer),
-  CAST(substr(created_at, 6, 2) AS integer), CAST(substr(created_at, 9, 2) AS integer), CAST(substr(created_at, 12, 2) AS integer),
-  CAST(substr(created_at, 15, 2) AS integer), CAST(substr(created_at, 18, 6) AS double precision))) AS double precision)`
+export const sqliteEpochOf = (column: string) => `((CAST(strftime('%s', ${column}) AS INTEGER) * 1000 + CAST(substr(${column}, 21, 3) AS INTEGER)) / 1000.0)`
+export const postgresEpochOf = (column: string) => `CAST(extract(epoch FROM make_timestamp(CAST(substr(${column}, 1, 4) AS integer),
+  CAST(substr(${column}, 6, 2) AS integer), CAST(substr(${column}, 9, 2) AS integer), CAST(substr(${column}, 12, 2) AS integer),
+  CAST(substr(${column}, 15, 2) AS integer), CAST(substr(${column}, 18, 6) AS double precision))) AS double precision)`
+
+/** `created_at` as Unix seconds, as the generated columns of `uploads` read it. */
+export const SQLITE_EPOCH = sqliteEpochOf('created_at')
+export const POSTGRES_EPOCH = postgresEpochOf('created_at')

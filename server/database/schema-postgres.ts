@@ -329,7 +329,7 @@ interface LinkCopies { uploadIsPrivate: AnyPgColumn, uploadUpvotes: AnyPgColumn,
  * orders them by date alone (hot's score grows with the date): they are one
  * range of upload_tags_tag_unvoted_idx, merged into each ranked page
  * (server/services/lists/tags.ts, taggedIds), and a new link is written in
- * two per-tag indexes instead of six (docs/database.md, "Unvoted links").
+ * three per-tag indexes instead of six (docs/database.md, "Unvoted links").
  * The queries repeat these conditions word for word, as SQLite uses a
  * partial index only for a query whose WHERE has each of its terms; each
  * of these indexes ends with the two counts the condition reads, so a page

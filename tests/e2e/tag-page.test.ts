@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { hotAgeSql, POSTGRES_EPOCH, SQLITE_EPOCH } from '../../server/database/ranking-columns'
+import { hotAgeSql, postgresEpochOf, sqliteEpochOf } from '../../server/database/ranking-columns'
 import { sql } from '../../server/database/sql'
 import { api, registerUser, type TestUser } from '../support/api'
 import { seedUpload, serverDatabase } from '../support/seed'
@@ -251,7 +251,7 @@ describe('one tag ranked over all time', () => {
     const { db } = serverDatabase()
     // A ranked page computes the hot score of a link without votes from its copy of the date
     // (lists/tags.ts, UNVOTED_COPIES): it must be the upload's own, to the bit.
-    const epoch = (db.dialect === 'postgres' ? POSTGRES_EPOCH : SQLITE_EPOCH).replace(/\bcreated_at\b/g, 'ut.upload_created_at')
+    const epoch = (db.dialect === 'postgres' ? postgresEpochOf : sqliteEpochOf)('ut.upload_created_at')
     const unvoted = await db.get<{ n: number | string, differing: number | string }>(sql`SELECT count(*) AS n,
         coalesce(sum(CASE WHEN ${sql.raw(hotAgeSql(epoch))} <> u.hot_score THEN 1 ELSE 0 END), 0) AS differing
       FROM upload_tags ut JOIN uploads u ON u.id = ut.upload_id WHERE u.upvotes + u.downvote_count = 0`)

@@ -19,3 +19,14 @@ export function pageWindow(paging: Paging): Query {
   const limit = sql.raw(String(paging.limit))
   return paging.page === 1 ? sql`LIMIT ${limit} OFFSET 0` : sql`LIMIT ${limit} OFFSET ${offset(paging)}`
 }
+
+/**
+ * How far a page reaches (its OFFSET plus its LIMIT), as a LIMIT for a range
+ * read before the page is cut from it, written out or sent as pageWindow
+ * sends them: written on page 1, a parameter on the others.
+ */
+export function pageReach(paging: Paging): Query {
+  return paging.page === 1 && Number.isSafeInteger(paging.limit) && paging.limit > 0
+    ? sql`${sql.raw(String(paging.limit))}`
+    : sql`${offset(paging) + paging.limit}`
+}

@@ -1,13 +1,13 @@
 /** Lists narrowed to tags: a tag's page, a pair's, and the tagged uploads as a list's source. */
 import type { Sort } from '../../../shared/utils/ranking'
 import type { Executor } from '../../database/port'
-import { hotAgeSql, POSTGRES_EPOCH, SQLITE_EPOCH } from '../../database/ranking-columns'
+import { hotAgeSql, postgresEpochOf, sqliteEpochOf } from '../../database/ranking-columns'
 import { dialects, inList, sql, type Query } from '../../database/sql'
 import { flushRankCopies } from '../rank-copies'
 import { callerConditions, narrowed, type ListView } from './filters'
 import { KeptCounts } from './kept-sizes'
 import { totalAndPage } from './page'
-import { offset, pageWindow, type Paging } from './paging'
+import { offset, pageReach, pageWindow, type Paging } from './paging'
 import { NOTHING, THEN_JOIN } from './pieces'
 import { LIST_SORTS, ORDER_COLUMNS } from './sorts'
 
@@ -140,15 +140,11 @@ export async function pairPage(db: Executor, slugs: string[], paging: Paging, so
  * (an EXISTS, which it also planned as a join of both tags' whole ranges).
  */
 function pairIds(rarer: Query, other: Query, sort: Sort, paging: Paging): Query {
-  const pairLinks = (keys: readonly string[], votes: Query | null) => sql`upload_tags ut ${THEN_JOIN} upload_tags o
+  const pairLinks = (keys: readonly string[], votes: Query) => sql`upload_tags ut ${THEN_JOIN} upload_tags o
     ON ${sql.raw(keys.map(key => `o.${key} = ut.${key}`).join(' AND '))}
-    WHERE ${publicLinksOf(rarer)} AND o.tag_id = ${other} AND o.upload_is_private = 0${votes ?? NOTHING}`
-  if (sort === 'new') {
-    return sql`SELECT ut.upload_id FROM ${pairLinks(['upload_created_at', 'upload_id'], null)}
-    ORDER BY ut.upload_created_at DESC, ut.upload_id DESC ${pageWindow(paging)}`
-  }
-  const ranked = ORDER_COLUMNS[sort].map(column => `upload_${column}`)
-  return rankedRanges(sort, paging, voted => pairLinks(voted ? ranked : ['upload_created_at', 'upload_id'],
+    WHERE ${publicLinksOf(rarer)} AND o.tag_id = ${other} AND o.upload_is_private = 0${votes}`
+  if (sort === 'new') return oneRange(pairLinks(BY_DATE, NOTHING), BY_DATE, paging)
+  return rankedRanges(sort, paging, voted => pairLinks(voted ? linkColumns(sort) : BY_DATE,
     sql` AND ${linkVotes('ut', voted)} AND ${linkVotes('o', voted)}`), true)
 }
 
@@ -212,11 +208,21 @@ function publicLinksOf(tag: string | Query): Query {
  * their range is not read.
  */
 export function taggedIds(tag: string | Query, sort: Sort, paging: Paging, narrowing: Query = NOTHING, unvoted = true): Query {
-  if (sort === 'new') {
-    return sql`SELECT ut.upload_id FROM upload_tags ut WHERE ${publicLinksOf(tag)}${narrowing}
-    ORDER BY ut.upload_created_at DESC, ut.upload_id DESC ${pageWindow(paging)}`
-  }
+  if (sort === 'new') return oneRange(sql`upload_tags ut WHERE ${publicLinksOf(tag)}${narrowing}`, BY_DATE, paging)
   return rankedRanges(sort, paging, voted => sql`upload_tags ut WHERE ${publicLinksOf(tag)} AND ${linkVotes('ut', voted)}${narrowing}`, unvoted)
+}
+
+/** The columns a link copies of its upload for `sort`'s order (ORDER_COLUMNS, as `upload_<column>`). */
+const linkColumns = (sort: Sort) => ORDER_COLUMNS[sort].map(column => `upload_${column}`)
+const BY_DATE = linkColumns('new')
+
+/** `names` as a list of `alias.name` (and `order` after each). */
+const columns = (alias: string, names: readonly string[], order = '') => sql.raw(names.map(name => `${alias}.${name}${order}`).join(', '))
+
+/** The page of one range of links (`links`: FROM and WHERE, the links as `ut`), read in the order of `keys`, all descending. */
+function oneRange(links: Query, keys: readonly string[], paging: Paging): Query {
+  return sql`SELECT ut.upload_id FROM ${links}
+    ORDER BY ${columns('ut', keys, ' DESC')} ${pageWindow(paging)}`
 }
 
 /**
@@ -245,15 +251,14 @@ function linkVotes(alias: string, voted: boolean): Query {
  * twice its reach.
  */
 function rankedRanges(sort: Sort, paging: Paging, links: (voted: boolean) => Query, unvoted: boolean): Query {
-  const ranked = ORDER_COLUMNS[sort].map(column => `upload_${column}`)
-  const reach = paging.page === 1 && Number.isSafeInteger(paging.limit) ? sql.raw(String(paging.limit)) : sql`${offset(paging) + paging.limit}`
-  const columns = (alias: string, names: readonly string[], order = '') => sql.raw(names.map(name => `${alias}.${name}${order}`).join(', '))
-  if (!unvoted) return sql`SELECT ut.upload_id FROM ${links(true)} ORDER BY ${columns('ut', ranked, ' DESC')} ${pageWindow(paging)}`
+  const ranked = linkColumns(sort)
+  if (!unvoted) return oneRange(links(true), ranked, paging)
+  const reach = pageReach(paging)
   const unvotedColumns = sql.join(ranked.map(name => UNVOTED_COPIES[name] ?? sql`${sql.raw(`ut.${name}`)}`))
   return sql`SELECT upload_id FROM (
     SELECT * FROM (SELECT ${columns('ut', ranked)} FROM ${links(true)} ORDER BY ${columns('ut', ranked, ' DESC')} LIMIT ${reach}) r
     UNION ALL
-    SELECT * FROM (SELECT ${unvotedColumns} FROM ${links(false)} ORDER BY ut.upload_created_at DESC, ut.upload_id DESC LIMIT ${reach}) r) m
+    SELECT * FROM (SELECT ${unvotedColumns} FROM ${links(false)} ORDER BY ${columns('ut', BY_DATE, ' DESC')} LIMIT ${reach}) r) m
     ORDER BY ${columns('m', ranked, ' DESC')} ${pageWindow(paging)}`
 }
 
@@ -272,8 +277,8 @@ const UNVOTED_COPIES: Record<string, Query> = {
   upload_best_score: sql`0 AS upload_best_score`,
   upload_divisive_score: sql`0 AS upload_divisive_score`,
   upload_hot_score: sql`${dialects({
-    sqlite: hotAgeSql(SQLITE_EPOCH.replace(/\bcreated_at\b/g, 'ut.upload_created_at')),
-    postgres: hotAgeSql(POSTGRES_EPOCH.replace(/\bcreated_at\b/g, 'ut.upload_created_at')),
+    sqlite: hotAgeSql(sqliteEpochOf('ut.upload_created_at')),
+    postgres: hotAgeSql(postgresEpochOf('ut.upload_created_at')),
   })} AS upload_hot_score`,
 }
 

@@ -2,15 +2,24 @@ import type { Executor } from '../database/port'
 import { inList, sql } from '../database/sql'
 
 /**
+ * Whether some upload's counts wait for its links' copies, as a column of
+ * the statement that reads a page from the copies (totalAndPage's `copies`):
+ * read in the page's own snapshot, it says whether that page can have missed
+ * a vote, without a round trip of its own before every page.
+ */
+export const COPIES_PENDING = sql`EXISTS (SELECT 1 FROM rank_copies_pending)`
+
+/**
  * The counts of uploads voted on since their links' copies were written
  * (rank_copies_pending, filled by a trigger when the counts alone change),
  * copied to every link of theirs, in one transaction. A tag's ranked page
- * reads these copies, so it calls this first: a vote then writes its upload's
- * row only, not each of its links in four ranking indexes, and no page misses
- * it. Concurrent callers each take the pending rows they delete; one that
- * finds a row another is deleting waits for that commit, so when this
- * returns, every vote acknowledged before the call is in the copies. Cheap
- * when nothing is pending (one indexed probe).
+ * reads these copies, so a page read while some were pending (COPIES_PENDING)
+ * calls this and is read again: a vote then writes its upload's row only, not
+ * each of its links in four ranking indexes, and no page misses it.
+ * Concurrent callers each take the pending rows they delete; one that finds
+ * a row another is deleting waits for that commit, so when this returns,
+ * every vote acknowledged before the call is in the copies. Cheap when
+ * nothing is pending (one indexed probe).
  */
 export async function flushRankCopies(db: Executor): Promise<void> {
   if (!await db.get(sql`SELECT upload_id FROM rank_copies_pending LIMIT 1`)) return

@@ -167,5 +167,14 @@ describe('an AND of two tags', () => {
       await shift(-91)
     }
     expect(await expectExact(['many', 'few', 'one'])).toEqual({ 'few & many': 8, 'few & one': 0, 'many & one': 1 })
+
+    // Votes reach the walked ranked page at once: it finds their counts pending for the
+    // links' copies, copies them and reads again (server/services/rank-copies.ts).
+    const last = top.at(-1)!
+    for (const voter of await Promise.all(Array.from({ length: 4 }, () => registerUser()))) {
+      expect((await api('/api/vote', { method: 'POST', body: { uploadId: last, vote: 'fucks' }, token: voter.token })).status).toBe(200)
+    }
+    const voted = await api(`/api/uploads/filtered?tags=${tagOf('many')},${tagOf('few')}&sort=top&limit=1`)
+    expect({ ids: ids(voted.body), total: voted.body.total }).toEqual({ ids: [last], total: 8 })
   })
 })

@@ -28,8 +28,12 @@ interface Answers {
   recent?: number
 }
 
-/** Statements that are not the list's own (its caches' and the rank copies' upkeep). */
-const UPKEEP = /rank_copies_pending|tag_aliases/
+/**
+ * Statements that are not the list's own (its caches' upkeep). A page read
+ * from links' copies tests for pending ones in its own statement, so copying
+ * them (none pending here) would show as a statement of its own.
+ */
+const UPKEEP = /tag_aliases/
 
 /** A database that records what a list asks of it and answers only its lookups (the rest: no rows). */
 function recorder(dialect: Dialect, answers: Answers) {

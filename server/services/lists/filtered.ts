@@ -2,7 +2,6 @@
 import { DeadlinePassedError, type Database, type Executor } from '../../database/port'
 import { sql, type Query } from '../../database/sql'
 import { cachedList, type DataVersion } from '../list-cache'
-import { flushRankCopies } from '../rank-copies'
 import { overBudget, withinBudget } from '../search-budget'
 import { resolveSlugsIn } from '../tag-rules'
 import { callerConditions, narrowed, periodSince, PUBLIC_VIEW, tagSlugs, viewConditions, viewKey, type ListView } from './filters'
@@ -19,10 +18,7 @@ export function listFilteredUploads(db: Database, query: Paging & { tags?: strin
 
 async function listFiltered(db: Executor, slugs: string[], query: Paging & { match: 'all' | 'any' }, view: ListView) {
   const since = periodSince(view)
-  // A tag's (or a pair's) ranked page reads its links' copies of the counts: first
-  // copy the counts of uploads voted on since (services/rank-copies.ts).
   const onLinks = LINK_SORTS.includes(view.sort)
-  if (onLinks && view.sort !== 'new' && since === null && (slugs.length === 1 || slugs.length === 2)) await flushRankCopies(db)
   if (onLinks && slugs.length === 1 && since === null) {
     return { ...await tagPage(db, slugs[0]!, query, view), page: query.page, limit: query.limit }
   }

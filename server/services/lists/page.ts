@@ -1,6 +1,7 @@
 /** The statement shell of a page with its total, and its entries. */
 import type { Executor } from '../../database/port'
 import { sql, type Query } from '../../database/sql'
+import { COPIES_PENDING, flushRankCopies } from '../rank-copies'
 import { ENTRY_COLUMNS, withTags, type ListRow } from './entry'
 import { pageWindow, type Paging } from './paging'
 import { NOTHING, ROW_KEY } from './pieces'
@@ -33,21 +34,32 @@ export function pageWithTotal(db: Executor, source: Query, order: Query, paging:
  * (`total`), `keys` the page's uploads (`rid`, their row key, unless `join`
  * says how they meet `uploads u`), LEFT JOINed so an empty page still
  * yields the total; the entries in `order`, with the owner's username when
- * asked. `prefix` goes before it (a WITH).
+ * asked. `prefix` goes before it (a WITH). `copies`: the page (or its total)
+ * reads links' copies of the counts; when it read them while some were
+ * pending, they are copied and the page is read again (services/rank-copies.ts).
  */
 export async function totalAndPage(db: Executor, total: Query, keys: Query, order: Query,
-  options: { username: boolean, prefix?: Query, join?: Query }) {
-  return entriesWithTotal(db, await db.all<ListRow & { total: number }>(sql`${options.prefix ?? NOTHING}SELECT c.total, ${ENTRY_COLUMNS}${sql.raw(options.username ? ', us.username' : '')}
+  options: { username: boolean, prefix?: Query, join?: Query, copies?: boolean }) {
+  const statement = sql`${options.prefix ?? NOTHING}SELECT c.total, ${options.copies ? sql`${COPIES_PENDING} AS copies_pending, ` : NOTHING}${ENTRY_COLUMNS}${sql.raw(options.username ? ', us.username' : '')}
     FROM (${total}) c
     LEFT JOIN (${keys}) p ON true
     LEFT JOIN uploads u ON ${options.join ?? sql`u.${ROW_KEY} = p.rid`}
     ${sql.raw(options.username ? 'LEFT JOIN users us ON us.id = u.user_id' : '')}
-    ORDER BY ${order}`))
+    ORDER BY ${order}`
+  let rows = await db.all<PageRow>(statement)
+  if (options.copies && rows[0]?.copies_pending) {
+    await flushRankCopies(db)
+    rows = await db.all<PageRow>(statement)
+  }
+  return entriesWithTotal(db, rows)
 }
 
+/** A row of a page's statement: an entry (or nulls, when the page is empty) with the total, and whether copies were pending. */
+type PageRow = ListRow & { total: number, copies_pending?: boolean | number }
+
 /** A page's entries and its total, from rows that each carry `total` (one row with a null id when the page is empty). */
-async function entriesWithTotal(db: Executor, rows: (ListRow & { total: number })[]) {
+async function entriesWithTotal(db: Executor, rows: PageRow[]) {
   const total = rows[0]?.total ?? 0
-  const found = rows.filter(row => row.id !== null).map(({ total: _, ...row }) => row)
+  const found = rows.filter(row => row.id !== null).map(({ total: _, copies_pending: __, ...row }) => row)
   return { uploads: await withTags(db, found), total }
 }

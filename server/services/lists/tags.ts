@@ -3,7 +3,6 @@ import type { Sort } from '../../../shared/utils/ranking'
 import type { Executor } from '../../database/port'
 import { hotAgeSql, postgresEpochOf, sqliteEpochOf } from '../../database/ranking-columns'
 import { dialects, inList, sql, type Query } from '../../database/sql'
-import { flushRankCopies } from '../rank-copies'
 import { callerConditions, narrowed, type ListView } from './filters'
 import { KeptCounts } from './kept-sizes'
 import { totalAndPage } from './page'
@@ -124,7 +123,7 @@ export async function pairPage(db: Executor, slugs: string[], paging: Paging, so
   const share = pair === 0 ? 1 : Math.min(1, (offset(paging) + paging.limit) / pair)
   if (!walkPays(db, rarer.publicUploads, other.publicUploads, pair, share)) return null
   return totalAndPage(db, pairCount(rarer.slug, other.slug), pairIds(tagIdOf(rarer.slug), tagIdOf(other.slug), sort, paging),
-    LIST_SORTS[sort], { username: true, join: sql`u.id = p.upload_id` })
+    LIST_SORTS[sort], { username: true, join: sql`u.id = p.upload_id`, copies: sort !== 'new' })
 }
 
 /**
@@ -343,7 +342,8 @@ export async function tagPage(db: Executor, slug: string, paging: Paging, view: 
   const total = !narrowed(view)
     ? keptTagCount(slug)
     : sql`SELECT count(*) AS total FROM upload_tags ut WHERE ${publicLinksOf(tag)}${narrowing}`
-  return totalAndPage(db, total, taggedIds(tag, view.sort, paging, narrowing), LIST_SORTS[view.sort], { username: true, join: sql`u.id = p.upload_id` })
+  return totalAndPage(db, total, taggedIds(tag, view.sort, paging, narrowing), LIST_SORTS[view.sort],
+    { username: true, join: sql`u.id = p.upload_id`, copies: view.sort !== 'new' })
 }
 
 /**
@@ -383,13 +383,12 @@ export async function linkSearchPage(db: Executor, search: LinkSearch, paging: P
   const counted = tests.length > 0
   if (counted ? without.length > 0 : without.length !== 1) return null
   if (!await tagSizes(db, [tag]) || without.includes(tag)) return { uploads: [], total: 0 }
-  // The count tests and a ranked order read the links' copies of the counts.
-  if (counted || sort !== 'new') await flushRankCopies(db)
   const narrowing = sql`${sql.join(without.map(slug => sql` AND NOT EXISTS (SELECT 1 FROM upload_tags x
     WHERE x.upload_id = ut.upload_id AND x.tag_id = ${tagIdOf(slug)}${LOOKED_UP})`), '')}${sql.join(tests.map(test => sql` AND ${test}`), '')}`
   const total = counted
     ? sql`SELECT count(*) AS total FROM upload_tags ut WHERE ${publicLinksOf(tagIdOf(tag))}${narrowing}`
     : sql`SELECT (${keptTagCount(tag)}) - (${pairCount(tag, without[0]!)}) AS total`
+  // The count tests and a ranked order read the links' copies of the counts.
   return totalAndPage(db, total, taggedIds(tagIdOf(tag), sort, paging, narrowing, search.unvoted), LIST_SORTS[sort],
-    { username: true, join: sql`u.id = p.upload_id` })
+    { username: true, join: sql`u.id = p.upload_id`, copies: counted || sort !== 'new' })
 }

@@ -24,6 +24,8 @@ const ORDERS = {
   top: 'upvotes DESC, downvote_count DESC, created_at DESC, id DESC',
   best: 'best_score DESC, created_at DESC, id DESC',
   divisive: 'divisive_score DESC, created_at DESC, id DESC',
+  // No upload here has a favourite: every day ties, and the dates alone order them.
+  favourites: 'favourites DESC, created_at DESC, id DESC',
 } as const
 
 /** The ids of the period's public uploads in the sort's order, as one plain query over the table. */
@@ -71,7 +73,7 @@ beforeAll(async () => {
 afterAll(() => server.stop())
 
 describe('a period\'s pages merged from its days', () => {
-  for (const sort of ['top', 'best', 'divisive'] as const) {
+  for (const sort of ['top', 'best', 'divisive', 'favourites'] as const) {
     it(`${sort}: every page equals the plain order over the period`, async () => {
       for (const period of ['day', 'week', 'month', 'year'] as const) {
         const expected = await reference(sort, period)

@@ -1,16 +1,14 @@
 -- GET /api/user/{username}/uploads, by votes, narrowed
 SELECT c.total, u.id, u.user_id, u.filename, u.description, u.upload_type, u.external_url, u.width, u.height, u.upvotes, u.downvote_count, u.is_private, u.created_at, u.edited_at, u.revision, u.rating, u.tag_ids, u.favourites, u.comments
-    FROM (SELECT count(*) AS total FROM uploads u WHERE u.user_id = ? AND u.is_private = 0 AND +u.rating = ? AND NOT EXISTS (SELECT 1 FROM upload_tags ht
+    FROM (SELECT count(*) AS total FROM uploads u WHERE u.user_id = ? AND u.is_private = 0 AND +u.rating = 'safe' AND NOT EXISTS (SELECT 1 FROM upload_tags ht
     WHERE ht.upload_id = u.id AND ht.tag_id IN (SELECT id FROM tags WHERE slug IN (SELECT value FROM json_each(?))))) c
-    LEFT JOIN (SELECT u.rowid AS rid FROM uploads u WHERE u.user_id = ? AND u.is_private = 0 AND +u.rating = ? AND NOT EXISTS (SELECT 1 FROM upload_tags ht
+    LEFT JOIN (SELECT u.rowid AS rid FROM uploads u WHERE u.user_id = ? AND u.is_private = 0 AND +u.rating = 'safe' AND NOT EXISTS (SELECT 1 FROM upload_tags ht
     WHERE ht.upload_id = u.id AND ht.tag_id IN (SELECT id FROM tags WHERE slug IN (SELECT value FROM json_each(?)))) ORDER BY u.upvotes DESC, u.created_at DESC, u.id DESC LIMIT 20 OFFSET ?) p ON true
     LEFT JOIN uploads u ON u.rowid = p.rid
 
     ORDER BY u.upvotes DESC, u.created_at DESC, u.id DESC
 -- 1: "user-1"
--- 2: "safe"
--- 3: "[\"gore\"]"
--- 4: "user-1"
--- 5: "safe"
--- 6: "[\"gore\"]"
--- 7: 20
+-- 2: "[\"gore\"]"
+-- 3: "user-1"
+-- 4: "[\"gore\"]"
+-- 5: 20

@@ -64,6 +64,9 @@ describe('tag aliases', () => {
 
     const everyone = [both, first, onlyTo].sort()
     expect(ids((await api(`/api/uploads/filtered?tags=${from}`)).body)).toEqual(everyone)
+    // A tag's page looks the alias up in its own statement: its total is `to`'s, not the emptied `from`'s.
+    const ranked = await api(`/api/uploads/filtered?tags=${from}&sort=top`)
+    expect({ ids: ids(ranked.body), total: ranked.body.total }).toEqual({ ids: everyone, total: 3 })
     expect(ids((await api(`/api/uploads/filtered?tags=${from},${other}`)).body)).toEqual([first])
     expect(ids((await api(`/api/search?q=${from} -${other}`)).body)).toEqual([both, onlyTo].sort())
     expect((await api(`/feeds/tag/${from}.json`)).body.items.map((item: { id: string }) => item.id).sort()).toEqual(everyone)

@@ -29,11 +29,12 @@ interface Answers {
 }
 
 /**
- * Statements that are not the list's own (its caches' upkeep). A page read
- * from links' copies tests for pending ones in its own statement, so copying
- * them (none pending here) would show as a statement of its own.
+ * Statements that are not the list's own: the lookup of aliases among the
+ * slugs. A page read from links' copies tests for pending ones in its own
+ * statement, so copying them (none pending here) would show as a statement
+ * of its own; a tag's page looks its alias up in its own statement too.
  */
-const UPKEEP = /tag_aliases/
+const UPKEEP = /^SELECT a\.slug AS alias, /
 
 /** A database that records what a list asks of it and answers only its lookups (the rest: no rows). */
 function recorder(dialect: Dialect, answers: Answers) {

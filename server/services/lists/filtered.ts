@@ -13,12 +13,14 @@ import { linkSearchPage, oneTagSince, pairPage, taggedSource, tagPage, type Link
 /** GET /api/uploads/filtered: public uploads with all (or any) of the tags, in the view's order. */
 export function listFilteredUploads(db: Database, query: Paging & { tags?: string, match: 'all' | 'any' }, view: ListView = PUBLIC_VIEW, at?: DataVersion) {
   const slugs = tagSlugs(query.tags)
-  return cachedList(db, `filtered ${query.match} ${query.page} ${query.limit} ${slugs.join(',')} ${viewKey(view)}`, async () => listFiltered(db, await resolveSlugsIn(db, slugs), query, view), at)
+  return cachedList(db, `filtered ${query.match} ${query.page} ${query.limit} ${slugs.join(',')} ${viewKey(view)}`, async () => listFiltered(db, slugs, query, view), at)
 }
 
-async function listFiltered(db: Executor, slugs: string[], query: Paging & { match: 'all' | 'any' }, view: ListView) {
+async function listFiltered(db: Executor, given: string[], query: Paging & { match: 'all' | 'any' }, view: ListView) {
   const since = periodSince(view)
   const onLinks = LINK_SORTS.includes(view.sort)
+  // A tag's page resolves an alias in its own statement (tagPage); every other way first.
+  const slugs = onLinks && since === null && given.length === 1 ? given : await resolveSlugsIn(db, given)
   if (onLinks && slugs.length === 1 && since === null) {
     return { ...await tagPage(db, slugs[0]!, query, view), page: query.page, limit: query.limit }
   }

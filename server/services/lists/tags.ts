@@ -188,6 +188,15 @@ function tagIdOf(slug: string): Query {
 }
 
 /**
+ * The id of the tag a slug names, looked up inside the statement: an alias's
+ * tag for an alias (first: a tag made an alias keeps its row, emptied), else
+ * the tag's own. A tag's page so needs no round trip to resolve its slug.
+ */
+function aliasedTagIdOf(slug: string): Query {
+  return sql`COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = ${slug}), ${tagIdOf(slug)})`
+}
+
+/**
  * `upload_tags ut` restricted to one tag's public links: one range of
  * upload_tags_tag_newest_idx (tag, upload's date, upload; public links only).
  * `tag` is the tag's id, or a statement giving it.
@@ -318,7 +327,7 @@ async function taggedUploads(db: Executor, slugs: string[], match: 'all' | 'any'
 const keptTagCount = (slug: string) => sql`SELECT public_uploads AS total FROM tags WHERE slug = ${slug}`
 
 /**
- * A page of one tag's public uploads over all time in the view's order, with
+ * A page of one tag's public uploads (`slug` the tag's or an alias's) over all time in the view's order, with
  * its total (a tag's page): the page is one range of the order's index on
  * upload_tags (each link carries its upload's date, privacy, counts and
  * rankings, kept by triggers). With nothing of the caller's narrowing it,
@@ -337,10 +346,10 @@ const keptTagCount = (slug: string) => sql`SELECT public_uploads AS total FROM t
  * after another: PostgreSQL 2.6 -> 3.3 ms, SQLite 0.52-0.60 -> 0.63 ms).
  */
 export async function tagPage(db: Executor, slug: string, paging: Paging, view: ListView) {
-  const tag = tagIdOf(slug)
+  const tag = aliasedTagIdOf(slug)
   const narrowing = callerConditions(view, sql`ut.upload_id`)
   const total = !narrowed(view)
-    ? keptTagCount(slug)
+    ? sql`SELECT public_uploads AS total FROM tags WHERE id = ${tag}`
     : sql`SELECT count(*) AS total FROM upload_tags ut WHERE ${publicLinksOf(tag)}${narrowing}`
   return totalAndPage(db, total, taggedIds(tag, view.sort, paging, narrowing), LIST_SORTS[view.sort],
     { username: true, join: sql`u.id = p.upload_id`, copies: view.sort !== 'new' })

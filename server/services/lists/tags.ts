@@ -327,23 +327,16 @@ async function taggedUploads(db: Executor, slugs: string[], match: 'all' | 'any'
 const keptTagCount = (slug: string) => sql`SELECT public_uploads AS total FROM tags WHERE slug = ${slug}`
 
 /**
- * A page of one tag's public uploads (`slug` the tag's or an alias's) over all time in the view's order, with
- * its total (a tag's page): the page is one range of the order's index on
- * upload_tags (each link carries its upload's date, privacy, counts and
- * rankings, kept by triggers). With nothing of the caller's narrowing it,
- * the total is the tag's kept count, so the cost follows the page, not the
- * tag. The caller's hidden tags and unvoted=true are checked link by link as
- * the range is read, and the total counts the tag's links so (side by side at
- * 100,000 uploads, a tag of 1,139, answers equal: unvoted 6.2 -> 1.1 ms on
- * SQLite, 4.4 -> 2.2 on PostgreSQL; before, every upload of the tag was
- * matched, counted, sorted). Ranked top, the same tag (`npm run bench:scale`,
- * before and after in the same hour): PostgreSQL 4.43 -> 0.56 ms (its 1,139
- * uploads were read from 1,033 heap pages and sorted); SQLite, which walked
- * the order's index checking each upload for the tag when the tag was common
- * enough and matched it whole otherwise, 0.72 -> 0.25 at 100,000 uploads and
- * 1.65 -> 0.24 at 1,000,000. The cost is the vote's: each moves its upload's
- * links (2.5 on average) with it, in four more indexes (a vote alone, one
- * after another: PostgreSQL 2.6 -> 3.3 ms, SQLite 0.52-0.60 -> 0.63 ms).
+ * A page of one tag's public uploads (`slug` the tag's or an alias's) over
+ * all time in the view's order, with its total (a tag's page): the page is
+ * one range of the order's index on upload_tags (each link carries its
+ * upload's date, privacy, counts and rankings, kept by triggers), so its
+ * cost follows the page, not the tag. With nothing of the caller's
+ * narrowing it, the total is the tag's kept count; the caller's hidden tags
+ * and unvoted=true are checked link by link as the range is read, and the
+ * total counts the tag's links so. A vote does not write the links: their
+ * copies of its counts wait in rank_copies_pending until a ranked page
+ * reads them (totalAndPage's `copies`, services/rank-copies.ts).
  */
 export async function tagPage(db: Executor, slug: string, paging: Paging, view: ListView) {
   const tag = aliasedTagIdOf(slug)

@@ -19,12 +19,14 @@ export function listFilteredUploads(db: Database, query: Paging & { tags?: strin
 async function listFiltered(db: Executor, given: string[], query: Paging & { match: 'all' | 'any' }, view: ListView) {
   const since = periodSince(view)
   const onLinks = LINK_SORTS.includes(view.sort)
+  // Over all time, a tag's page and a pair's read the tags' links.
+  const onAllLinks = onLinks && since === null
   // A tag's page resolves an alias in its own statement (tagPage); every other way first.
-  const slugs = onLinks && since === null && given.length === 1 ? given : await resolveSlugsIn(db, given)
-  if (onLinks && slugs.length === 1 && since === null) {
+  const slugs = onAllLinks && given.length === 1 ? given : await resolveSlugsIn(db, given)
+  if (onAllLinks && slugs.length === 1) {
     return { ...await tagPage(db, slugs[0]!, query, view), page: query.page, limit: query.limit }
   }
-  if (onLinks && slugs.length === 2 && query.match === 'all' && since === null && !narrowed(view)) {
+  if (onAllLinks && slugs.length === 2 && query.match === 'all' && !narrowed(view)) {
     const paired = await pairPage(db, slugs, query, view.sort)
     if (paired) return { ...paired, page: query.page, limit: query.limit }
   }

@@ -323,8 +323,8 @@ async function taggedUploads(db: Executor, slugs: string[], match: 'all' | 'any'
   return sql.join(named.map(tag => sql`SELECT upload_id FROM upload_tags WHERE tag_id = ${tag}`), ' INTERSECT ')
 }
 
-/** A tag's kept count of public uploads, as a page's total. */
-const keptTagCount = (slug: string) => sql`SELECT public_uploads AS total FROM tags WHERE slug = ${slug}`
+/** A tag's kept count of public uploads, as a page's total; `tag` a statement giving its id. */
+const keptTagCount = (tag: Query) => sql`SELECT public_uploads AS total FROM tags WHERE id = ${tag}`
 
 /**
  * A page of one tag's public uploads (`slug` the tag's or an alias's) over
@@ -342,7 +342,7 @@ export async function tagPage(db: Executor, slug: string, paging: Paging, view: 
   const tag = aliasedTagIdOf(slug)
   const narrowing = callerConditions(view, sql`ut.upload_id`)
   const total = !narrowed(view)
-    ? sql`SELECT public_uploads AS total FROM tags WHERE id = ${tag}`
+    ? keptTagCount(tag)
     : sql`SELECT count(*) AS total FROM upload_tags ut WHERE ${publicLinksOf(tag)}${narrowing}`
   return totalAndPage(db, total, taggedIds(tag, view.sort, paging, narrowing), LIST_SORTS[view.sort],
     { username: true, join: sql`u.id = p.upload_id`, copies: view.sort !== 'new' })
@@ -389,7 +389,7 @@ export async function linkSearchPage(db: Executor, search: LinkSearch, paging: P
     WHERE x.upload_id = ut.upload_id AND x.tag_id = ${tagIdOf(slug)}${LOOKED_UP})`), '')}${sql.join(tests.map(test => sql` AND ${test}`), '')}`
   const total = counted
     ? sql`SELECT count(*) AS total FROM upload_tags ut WHERE ${publicLinksOf(tagIdOf(tag))}${narrowing}`
-    : sql`SELECT (${keptTagCount(tag)}) - (${pairCount(tag, without[0]!)}) AS total`
+    : sql`SELECT (${keptTagCount(tagIdOf(tag))}) - (${pairCount(tag, without[0]!)}) AS total`
   // The count tests and a ranked order read the links' copies of the counts.
   return totalAndPage(db, total, taggedIds(tagIdOf(tag), sort, paging, narrowing, search.unvoted), LIST_SORTS[sort],
     { username: true, join: sql`u.id = p.upload_id`, copies: counted || sort !== 'new' })

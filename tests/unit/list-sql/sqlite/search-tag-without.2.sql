@@ -1,6 +1,6 @@
 -- GET /api/search?q=cats -dogs, newest (the tag's links walked; its kept count less the pair's)
 SELECT c.total, u.id, u.user_id, u.filename, u.description, u.upload_type, u.external_url, u.width, u.height, u.upvotes, u.downvote_count, u.is_private, u.created_at, u.edited_at, u.revision, u.rating, u.tag_ids, u.favourites, u.comments, us.username
-    FROM (SELECT (SELECT public_uploads AS total FROM tags WHERE slug = ?) - (SELECT coalesce((SELECT public_uploads FROM tag_pairs
+    FROM (SELECT (SELECT public_uploads AS total FROM tags WHERE id = (SELECT id FROM tags WHERE slug = ?)) - (SELECT coalesce((SELECT public_uploads FROM tag_pairs
     WHERE first_tag_id = min((SELECT id FROM tags WHERE slug = ?), (SELECT id FROM tags WHERE slug = ?)) AND second_tag_id = max((SELECT id FROM tags WHERE slug = ?), (SELECT id FROM tags WHERE slug = ?))), 0) AS total) AS total) c
     LEFT JOIN (SELECT ut.upload_id FROM upload_tags ut WHERE ut.tag_id = (SELECT id FROM tags WHERE slug = ?) AND ut.upload_is_private = 0 AND NOT EXISTS (SELECT 1 FROM upload_tags x
     WHERE x.upload_id = ut.upload_id AND x.tag_id = (SELECT id FROM tags WHERE slug = ?))

@@ -224,6 +224,30 @@ BEGIN
   RETURN NULL;
 END $function$;
 
+CREATE OR REPLACE FUNCTION public.uploads_search_words()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  "left_words" text[] := '{}';
+  "joined_words" text[] := '{}';
+BEGIN
+  IF TG_OP IN ('UPDATE', 'DELETE') AND OLD."is_private" = 0 THEN
+    "left_words" := tsvector_to_array(OLD."search_vector");
+  END IF;
+  IF TG_OP IN ('UPDATE', 'INSERT') AND NEW."is_private" = 0 THEN
+    "joined_words" := tsvector_to_array(NEW."search_vector");
+  END IF;
+  INSERT INTO "search_words" ("word", "public_uploads")
+    SELECT c."word", sum(c."n") FROM (
+      SELECT unnest("left_words") AS "word", -1 AS "n"
+      UNION ALL
+      SELECT unnest("joined_words"), 1
+    ) c GROUP BY c."word" HAVING sum(c."n") <> 0 ORDER BY c."word"
+    ON CONFLICT ("word") DO UPDATE SET "public_uploads" = "search_words"."public_uploads" + excluded."public_uploads";
+  RETURN NULL;
+END $function$;
+
 CREATE OR REPLACE FUNCTION public.uploads_tag_order()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -316,6 +340,12 @@ CREATE TRIGGER uploads_public_tag_count_delete BEFORE DELETE ON uploads FOR EACH
 CREATE TRIGGER uploads_public_tag_count_privacy AFTER UPDATE OF is_private ON uploads FOR EACH ROW EXECUTE FUNCTION uploads_public_tag_count();
 
 CREATE TRIGGER uploads_rank_copies_pending AFTER UPDATE OF upvotes, downvote_count ON uploads FOR EACH ROW WHEN ((old.upvotes IS DISTINCT FROM new.upvotes OR old.downvote_count IS DISTINCT FROM new.downvote_count) AND NOT old.is_private IS DISTINCT FROM new.is_private AND NOT old.created_at IS DISTINCT FROM new.created_at AND new.tag_ids <> ''::text) EXECUTE FUNCTION uploads_rank_copies_pending();
+
+CREATE CONSTRAINT TRIGGER uploads_search_words_delete AFTER DELETE ON uploads DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (old.is_private = 0) EXECUTE FUNCTION uploads_search_words();
+
+CREATE CONSTRAINT TRIGGER uploads_search_words_insert AFTER INSERT ON uploads DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (new.is_private = 0) EXECUTE FUNCTION uploads_search_words();
+
+CREATE CONSTRAINT TRIGGER uploads_search_words_update AFTER UPDATE OF description, is_private ON uploads DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN ((old.is_private = 0 OR new.is_private = 0) AND (old.description IS DISTINCT FROM new.description OR old.is_private IS DISTINCT FROM new.is_private)) EXECUTE FUNCTION uploads_search_words();
 
 CREATE TRIGGER uploads_tag_order AFTER UPDATE OF is_private, created_at ON uploads FOR EACH ROW WHEN (old.is_private IS DISTINCT FROM new.is_private OR old.created_at IS DISTINCT FROM new.created_at) EXECUTE FUNCTION uploads_tag_order();
 

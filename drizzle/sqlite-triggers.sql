@@ -234,6 +234,30 @@ BEGIN
   INSERT OR IGNORE INTO `rank_copies_pending` (`upload_id`) VALUES (NEW.`id`);
 END;
 
+CREATE TRIGGER `uploads_search_words_delete` AFTER DELETE ON `uploads` WHEN OLD.`is_private` = 0
+BEGIN
+  UPDATE `search_words` SET `public_uploads` = `public_uploads` - 1
+    WHERE `word` IN (SELECT `token` FROM `search_word_tokens` WHERE `input` = OLD.`description`);
+END;
+
+CREATE TRIGGER `uploads_search_words_insert` AFTER INSERT ON `uploads` WHEN NEW.`is_private` = 0
+BEGIN
+  INSERT INTO `search_words` (`word`, `public_uploads`)
+    SELECT DISTINCT `token`, 1 FROM `search_word_tokens` WHERE `input` = NEW.`description`
+    ON CONFLICT (`word`) DO UPDATE SET `public_uploads` = `public_uploads` + 1;
+END;
+
+CREATE TRIGGER `uploads_search_words_update` AFTER UPDATE OF `description`, `is_private` ON `uploads`
+  WHEN (OLD.`is_private` = 0 OR NEW.`is_private` = 0)
+    AND (OLD.`description` IS NOT NEW.`description` OR OLD.`is_private` IS NOT NEW.`is_private`)
+BEGIN
+  UPDATE `search_words` SET `public_uploads` = `public_uploads` - 1
+    WHERE OLD.`is_private` = 0 AND `word` IN (SELECT `token` FROM `search_word_tokens` WHERE `input` = OLD.`description`);
+  INSERT INTO `search_words` (`word`, `public_uploads`)
+    SELECT DISTINCT `token`, 1 FROM `search_word_tokens` WHERE `input` = NEW.`description` AND NEW.`is_private` = 0
+    ON CONFLICT (`word`) DO UPDATE SET `public_uploads` = `public_uploads` + 1;
+END;
+
 CREATE TRIGGER `uploads_tag_order_update` AFTER UPDATE OF `is_private`, `created_at` ON `uploads`
   WHEN OLD.`is_private` IS NOT NEW.`is_private` OR OLD.`created_at` IS NOT NEW.`created_at`
 BEGIN

@@ -20,7 +20,8 @@ export interface KeptCount {
   keptBy: { sqlite: string[], postgres: string[] }
   /**
    * Its place among the rows an upload's change locks on PostgreSQL (lower first):
-   * 1 the upload, 2 its day, 3 its month, 4 its owner, 5 its tags in slug order,
+   * 1 the upload, 2 its day, 3 its month, 4 its owner (then its description's words,
+   * at COMMIT after the owner, in key order), 5 its tags in slug order,
    * 6 its tag pairs in key order; votes lock the voter's user row (0) before the
    * upload; a report's change locks the upload before its group (8). SQLite has one
    * writer and needs no order.
@@ -54,6 +55,17 @@ const PUBLIC_PER_TAG = `SELECT ut.tag_id AS key, count(*) AS n FROM upload_tags 
 const PUBLIC_PER_PAIR = `SELECT a.tag_id || ' ' || b.tag_id AS key, a.tag_id AS first_tag_id, b.tag_id AS second_tag_id, count(*) AS n
   FROM upload_tags a JOIN upload_tags b ON b.upload_id = a.upload_id AND b.tag_id > a.tag_id
   JOIN uploads u ON u.id = a.upload_id AND u.is_private = 0 GROUP BY a.tag_id, b.tag_id`
+/**
+ * Public uploads per word of their descriptions, each upload counting a word once: the
+ * words of SQLite's tokenizer table (search_word_tokens, the full-text index's own
+ * tokenizer) and the lexemes of PostgreSQL's search_vector.
+ */
+const PUBLIC_PER_WORD = {
+  sqlite: `SELECT t.token AS key, count(DISTINCT u.rowid) AS n FROM uploads u JOIN search_word_tokens t ON t.input = u.description
+    WHERE u.is_private = 0 GROUP BY t.token`,
+  postgres: `SELECT w.word AS key, count(*) AS n FROM uploads u CROSS JOIN LATERAL unnest(tsvector_to_array(u.search_vector)) AS w(word)
+    WHERE u.is_private = 0 GROUP BY w.word`,
+}
 /** An image's place in the duel pool as its upload says: 1 when public. */
 const IN_POOL = 'CASE WHEN u.is_private = 0 THEN 1 ELSE 0 END'
 const VOTES_PER_SHARD = `SELECT user_id || ' ' || substr(upload_id, 1, 1) AS key, user_id, substr(upload_id, 1, 1) AS shard, count(*) AS n
@@ -86,6 +98,9 @@ const orderedTagIds = dialects({
 /** Whether a link's copies of its upload's counts and scores differ from the upload's (`u`). */
 const COUNT_COPIES_DIFFER = (link: string) => `(${link}.upload_upvotes <> u.upvotes OR ${link}.upload_downvote_count <> u.downvote_count
   OR ${link}.upload_hot_score <> u.hot_score OR ${link}.upload_best_score <> u.best_score OR ${link}.upload_divisive_score <> u.divisive_score)`
+
+/** A query written apart for each engine. */
+const perDialect = (write: (dialect: 'sqlite' | 'postgres') => Query): Query => sql`${dialects({ sqlite: write('sqlite'), postgres: write('postgres') })}`
 
 /** Runs statements one after another in the caller's transaction. */
 const statements = (...queries: Query[]) => async (tx: Executor) => {
@@ -173,6 +188,22 @@ export const KEPT_COUNTS: readonly KeptCount[] = [
         ON CONFLICT (first_tag_id, second_tag_id) DO UPDATE SET public_uploads = excluded.public_uploads`),
       raw(`UPDATE tag_pairs SET public_uploads = 0 WHERE public_uploads <> 0 AND NOT EXISTS (SELECT 1 FROM (${PUBLIC_PER_PAIR}) c
         WHERE c.first_tag_id = tag_pairs.first_tag_id AND c.second_tag_id = tag_pairs.second_tag_id)`),
+    ),
+  },
+  {
+    name: 'search_words.public_uploads',
+    holds: 'public uploads whose description has the word (as the full-text index splits and folds it), each upload once',
+    keptBy: {
+      sqlite: ['uploads_search_words_insert', 'uploads_search_words_update', 'uploads_search_words_delete'],
+      postgres: ['uploads_search_words (uploads_search_words_insert, _update, _delete)'],
+    },
+    lockOrder: 4,
+    drift: perDialect(dialect => groupDrift('search_words', 'word', 'public_uploads', PUBLIC_PER_WORD[dialect])),
+    repair: statements(
+      perDialect(dialect => raw(`INSERT INTO search_words (word, public_uploads) SELECT c.key, c.n FROM (${PUBLIC_PER_WORD[dialect]}) c WHERE true
+        ON CONFLICT (word) DO UPDATE SET public_uploads = excluded.public_uploads`)),
+      perDialect(dialect => raw(`UPDATE search_words SET public_uploads = 0 WHERE public_uploads <> 0
+        AND word NOT IN (SELECT c.key FROM (${PUBLIC_PER_WORD[dialect]}) c)`)),
     ),
   },
   {

@@ -306,6 +306,18 @@ export const uploadMonths = pgTable('upload_months', {
 })
 
 /**
+ * Public uploads whose description has the word, one row per word a public description
+ * has had, kept by triggers on uploads (the search_word_counts migration) with the words
+ * the full-text index reads: SQLite's unicode61 tokenizer, PostgreSQL's search_vector.
+ * A search for one common word reads its total here instead of counting every upload
+ * that has it (docs/database.md, "Kept counts").
+ */
+export const searchWords = pgTable('search_words', {
+  word: text('word').primaryKey(),
+  publicUploads: integer('public_uploads').notNull().default(0),
+})
+
+/**
  * Public uploads carrying both tags of a pair (first_tag_id < second_tag_id), one row
  * per pair that has met on an upload, kept by triggers on upload_tags and uploads (the
  * tag_pair_triggers migration) like tags.public_uploads. The AND of two tags reads its

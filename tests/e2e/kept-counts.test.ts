@@ -12,7 +12,7 @@ import { postUpload } from '../support/uploads'
 
 // Every kept count and copy (server/database/kept-counts.ts) against its recount after
 // a mixed workload sent in parallel: uploads with shared tags, votes cast, changed and
-// withdrawn, anonymous votes, tags added, edited and removed, privacy flipped, uploads
+// withdrawn, anonymous votes, tags added, edited and removed, descriptions edited, privacy flipped, uploads
 // and an account deleted, uploads removed by an admin. Own server, so no other file's writes run in between.
 let server: RunningServer
 let users: TestUser[]
@@ -64,7 +64,10 @@ describe('kept counts', () => {
       ...ids.slice(3, 12).map((id, i) => call(`/api/upload/${id}/privacy`, owner(i + 3), { method: 'PATCH' })),
       ...ids.slice(12, 15).map((id, i) => call(`/api/upload/${id}`, owner(i + 12), { method: 'DELETE' })),
       ...ids.slice(4, 13).map(id => call(`/api/upload/${id}/favourite`, users[3]!, { method: 'DELETE' })),
-      ...ids.slice(0, 12).map((id, i) => call(`/api/upload/${id}`, owner(i), { method: 'PATCH', body: { tags: tags.filter((_, k) => (i + k) % 2 === 0).concat('purple') } })),
+      // Half the edits rewrite the description too: words shared, repeated, folded (Café, cafe).
+      ...ids.slice(0, 12).map((id, i) => call(`/api/upload/${id}`, owner(i), { method: 'PATCH', body: {
+        tags: tags.filter((_, k) => (i + k) % 2 === 0).concat('purple'), ...(i % 2 ? { description: i % 4 === 1 ? 'Kept again: Café, cafe' : 'Edited words here' } : {}),
+      } })),
       ...ids.slice(4, 10).map((id, i) => call(`/api/uploads/${id}/tags/blue`, owner(i + 4), { method: 'DELETE' })),
       ...ids.slice(10, 16).flatMap((id, i) => [call(`/api/upload/${id}/report`, users[0]!, { method: 'POST', body: { reason: i % 2 ? 'spam' : 'illegal' } }),
         call(`/api/upload/${id}/report`, users[1]!, { method: 'POST', body: { reason: 'other', details: 'kept counts' } })]),
@@ -79,10 +82,11 @@ describe('kept counts', () => {
     expect(drift).toEqual([])
     // The workload reached every kind of count (none is vacuously exact).
     const { db } = databaseOf(server)
-    for (const table of ['upload_days', 'upload_months', 'tag_pairs', 'user_vote_counts', 'upload_tags', 'report_groups', 'favourites']) {
+    for (const table of ['upload_days', 'upload_months', 'tag_pairs', 'user_vote_counts', 'upload_tags', 'report_groups', 'favourites', 'search_words']) {
       expect(Number((await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM ${sql.raw(table)}`))!.n), table).toBeGreaterThan(0)
     }
-    expect(KEPT_COUNTS.length).toBe(13)
+    expect(Number((await db.get<{ n: number }>(sql`SELECT public_uploads AS n FROM search_words WHERE word = 'cafe'`))?.n)).toBeGreaterThan(0)
+    expect(KEPT_COUNTS.length).toBe(14)
   }, 60_000)
 
   it('follow links moved to other tags, several of one upload in one statement (public and private)', async () => {
@@ -118,9 +122,11 @@ describe('kept counts', () => {
       await tx.run(sql`DELETE FROM uploads WHERE created_at = '2001-02-03T04:05:06.000Z'`)
     })
     expect([await count('upload_days', 'day', '2001-02-03'), await count('upload_months', 'month', '2001-02'), await count('users', 'id', users[0]!.id)]).toEqual([0, 0, before])
+    expect(await count('search_words', 'word', 'one')).toBe(0)
     const kept = randomUUID()
     await written(kept, tx => tx.run(sql`UPDATE uploads SET created_at = '2001-02-04T00:00:00.000Z' WHERE id = ${kept}`).then(() => undefined))
     expect([await count('upload_days', 'day', '2001-02-03'), await count('upload_days', 'day', '2001-02-04'), await count('users', 'id', users[0]!.id)]).toEqual([0, 1, before + 1])
+    expect(await count('search_words', 'word', 'one')).toBe(1)
     expect(await findDrift(db)).toEqual([])
     await db.run(sql`DELETE FROM uploads WHERE id = ${kept}`)
   }, 60_000)

@@ -37,7 +37,7 @@ describe('drift and repair', () => {
   it('find every kept value set wrong, and set each right from its recount', async () => {
     const db = await testDatabase()
     await db.run(sql`INSERT INTO users (id, username) VALUES ('u1', 'owner')`)
-    await db.run(sql`INSERT INTO uploads (id, user_id, original_name, description, upload_type) VALUES ('p1', 'u1', 'a.png', 'a', 'image')`)
+    await db.run(sql`INSERT INTO uploads (id, user_id, original_name, description, upload_type) VALUES ('p1', 'u1', 'a.png', 'A red café, a red one', 'image')`)
     await db.run(sql`INSERT INTO tags (id, name, slug) VALUES ('t1', 'red', 'red'), ('t2', 'blue', 'blue')`)
     await db.run(sql`INSERT INTO upload_tags (upload_id, tag_id, position) VALUES ('p1', 't1', 0), ('p1', 't2', 1)`)
     await db.run(sql`INSERT INTO votes (id, user_id, upload_id, vote) VALUES ('v1', 'u1', 'p1', 'fucks')`)
@@ -57,7 +57,8 @@ describe('drift and repair', () => {
       sql`UPDATE upload_months SET public_uploads = 9`, sql`UPDATE users SET public_uploads = 9`, sql`UPDATE tags SET public_uploads = 5`,
       sql`UPDATE tag_pairs SET public_uploads = 9`, sql`UPDATE user_vote_counts SET votes = 9`, sql`UPDATE uploads SET tag_ids = 'x'`,
       // (The wrong count marked its upload pending; unmarked, its links' copies count as drift.)
-      sql`DELETE FROM rank_copies_pending`, sql`UPDATE upload_tags SET upload_upvotes = 7`, sql`UPDATE report_groups SET reason_rank = 0`, sql`UPDATE uploads SET favourites = 4`, sql`UPDATE uploads SET comments = 7`, sql`UPDATE duel_standings SET in_pool = 0`, sql`INSERT INTO upload_days (day, public_uploads) VALUES ('2001-01-01', 2)`]) {
+      sql`DELETE FROM rank_copies_pending`, sql`UPDATE upload_tags SET upload_upvotes = 7`, sql`UPDATE report_groups SET reason_rank = 0`, sql`UPDATE uploads SET favourites = 4`, sql`UPDATE uploads SET comments = 7`, sql`UPDATE duel_standings SET in_pool = 0`, sql`INSERT INTO upload_days (day, public_uploads) VALUES ('2001-01-01', 2)`,
+      sql`UPDATE search_words SET public_uploads = 9 WHERE word = 'red'`, sql`INSERT INTO search_words (word, public_uploads) VALUES ('ghost', 2)`]) {
       await db.run(wrong)
     }
     const drift = await findDrift(db)
@@ -65,6 +66,11 @@ describe('drift and repair', () => {
     expect(drift.find(d => d.name === 'upload_days.public_uploads')!.rows).toEqual([
       { key: '2001-01-01', kept: '2', actual: '0' },
       { key: expect.stringMatching(/^\d{4}-\d\d-\d\d$/), kept: '9', actual: '1' },
+    ])
+    // Each upload counts a word once, as the index folds it (café: cafe).
+    expect(drift.find(d => d.name === 'search_words.public_uploads')!.rows).toEqual([
+      { key: 'ghost', kept: '2', actual: '0' },
+      { key: 'red', kept: '9', actual: '1' },
     ])
     expect(drift.find(d => d.name === 'uploads.tag_ids')!.rows).toEqual([{ key: 'p1', kept: 'x', actual: 't1,t2' }])
     expect(drift.find(d => d.name === 'duel_standings.in_pool')!.rows).toEqual([{ key: 'p1', kept: '0', actual: '1' }])
@@ -74,5 +80,9 @@ describe('drift and repair', () => {
     expect(await db.all(sql`SELECT upload_id, in_pool FROM duel_standings`)).toEqual([{ upload_id: 'p1', in_pool: 1 }])
     expect((await db.get<{ upvotes: number, downvote_count: number, tag_ids: string, favourites: number, comments: number }>(sql`SELECT upvotes, downvote_count, tag_ids, favourites, comments FROM uploads`)))
       .toEqual({ upvotes: 1, downvote_count: 0, tag_ids: 't1,t2', favourites: 1, comments: 1 })
+    expect(await db.all(sql`SELECT word, public_uploads FROM search_words ORDER BY word`)).toEqual([
+      { word: 'a', public_uploads: 1 }, { word: 'cafe', public_uploads: 1 }, { word: 'ghost', public_uploads: 0 },
+      { word: 'one', public_uploads: 1 }, { word: 'red', public_uploads: 1 },
+    ])
   })
 })

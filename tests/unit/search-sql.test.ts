@@ -52,3 +52,28 @@ describe('search queries as SQL', () => {
     expect(values).toEqual(expect.arrayContaining(['"it s"', 'o_brien', 'blue-sky']))
   })
 })
+
+describe('kept word counts (search_words) on SQLite', () => {
+  it('count, for every word, the public uploads the full-text index matches with it (fuzzed descriptions)', async () => {
+    const db = await testDatabase()
+    const next = random(7)
+    // Letters with and without diacritics, other scripts, combining marks, digits, joiners and separators.
+    const CHARS = [...'abcABC019', 'é', 'É', 'ß', 'Æ', 'ø', 'ı', 'İ', 'ﬁ', 'Ω', 'ж', '中', 'ア', '\u0301', '\u0308', '\u200d', '_', '-', '\'', '.', ' ', ' ', '\u00a0', '😀', '٣']
+    await db.run(sql`INSERT INTO users (id, username) VALUES ('u1', 'owner')`)
+    for (let i = 0; i < 300; i++) {
+      const description = Array.from({ length: 1 + Math.floor(next() * 30) }, () => CHARS[Math.floor(next() * CHARS.length)]).join('')
+      await db.run(sql`INSERT INTO uploads (id, user_id, original_name, description, upload_type, is_private) VALUES (${`p${i}`}, 'u1', 'a.png', ${description}, 'image', ${i % 5 === 0 ? 1 : 0})`)
+    }
+    // Edits and privacy changes move the counts as they go.
+    await db.run(sql`UPDATE uploads SET description = description || ' abc' WHERE rowid % 7 = 0`)
+    await db.run(sql`UPDATE uploads SET is_private = 1 - is_private WHERE rowid % 11 = 0`)
+    await db.run(sql`DELETE FROM uploads WHERE rowid % 13 = 0`)
+    const words = await db.all<{ word: string, public_uploads: number }>(sql`SELECT word, public_uploads FROM search_words ORDER BY word`)
+    expect(words.filter(w => w.public_uploads > 0).length).toBeGreaterThan(50)
+    for (const { word, public_uploads } of words) {
+      const matched = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM uploads u
+        WHERE u.is_private = 0 AND u.rowid IN (SELECT rowid FROM uploads_fts WHERE uploads_fts MATCH ${`"${word}"`})`)
+      expect(public_uploads, word).toBe(matched!.n)
+    }
+  })
+})

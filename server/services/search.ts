@@ -135,7 +135,12 @@ export async function searchUploads(db: Database, parsed: SearchNode | null, que
   const node = withAliasesResolved(parsed, await aliasesAmong(db, tagSlugsOf(parsed), at))
   // The tree names everything the answer depends on (an age as its instants); `is:` the caller too.
   const key = `${JSON.stringify(node)} ${asksAboutCaller(node) ? caller : ''}`
-  return listMatchingUploads(db, key, searchCondition(node, caller), query, view, budgetMs, at, onOneTag(node))
+  return listMatchingUploads(db, key, searchCondition(node, caller), query, view, budgetMs, at, { links: onOneTag(node), word: oneWord(node) })
+}
+
+/** The query's word when it is one word of the descriptions, whole (`text:word`, or a phrase of one word): its count is kept (lists/words.ts). */
+export function oneWord(node: SearchNode): string | undefined {
+  return node.kind === 'text' && node.words.length === 1 && !node.prefix ? node.words[0] : undefined
 }
 
 /**

@@ -123,6 +123,35 @@ describe('GET /api/search', () => {
     await serverDatabase().db.run(sql`UPDATE uploads SET description = ${`Crème BRÛLÉE ${WORD}`} WHERE id = ${up.a}`)
   })
 
+  it('reads a common word\'s total from its kept count and its page by walking the list, as matching every upload would', async () => {
+    // Common enough that the page is walked: found² ≥ reach × all public uploads (lists/words.ts), with reach ≤ 3.
+    const COMMON = `v${id}`
+    const { db } = serverDatabase()
+    const all = Number((await db.get<{ n: number | string }>(sql`SELECT coalesce(sum(public_uploads), 0) AS n FROM upload_months`))!.n)
+    const count = Math.ceil(Math.sqrt(6 * (all + 100)))
+    const made = Array.from({ length: count }, (_, i) => ({ isPrivate: i % 10 === 0, upvotes: i % 7,
+      description: i % 3 ? `Common ${COMMON}` : `${COMMON}, ${COMMON.toUpperCase()} again`, createdAt: new Date(Date.UTC(2001, 4, 1) + i * 60_000).toISOString() }))
+    for (let i = 0; i < count; i += 25) await Promise.all(made.slice(i, i + 25).map((upload, k) => seedUpload((i + k) % 2 ? alice : bob, upload)))
+    const publicCount = made.filter(upload => !upload.isPrivate).length
+    for (const [sort, page] of [['new', 1], ['new', 3], ['top', 2], ['hot', 1]] as const) {
+      const extra = `&limit=1&page=${page}&sort=${sort}`
+      const kept = await search(`text:${COMMON}`, extra)
+      // Two text terms are matched and counted one by one.
+      const matched = await search(`text:${COMMON} text:${COMMON}`, extra)
+      expect([kept.status, matched.status]).toEqual([200, 200])
+      expect(kept.body.total, `${sort} ${page}`).toBe(publicCount)
+      expect(kept.body, `${sort} ${page}`).toEqual(matched.body)
+    }
+    // The total is the kept count's: one set wrong shows in the answer (and is set right again).
+    await db.run(sql`UPDATE search_words SET public_uploads = public_uploads + 1000 WHERE word = ${COMMON}`)
+    try {
+      expect((await search(`text:${COMMON}`, '&limit=1')).body.total).toBe(publicCount + 1000)
+    }
+    finally {
+      await db.run(sql`UPDATE search_words SET public_uploads = public_uploads - 1000 WHERE word = ${COMMON}`)
+    }
+  })
+
   it('refuses an invalid or too complex query with where and what was expected', async () => {
     const cases: [string, number, string, { position: number, expected: string }][] = [
       [`${TAG} (`, 400, 'Invalid query', { position: TAG.length + 2, expected: 'a term' }],

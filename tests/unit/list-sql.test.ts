@@ -26,6 +26,8 @@ interface Answers {
   pair?: number
   /** Public uploads of the newest days (upload_days). */
   recent?: number
+  /** A word's kept count (search_words) and the public uploads of all months (upload_months). */
+  word?: { found: number, all: number }
 }
 
 /**
@@ -48,6 +50,7 @@ function recorder(dialect: Dialect, answers: Answers) {
     }
     if (text.includes('FROM tag_pairs')) return [{ total: answers.pair ?? 0 }]
     if (text.includes('FROM upload_days ORDER BY day DESC')) return [{ n: answers.recent ?? 0 }]
+    if (text.includes(' AS words,')) return [{ words: 1, found: answers.word?.found ?? 0, all: answers.word?.all ?? 0 }]
     const head = /^SELECT u\.rowid AS rid, (.+?) FROM uploads u\s+WHERE u\.is_private = 0 AND u\.created_day = \?[^<]*LIMIT (\d+)$/s.exec(text)
     if (head) {
       // SQLite's first read of a period's day: as many rows as asked, each day's below the
@@ -122,8 +125,10 @@ const CASES: { name: string, title: string, answers?: Answers, run: (db: Databas
   { name: 'filtered-all-rare', title: 'GET /api/uploads/filtered, three tags, one rare (looked up)', answers: { tags: { cats: 5, dogs: 500, birds: 800 } }, run: db => listFilteredUploads(db, { ...page(1), tags: 'cats,dogs,birds', match: 'all' }, VIEW) },
   { name: 'filtered-any', title: 'GET /api/uploads/filtered, any of two tags, best', run: db => listFilteredUploads(db, { ...page(1), tags: 'cats,dogs', match: 'any' }, { ...VIEW, sort: 'best' }) },
   { name: 'search', title: 'GET /api/search, a condition, top', run: db => listMatchingUploads(db, 'cat', sql`u.description LIKE ${'%cat%'}`, page(1), { ...VIEW, sort: 'top' }, Number.POSITIVE_INFINITY) },
-  { name: 'search-tag-without', title: 'GET /api/search?q=cats -dogs, newest (the tag\'s links walked; its kept count less the pair\'s)', answers: { tags: { cats: 100 } }, run: db => listMatchingUploads(db, 'cats -dogs', sql`1 = 1`, page(1), VIEW, Number.POSITIVE_INFINITY, undefined, onOneTag(parseSearch('cats -dogs')!)) },
-  { name: 'search-tag-counted', title: 'GET /api/search?q=votes:>=10 cats, top (the tag\'s links walked and counted)', answers: { tags: { cats: 100 } }, run: db => listMatchingUploads(db, 'votes:>=10 cats', sql`1 = 1`, page(1), { ...VIEW, sort: 'top' }, Number.POSITIVE_INFINITY, undefined, onOneTag(parseSearch('votes:>=10 cats')!)) },
+  { name: 'search-tag-without', title: 'GET /api/search?q=cats -dogs, newest (the tag\'s links walked; its kept count less the pair\'s)', answers: { tags: { cats: 100 } }, run: db => listMatchingUploads(db, 'cats -dogs', sql`1 = 1`, page(1), VIEW, Number.POSITIVE_INFINITY, undefined, { links: onOneTag(parseSearch('cats -dogs')!) }) },
+  { name: 'search-tag-counted', title: 'GET /api/search?q=votes:>=10 cats, top (the tag\'s links walked and counted)', answers: { tags: { cats: 100 } }, run: db => listMatchingUploads(db, 'votes:>=10 cats', sql`1 = 1`, page(1), { ...VIEW, sort: 'top' }, Number.POSITIVE_INFINITY, undefined, { links: onOneTag(parseSearch('votes:>=10 cats')!) }) },
+  { name: 'search-word-walked', title: 'GET /api/search?q=text:cats, newest (a common word: its kept count, the list walked)', answers: { word: { found: 900, all: 1000 } }, run: db => listMatchingUploads(db, 'text:cats', sql`1 = 1`, page(1), VIEW, Number.POSITIVE_INFINITY, undefined, { word: 'cats' }) },
+  { name: 'search-word-matched', title: 'GET /api/search?q=text:cats, top (a rare word: matched and counted)', answers: { word: { found: 5, all: 1000 } }, run: db => listMatchingUploads(db, 'text:cats', sql`1 = 1`, page(1), { ...VIEW, sort: 'top' }, Number.POSITIVE_INFINITY, undefined, { word: 'cats' }) },
   { name: 'user', title: 'GET /api/user/{username}/uploads, by date (the account\'s kept count)', run: db => listUserUploads(db, 'alice', { ...page(1), sort: 'date' }) },
   { name: 'user-filtered', title: 'GET /api/user/{username}/uploads, by votes, narrowed', run: db => listUserUploads(db, 'alice', { ...page(2), sort: 'votes' }, { ratings: ['safe'], hiddenTags: ['gore'] }) },
   { name: 'user-tagged', title: 'GET /api/user/{username}/uploads, by name, one tag', answers: { tags: { cats: 100 } }, run: db => listUserUploads(db, 'alice', { ...page(1), sort: 'name', tags: 'cats' }) },

@@ -9,6 +9,7 @@ import { pageWithTotal } from './page'
 import type { Paging } from './paging'
 import { LINK_SORTS, LIST_SORTS, ORDER_COLUMNS } from './sorts'
 import { linkSearchPage, oneTagSince, pairPage, taggedSource, tagPage, type LinkSearch } from './tags'
+import { wordPage } from './words'
 
 /** GET /api/uploads/filtered: public uploads with all (or any) of the tags, in the view's order. */
 export function listFilteredUploads(db: Database, query: Paging & { tags?: string, match: 'all' | 'any' }, view: ListView = PUBLIC_VIEW, at?: DataVersion) {
@@ -45,18 +46,25 @@ async function listFiltered(db: Executor, given: string[], query: Paging & { mat
 /**
  * GET /api/search: the public uploads matching `condition` (on `uploads u`,
  * server/services/search.ts), in the view's order, with the total, cached like
- * the other lists under `key` (what tells conditions apart). A query that one
- * tag's links answer (`onLinks`, the same uploads as `condition`) reads that
- * tag's links when nothing of the caller's or a period narrows it
- * (linkSearchPage); any other is matched once (materialised with the order's
- * columns), then counted and paged, within `budgetMs` or refused: 400 `Query
- * too complex` (search-budget.ts). A refusal is kept like an answer, so the
- * same query is not weighed again until the next write.
+ * the other lists under `key` (what tells conditions apart). When nothing of
+ * the caller's or a period narrows the list, a query that kept data answers
+ * (`kept`, the same uploads as `condition`) reads it: one tag's links
+ * (`links`, linkSearchPage), or one word's kept count (`word`, wordPage). Any
+ * other is matched once (materialised with the order's columns), then counted
+ * and paged, within `budgetMs` or refused: 400 `Query too complex`
+ * (search-budget.ts). A refusal is kept like an answer, so the same query is
+ * not weighed again until the next write.
  */
-export async function listMatchingUploads(db: Database, key: string, condition: Query, query: Paging, view: ListView, budgetMs: number, at?: DataVersion, onLinks?: LinkSearch) {
+export async function listMatchingUploads(db: Database, key: string, condition: Query, query: Paging, view: ListView, budgetMs: number, at?: DataVersion,
+  kept: { links?: LinkSearch, word?: string } = {}) {
   const answer = await cachedList(db, `search ${query.page} ${query.limit} ${viewKey(view)} ${key}`, async () => {
-    if (onLinks && !narrowed(view) && periodSince(view) === null && LINK_SORTS.includes(view.sort)) {
-      const found = await linkSearchPage(db, onLinks, query, view.sort)
+    const onAll = !narrowed(view) && periodSince(view) === null
+    if (kept.links && onAll && LINK_SORTS.includes(view.sort)) {
+      const found = await linkSearchPage(db, kept.links, query, view.sort)
+      if (found) return { ...found, page: query.page, limit: query.limit }
+    }
+    if (kept.word !== undefined && onAll) {
+      const found = await wordPage(db, kept.word, query, view.sort, budgetMs)
       if (found) return { ...found, page: query.page, limit: query.limit }
     }
     try {

@@ -1,7 +1,7 @@
 /**
  * The lists of uploads, one file per concern: entry.ts (an entry's columns,
  * row and mapping), filters.ts (what narrows a list), sorts.ts, paging.ts,
- * page.ts (a page with its total), tags.ts, periods.ts and newest.ts (ways to
+ * page.ts (a page with its total), tags.ts, periods.ts, newest.ts and words.ts (ways to
  * a page), and one file per list family (public.ts, filtered.ts, user.ts,
  * featured.ts). What the rest of the server uses is exported here.
  */

@@ -1,0 +1,6 @@
+-- GET /api/search?q=text:cats, newest (a common word: its kept count, the list walked)
+SELECT (SELECT count(*) FROM search_word_tokens WHERE input = ?) AS words,
+    (SELECT w.public_uploads FROM search_words w WHERE w.word = (SELECT max(token) FROM search_word_tokens WHERE input = ?)) AS found,
+    (SELECT coalesce(sum(m.public_uploads), 0) FROM upload_months m) AS "all"
+-- 1: "cats"
+-- 2: "cats"

@@ -4,10 +4,10 @@ import type { ContentRating } from '../../shared/utils/content-rating'
 import { isTagSlug } from '../../shared/utils/tags'
 import type { SearchNode } from '../../shared/utils/search-query'
 import { cachedList } from './list-cache'
-import { searchCondition, tagSlugsOf, withAliasesResolved } from './search'
+import { oneWord, searchCondition, tagSlugsOf, withAliasesResolved } from './search'
 import { withinBudget } from './search-budget'
 import { aliasSlugsIn } from './tag-rules'
-import { ENTRY_COLUMNS, filtering, taggedIds, withTags, type ListEntry, type ListRow } from './lists'
+import { ENTRY_COLUMNS, filtering, taggedIds, walkedWord, withTags, type ListEntry, type ListRow } from './lists'
 
 /** Entries per feed. */
 export const FEED_SIZE = 50
@@ -42,6 +42,13 @@ const TOP = sql`u.upvotes DESC, u.downvote_count DESC, u.created_at DESC, u.id D
 
 /** The content ratings a feed shows (`rating=`); null: every rating. */
 export type FeedRatings = readonly ContentRating[] | null
+
+/** A search feed's query as a condition on `uploads u`, its aliases resolved. */
+async function feedCondition(db: Executor, node: SearchNode): Promise<Query> {
+  const word = oneWord(node)
+  const walked = word === undefined ? null : await walkedWord(db, word, FEED_SIZE)
+  return walked ?? searchCondition(withAliasesResolved(node, await aliasSlugsIn(db, tagSlugsOf(node))), null)
+}
 
 /** The feed's content, or null for an unknown tag or user. */
 async function loadFeed(db: Executor, source: FeedSource, ratings: FeedRatings): Promise<Feed | null> {
@@ -87,9 +94,10 @@ async function loadFeed(db: Executor, source: FeedSource, ratings: FeedRatings):
         feedQuery: query,
         since: NEVER,
         // Feeds are read without a session: `is:` is refused before this (the feeds route).
-        // The newest uploads are weighed one by one until 50 match, within the budget.
+        // The newest uploads are weighed one by one until 50 match, within the budget; a
+        // common word is asked of each upload as it is walked (lists/words.ts).
         entries: source.node
-          ? await searchEntries(searchCondition(withAliasesResolved(source.node, await aliasSlugsIn(db, tagSlugsOf(source.node))), null), source.budgetMs)
+          ? await searchEntries(await feedCondition(db, source.node), source.budgetMs)
           : await entries(sql`1 = 1`, NEWEST),
       }
     }

@@ -123,12 +123,12 @@ describe('GET /api/search', () => {
     await serverDatabase().db.run(sql`UPDATE uploads SET description = ${`Crème BRÛLÉE ${WORD}`} WHERE id = ${up.a}`)
   })
 
-  it('reads a common word\'s total from its kept count and its page by walking the list, as matching every upload would', async () => {
-    // Common enough that the page is walked: found² ≥ reach × all public uploads (lists/words.ts), with reach ≤ 3.
+  it('reads a common word\'s total from its kept count and its page (and feed) by walking the list, as matching every upload would', async () => {
+    // Common enough that the page is walked: found² ≥ reach × all public uploads (lists/words.ts), with reach ≤ 3, and 50 for the feed.
     const COMMON = `v${id}`
     const { db } = serverDatabase()
     const all = Number((await db.get<{ n: number | string }>(sql`SELECT coalesce(sum(public_uploads), 0) AS n FROM upload_months`))!.n)
-    const count = Math.ceil(Math.sqrt(6 * (all + 100)))
+    const count = Math.ceil(Math.sqrt(70 * (all + 100)))
     const made = Array.from({ length: count }, (_, i) => ({ isPrivate: i % 10 === 0, upvotes: i % 7,
       description: i % 3 ? `Common ${COMMON}` : `${COMMON}, ${COMMON.toUpperCase()} again`, createdAt: new Date(Date.UTC(2001, 4, 1) + i * 60_000).toISOString() }))
     for (let i = 0; i < count; i += 25) await Promise.all(made.slice(i, i + 25).map((upload, k) => seedUpload((i + k) % 2 ? alice : bob, upload)))
@@ -142,6 +142,10 @@ describe('GET /api/search', () => {
       expect(kept.body.total, `${sort} ${page}`).toBe(publicCount)
       expect(kept.body, `${sort} ${page}`).toEqual(matched.body)
     }
+    const feed = await api(`/feeds/search.json?q=text:${COMMON}`)
+    const newest = await search(`text:${COMMON} text:${COMMON}`, '&limit=50')
+    expect(feed.body.items).toHaveLength(50)
+    expect(feed.body.items.map((item: { id: string }) => item.id)).toEqual(newest.body.uploads.map((entry: { id: string }) => entry.id))
     // The total is the kept count's: one set wrong shows in the answer (and is set right again).
     await db.run(sql`UPDATE search_words SET public_uploads = public_uploads + 1000 WHERE word = ${COMMON}`)
     try {

@@ -1,6 +1,6 @@
 /** GET /api/search for one word of the descriptions (`text:word`): its kept count, and a page read in the list's order. */
 import { DeadlinePassedError, type Executor } from '../../database/port'
-import { dialects, sql } from '../../database/sql'
+import { dialects, sql, type Query } from '../../database/sql'
 import { withinBudget } from '../search-budget'
 import { KeptCounts } from './kept-sizes'
 import { totalAndPage } from './page'
@@ -75,13 +75,12 @@ async function wordSizes(db: Executor, word: string): Promise<{ found: number, a
  * caller's narrows the list here: the kept count is every public upload's.
  */
 export async function wordPage(db: Executor, word: string, paging: Paging, sort: Sort, budgetMs: number) {
-  const { found, all } = await wordSizes(db, word)
-  const reach = offset(paging) + paging.limit
-  if (found <= 0 || found * found < reach * all) return null
+  const walked = await walkedWord(db, word, offset(paging) + paging.limit)
+  if (!walked) return null
   try {
     return await withinBudget(db, budgetMs, (executor, budget) => totalAndPage(executor,
       sql`SELECT coalesce(max(w.public_uploads), 0) AS total FROM search_words w WHERE w.word = ${keyOf(word)}`,
-      sql`SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE ${budget}u.is_private = 0 AND ${hasWord(word)}
+      sql`SELECT u.${ROW_KEY} AS rid FROM uploads u WHERE ${budget}u.is_private = 0 AND ${walked}
         ORDER BY ${LIST_SORTS[sort]} ${pageWindow(paging)}`,
       LIST_SORTS[sort], { username: true }))
   }
@@ -89,4 +88,15 @@ export async function wordPage(db: Executor, word: string, paging: Paging, sort:
     if (error instanceof DeadlinePassedError) return null
     throw error
   }
+}
+
+/**
+ * The word asked of each upload as a list is walked (`u` its upload), when
+ * the first `reach` uploads with it are cheaper found so than by matching
+ * every upload that has it (wordPage); null otherwise. The search feed walks
+ * the newest uploads with it for its 50.
+ */
+export async function walkedWord(db: Executor, word: string, reach: number): Promise<Query | null> {
+  const { found, all } = await wordSizes(db, word)
+  return found > 0 && found * found >= reach * all ? sql`${hasWord(word)}` : null
 }

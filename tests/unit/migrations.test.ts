@@ -4,10 +4,12 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openDatabase } from '../../server/database/connection'
 import { runMigrations, type MigrationJournal } from '../../server/database/migrate'
-import { render, sql } from '../../server/database/sql'
+import { render, sql, type Query } from '../../server/database/sql'
 import type { SqliteDatabase } from '../../server/database/sqlite'
 import { taggedIds } from '../../server/services/lists'
 import { LINK_SORTS } from '../../server/services/lists/sorts'
+import { linkSearchPage } from '../../server/services/lists/tags'
+import { onOneTag, parseSearch } from '../../server/services/search'
 import { ROOT } from '../../scripts/lib/database'
 
 const folder = join(ROOT, 'drizzle', 'sqlite')
@@ -107,6 +109,23 @@ describe('migrations', () => {
         }
       }
     }
+    // A search one tag's links answer (linkSearchPage) counts its total in each range's own
+    // index too: the whole statement reads links from covering indexes only.
+    await db.run(sql`INSERT INTO tags (id, name, slug) VALUES ('t1', 'cats', 'cats')`)
+    const statements: string[] = []
+    const recording = Object.assign(Object.create(db) as SqliteDatabase, {
+      all: (query: Query) => {
+        statements.push(render(query, 'sqlite').text)
+        return db.all(query)
+      },
+    })
+    await linkSearchPage(recording, onOneTag(parseSearch('votes:<=6 cats')!)!, { page: 1, limit: 20 }, 'top')
+    const page = statements.find(text => text.includes('count(*)'))!
+    const links = (db.sqlite.prepare(`EXPLAIN QUERY PLAN ${page}`).all(...Array(page.split('?').length - 1).fill('cats')) as { detail: string }[])
+      .map(step => step.detail).filter(step => step.startsWith('SEARCH ut'))
+    // The total's two ranges (the voted one in whichever ranked index), then the page's two.
+    expect(links).toHaveLength(4)
+    for (const step of links) expect(step).toMatch(/^SEARCH ut USING COVERING INDEX upload_tags_tag_(top|hot|best|divisive|unvoted)_idx \(tag_id=\?\)$/)
     expect(plan(`SELECT id FROM votes WHERE user_id = 'u' AND upload_id = 'x'`)).toContain('votes_user_upload_unique')
     expect(plan(`SELECT id FROM anonymous_votes WHERE upload_id = 'x' AND ip_hash = 'h'`)).toContain('anonymous_votes_upload_ip_unique')
     expect(plan(`SELECT id FROM anonymous_votes WHERE upload_id = 'x' AND fingerprint = 'f'`)).toContain('anonymous_votes_upload_fingerprint_unique')

@@ -387,8 +387,11 @@ export async function linkSearchPage(db: Executor, search: LinkSearch, paging: P
   if (!await tagSizes(db, [tag]) || without.includes(tag)) return { uploads: [], total: 0 }
   const narrowing = sql`${sql.join(without.map(slug => sql` AND NOT EXISTS (SELECT 1 FROM upload_tags x
     WHERE x.upload_id = ut.upload_id AND x.tag_id = ${tagIdOf(slug)}${LOOKED_UP})`), '')}${sql.join(tests.map(test => sql` AND ${test}`), '')}`
+  // Counted in each range's own index (the partial condition word for word), so from the
+  // index alone: one count over the tag's links read every link's row.
+  const inRange = (voted: boolean) => sql`(SELECT count(*) FROM upload_tags ut WHERE ${publicLinksOf(tagIdOf(tag))} AND ${linkVotes('ut', voted)}${narrowing})`
   const total = counted
-    ? sql`SELECT count(*) AS total FROM upload_tags ut WHERE ${publicLinksOf(tagIdOf(tag))}${narrowing}`
+    ? sql`SELECT ${inRange(true)}${search.unvoted ? sql` + ${inRange(false)}` : NOTHING} AS total`
     : sql`SELECT (${keptTagCount(tagIdOf(tag))}) - (${pairCount(tag, without[0]!)}) AS total`
   // The count tests and a ranked order read the links' copies of the counts.
   return totalAndPage(db, total, taggedIds(tagIdOf(tag), sort, paging, narrowing, search.unvoted), LIST_SORTS[sort],

@@ -105,7 +105,7 @@ async function measureWarm(url: string, scenario: Scenario, ctx: BenchContext, d
 }
 
 /** The tables the writes change (scripts/lib/bench-scenarios.ts), vacuumed before each write run on PostgreSQL. */
-const WRITTEN_TABLES = ['uploads', 'upload_tags', 'upload_revisions', 'tags', 'tag_pairs', 'votes', 'anonymous_votes', 'favourites', 'comments', 'comment_votes', 'duel_judgements', 'users', 'sessions']
+const WRITTEN_TABLES = ['uploads', 'upload_tags', 'upload_revisions', 'tags', 'tag_pairs', 'search_words', 'votes', 'anonymous_votes', 'favourites', 'comments', 'comment_votes', 'duel_judgements', 'users', 'sessions']
 
 /**
  * The tables the writes change, brought back to the same state before each

@@ -30,7 +30,7 @@ import { fsMediaStore, MEDIA_KEY, mediaKeys, type MediaStore } from '../server/s
 import { s3MediaStore, s3SettingsFromEnv, type S3Settings } from '../server/services/media-store-s3'
 import { openMigrated } from './lib/database'
 
-/** Parents before children, so every foreign key finds its row. upload_days, upload_months, tag_pairs, user_vote_counts and report_groups are not copied: the target's triggers count them as uploads, links, votes and reports arrive. An image's duel_standings row is made by its upload's trigger and then given its standing (ROWS_MADE_BY_TRIGGERS). */
+/** Parents before children, so every foreign key finds its row. upload_days, upload_months, tag_pairs, search_words, user_vote_counts and report_groups are not copied: the target's triggers count them as uploads, links, votes and reports arrive. An image's duel_standings row is made by its upload's trigger and then given its standing (ROWS_MADE_BY_TRIGGERS). */
 export const TABLES = ['users', 'sessions', 'api_tokens', 'mfa_backup_codes', 'password_reset_tokens', 'oauth_accounts', 'passkeys',
   'tags', 'tag_aliases', 'tag_implications', 'uploads', 'duel_standings', 'upload_tags', 'upload_revisions', 'votes', 'favourites', 'comments', 'comment_votes', 'anonymous_votes', 'reports', 'moderation_log', 'removed_uploads', 'banned_media', 'user_hidden_tags', 'duel_judgements'] as const
 

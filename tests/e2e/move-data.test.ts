@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
+import { findDrift } from '../../server/database/kept-counts'
 import { sql } from '../../server/database/sql'
 import { api, registerUser } from '../support/api'
 import { createTestDatabase, dropTestDatabase } from '../support/postgres'
@@ -78,6 +79,8 @@ describe.skipIf(testEngine() !== 'postgres')('npm run move-data', () => {
         a.slug || ' & ' || b.slug AS slugs, p.public_uploads FROM tag_pairs p JOIN tags a ON a.id = p.first_tag_id JOIN tags b ON b.id = p.second_tag_id`)
     expect(kept.map(row => ({ ...row, slugs: row.slugs.split(' & ').sort().join(' & ') }))).toEqual([{ slugs: 'cats & moved-site', public_uploads: 1 }])
     expect(await databaseOf({ dataDir: embedded.dataDir, databaseUrl: target }).db.all(sql`SELECT user_id, votes FROM user_vote_counts`)).toEqual([{ user_id: bob.id, votes: 1 }])
+    // Every other kept count too (the words of the descriptions among them).
+    expect(await findDrift(databaseOf({ dataDir: embedded.dataDir, databaseUrl: target }).db)).toEqual([])
     const onTarget: RunningServer = await startServer({ NUXT_DATABASE_URL: target }, { dataDir: embedded.dataDir })
     cleanup.push(() => onTarget.stop({ keepData: true }))
     const after = await Promise.all(paths.map(async path => (await api(path, { baseURL: onTarget.url })).body))

@@ -129,7 +129,7 @@ describe('GET /api/search', () => {
     const { db } = serverDatabase()
     const all = Number((await db.get<{ n: number | string }>(sql`SELECT coalesce(sum(public_uploads), 0) AS n FROM upload_months`))!.n)
     const count = Math.ceil(Math.sqrt(70 * (all + 100)))
-    const made = Array.from({ length: count }, (_, i) => ({ isPrivate: i % 10 === 0, upvotes: i % 7,
+    const made = Array.from({ length: count }, (_, i) => ({ isPrivate: i % 10 === 0, upvotes: i % 3,
       description: i % 3 ? `Common ${COMMON}` : `${COMMON}, ${COMMON.toUpperCase()} again`, createdAt: new Date(Date.UTC(2001, 4, 1) + i * 60_000).toISOString() }))
     for (let i = 0; i < count; i += 25) await Promise.all(made.slice(i, i + 25).map((upload, k) => seedUpload((i + k) % 2 ? alice : bob, upload)))
     const publicCount = made.filter(upload => !upload.isPrivate).length

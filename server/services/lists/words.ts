@@ -10,9 +10,10 @@ import { LIST_SORTS } from './sorts'
 import type { Sort } from '../../../shared/utils/ranking'
 
 /**
- * The word as search_words keys it (the full-text index's own tokenizer on
- * SQLite, search_vector's lexeme on PostgreSQL), or NULL when the index
- * makes more or fewer than one word of it; and how many words it makes.
+ * The word as search_words keys it (split and folded by the full-text
+ * index's own tokenizer on SQLite, search_vector's lexeme on PostgreSQL),
+ * which means something only when the index makes one word of it; and how
+ * many words the index makes of it.
  */
 const keyOf = (word: string) => dialects({
   sqlite: sql`(SELECT max(token) FROM search_word_tokens WHERE input = ${word})`,
@@ -25,9 +26,10 @@ const wordsIn = (word: string) => dialects({
 
 /**
  * Whether the upload `u` has the word, asked of that one upload: on SQLite
- * the full-text index looked up at the upload's rowid (FTS5 seeks its
- * doclist there), on PostgreSQL the upload's own search_vector. The same
- * match as `text:word` (server/services/search.ts, textCondition).
+ * its description split by the index's tokenizer (a MATCH of uploads_fts at
+ * the upload's rowid cost many times more), on PostgreSQL its own
+ * search_vector. The same match as `text:word` (server/services/search.ts,
+ * textCondition).
  */
 const hasWord = (word: string) => dialects({
   sqlite: sql`EXISTS (SELECT 1 FROM search_word_tokens WHERE input = u.description AND token = ${keyOf(word)})`,
@@ -62,17 +64,17 @@ async function wordSizes(db: Executor, word: string): Promise<{ found: number, a
  * digits, one word as the parser gives it), with the total, when the word's
  * kept count (search_words, docs/database.md "Kept counts") makes that the
  * cheaper way; null otherwise, and the search matches and counts as any
- * other. Counting a common word's uploads one by one grows with the site
- * (every upload of 100,000 took 77 ms on PostgreSQL); its count is kept, and
- * its page is the list's own index walked from the top, each upload asked
- * whether it has the word, until the page is full. With `found` of the `all`
- * public uploads having it, the walk reads about reach × all / found uploads
- * and matching reads `found`: the walk is taken when it reads fewer. So
- * neither way reads more than √(reach × all) uploads, whatever the word:
- * 1,549 at 100,000 uploads and a page of 24, 4,899 at 1,000,000. The walk
- * runs within the search budget, as a word common only among old uploads
- * walks far; past it, the search takes the other way. Nothing of the
- * caller's narrows the list here: the kept count is every public upload's.
+ * other. Counting a common word's uploads one by one grows with the site;
+ * its count is kept, and its page is the list's own index walked from the
+ * top, each upload asked whether it has the word, until the page is full.
+ * With `found` of the `all` public uploads having it, the walk reads about
+ * reach × all / found uploads and matching reads `found`: the walk is taken
+ * when it reads fewer. So neither way reads more than √(reach × all)
+ * uploads, whatever the word: 1,549 at 100,000 uploads and a page of 24,
+ * 4,899 at 1,000,000. The walk runs within the search budget, as a word
+ * common only among old uploads walks far; past it, the search takes the
+ * other way. Nothing of the caller's narrows the list here: the kept count
+ * is every public upload's.
  */
 export async function wordPage(db: Executor, word: string, paging: Paging, sort: Sort, budgetMs: number) {
   const walked = await walkedWord(db, word, offset(paging) + paging.limit)

@@ -1,14 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { createSeeder, random } from '../../scripts/lib/seed'
-import { openDatabase } from '../../server/database/connection'
-import type { Database } from '../../server/database/port'
 import { sql } from '../../server/database/sql'
 import { listMatchingUploads, PUBLIC_VIEW } from '../../server/services/lists'
 import { linkSearchPage } from '../../server/services/lists/tags'
 import { onOneTag, parseSearch, searchCondition } from '../../server/services/search'
 import type { Sort } from '../../shared/utils/ranking'
-import { testDatabase } from '../support/database'
-import { createTestDatabase, dropTestDatabase } from '../support/postgres'
+import { TEST_ENGINES } from '../support/database'
 
 /** Queries one tag's links answer, and their edges: a tag left out that no upload has, the tag itself left out, an unknown tag. */
 const ON_LINKS = ['red -blue', 'blue -red', 'green -gold', 'red -nothing', 'red -red', 'nothing -red', 'red -blue -blue', 'votes:>=10 red',
@@ -18,24 +15,7 @@ const ON_LINKS = ['red -blue', 'blue -red', 'green -gold', 'red -nothing', 'red 
 const WHOLE = ['red -blue -green', 'votes:>=10 red -blue']
 const SORTS: Sort[] = ['new', 'top', 'hot', 'best', 'divisive']
 
-const engines: { name: string, open: () => Promise<{ db: Database, close: () => Promise<void> }> }[] = [
-  { name: 'SQLite', open: async () => {
-    const db = await testDatabase()
-    return { db, close: () => db.close() }
-  } },
-  ...process.env.TEST_DATABASE_URL
-    ? [{ name: 'PostgreSQL', open: async () => {
-        const url = await createTestDatabase(undefined, { migrated: true })
-        const db = openDatabase({ url, sqliteFile: '', poolMax: 2 })
-        return { db, close: async () => {
-          await db.close()
-          await dropTestDatabase(url)
-        } }
-      } }]
-    : [],
-]
-
-describe.each(engines)('a search one tag\'s links answer ($name)', ({ open }) => {
+describe.each(TEST_ENGINES)('a search one tag\'s links answer ($name)', ({ open }) => {
   const closing: (() => Promise<void>)[] = []
   afterAll(async () => {
     for (const close of closing) await close()

@@ -15,6 +15,8 @@ const tag = (index: number) => `tag-${index}`
 const QUERIES: { name: string, q: string }[] = [
   { name: 'one tag', q: tag(5) },
   { name: 'a -b', q: `${tag(5)} -${tag(0)}` },
+  { name: 'a b', q: `${tag(0)} ${tag(1)}` },
+  { name: 'a OR b', q: `${tag(1)} OR ${tag(2)}` },
   { name: '(a OR b) c', q: `(${tag(1)} OR ${tag(2)}) ${tag(0)}` },
   { name: 'votes:>=10 a', q: `votes:>=10 ${tag(5)}` },
   // Every seeded description has the word: the match is the whole site, newest first.

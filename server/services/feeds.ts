@@ -4,7 +4,7 @@ import type { ContentRating } from '../../shared/utils/content-rating'
 import { isTagSlug } from '../../shared/utils/tags'
 import type { SearchNode } from '../../shared/utils/search-query'
 import { cachedList } from './list-cache'
-import { oneWord, searchCondition, tagSlugsOf, withAliasesResolved } from './search'
+import { matchingCondition, oneWord, tagSlugsOf, withAliasesResolved } from './search'
 import { withinBudget } from './search-budget'
 import { aliasSlugsIn } from './tag-rules'
 import { ENTRY_COLUMNS, filtering, taggedIds, walkedWord, withTags, type ListEntry, type ListRow } from './lists'
@@ -47,7 +47,7 @@ export type FeedRatings = readonly ContentRating[] | null
 async function feedCondition(db: Executor, node: SearchNode): Promise<Query> {
   const word = oneWord(node)
   const walked = word === undefined ? null : await walkedWord(db, word, FEED_SIZE)
-  return walked ?? searchCondition(withAliasesResolved(node, await aliasSlugsIn(db, tagSlugsOf(node))), null)
+  return walked ?? matchingCondition(db, withAliasesResolved(node, await aliasSlugsIn(db, tagSlugsOf(node))), null)
 }
 
 /** The feed's content, or null for an unknown tag or user. */

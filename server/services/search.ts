@@ -5,7 +5,7 @@ import { apiError, unauthorized } from './errors'
 import { cachedList, type DataVersion } from './list-cache'
 import { aliasesAmong, aliasesStartingWith } from './tag-rules'
 import { searchTags } from './upload-tags'
-import { carryingTags, listFilteredUploads, listMatchingUploads, type LinkSearch, type ListView, type Paging } from './lists'
+import { carryingTags, listFilteredUploads, listMatchingUploads, onTagLinks, tagTermsIds, type LinkSearch, type ListView, type Paging, type TagTerms } from './lists'
 
 /** The search language's fields this site offers: all of them. */
 const OFFERED = { rating: true, favourites: true } as const
@@ -42,11 +42,16 @@ export function asksAboutCaller(node: SearchNode | null): boolean {
  * opposite. A tag no upload carries is false: an AND with it matches nothing,
  * an OR drops it. `caller` is the signed-in caller's id, needed by `is:`.
  */
-export function searchCondition(node: SearchNode, caller: string | null): Query {
+export function searchCondition(node: SearchNode, caller: string | null, sets?: ReadonlyMap<SearchNode, TagSet>): Query {
+  const set = sets?.get(node)
+  const matched = set && (set.ids ? sql`u.id IN (${set.ids})` : sql`${FALSE}`)
   switch (node.kind) {
-    case 'and': return sql`(${sql.join(node.children.map(child => searchCondition(child, caller)), ' AND ')})`
-    case 'or': return sql`(${sql.join(node.children.map(child => searchCondition(child, caller)), ' OR ')})`
-    case 'not': return sql`NOT (${searchCondition(node.child, caller)})`
+    case 'and': {
+      const rest = node.children.filter(child => !set?.covers.has(child)).map(child => searchCondition(child, caller, sets))
+      return sql`(${sql.join(matched ? [matched, ...rest] : rest, ' AND ')})`
+    }
+    case 'or': return matched ?? sql`(${sql.join(node.children.map(child => searchCondition(child, caller, sets)), ' OR ')})`
+    case 'not': return sql`NOT (${searchCondition(node.child, caller, sets)})`
     case 'tag': return sql`${dialects({
       // PostgreSQL: uploads_public_tag_ids_idx (GIN) answers it; an unknown slug's NULL id is in no array.
       postgres: carryingTags([node.slug], 'all'),
@@ -72,6 +77,58 @@ export function searchCondition(node: SearchNode, caller: string | null): Query 
     }
   }
   throw apiError(400, 'Invalid query', { position: 0, expected: 'a supported field' })
+}
+
+/** Tags of an AND or an OR (`covers`, its children) matched as one set: its upload ids, null when none can match. */
+interface TagSet { covers: ReadonlySet<SearchNode>, ids: Query | null }
+
+/**
+ * The query as searchCondition gives it; on SQLite with the tags under each
+ * AND (its tags, its NOT tags and one OR of tags) and each OR of tags alone
+ * matched as one set of upload ids (lists/tags.ts, tagTermsIds), where each
+ * tag apart would look every match up in the others' links.
+ */
+export async function matchingCondition(db: Executor, node: SearchNode, caller: string | null): Promise<Query> {
+  if (db.dialect !== 'sqlite') return searchCondition(node, caller)
+  const sets = new Map<SearchNode, TagSet>()
+  const visit = async (n: SearchNode): Promise<void> => {
+    if (n.kind === 'not') return visit(n.child)
+    if (n.kind === 'or') {
+      const any = tagUnion(n)
+      if (any) sets.set(n, { covers: new Set(n.children), ids: await tagTermsIds(db, { all: [], any, none: [] }) })
+      else for (const child of n.children) await visit(child)
+      return
+    }
+    if (n.kind !== 'and') return
+    const terms: TagTerms = { all: [], any: [], none: [] }
+    const covers = new Set<SearchNode>()
+    for (const child of n.children) {
+      const union = child.kind === 'or' && terms.any.length === 0 ? tagUnion(child) : undefined
+      if (child.kind === 'tag') terms.all.push(child.slug)
+      else if (child.kind === 'not' && child.child.kind === 'tag') terms.none.push(child.child.slug)
+      else if (union) terms.any = union
+      else continue
+      covers.add(child)
+    }
+    const matches = covers.size >= 2 && (terms.all.length > 0 || terms.any.length > 0)
+    if (matches) sets.set(n, { covers, ids: await tagTermsIds(db, terms) })
+    for (const child of n.children) if (!matches || !covers.has(child)) await visit(child)
+  }
+  await visit(node)
+  return searchCondition(node, caller, sets)
+}
+
+/** The slugs of an OR of tags alone (ORs of them too), or undefined. */
+function tagUnion(node: SearchNode): string[] | undefined {
+  if (node.kind === 'tag') return [node.slug]
+  if (node.kind !== 'or') return undefined
+  const slugs: string[] = []
+  for (const child of node.children) {
+    const found = tagUnion(child)
+    if (!found) return undefined
+    slugs.push(...found)
+  }
+  return slugs
 }
 
 /**
@@ -132,10 +189,23 @@ export async function searchUploads(db: Database, parsed: SearchNode | null, que
   // One tag alone is the tag's list (which resolves an alias itself): it reads a page of
   // the tag's ordered links and its kept count instead of matching every upload carrying it.
   if (parsed.kind === 'tag') return listFilteredUploads(db, { ...query, tags: parsed.slug, match: 'all' }, view, at)
+  // Two tags, both or either, read as the filtered list reads them: their pair's kept count
+  // and the tags' pages (lists/tags.ts, pairPage and eitherTagPage).
+  const pair = twoTags(parsed)
+  if (pair && onTagLinks(view)) return listFilteredUploads(db, { ...query, tags: pair.slugs.join(','), match: pair.match }, view, at)
   const node = withAliasesResolved(parsed, await aliasesAmong(db, tagSlugsOf(parsed), at))
   // The tree names everything the answer depends on (an age as its instants); `is:` the caller too.
   const key = `${JSON.stringify(node)} ${asksAboutCaller(node) ? caller : ''}`
-  return listMatchingUploads(db, key, searchCondition(node, caller), query, view, budgetMs, at, { links: onOneTag(node), word: oneWord(node) })
+  return listMatchingUploads(db, key, executor => matchingCondition(executor, node, caller), query, view, budgetMs, at, { links: onOneTag(node), word: oneWord(node) })
+}
+
+/** Two tags, both wanted (`a b`) or either (`a OR b`), or undefined. */
+export function twoTags(node: SearchNode): { slugs: string[], match: 'all' | 'any' } | undefined {
+  const all = node.kind === 'and' && node.children.every(child => child.kind === 'tag') ? tagSlugsOf(node) : undefined
+  const any = [...new Set(tagUnion(node) ?? [])]
+  if (all?.length === 2) return { slugs: all, match: 'all' }
+  if (any.length === 2) return { slugs: any, match: 'any' }
+  return undefined
 }
 
 /** The query's word when it is one word of the descriptions, whole (`text:word`, or a phrase of one word): its count is kept (lists/words.ts). */

@@ -34,8 +34,9 @@ describe('NUXT_SEARCH_BUDGET_MS=0', () => {
   it('refuses every search that would weigh uploads one by one, in the error shape; kept lists still answer', async () => {
     expect(await get('/api/search?q=text%3Aanything')).toEqual({ status: 400, type: 'application/json', body: refused })
     expect(await get('/feeds/search.json?q=red%20OR%20blue')).toEqual({ status: 400, type: 'application/json', body: refused })
-    // One tag, and a blank query, are read from kept lists: no budget is spent.
+    // One tag, tags all wanted (the filtered list's AND) and a blank query are read as the lists are: no budget is spent.
     expect(await get('/api/search?q=anything')).toMatchObject({ status: 200, body: { uploads: [], total: 0 } })
+    expect(await get('/api/search?q=red%20blue')).toMatchObject({ status: 200, body: { uploads: [], total: 0 } })
     expect(await get('/api/search?q=')).toMatchObject({ status: 200, body: { page: 1 } })
   })
 

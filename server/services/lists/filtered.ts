@@ -8,13 +8,18 @@ import { callerConditions, narrowed, periodSince, PUBLIC_VIEW, tagSlugs, viewCon
 import { pageWithTotal } from './page'
 import type { Paging } from './paging'
 import { LINK_SORTS, LIST_SORTS, ORDER_COLUMNS } from './sorts'
-import { linkSearchPage, oneTagSince, pairPage, taggedSource, tagPage, type LinkSearch } from './tags'
+import { eitherTagPage, linkSearchPage, oneTagSince, pairPage, taggedSource, tagPage, type LinkSearch } from './tags'
 import { wordPage } from './words'
 
 /** GET /api/uploads/filtered: public uploads with all (or any) of the tags, in the view's order. */
 export function listFilteredUploads(db: Database, query: Paging & { tags?: string, match: 'all' | 'any' }, view: ListView = PUBLIC_VIEW, at?: DataVersion) {
   const slugs = tagSlugs(query.tags)
   return cachedList(db, `filtered ${query.match} ${query.page} ${query.limit} ${slugs.join(',')} ${viewKey(view)}`, async () => listFiltered(db, slugs, query, view), at)
+}
+
+/** Whether a list over tags may read their links' pages and kept counts: over all time, in an order the links keep, nothing of the caller's narrowing it. */
+export function onTagLinks(view: ListView): boolean {
+  return LINK_SORTS.includes(view.sort) && periodSince(view) === null && !narrowed(view)
 }
 
 async function listFiltered(db: Executor, given: string[], query: Paging & { match: 'all' | 'any' }, view: ListView) {
@@ -27,8 +32,10 @@ async function listFiltered(db: Executor, given: string[], query: Paging & { mat
   if (onAllLinks && slugs.length === 1) {
     return { ...await tagPage(db, slugs[0]!, query, view), page: query.page, limit: query.limit }
   }
-  if (onAllLinks && slugs.length === 2 && query.match === 'all' && !narrowed(view)) {
-    const paired = await pairPage(db, slugs, query, view.sort)
+  if (slugs.length === 2 && onTagLinks(view)) {
+    const paired = query.match === 'all'
+      ? await pairPage(db, slugs, query, view.sort)
+      : await eitherTagPage(db, [slugs[0]!, slugs[1]!], query, view.sort)
     if (paired) return { ...paired, page: query.page, limit: query.limit }
   }
   let source: Query | null
@@ -45,7 +52,8 @@ async function listFiltered(db: Executor, given: string[], query: Paging & { mat
 
 /**
  * GET /api/search: the public uploads matching `condition` (on `uploads u`,
- * server/services/search.ts), in the view's order, with the total, cached like
+ * server/services/search.ts; or made when the answer is not cached, as it
+ * may read the tags' sizes), in the view's order, with the total, cached like
  * the other lists under `key` (what tells conditions apart). When nothing of
  * the caller's or a period narrows the list, a query that kept data answers
  * (`kept`, the same uploads as `condition`) reads it: one tag's links
@@ -55,7 +63,7 @@ async function listFiltered(db: Executor, given: string[], query: Paging & { mat
  * (search-budget.ts). A refusal is kept like an answer, so the same query is
  * not weighed again until the next write.
  */
-export async function listMatchingUploads(db: Database, key: string, condition: Query, query: Paging, view: ListView, budgetMs: number, at?: DataVersion,
+export async function listMatchingUploads(db: Database, key: string, condition: Query | ((db: Executor) => Promise<Query>), query: Paging, view: ListView, budgetMs: number, at?: DataVersion,
   kept: { links?: LinkSearch, word?: string } = {}) {
   const answer = await cachedList(db, `search ${query.page} ${query.limit} ${viewKey(view)} ${key}`, async () => {
     const onAll = !narrowed(view) && periodSince(view) === null
@@ -67,9 +75,10 @@ export async function listMatchingUploads(db: Database, key: string, condition: 
       const found = await wordPage(db, kept.word, query, view.sort, budgetMs)
       if (found) return { ...found, page: query.page, limit: query.limit }
     }
+    const where = typeof condition === 'function' ? await condition(db) : condition
     try {
       return await withinBudget(db, budgetMs, async (executor, budget) => {
-        const source = sql`uploads u WHERE ${budget}u.is_private = 0 AND ${condition}${viewConditions(view)}`
+        const source = sql`uploads u WHERE ${budget}u.is_private = 0 AND ${where}${viewConditions(view)}`
         const { uploads, total } = await pageWithTotal(executor, source, LIST_SORTS[view.sort], query, { username: true, materialise: ORDER_COLUMNS[view.sort] })
         return { uploads, total, page: query.page, limit: query.limit }
       })

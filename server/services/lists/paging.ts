@@ -1,7 +1,12 @@
 /** A list's page: its number and size, as LIMIT and OFFSET. */
 import { sql, type Query } from '../../database/sql'
 
-export interface Paging { page: number, limit: number }
+/**
+ * `from: 'start'`: every row up to the page's end instead, from the first
+ * (a range the page is later cut from, such as one tag's share of a page of
+ * two tags, lists/tags.ts eitherTagPage).
+ */
+export interface Paging { page: number, limit: number, from?: 'start' }
 export const offset = ({ page, limit }: Paging) => (page - 1) * limit
 
 /**
@@ -15,6 +20,7 @@ export const offset = ({ page, limit }: Paging) => (page - 1) * limit
  * (shared/schemas). Every paged statement here ends with it.
  */
 export function pageWindow(paging: Paging): Query {
+  if (paging.from === 'start') return sql`LIMIT ${pageReach(paging)} OFFSET 0`
   if (!Number.isSafeInteger(paging.limit) || paging.limit <= 0) return sql`LIMIT ${paging.limit} OFFSET ${offset(paging)}`
   const limit = sql.raw(String(paging.limit))
   return paging.page === 1 ? sql`LIMIT ${limit} OFFSET 0` : sql`LIMIT ${limit} OFFSET ${offset(paging)}`

@@ -1,5 +1,6 @@
--- GET /api/uploads/filtered, any of two tags, best
-WITH matched AS MATERIALIZED (SELECT u.rowid AS rid, u.best_score, u.created_at, u.id FROM (SELECT DISTINCT ut.upload_id FROM upload_tags ut WHERE ut.tag_id IN (SELECT id FROM tags WHERE slug IN (SELECT value FROM json_each(?)))) m CROSS JOIN uploads u ON u.id = m.upload_id WHERE u.is_private = 0)
+-- GET /api/uploads/filtered, any of two tags, best, narrowed (matched)
+WITH matched AS MATERIALIZED (SELECT u.rowid AS rid, u.best_score, u.created_at, u.id FROM (SELECT DISTINCT ut.upload_id FROM upload_tags ut WHERE ut.tag_id IN (SELECT id FROM tags WHERE slug IN (SELECT value FROM json_each(?)))) m CROSS JOIN uploads u ON u.id = m.upload_id WHERE u.is_private = 0 AND NOT EXISTS (SELECT 1 FROM votes v WHERE v.user_id = ? AND v.upload_id = u.id) AND +u.rating = 'safe' AND NOT EXISTS (SELECT 1 FROM upload_tags ht
+    WHERE ht.upload_id = u.id AND ht.tag_id IN (SELECT id FROM tags WHERE slug IN (SELECT value FROM json_each(?)))))
 SELECT c.total, u.id, u.user_id, u.filename, u.description, u.upload_type, u.external_url, u.width, u.height, u.upvotes, u.downvote_count, u.is_private, u.created_at, u.edited_at, u.revision, u.rating, u.tag_ids, u.favourites, u.comments, us.username
     FROM (SELECT count(*) AS total FROM matched) c
     LEFT JOIN (SELECT u.rid FROM matched u ORDER BY u.best_score DESC, u.created_at DESC, u.id DESC LIMIT 20 OFFSET 0) p ON true
@@ -7,3 +8,5 @@ SELECT c.total, u.id, u.user_id, u.filename, u.description, u.upload_type, u.ext
     LEFT JOIN users us ON us.id = u.user_id
     ORDER BY u.best_score DESC, u.created_at DESC, u.id DESC
 -- 1: "[\"cats\",\"dogs\"]"
+-- 2: "user-2"
+-- 3: "[\"gore\"]"

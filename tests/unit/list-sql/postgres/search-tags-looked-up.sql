@@ -1,0 +1,11 @@
+-- GET /api/search?q=(cats OR dogs) pets, newest (SQLite: from the rare OR, the common tag looked up)
+WITH matched AS MATERIALIZED (SELECT u.id AS rid, u.created_at, u.id FROM uploads u WHERE u.is_private = 0 AND ((string_to_array(u.tag_ids, ',') @> ARRAY[(SELECT id FROM tags WHERE slug = $1)] OR string_to_array(u.tag_ids, ',') @> ARRAY[(SELECT id FROM tags WHERE slug = $2)]) AND string_to_array(u.tag_ids, ',') @> ARRAY[(SELECT id FROM tags WHERE slug = $3)]))
+SELECT c.total, u.id, u.user_id, u.filename, u.description, u.upload_type, u.external_url, u.width, u.height, u.upvotes, u.downvote_count, u.is_private, u.created_at, u.edited_at, u.revision, u.rating, u.tag_ids, u.favourites, u.comments, us.username
+    FROM (SELECT count(*) AS total FROM matched) c
+    LEFT JOIN (SELECT u.rid FROM matched u ORDER BY u.created_at DESC, u.id DESC LIMIT 20 OFFSET 0) p ON true
+    LEFT JOIN uploads u ON u.id = p.rid
+    LEFT JOIN users us ON us.id = u.user_id
+    ORDER BY u.created_at DESC, u.id DESC
+-- 1: "cats"
+-- 2: "dogs"
+-- 3: "pets"

@@ -200,7 +200,7 @@ export async function searchUploads(db: Database, parsed: SearchNode | null, que
 }
 
 /** Two tags, both wanted (`a b`) or either (`a OR b`), or undefined. */
-export function twoTags(node: SearchNode): { slugs: string[], match: 'all' | 'any' } | undefined {
+function twoTags(node: SearchNode): { slugs: string[], match: 'all' | 'any' } | undefined {
   const all = node.kind === 'and' && node.children.every(child => child.kind === 'tag') ? tagSlugsOf(node) : undefined
   const any = [...new Set(tagUnion(node) ?? [])]
   if (all?.length === 2) return { slugs: all, match: 'all' }

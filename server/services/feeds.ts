@@ -5,7 +5,7 @@ import { isTagSlug } from '../../shared/utils/tags'
 import type { SearchNode } from '../../shared/utils/search-query'
 import { cachedList } from './list-cache'
 import { matchingCondition, oneWord, tagSlugsOf, withAliasesResolved } from './search'
-import { withinBudget } from './search-budget'
+import { withinBudget, type BudgetOf } from './search-budget'
 import { aliasSlugsIn } from './tag-rules'
 import { ENTRY_COLUMNS, filtering, taggedIds, walkedWord, withTags, type ListEntry, type ListRow } from './lists'
 
@@ -44,10 +44,10 @@ const TOP = sql`u.upvotes DESC, u.downvote_count DESC, u.created_at DESC, u.id D
 export type FeedRatings = readonly ContentRating[] | null
 
 /** A search feed's query as a condition on `uploads u`, its aliases resolved. */
-async function feedCondition(db: Executor, node: SearchNode): Promise<Query> {
+async function feedCondition(db: Executor, node: SearchNode, budgetOf: BudgetOf): Promise<Query> {
   const word = oneWord(node)
   const walked = word === undefined ? null : await walkedWord(db, word, FEED_SIZE)
-  return walked ?? matchingCondition(db, withAliasesResolved(node, await aliasSlugsIn(db, tagSlugsOf(node))), null)
+  return walked ?? matchingCondition(db, withAliasesResolved(node, await aliasSlugsIn(db, tagSlugsOf(node))), null, budgetOf)
 }
 
 /** The feed's content, or null for an unknown tag or user. */
@@ -56,8 +56,8 @@ async function loadFeed(db: Executor, source: FeedSource, ratings: FeedRatings):
   const entries = async (where: Query, order: Query, on = db): Promise<ListEntry[]> => withTags(on, await on.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username
     FROM uploads u JOIN users us ON us.id = u.user_id
     WHERE u.is_private = 0 AND ${where}${rated()} ORDER BY ${order} LIMIT ${FEED_SIZE}`))
-  const searchEntries = (condition: Query, budgetMs: number) => withinBudget(db, budgetMs, (executor, budget) =>
-    entries(sql`${budget}${condition}`, NEWEST, executor))
+  const searchEntries = (node: SearchNode, budgetMs: number) => withinBudget(db, budgetMs, async (executor, budget, budgetOf) =>
+    entries(sql`${budget}${await feedCondition(executor, node, budgetOf)}`, NEWEST, executor))
   switch (source.kind) {
     case 'recent':
       return { title: `${PRODUCT}: newest uploads`, pagePath: '/', feedPath: '/feeds/recent', since: NEVER, entries: await entries(sql`1 = 1`, NEWEST) }
@@ -97,7 +97,7 @@ async function loadFeed(db: Executor, source: FeedSource, ratings: FeedRatings):
         // The newest uploads are weighed one by one until 50 match, within the budget; a
         // common word is asked of each upload as it is walked (lists/words.ts).
         entries: source.node
-          ? await searchEntries(await feedCondition(db, source.node), source.budgetMs)
+          ? await searchEntries(source.node, source.budgetMs)
           : await entries(sql`1 = 1`, NEWEST),
       }
     }

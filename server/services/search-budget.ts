@@ -19,9 +19,12 @@ import { countSearchRefused } from './metrics'
  * PostgreSQL the transaction's statement timeout ends it (withinBudget), and
  * it is nothing.
  */
-function budgetTest(budgetMs: number): Query {
-  return sql`${dialects({ sqlite: sql`(u.rowid % 64 <> 0 OR within_budget(${budgetMs})) AND `, postgres: '' })}`
+function budgetTest(budgetMs: number, alias = 'u'): Query {
+  return sql`${dialects({ sqlite: sql`(${sql.raw(alias)}.rowid % 64 <> 0 OR within_budget(${budgetMs})) AND `, postgres: '' })}`
 }
+
+/** budgetTest's piece for another table's rows than `uploads u`, by its alias (SQLite: any table with a rowid). */
+export type BudgetOf = (alias: string) => Query
 
 /** 400 `Query too complex`: the query would take longer than the budget. */
 export const overBudget = () => apiError(400, 'Query too complex', { position: 0, expected: NARROWER_QUERY })
@@ -31,20 +34,23 @@ export const overBudget = () => apiError(400, 'Query too complex', { position: 0
  * `budgetMs` (NUXT_SEARCH_BUDGET_MS): on PostgreSQL in a transaction whose
  * statement_timeout is the budget. `work` is given the executor and
  * `budget`, budgetTest's piece, to put first in the WHERE of each statement
- * that weighs uploads one by one. Each statement's time counts from its
+ * that weighs uploads one by one, and `budgetOf(alias)`, the same for another
+ * table's rows (a tag's links, merged before any upload is weighed: lists/tags.ts,
+ * tagTermsIds). Each statement's time counts from its
  * start, on either engine: waiting for a connection or for a group of writes
  * spends none of it. A budget of 0 refuses every such search without running
  * it (an operator's switch for a site under load); Infinity sets none.
  */
-export async function withinBudget<T>(db: Executor, budgetMs: number, work: (db: Executor, budget: Query) => Promise<T>): Promise<T> {
+export async function withinBudget<T>(db: Executor, budgetMs: number, work: (db: Executor, budget: Query, budgetOf: BudgetOf) => Promise<T>): Promise<T> {
   try {
     if (budgetMs <= 0) throw new DeadlinePassedError()
     const budget = budgetTest(budgetMs)
+    const budgetOf = (alias: string) => budgetTest(budgetMs, alias)
     // No budget (Infinity): what the benchmarks measure.
-    if (db.dialect === 'sqlite' || !Number.isFinite(budgetMs)) return await work(db, budget)
+    if (db.dialect === 'sqlite' || !Number.isFinite(budgetMs)) return await work(db, budget, budgetOf)
     return await db.transaction(async (tx) => {
       await tx.get(sql`SELECT set_config('statement_timeout', ${String(Math.ceil(budgetMs))}, true) AS timeout`)
-      return work(tx, budget)
+      return work(tx, budget, budgetOf)
     })
   }
   catch (error) {

@@ -2,6 +2,7 @@ import { parseSearchQuery, SEARCH_FIELDS, SearchQueryError, type CountField, typ
 import type { Database, Executor } from '../database/port'
 import { dialects, sql, type Query } from '../database/sql'
 import { apiError, unauthorized } from './errors'
+import type { BudgetOf } from './search-budget'
 import { cachedList, type DataVersion } from './list-cache'
 import { aliasesAmong, aliasesStartingWith } from './tag-rules'
 import { searchTags } from './upload-tags'
@@ -86,16 +87,17 @@ interface TagSet { covers: ReadonlySet<SearchNode>, ids: Query | null }
  * The query as searchCondition gives it; on SQLite with the tags under each
  * AND (its tags, its NOT tags and one OR of tags) and each OR of tags alone
  * matched as one set of upload ids (lists/tags.ts, tagTermsIds), where each
- * tag apart would look every match up in the others' links.
+ * tag apart would look every match up in the others' links. `budgetOf`:
+ * the search budget's test for the links read (search-budget.ts).
  */
-export async function matchingCondition(db: Executor, node: SearchNode, caller: string | null): Promise<Query> {
+export async function matchingCondition(db: Executor, node: SearchNode, caller: string | null, budgetOf?: BudgetOf): Promise<Query> {
   if (db.dialect !== 'sqlite') return searchCondition(node, caller)
   const sets = new Map<SearchNode, TagSet>()
   const visit = async (n: SearchNode): Promise<void> => {
     if (n.kind === 'not') return visit(n.child)
     if (n.kind === 'or') {
       const any = tagUnion(n)
-      if (any) sets.set(n, { covers: new Set(n.children), ids: await tagTermsIds(db, { all: [], any, none: [] }) })
+      if (any) sets.set(n, { covers: new Set(n.children), ids: await tagTermsIds(db, { all: [], any, none: [] }, budgetOf) })
       else for (const child of n.children) await visit(child)
       return
     }
@@ -111,7 +113,7 @@ export async function matchingCondition(db: Executor, node: SearchNode, caller: 
       covers.add(child)
     }
     const matches = covers.size >= 2 && (terms.all.length > 0 || terms.any.length > 0)
-    if (matches) sets.set(n, { covers, ids: await tagTermsIds(db, terms) })
+    if (matches) sets.set(n, { covers, ids: await tagTermsIds(db, terms, budgetOf) })
     for (const child of n.children) if (!matches || !covers.has(child)) await visit(child)
   }
   await visit(node)
@@ -196,7 +198,7 @@ export async function searchUploads(db: Database, parsed: SearchNode | null, que
   const node = withAliasesResolved(parsed, await aliasesAmong(db, tagSlugsOf(parsed), at))
   // The tree names everything the answer depends on (an age as its instants); `is:` the caller too.
   const key = `${JSON.stringify(node)} ${asksAboutCaller(node) ? caller : ''}`
-  return listMatchingUploads(db, key, executor => matchingCondition(executor, node, caller), query, view, budgetMs, at, { links: onOneTag(node), word: oneWord(node) })
+  return listMatchingUploads(db, key, (executor, budgetOf) => matchingCondition(executor, node, caller, budgetOf), query, view, budgetMs, at, { links: onOneTag(node), word: oneWord(node) })
 }
 
 /** Two tags, both wanted (`a b`) or either (`a OR b`), or undefined. */

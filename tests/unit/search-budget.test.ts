@@ -78,6 +78,20 @@ describe.each(engines)('the search budget on %s', (engine) => {
     expect((await search('', 0)).total).toBe(UPLOADS)
   })
 
+  // SQLite merges tags' links in a statement of their own (lists/tags.ts, tagTermsIds);
+  // PostgreSQL's statement_timeout holds every statement alike.
+  it.skipIf(engine !== 'SQLite')('counts the tags\' links a query of tags reads before it weighs any upload', async () => {
+    // Half the links on one tag, half on the other: merged, they have no upload in common,
+    // so no upload is ever weighed; reading 10,000 links takes well over 0.2 ms.
+    await db.run(sql`INSERT INTO tags (id, name, slug, created_at) VALUES ('tag-even', 'even', 'even', '2026-01-01T00:00:00.000Z'), ('tag-odd', 'odd', 'odd', '2026-01-01T00:00:00.000Z')`)
+    await db.run(sql`INSERT INTO upload_tags (upload_id, tag_id) SELECT id, CASE WHEN CAST(substr(id, 8) AS INTEGER) % 2 = 0 THEN 'tag-even' ELSE 'tag-odd' END FROM uploads`)
+    const q = '(even OR nothing) odd'
+    await expect(search(q, 0.2)).rejects.toMatchObject(OVER)
+    // The refusal is kept until the next write.
+    await db.run(sql`UPDATE tags SET name = 'Odd' WHERE id = 'tag-odd'`)
+    expect((await search(q, 60_000)).total).toBe(0)
+  })
+
   it('holds the search feed to the budget too', async () => {
     const feed = (q: string, budgetMs: number) => renderFeed(db, { kind: 'search', q, node: parseSearch(q), budgetMs }, 'json', 'http://localhost')
     // Nothing matches: the newest uploads are weighed one by one, all of them.

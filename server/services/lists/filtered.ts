@@ -2,7 +2,7 @@
 import { DeadlinePassedError, type Database, type Executor } from '../../database/port'
 import { sql, type Query } from '../../database/sql'
 import { cachedList, type DataVersion } from '../list-cache'
-import { overBudget, withinBudget } from '../search-budget'
+import { overBudget, withinBudget, type BudgetOf } from '../search-budget'
 import { resolveSlugsIn } from '../tag-rules'
 import { callerConditions, narrowed, periodSince, PUBLIC_VIEW, tagSlugs, viewConditions, viewKey, type ListView } from './filters'
 import { pageWithTotal } from './page'
@@ -53,7 +53,7 @@ async function listFiltered(db: Executor, given: string[], query: Paging & { mat
 /**
  * GET /api/search: the public uploads matching `condition` (on `uploads u`,
  * server/services/search.ts; or made when the answer is not cached, as it
- * may read the tags' sizes), in the view's order, with the total, cached like
+ * may read the tags' sizes, with the budget's test for the rows it reads), in the view's order, with the total, cached like
  * the other lists under `key` (what tells conditions apart). When nothing of
  * the caller's or a period narrows the list, a query that kept data answers
  * (`kept`, the same uploads as `condition`) reads it: one tag's links
@@ -63,7 +63,7 @@ async function listFiltered(db: Executor, given: string[], query: Paging & { mat
  * (search-budget.ts). A refusal is kept like an answer, so the same query is
  * not weighed again until the next write.
  */
-export async function listMatchingUploads(db: Database, key: string, condition: Query | ((db: Executor) => Promise<Query>), query: Paging, view: ListView, budgetMs: number, at?: DataVersion,
+export async function listMatchingUploads(db: Database, key: string, condition: Query | ((db: Executor, budgetOf: BudgetOf) => Promise<Query>), query: Paging, view: ListView, budgetMs: number, at?: DataVersion,
   kept: { links?: LinkSearch, word?: string } = {}) {
   const answer = await cachedList(db, `search ${query.page} ${query.limit} ${viewKey(view)} ${key}`, async () => {
     const onAll = !narrowed(view) && periodSince(view) === null
@@ -75,9 +75,9 @@ export async function listMatchingUploads(db: Database, key: string, condition: 
       const found = await wordPage(db, kept.word, query, view.sort, budgetMs)
       if (found) return { ...found, page: query.page, limit: query.limit }
     }
-    const where = typeof condition === 'function' ? await condition(db) : condition
     try {
-      return await withinBudget(db, budgetMs, async (executor, budget) => {
+      return await withinBudget(db, budgetMs, async (executor, budget, budgetOf) => {
+        const where = typeof condition === 'function' ? await condition(executor, budgetOf) : condition
         const source = sql`uploads u WHERE ${budget}u.is_private = 0 AND ${where}${viewConditions(view)}`
         const { uploads, total } = await pageWithTotal(executor, source, LIST_SORTS[view.sort], query, { username: true, materialise: ORDER_COLUMNS[view.sort] })
         return { uploads, total, page: query.page, limit: query.limit }

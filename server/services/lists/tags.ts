@@ -8,6 +8,7 @@ import { KeptCounts } from './kept-sizes'
 import { totalAndPage } from './page'
 import { offset, pageReach, pageWindow, type Paging } from './paging'
 import { NOTHING, THEN_JOIN } from './pieces'
+import type { BudgetOf } from '../search-budget'
 import { LIST_SORTS, ORDER_COLUMNS } from './sorts'
 
 /**
@@ -369,11 +370,12 @@ export interface TagTerms { all: string[], any: string[], none: string[] }
  * order (upload_tags_tag_idx). The merge is one compound statement read left
  * to right, (any₁ UNION any₂ …) INTERSECT all₁ … EXCEPT none₁ …, and its
  * ORDER BY makes SQLite merge the sorted ranges instead of building a
- * temporary tree of each. `(a OR b) c` at 100,000 uploads (2,306, 1,737 and
+ * temporary tree of each. `budgetOf` puts the search budget's test on the
+ * links read (search-budget.ts): they are read before any upload is weighed. `(a OR b) c` at 100,000 uploads (2,306, 1,737 and
  * 5,412 uploads), counted: 6.6 ms matching each tag apart, 4.5 looked up
  * from `a OR b`, 1.2 merged.
  */
-export async function tagTermsIds(db: Executor, terms: TagTerms): Promise<Query | null> {
+export async function tagTermsIds(db: Executor, terms: TagTerms, budgetOf: BudgetOf = () => NOTHING): Promise<Query | null> {
   const sizes = await knownTagSizes(db, [...terms.all, ...terms.any, ...terms.none])
   const known = (slugs: string[]) => [...new Set(slugs)].filter(slug => sizes.has(slug))
   const [all, any, none] = [known(terms.all), known(terms.any), known(terms.none)]
@@ -388,12 +390,12 @@ export async function tagTermsIds(db: Executor, terms: TagTerms): Promise<Query 
   if (LOOKUP_RATIO * (others.length + none.length) * Math.max(1, first.size) < merged) {
     const has = (slugs: string[]) => sql`EXISTS (SELECT 1 FROM upload_tags t1 WHERE t1.upload_id = t0.upload_id AND t1.tag_id ${tagIn(slugs)})`
     // LIMIT -1: not flattened into the caller's statement (taggedUploads).
-    return sql`SELECT t0.upload_id FROM upload_tags t0 WHERE t0.tag_id ${tagIn(first.slugs)}${sql.join([
+    return sql`SELECT t0.upload_id FROM upload_tags t0 WHERE ${budgetOf('t0')}t0.tag_id ${tagIn(first.slugs)}${sql.join([
       ...others.map(term => sql` AND ${has(term.slugs)}`),
       ...none.map(slug => sql` AND NOT ${has([slug])}`),
     ], '')} LIMIT -1`
   }
-  const linksOf = (slug: string) => sql`SELECT upload_id FROM upload_tags WHERE tag_id = ${tagIdOf(slug)}`
+  const linksOf = (slug: string) => sql`SELECT ut.upload_id FROM upload_tags ut WHERE ${budgetOf('ut')}ut.tag_id = ${tagIdOf(slug)}`
   const pieces = [...(any.length > 0 ? [sql.join(any.map(linksOf), ' UNION ')] : []), ...all.map(linksOf)]
   return sql`${sql.join(pieces, ' INTERSECT ')}${sql.join(none.map(slug => sql` EXCEPT ${linksOf(slug)}`), '')} ORDER BY 1`
 }

@@ -1,5 +1,5 @@
 -- GET /api/search?q=(cats OR dogs) pets -birds, newest (SQLite: the tags' links merged)
-WITH matched AS MATERIALIZED (SELECT u.rowid AS rid, u.created_at, u.id FROM uploads u WHERE (u.rowid % 64 <> 0 OR within_budget(?)) AND u.is_private = 0 AND (u.id IN (SELECT upload_id FROM upload_tags WHERE tag_id = (SELECT id FROM tags WHERE slug = ?) UNION SELECT upload_id FROM upload_tags WHERE tag_id = (SELECT id FROM tags WHERE slug = ?) INTERSECT SELECT upload_id FROM upload_tags WHERE tag_id = (SELECT id FROM tags WHERE slug = ?) EXCEPT SELECT upload_id FROM upload_tags WHERE tag_id = (SELECT id FROM tags WHERE slug = ?) ORDER BY 1)))
+WITH matched AS MATERIALIZED (SELECT u.rowid AS rid, u.created_at, u.id FROM uploads u WHERE (u.rowid % 64 <> 0 OR within_budget(?)) AND u.is_private = 0 AND (u.id IN (SELECT ut.upload_id FROM upload_tags ut WHERE (ut.rowid % 64 <> 0 OR within_budget(?)) AND ut.tag_id = (SELECT id FROM tags WHERE slug = ?) UNION SELECT ut.upload_id FROM upload_tags ut WHERE (ut.rowid % 64 <> 0 OR within_budget(?)) AND ut.tag_id = (SELECT id FROM tags WHERE slug = ?) INTERSECT SELECT ut.upload_id FROM upload_tags ut WHERE (ut.rowid % 64 <> 0 OR within_budget(?)) AND ut.tag_id = (SELECT id FROM tags WHERE slug = ?) EXCEPT SELECT ut.upload_id FROM upload_tags ut WHERE (ut.rowid % 64 <> 0 OR within_budget(?)) AND ut.tag_id = (SELECT id FROM tags WHERE slug = ?) ORDER BY 1)))
 SELECT c.total, u.id, u.user_id, u.filename, u.description, u.upload_type, u.external_url, u.width, u.height, u.upvotes, u.downvote_count, u.is_private, u.created_at, u.edited_at, u.revision, u.rating, u.tag_ids, u.favourites, u.comments, us.username
     FROM (SELECT count(*) AS total FROM matched) c
     LEFT JOIN (SELECT u.rid FROM matched u ORDER BY u.created_at DESC, u.id DESC LIMIT 20 OFFSET 0) p ON true
@@ -7,7 +7,11 @@ SELECT c.total, u.id, u.user_id, u.filename, u.description, u.upload_type, u.ext
     LEFT JOIN users us ON us.id = u.user_id
     ORDER BY u.created_at DESC, u.id DESC
 -- 1: null
--- 2: "cats"
--- 3: "dogs"
--- 4: "pets"
--- 5: "birds"
+-- 2: null
+-- 3: "cats"
+-- 4: null
+-- 5: "dogs"
+-- 6: null
+-- 7: "pets"
+-- 8: null
+-- 9: "birds"

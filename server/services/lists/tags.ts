@@ -12,13 +12,13 @@ import type { BudgetOf } from '../search-budget'
 import { LIST_SORTS, ORDER_COLUMNS } from './sorts'
 
 /**
- * SQLite: how many times more public uploads the second rarest tag of an AND
- * must carry than the rarest for the filter to start from the rarest tag's
- * links and look each up in the others' by primary key, rather than
- * intersect every tag's links. A lookup costs about as much as reading 7–9
- * links in a merge (at 100,000 uploads, counting an AND's matches: 0.8 µs a
- * lookup against 0.11 µs a link merged); a tag on 57 uploads AND one on 5,152
- * went from 0.50 to 0.04 ms, two tags of 1,651 and 2,178 stay intersected
+ * SQLite: how many links read in a merge one lookup by primary key costs,
+ * as tags matched as one set weigh their two ways (tagTermsIds): start from
+ * the smallest term's links and look each up in the other terms, or merge
+ * every term's links. A lookup costs about as much as reading 7–9 links in a
+ * merge (at 100,000 uploads, counting an AND's matches: 0.8 µs a lookup
+ * against 0.11 µs a link merged); a tag on 57 uploads AND one on 5,152 went
+ * from 0.50 to 0.04 ms looked up, two tags of 1,651 and 2,178 stay merged
  * (0.45 ms; looked up, 1.3).
  */
 const LOOKUP_RATIO = 10
@@ -330,27 +330,13 @@ export function carryingTags(slugs: string[], match: 'all' | 'any'): Query {
 /**
  * SQLite: the ids of uploads carrying the slugs, as a column `upload_id`, or
  * null when none can (`all` with a slug no tag has). Any of them: each tag's
- * links. All of them, rarest tag first (tags.public_uploads): when the rarest
- * is far rarer than the rest (LOOKUP_RATIO), its links with each other tag
- * looked up; otherwise each tag's links intersected, read in upload id order
- * from upload_tags_tag_idx, without a sort.
+ * links, each upload once. All of them: the tags as one set (tagTermsIds).
  */
 async function taggedUploads(db: Executor, slugs: string[], match: 'all' | 'any'): Promise<Query | null> {
   if (match === 'any' || slugs.length === 1) {
     return sql`SELECT DISTINCT ut.upload_id FROM upload_tags ut WHERE ut.tag_id IN (SELECT id FROM tags WHERE slug ${inList(slugs)})`
   }
-  const tags = await tagSizes(db, slugs)
-  if (!tags) return null
-  const named = tags.map(tag => tagIdOf(tag.slug))
-  const [rarest, ...others] = named
-  if (tags[1]!.publicUploads >= LOOKUP_RATIO * Math.max(1, tags[0]!.publicUploads)) {
-    // LIMIT -1 (none) keeps SQLite from flattening this into the caller's join with
-    // uploads, which read each of the rare tag's uploads before checking its other tags:
-    // a tag on 576 uploads AND one on 51,237 of 1,000,000, the page 3.9 -> 1.7 ms.
-    return sql`SELECT t0.upload_id FROM upload_tags t0 WHERE t0.tag_id = ${rarest}${sql.join(others.map(tag => sql`
-      AND EXISTS (SELECT 1 FROM upload_tags t1 WHERE t1.upload_id = t0.upload_id AND t1.tag_id = ${tag})`), '')} LIMIT -1`
-  }
-  return sql.join(named.map(tag => sql`SELECT upload_id FROM upload_tags WHERE tag_id = ${tag}`), ' INTERSECT ')
+  return tagTermsIds(db, { all: slugs, any: [], none: [] })
 }
 
 /**
@@ -370,10 +356,11 @@ export interface TagTerms { all: string[], any: string[], none: string[] }
  * order (upload_tags_tag_idx). The merge is one compound statement read left
  * to right, (any₁ UNION any₂ …) INTERSECT all₁ … EXCEPT none₁ …, and its
  * ORDER BY makes SQLite merge the sorted ranges instead of building a
- * temporary tree of each. `budgetOf` puts the search budget's test on the
- * links read (search-budget.ts): they are read before any upload is weighed. `(a OR b) c` at 100,000 uploads (2,306, 1,737 and
- * 5,412 uploads), counted: 6.6 ms matching each tag apart, 4.5 looked up
- * from `a OR b`, 1.2 merged.
+ * temporary tree of each. `(a OR b) c` at 100,000 uploads (2,306, 1,737
+ * and 5,412 uploads), counted: 6.6 ms matching each tag apart, 4.5 looked
+ * up from `a OR b`, 1.2 merged. `budgetOf` puts the search budget's test on
+ * the links read (search-budget.ts): they are read before any upload is
+ * weighed.
  */
 export async function tagTermsIds(db: Executor, terms: TagTerms, budgetOf: BudgetOf = () => NOTHING): Promise<Query | null> {
   const sizes = await knownTagSizes(db, [...terms.all, ...terms.any, ...terms.none])
@@ -389,7 +376,9 @@ export async function tagTermsIds(db: Executor, terms: TagTerms, budgetOf: Budge
   const merged = [...all, ...any, ...none].reduce((sum, slug) => sum + sizes.get(slug)!, 0)
   if (LOOKUP_RATIO * (others.length + none.length) * Math.max(1, first.size) < merged) {
     const has = (slugs: string[]) => sql`EXISTS (SELECT 1 FROM upload_tags t1 WHERE t1.upload_id = t0.upload_id AND t1.tag_id ${tagIn(slugs)})`
-    // LIMIT -1: not flattened into the caller's statement (taggedUploads).
+    // LIMIT -1 (none) keeps SQLite from flattening this into the caller's join with
+    // uploads, which read each of the rare tag's uploads before checking its other tags:
+    // a tag on 576 uploads AND one on 51,237 of 1,000,000, the page 3.9 -> 1.7 ms.
     return sql`SELECT t0.upload_id FROM upload_tags t0 WHERE ${budgetOf('t0')}t0.tag_id ${tagIn(first.slugs)}${sql.join([
       ...others.map(term => sql` AND ${has(term.slugs)}`),
       ...none.map(slug => sql` AND NOT ${has([slug])}`),

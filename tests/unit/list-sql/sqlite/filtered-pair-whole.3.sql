@@ -1,5 +1,5 @@
 -- GET /api/uploads/filtered, two tags that rarely meet, hot (matched whole)
-WITH matched AS MATERIALIZED (SELECT u.rowid AS rid, u.hot_score, u.created_at, u.id FROM (SELECT upload_id FROM upload_tags WHERE tag_id = (SELECT id FROM tags WHERE slug = ?) INTERSECT SELECT upload_id FROM upload_tags WHERE tag_id = (SELECT id FROM tags WHERE slug = ?)) m CROSS JOIN uploads u ON u.id = m.upload_id WHERE u.is_private = 0)
+WITH matched AS MATERIALIZED (SELECT u.rowid AS rid, u.hot_score, u.created_at, u.id FROM (SELECT ut.upload_id FROM upload_tags ut WHERE ut.tag_id = (SELECT id FROM tags WHERE slug = ?) INTERSECT SELECT ut.upload_id FROM upload_tags ut WHERE ut.tag_id = (SELECT id FROM tags WHERE slug = ?) ORDER BY 1) m CROSS JOIN uploads u ON u.id = m.upload_id WHERE u.is_private = 0)
 SELECT c.total, u.id, u.user_id, u.filename, u.description, u.upload_type, u.external_url, u.width, u.height, u.upvotes, u.downvote_count, u.is_private, u.created_at, u.edited_at, u.revision, u.rating, u.tag_ids, u.favourites, u.comments, us.username
     FROM (SELECT count(*) AS total FROM matched) c
     LEFT JOIN (SELECT u.rid FROM matched u ORDER BY u.hot_score DESC, u.created_at DESC, u.id DESC LIMIT 20 OFFSET 0) p ON true

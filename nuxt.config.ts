@@ -114,6 +114,9 @@ export default defineNuxtConfig({
     // twins at build time; Nitro picks the one Accept-Encoding allows. Pages and JSON are
     // compressed per response (server/utils/compression.ts).
     compressPublicAssets: { gzip: true, brotli: true },
+    // The server runs on Node 20 (package.json engines): its code is compiled for it, not
+    // lowered to ES2019 (Nitro's default).
+    esbuild: { options: { target: 'node20' } },
     typescript: { tsConfig: { compilerOptions: incrementalIn('server') } },
     // The migrations and their journal; drizzle-kit's snapshots (6 MB) are for generating the next one.
     serverAssets: [{ baseName: 'migrations', dir: '../drizzle', ignore: ['**/*_snapshot.json', '*-triggers.sql'] }],

@@ -132,7 +132,9 @@ export default defineNuxtConfig({
   // brotli than esbuild does (docs/performance.md, "First-load JavaScript").
   vite: {
     vue: { features: { optionsAPI: false } },
-    $client: { build: { minify: 'terser' } },
+    // Browsers preload modules themselves (Safari since 17); an older one loads the same
+    // chunks as the entry imports them, only later. Nuxt's polyfill is left out of the entry.
+    $client: { build: { minify: 'terser', modulePreload: { polyfill: false } } },
   },
   // Incremental: a type check re-checks only what changed since the last one. Its state is
   // kept outside .nuxt, which `nuxt prepare` empties (tsconfig paths are relative to .nuxt).

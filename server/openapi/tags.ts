@@ -27,6 +27,7 @@ export default defineApiPaths({
       operationId: 'addUploadTags',
       summary: 'Add tags to an upload (owner or admin)',
       description: 'Tags already on the upload are skipped and not counted in `added`. At most 10 tags per upload. '
+        + 'Tags added are a new revision of the upload (its history), like an edit; a locked upload takes tags from an admin only. '
         + 'A name is 2–50 letters, digits, spaces or hyphens after trimming; case is kept, the slug is lowercased. '
         + 'One tag row per slug is shared by every upload.',
       tags: ['Tags'],
@@ -37,7 +38,7 @@ export default defineApiPaths({
         200: { description: 'The full, updated tag list', schema: AddTagsResponseSchema },
         400: { description: 'tags missing, empty or not an array; invalid name; more than 10 tags' },
         401: { description: 'Not authenticated' },
-        403: { description: 'Caller is neither the owner nor an admin' },
+        403: { description: '`Only the owner or an admin can add tags`, or `Upload is locked`' },
         404: { description: 'Upload not found' },
       },
     },

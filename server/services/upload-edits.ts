@@ -10,7 +10,7 @@ import { etagOf, ifMatchHolds } from './etags'
 import { logModeration } from './modlog'
 import { callerIn, type Actor, type Caller } from './sessions'
 import { completeTagList, holdTagRules, resolveSlugsIn, TAG_RULES_HOLD } from './tag-rules'
-import { appendingTags, linkTags, tagIdsOf, tagRows, tagsFrom, upsertTags } from './upload-tags'
+import { appendingTags, linkTags, tagIdsOf, tagRows, tagsFrom, tagsToAdd, upsertTags, wantedTags } from './upload-tags'
 import type { UploadRow } from './lists'
 import { fullUploadOf, getUploadForViewer, selectFullUpload, type FullUpload } from './uploads'
 import { visibleTo } from './upload-queries'
@@ -39,6 +39,8 @@ interface Editor {
   reason: string | null
   /** The moderation log action when an admin changes someone else's upload (none for the owner). */
   logAs: ModerationAction
+  /** The log entry's note, when not the reason. */
+  note?: string
 }
 
 /**
@@ -94,7 +96,7 @@ const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffe
 async function applyChange(tx: Executor, row: EditRow, change: Change, changes: RevisionChanges, editor: Editor): Promise<{ revision: number, upload: FullUpload }> {
   // Logged first, so the entry names the upload as the admin found it.
   if (row.user_id !== editor.actor.id) {
-    await logModeration(tx, { actorId: editor.actor.id, action: editor.logAs, targetType: 'upload', targetId: row.id, note: editor.reason })
+    await logModeration(tx, { actorId: editor.actor.id, action: editor.logAs, targetType: 'upload', targetId: row.id, note: editor.note ?? editor.reason })
   }
   const added = (change.tags ?? []).filter(tag => changes.tagsAdded.includes(tag.slug))
   const removed = new Set(changes.tagsRemoved)
@@ -206,6 +208,29 @@ export async function removeUploadTag(db: Executor, actor: Actor, uploadId: stri
     if (!changes) return { success: true as const, tags: await tagsFrom(tx, row.tag_ids), removed: 0 as const }
     const { upload } = await applyChange(tx, row, change, changes, { actor, reason: null, logAs: 'upload_edited' })
     return { success: true as const, tags: upload.tags, removed: 1 as const }
+  })
+}
+
+/**
+ * POST /api/uploads/{id}/tags: the owner (unless locked) or an admin adds tags
+ * after the upload's own, aliases resolved and implied tags added within the
+ * cap; one revision when any is new. 400 on an invalid name, or when the tags
+ * given would take the upload past 10. An admin's tags on someone else's
+ * upload are logged (`tag_added`, the names given as the note).
+ */
+export async function addUploadTags(db: Executor, actor: Actor, uploadId: string, names: string[]) {
+  const wanted = wantedTags(names)
+  return db.transaction(async (tx) => {
+    await holdTagRules(tx)
+    const row = await lockVisibleUpload(tx, actor, uploadId)
+    if (row.user_id !== actor.id && !actor.isAdmin) throw apiError(403, 'Only the owner or an admin can add tags')
+    assertMayEdit(row, actor)
+    const state = await stateOf(tx, row)
+    const change: Change = { tags: [...state.tags, ...await tagsToAdd(tx, state.tags, wanted)] }
+    const changes = diff(state, change)
+    if (!changes) return { success: true as const, tags: await tagsFrom(tx, row.tag_ids), added: 0 }
+    const { upload } = await applyChange(tx, row, change, changes, { actor, reason: null, logAs: 'tag_added', note: names.join(', ') })
+    return { success: true as const, tags: upload.tags, added: changes.tagsAdded.length }
   })
 }
 

@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto'
 import { MAX_TAGS_PER_UPLOAD, parseTagName, TAG_NAME_MESSAGE } from '../../shared/utils/tags'
 import type { Database, Executor, Row } from '../database/port'
 import type { tags } from '../database/schema-postgres'
-import { dialects, FOR_UPDATE, inList, sql } from '../database/sql'
+import { dialects, inList, sql } from '../database/sql'
 import { apiError } from './errors'
 import { cachedList, type DataVersion } from './list-cache'
-import { logModeration } from './modlog'
 import type { Actor } from './sessions'
 import { completeTagList, holdTagRules, type NamedTag } from './tag-rules'
 import { visibleTo } from './upload-queries'
@@ -129,7 +128,7 @@ export const appendingTags = (uploadId: string, tagIds: readonly string[]) => sq
   FROM unnest(CAST(${tagIds} AS text[])) WITH ORDINALITY AS t(tag_id, n)`
 
 /** The tags `names` name, by slug, first spelling kept; 400 on an invalid name. */
-function wantedTags(names: string[]): NamedTag[] {
+export function wantedTags(names: string[]): NamedTag[] {
   const wanted = new Map<string, string>()
   for (const raw of names) {
     const tag = parseTagName(raw)
@@ -145,7 +144,7 @@ function wantedTags(names: string[]): NamedTag[] {
  * under the cap (server/services/tag-rules.ts). 400 when the upload would carry
  * more than 10 tags given. The caller holds the tag rules.
  */
-async function tagsToAdd(tx: Executor, existing: readonly NamedTag[], wanted: readonly NamedTag[]): Promise<NamedTag[]> {
+export async function tagsToAdd(tx: Executor, existing: readonly NamedTag[], wanted: readonly NamedTag[]): Promise<NamedTag[]> {
   const { given, implied } = await completeTagList(tx, existing, wanted)
   if (existing.length + given.length > MAX_TAGS_PER_UPLOAD) throw apiError(400, `An upload can have at most ${MAX_TAGS_PER_UPLOAD} tags`)
   return [...given, ...implied]
@@ -172,30 +171,6 @@ async function takeAndLinkTags(tx: Executor, uploadId: string, fresh: readonly N
   }
   const ids = await upsertTags(tx, inLockOrder, made)
   await linkTags(tx, uploadId, fresh.map(({ slug }) => ids.get(slug)!), first)
-}
-
-/**
- * Links tags (by name) to an upload, creating one shared tag row per slug
- * (the one tag upsert). Aliases resolve to their tags, and the tags these
- * imply are added while there is room under the cap. Tags already on the
- * upload, and repeats within `names`, are skipped. 400 on an invalid name or
- * when the upload would carry more than 10 tags given. Runs in one transaction
- * (a savepoint inside the caller's) holding the tag rules and the upload row,
- * so parallel adds cannot pass the cap together; returns how many were added.
- */
-export async function attachTags(db: Executor, uploadId: string, names: string[]): Promise<number> {
-  const wanted = wantedTags(names)
-  if (wanted.length === 0) return 0
-  return db.transaction(async (tx) => {
-    await holdTagRules(tx)
-    // Gone since the caller found it (deleted, or its owner's account): nothing to link to.
-    if (!await tx.get(sql`SELECT id FROM uploads WHERE id = ${uploadId}${FOR_UPDATE}`)) throw apiError(404, 'Upload not found')
-    const existing = await tx.all<NamedTag>(sql`SELECT t.name, t.slug FROM upload_tags ut JOIN tags t ON t.id = ut.tag_id
-      WHERE ut.upload_id = ${uploadId}`)
-    const fresh = await tagsToAdd(tx, existing, wanted)
-    await takeAndLinkTags(tx, uploadId, fresh, existing.length)
-    return fresh.length
-  })
 }
 
 /**
@@ -253,20 +228,6 @@ async function visibleUpload(db: Executor, actor: Actor | null, uploadId: string
 /** GET /api/uploads/{id}/tags */
 export async function listUploadTags(db: Executor, actor: Actor | null, uploadId: string) {
   return { tags: await tagsFrom(db, (await visibleUpload(db, actor, uploadId)).tag_ids) }
-}
-
-/** POST /api/uploads/{id}/tags: owner or admin only; an admin's tags on someone else's upload are logged with them. */
-export async function addUploadTags(db: Executor, actor: Actor, uploadId: string, names: string[]) {
-  const upload = await visibleUpload(db, actor, uploadId)
-  if (upload.user_id !== actor.id && !actor.isAdmin) throw apiError(403, 'Only the owner or an admin can add tags')
-  const added = upload.user_id === actor.id
-    ? await attachTags(db, uploadId, names)
-    : await db.transaction(async (tx) => {
-        const count = await attachTags(tx, uploadId, names)
-        if (count > 0) await logModeration(tx, { actorId: actor.id, action: 'tag_added', targetType: 'upload', targetId: uploadId, note: names.join(', ') })
-        return count
-      })
-  return { success: true as const, tags: await tagsOf(db, uploadId), added }
 }
 
 /**

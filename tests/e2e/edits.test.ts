@@ -169,6 +169,24 @@ describe('DELETE /api/uploads/{id}/tags/{slug}', () => {
   })
 })
 
+describe('POST /api/uploads/{id}/tags', () => {
+  it('adds tags as a revision, which a revert to an earlier one undoes', async () => {
+    const id = await link(['kept'])
+    const added = await api(`/api/uploads/${id}/tags`, { method: 'POST', token: owner.token, body: { tags: ['Added Later', 'kept'] } })
+    expect(added.body).toMatchObject({ success: true, added: 1 })
+    expect(slugs(added.body.tags)).toEqual(['kept', 'added-later'])
+    const [latest] = (await history(id)).body.revisions
+    expect(latest).toMatchObject({ revision: 2, actor: { id: owner.id }, reason: null, changes: { tagsAdded: ['added-later'], tagsRemoved: [] } })
+    const again = await api(`/api/uploads/${id}/tags`, { method: 'POST', token: owner.token, body: { tags: ['added-later'] } })
+    expect(again.body).toMatchObject({ success: true, added: 0 })
+    expect((await api(`/api/upload/${id}`)).body.revision).toBe(2)
+
+    const reverted = await api(`/api/admin/uploads/${id}/revert`, { method: 'POST', token: admin.token, body: { revision: 1 } })
+    expect(reverted.body.revision).toBe(3)
+    expect(slugs(reverted.body.upload.tags)).toEqual(['kept'])
+  })
+})
+
 describe('GET /api/upload/{id}/history', () => {
   it('lists revisions newest first with actor, changes and reason; revision 1 is the creation', async () => {
     const id = await link(['first'])
@@ -224,6 +242,8 @@ describe('admin revert and lock', () => {
     expect(locked.body.upload.locked).toBe(1)
     expect((await patch(id, { description: 'mine again' })).body).toEqual({ statusCode: 403, statusMessage: 'Forbidden', message: 'Upload is locked' })
     expect((await api(`/api/uploads/${id}/tags/one`, { method: 'DELETE', token: owner.token })).body.message).toBe('Upload is locked')
+    expect((await api(`/api/uploads/${id}/tags`, { method: 'POST', token: owner.token, body: { tags: ['sneaked-in'] } })).body.message).toBe('Upload is locked')
+    expect(slugs((await api(`/api/upload/${id}`)).body.tags).sort()).toEqual(['one', 'two'])
     expect((await patch(id, { description: 'admins still may' }, admin)).status).toBe(200)
     await api(`/api/admin/uploads/${id}/lock`, { method: 'POST', token: admin.token, body: { locked: false } })
     expect((await patch(id, { description: 'mine again' })).status).toBe(200)

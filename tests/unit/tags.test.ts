@@ -5,7 +5,8 @@ import { TagListFieldSchema } from '../../shared/schemas/uploads'
 import { MAX_TAGS_PER_UPLOAD, parseTagName, slugify } from '../../shared/utils/tags'
 import { uploadStats } from '../../shared/utils/rating'
 import { sql } from '../../server/database/sql'
-import { attachTags, tagsOf } from '../../server/services/upload-tags'
+import { addUploadTags } from '../../server/services/upload-edits'
+import { tagsOf } from '../../server/services/upload-tags'
 import { testDatabase } from '../support/database'
 
 describe('tag-name rule', () => {
@@ -50,16 +51,18 @@ describe('uploadStats', () => {
   })
 })
 
-describe('attachTags', () => {
+describe('addUploadTags', () => {
   it('creates one tag row per slug, shared by uploads, and skips tags already linked', async () => {
     const db = await testDatabase()
     await db.run(sql`INSERT INTO users (id, username) VALUES ('u1', 'one')`)
     for (const id of ['a', 'b']) {
       await db.run(sql`INSERT INTO uploads (id, user_id, original_name, description, upload_type) VALUES (${id}, 'u1', 'x', 'd', 'link')`)
     }
-    expect(await attachTags(db, 'a', ['Cats', 'Dogs'])).toBe(2)
-    expect(await attachTags(db, 'b', ['cats'])).toBe(1)
-    expect(await attachTags(db, 'a', ['CATS', 'Birds'])).toBe(1)
+    const owner = { id: 'u1', username: 'one', email: null, isAdmin: false, shadowBanned: false }
+    const added = async (id: string, names: string[]) => (await addUploadTags(db, owner, id, names)).added
+    expect(await added('a', ['Cats', 'Dogs'])).toBe(2)
+    expect(await added('b', ['cats'])).toBe(1)
+    expect(await added('a', ['CATS', 'Birds'])).toBe(1)
     expect(await db.get(sql`SELECT count(*) AS n FROM tags`)).toEqual({ n: 3 })
     expect((await tagsOf(db, 'a')).map(t => [t.name, t.slug])).toEqual([['Cats', 'cats'], ['Dogs', 'dogs'], ['Birds', 'birds']])
     expect((await tagsOf(db, 'b'))[0]).toEqual((await tagsOf(db, 'a'))[0])

@@ -1453,7 +1453,7 @@ export interface paths {
         put?: never;
         /**
          * Add tags to an upload (owner or admin)
-         * @description Tags already on the upload are skipped and not counted in `added`. At most 10 tags per upload. A name is 2–50 letters, digits, spaces or hyphens after trimming; case is kept, the slug is lowercased. One tag row per slug is shared by every upload.
+         * @description Tags already on the upload are skipped and not counted in `added`. At most 10 tags per upload. Tags added are a new revision of the upload (its history), like an edit; a locked upload takes tags from an admin only. A name is 2–50 letters, digits, spaces or hyphens after trimming; case is kept, the slug is lowercased. One tag row per slug is shared by every upload.
          */
         post: operations["addUploadTags"];
         delete?: never;
@@ -9356,7 +9356,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Caller is neither the owner nor an admin */
+            /** @description `Only the owner or an admin can add tags`, or `Upload is locked` */
             403: {
                 headers: {
                     [name: string]: unknown;

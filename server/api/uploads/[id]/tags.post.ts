@@ -1,8 +1,8 @@
 import { IdParamsSchema } from '#shared/schemas/common'
 import { AddTagsSchema } from '#shared/schemas/tags'
-import { addUploadTags } from '../../../services/upload-tags'
+import { addUploadTags } from '../../../services/upload-edits'
 
-/** POST /api/uploads/{id}/tags: the owner or an admin adds tags (existing ones skipped). */
+/** POST /api/uploads/{id}/tags: the owner (unless locked) or an admin adds tags, as one revision (existing ones skipped). */
 export default defineEventHandler(async (event) => {
   const actor = await requireUser(event)
   const { id } = paramsValidated(event, IdParamsSchema)

@@ -7,8 +7,9 @@ let client: Redis | null | undefined
  * configured (everything stays in process memory). Commands fail at once
  * while the connection is down instead of queueing (`enableOfflineQueue:
  * false`) or after 1 s on a stalled server (`commandTimeout`), so callers fall
- * back at once: rate limits per instance, list cache off. The client
- * reconnects by itself, every 2 s at most, for as long as the process runs.
+ * back at once: rate limits per instance (the list cache never uses Redis: it
+ * follows the database's version). The client reconnects by itself, every 2 s
+ * at most, for as long as the process runs.
  */
 export function useRedis(): Redis | null {
   if (client === undefined) {

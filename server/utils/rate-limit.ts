@@ -117,7 +117,7 @@ export async function enforceRateLimit(event: H3Event, category: RateLimitCatego
 }
 
 /**
- * Data exports per account (docs/behaviour.md "Own data"): an export reads
+ * Data exports per account (docs/behaviour.md, Rate limits): an export reads
  * the whole account, so at most `rateLimit.export.max` a window, counted
  * across instances like every limit (Redis when configured). The request
  * also counts in GENERAL by IP, like every other; over this limit it is a

@@ -350,7 +350,7 @@ export interface TagTerms { all: string[], any: string[], none: string[] }
  * SQLite: the ids of uploads matching the terms, as a statement yielding
  * `upload_id` for `u.id IN (…)`, or null when none can (a tag of `all` that
  * no upload carries, or only such tags in `any`; in `none` they drop out).
- * As taggedUploads, by the tags' kept sizes: from the smallest positive term
+ * By the tags' kept sizes: from the smallest positive term
  * (a tag of `all`, or `any` whole), each other term looked up by primary
  * key, when that costs less than merging every term's links in upload id
  * order (upload_tags_tag_idx). The merge is one compound statement read left
@@ -449,7 +449,8 @@ export interface LinkSearch {
  * it skips, not the tag's size. The total: with one tag left out, the tag's
  * kept count less the pair's (tag_pairs), both read by key; with count tests
  * alone, the tag's links counted in one index range. Either way nothing
- * reads `uploads` but the page's rows (docs/performance.md, Search).
+ * reads `uploads` but the page's rows (docs/performance.md, "The latest runs of
+ * the other benches").
  */
 export async function linkSearchPage(db: Executor, search: LinkSearch, paging: Paging, sort: Sort) {
   const { tag, without, tests } = search

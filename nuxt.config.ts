@@ -149,9 +149,9 @@ export default defineNuxtConfig({
     'pages:resolved'(pages) {
       pageRoutes.splice(0, pageRoutes.length, ...pagePaths(pages))
     },
-    // Our handler answers /api/** errors in the spec's JSON shape; error-pages.ts logs a
-    // page's 4xx in one line; Nuxt's own (already set when this hook runs) still renders
-    // the error page elsewhere.
+    // Our handler answers /api/** errors in the API's JSON shape (docs/behaviour.md,
+    // Errors); error-pages.ts logs a page's 4xx in one line; Nuxt's own (already set when
+    // this hook runs) still renders the error page elsewhere.
     'nitro:config'(config) {
       const nuxtHandler = config.errorHandler
       config.errorHandler = [

@@ -1,5 +1,5 @@
 /**
- * Near-duplicate check at scale (issue 16, item 6): the time one upload's
+ * Near-duplicate check at scale: the time one upload's
  * perceptual-hash check takes with N image rows (default 300,000;
  * BENCH_IMAGES changes it), before (the Hamming distance computed on every
  * image row) and after (four indexed 16-bit bands, distance on the few rows

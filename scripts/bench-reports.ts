@@ -1,5 +1,5 @@
 /**
- * The admin report queue at scale (issue 37, item 15): the time one page of
+ * The admin report queue at scale: the time one page of
  * `GET /api/admin/reports` takes with many open reports (default 30,000 over
  * 12,000 uploads, beside 10,000 claimed and 20,000 resolved; BENCH_REPORTS
  * and BENCH_REPORT_UPLOADS change the open ones), for the first, a middle and

@@ -1,6 +1,7 @@
 /**
- * Main-thread stalls (issue 16, item 14), measured in this process through
- * the same services the server runs, on an embedded SQLite database:
+ * Main-thread stalls (work that holds the event loop makes every other
+ * request wait), measured in this process through the same services the
+ * server runs, on an embedded SQLite database:
  *
  * 1. a shadow-ban whose recount covers 30,000 uploads (BENCH_RECOUNT_VOTES);
  * 2. ten MFA set-ups at once (secret, QR code, backup codes);

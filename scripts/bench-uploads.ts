@@ -11,17 +11,19 @@
  *      BENCH_CONNECTIONS (32) connections for BENCH_DURATION (5) seconds each;
  *    - an image (POST /api/upload multipart, a distinct photo-like JPEG each)
  *      at >= 0.80 of sharp alone doing our pipeline's work before the 201 on
- *      the same files, IMAGE_CONCURRENCY uploads (jobs) at once.
+ *      the same files, BENCH_IMAGE_CONCURRENCY (2) uploads (jobs) at once.
  * 2. POST /api/upload throughput with distinct ~2 MB JPEGs (autocannon).
  * 3. GET /api/image/{id} (full and thumbnail) throughput and latency (wrk when
  *    installed, else autocannon), next to node:http streaming the same bytes from
  *    a file with the same headers.
- * 4. Peak RSS (VmHWM) of a fresh server while 4 uploads of ~10 MB run at once;
- *    must stay under 300 MB.
+ * 4. Peak RSS (VmHWM) of a fresh server while BENCH_PARALLEL (4) uploads of
+ *    ~10 MB run at once; must stay under 300 MB.
  *
  * On SQLite by default; on PostgreSQL with BENCH_DATABASE_URL (seeded when it
  * has no uploads yet). BENCH_ONLY picks parts, `|` between them: `link`,
  * `image` (the rows of 1), `throughput` (2 and 3), `rss` (4).
+ * BENCH_MALLOC_ARENA_MAX sets our server's MALLOC_ARENA_MAX and sharp
+ * alone's (1 when unset, as `npm start` runs it).
  * Bounded in count and time; talks only to the servers it starts.
  */
 import { randomBytes } from 'node:crypto'

@@ -483,8 +483,8 @@ export const userVoteCounts = pgTable('user_vote_counts', {
  * strength (from 1500, K = 24) and its counted wins and losses, one row per image
  * upload. Apart from the upload's row so that a judgement rewrites two narrow rows
  * and their three indexes, not the upload's row and its many (docs/database.md,
- * "This or That"). `in_pool` is a kept copy of "the upload is public"
- * (server/database/kept-counts.ts).
+ * "Narrow rows for hot counters"). `in_pool` is a kept copy of "the upload is
+ * public" (server/database/kept-counts.ts).
  */
 export const duelStandings = pgTable('duel_standings', {
   uploadId: text('upload_id').primaryKey().references(() => uploads.id, { onDelete: 'cascade' }),

@@ -26,8 +26,9 @@ export function reasonPhrase(status: number): string {
 }
 
 /**
- * An error in the spec's shape. `message` is ours, never user input; `data`
- * carries per-field details (400) or the extra fields a status defines (409).
+ * An error in the API's one shape (docs/behaviour.md, Errors). `message` is
+ * ours, never user input; `data` carries per-field details (400) or the extra
+ * fields a status defines (409).
  */
 export function apiError(statusCode: number, message: string, data?: Record<string, unknown>) {
   return createError({ statusCode, statusMessage: reasonPhrase(statusCode), message, data })

@@ -8,8 +8,8 @@ type Schema = v.GenericSchema
 
 /**
  * Runs a valibot schema from `shared/schemas`; a failure is a 400 whose
- * message is the first issue's (schemas carry the spec's wording) and whose
- * `data.issues` lists every field that failed.
+ * message is the first issue's (schemas carry the messages docs/behaviour.md
+ * gives) and whose `data.issues` lists every field that failed.
  */
 export function parseWith<S extends Schema>(schema: S, input: unknown): v.InferOutput<S> {
   refuseNul(input)

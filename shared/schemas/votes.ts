@@ -2,7 +2,8 @@ import * as v from 'valibot'
 
 /**
  * The message of a missing (or non-object) body names the field that is
- * missing, in the spec's words, instead of valibot's generic "Invalid key".
+ * missing, in docs/behaviour.md's words (Votes and rating), instead of
+ * valibot's generic "Invalid key".
  */
 function missingKey(messages: Record<string, string>, fallback: string) {
   return (issue: v.BaseIssue<unknown>) => {

@@ -5,7 +5,7 @@ import { seedUpload } from '../support/seed'
 import { createUpload, goto, registerUser, signedInContext } from './helpers'
 import { sharedServer } from '../support/shared-server'
 
-/** issue 15's small copy fixes, each as a person reads it. */
+/** The site's wording in a few places, each as a person reads it. */
 let browser: Browser
 beforeAll(async () => {
   browser = await launchBrowser()

@@ -10,8 +10,8 @@ const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quo
 
 /**
  * Another site (another 127.0.0.1 port) whose page posts a form to the service's
- * /api/auth as soon as it loads: the login-CSRF of issue 16, which would sign
- * the visitor into the attacker's account.
+ * /api/auth as soon as it loads: a login CSRF, which would sign the visitor
+ * into the attacker's account (docs/behaviour.md, Cross-site requests).
  */
 function attackerSite(target: string, attacker: TestUser): Promise<Server> {
   const page = (form: string) => `<!doctype html><html><body>${form}<script>document.forms[0].submit()</script></body></html>`

@@ -7,7 +7,8 @@ import { PAGES, sitePageSession, type Who } from './site-pages'
 import { sharedServer } from '../support/shared-server'
 
 /**
- * issue 15: no page scrolls sideways on a 390 px phone. Every page of
+ * No page scrolls sideways on a 390 px phone (docs/behaviour.md, Basics: the
+ * pages fit a phone). Every page of
  * site-pages.ts (and the states its `then` opens), with the owner holding an
  * API token, as the settings page then shows a table of them.
  */

@@ -7,10 +7,10 @@ import { startServer, type RunningServer } from '../support/server'
 import { hydrated } from './helpers'
 
 /**
- * What the site shows when the browser's own API requests are rate-limited
- * (issue 15): an error with a way to retry, never an empty state, and never a
- * sign-out. Own server with a small, short GENERAL allowance; the browser and
- * this test are the same client (127.0.0.1).
+ * What the site shows when the browser's own API requests are rate-limited:
+ * an error with a way to retry, never an empty state, and never a sign-out.
+ * Own server with a small, short GENERAL allowance; the browser and this test
+ * are the same client (127.0.0.1).
  */
 const GENERAL_MAX = 5
 const GENERAL_WINDOW_SECONDS = 8

@@ -11,8 +11,9 @@ import { ROOT } from '../support/server'
 import { sharedServer } from '../support/shared-server'
 
 /**
- * issue 15 "Compression": pages, JSON and build assets in brotli or gzip as
- * Accept-Encoding allows, with Vary and per-encoding ETags; images untouched.
+ * docs/performance.md, Compression: pages, JSON and build assets in brotli or
+ * gzip as Accept-Encoding allows, with Vary and per-encoding ETags; images
+ * untouched.
  * Raw node:http, because fetch would decode the body and hide the encoding.
  */
 interface RawResponse { status: number, headers: Record<string, string | string[] | undefined>, body: Buffer }

@@ -4,9 +4,9 @@ import { seedUpload } from '../support/seed'
 import { startServer, type RunningServer } from '../support/server'
 
 /**
- * issue 15's blocker: the API calls a page makes while it is rendered on the
- * server are not the visitor's API use (docs/behaviour.md, Rate limits: counted are the /api requests
- * a client sends). Rate limits on, at their default values; every request here
+ * The API calls a page makes while it is rendered on the server are not the
+ * visitor's API use (docs/behaviour.md, Rate limits: counted are the /api
+ * requests a client sends). Rate limits on, at their default values; every request here
  * comes from the same client, 127.0.0.1.
  */
 const ONE_MINUTE = 60_000

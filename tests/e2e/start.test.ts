@@ -8,7 +8,7 @@ import { freePort, ROOT, testEngine } from '../support/server'
 
 /**
  * The built server started the way `npm start` starts it (the package.json
- * script, run by sh): what a new owner reads in the terminal (issue 15).
+ * script, run by sh): what a new owner reads in the terminal.
  */
 const START = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
 
@@ -135,7 +135,8 @@ function listening(port: number): Promise<boolean> {
 
 /**
  * `npm start` as a process manager runs it: a signal to the npm process
- * must reach the server, which shuts down gracefully, so nothing is left (issue 45).
+ * must reach the server, which shuts down gracefully, so nothing is left
+ * (docs/operations.md, Signals, restarts and upgrades).
  */
 describe.skipIf(testEngine() !== 'sqlite')('npm start under signals', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)('on %s to the npm process the server shuts down, exit 0, nothing left running', async (signal) => {

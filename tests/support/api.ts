@@ -63,7 +63,7 @@ export async function registerUser(overrides: Partial<Pick<TestUser, 'username' 
   return { ...input, email: input.email.toLowerCase(), id: response.body.user.id, token: response.body.token }
 }
 
-/** Asserts the spec's error shape and returns the body. */
+/** Asserts the API's error shape (docs/behaviour.md, Errors) and returns the body. */
 export function errorBody(response: ApiResponse) {
   return response.body as { statusCode: number, statusMessage: string, message: string, data?: unknown }
 }

@@ -12,7 +12,7 @@ type Schema = v.GenericSchema
  * gives) and whose `data.issues` lists every field that failed.
  */
 export function parseWith<S extends Schema>(schema: S, input: unknown): v.InferOutput<S> {
-  refuseNul(input)
+  refuseUnstorableText(input)
   const result = v.safeParse(schema, input)
   if (result.success) return result.output
   const issues = result.issues.map(issue => ({ path: v.getDotPath(issue) ?? '', message: issueMessage(issue) }))
@@ -22,28 +22,42 @@ export function parseWith<S extends Schema>(schema: S, input: unknown): v.InferO
 /** The message of every text refused for a U+0000 in it (docs/behaviour.md "Errors"). */
 export const NUL_MESSAGE = 'Text must not contain NUL characters'
 
+/** The message of every text refused for a lone UTF-16 surrogate in it (docs/behaviour.md "Errors"). */
+export const UNICODE_MESSAGE = 'Text must be valid Unicode'
+
 /**
- * PostgreSQL cannot hold U+0000 in text and SQLite would keep it, so no text
- * carries one, whichever engine runs: every input that reaches a handler
- * (JSON body, query, router params, multipart fields and file name) passes
- * here, keys and values, at any depth. A 400 before the schema runs, so a
- * field with a NUL is refused with the same words everywhere.
+ * Text that the engines cannot hold as given is refused, whichever engine runs:
+ * - U+0000, which PostgreSQL cannot hold in text and SQLite would keep;
+ * - a lone surrogate (JSON's `"\ud800"`), which SQLite would store as bytes that
+ *   are not UTF-8, read back as three U+FFFD (past the field's length), and
+ *   PostgreSQL as one U+FFFD: not the text the caller sent, on either.
+ * Every input that reaches a handler (JSON body, query, router params, multipart
+ * fields and file name) passes here, keys and values, at any depth. A 400 before
+ * the schema runs, so such a field is refused with the same words everywhere.
  */
-export function refuseNul(input: unknown): void {
-  if (hasNul(input, 0)) throw badRequest(NUL_MESSAGE)
+export function refuseUnstorableText(input: unknown): void {
+  const message = unstorable(input, 0)
+  if (message) throw badRequest(message)
 }
 
 /** Deep enough for every body the API takes; a deeper one is refused by its schema anyway. */
 const MAX_DEPTH = 32
 
-function hasNul(value: unknown, depth: number): boolean {
-  if (typeof value === 'string') return value.includes('\0')
-  if (typeof value !== 'object' || value === null || depth > MAX_DEPTH) return false
-  if (Array.isArray(value)) return value.some(item => hasNul(item, depth + 1))
-  for (const key in value) {
-    if (key.includes('\0') || hasNul((value as Record<string, unknown>)[key], depth + 1)) return true
+function unstorable(value: unknown, depth: number): string | null {
+  if (typeof value === 'string') return value.includes('\0') ? NUL_MESSAGE : value.isWellFormed() ? null : UNICODE_MESSAGE
+  if (typeof value !== 'object' || value === null || depth > MAX_DEPTH) return null
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const message = unstorable(item, depth + 1)
+      if (message) return message
+    }
+    return null
   }
-  return false
+  for (const key in value) {
+    const message = unstorable(key, depth) ?? unstorable((value as Record<string, unknown>)[key], depth + 1)
+    if (message) return message
+  }
+  return null
 }
 
 /**

@@ -83,6 +83,20 @@ describe('text with a NUL character', () => {
     expect(clean.status, JSON.stringify(clean.body)).toBe(201)
   })
 
+  it('and a lone surrogate in a JSON body are refused alike; a surrogate pair is text like any other', async () => {
+    // JSON may escape half of a pair: SQLite would keep bytes that are not UTF-8, PostgreSQL a U+FFFD.
+    const invalid = { statusCode: 400, statusMessage: 'Bad Request', message: 'Text must be valid Unicode' }
+    const before = (await api(`/api/upload/${uploadId}`)).body
+    const tokens = (await api('/api/auth/tokens', { token: user.token })).body.tokens
+    expect((await api(`/api/upload/${uploadId}`, { method: 'PATCH', token: user.token, body: { description: 'half \ud800 a pair' } })).body).toEqual(invalid)
+    expect((await api(`/api/upload/${uploadId}/comments`, { method: 'POST', token: user.token, body: { body: '\udfff'.repeat(3) } })).body).toEqual(invalid)
+    expect((await api('/api/auth/tokens/generate', { method: 'POST', token: user.token, body: { name: 'ci \ud83d' } })).body).toEqual(invalid)
+    expect((await api(`/api/upload/${uploadId}`)).body).toMatchObject({ description: before.description, revision: before.revision })
+    expect((await api('/api/auth/tokens', { token: user.token })).body.tokens).toEqual(tokens)
+    const whole = await api(`/api/upload/${uploadId}`, { method: 'PATCH', token: user.token, body: { description: 'a whole pair \ud83d\ude00' } })
+    expect(whole.body.upload.description).toBe('a whole pair 😀')
+  })
+
   it('in a header is refused by the HTTP parser before any handler', async () => {
     // User-Agent is stored with sessions and anonymous votes: Node answers a NUL in any header with 400 itself.
     const { connect } = await import('node:net')

@@ -96,12 +96,15 @@ export async function resetPassword(db: Executor, input: { token: string, passwo
   const nowIso = new Date(now).toISOString()
   const row = await liveResetToken(db, input.token, nowIso)
   if (!row) throw apiError(400, 'Invalid or expired token')
-  await requireMfaCode(db, row.user_id, input.mfaCode, now)
+  if (!input.mfaCode && await isMfaEnabled(db, row.user_id)) throw apiError(400, 'MFA code required')
   const passwordHash = await hashPassword(input.password)
   await db.transaction(async (tx) => {
-    // Conditional, so two concurrent resets with one token cannot both succeed.
+    // Conditional, so two concurrent resets with one token cannot both succeed. Only the one
+    // that takes the token checks the MFA code, in the same transaction: a reset that loses
+    // the race leaves its backup code unused, and a wrong code gives the token back.
     const used = await tx.run(sql`UPDATE password_reset_tokens SET used_at = ${nowIso} WHERE id = ${row.id} AND used_at IS NULL`)
     if (used.changes !== 1) throw apiError(400, 'Invalid or expired token')
+    await requireMfaCode(tx, row.user_id, input.mfaCode, now)
     await tx.run(sql`UPDATE users SET password_hash = ${passwordHash} WHERE id = ${row.user_id}`)
     await revokeUserSessions(tx, row.user_id)
   })

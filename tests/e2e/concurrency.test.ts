@@ -182,6 +182,21 @@ describe('single-use secrets under concurrency', () => {
     const login = await api('/api/auth', { method: 'POST', body: { action: 'login', email: user.email, password: `new password ${winner}` } })
     expect(login.status).toBe(200)
   })
+  it('uses up only the winner\'s backup code when resets with one token race, each with its own code', async () => {
+    const user = await enableMfa(await registerUser())
+    const token = await requestResetToken(sharedServer().dataDir, user.email)
+    const racing = user.backupCodes.slice(0, 5)
+    const answers = await Promise.all(racing.map((mfaCode, i) => api('/api/auth/reset-password', { method: 'POST', body: { token, password: `new password ${i}`, mfaCode } })))
+    const codes = statuses(answers)
+    expect(count(codes, 200)).toBe(1)
+    expect(count(codes, 400)).toBe(4)
+    const winner = answers.findIndex(a => a.status === 200)
+    const login = (mfaCode: string) => api('/api/auth', { method: 'POST', body: { action: 'login', email: user.email, password: `new password ${winner}`, mfaCode } })
+    expect((await login(racing[winner]!)).status).toBe(401)
+    for (const [i, code] of racing.entries()) {
+      if (i !== winner) expect((await login(code)).status, `backup code ${i}`).toBe(200)
+    }
+  })
 })
 
 describe('account changes racing each other', () => {

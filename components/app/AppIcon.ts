@@ -30,6 +30,7 @@ export const ICON_PATHS = {
   download: 'M12 4v12M7 11l5 5 5-5M4 20h16',
   search: 'M11 18a7 7 0 1 0 0-14 7 7 0 0 0 0 14ZM21 21l-4.3-4.3',
   left: 'M15 18l-6-6 6-6',
+  chevron: 'M6 9l6 6 6-6',
   right: 'M9 18l6-6-6-6',
   external: 'M14 3h7v7M10 14 21 3M18 14v6a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h6',
   shield: 'M12 22s8-4 8-10V5l-8-3-8 3v7c0 6 8 10 8 10Z',

@@ -213,6 +213,7 @@ describe('account flows in the browser', () => {
     const page = await context.newPage()
     const errors = watchErrors(page)
     await goto(page, '/settings')
+    await page.click('[data-testid=header-user]')
     await page.click('[data-testid=header-sign-out]')
     await page.waitForURL(url => url.pathname === '/')
     await page.locator('header a[href="/login"]').waitFor()

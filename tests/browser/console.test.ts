@@ -110,11 +110,13 @@ describe('no console errors, hydration mismatches or CSP violations', () => {
     await goto(page, '/')
     for (const [link, path] of [
       ['header a[href="/docs"]', '/docs'],
-      [`header a[href="/user/${session.fixtures.owner.username}"]`, `/user/${session.fixtures.owner.username}`],
-      ['header a[href="/settings"]', '/settings'],
+      [`#account-menu a[href="/user/${session.fixtures.owner.username}"]`, `/user/${session.fixtures.owner.username}`],
+      ['#account-menu a[href="/settings"]', '/settings'],
       ['header a[href="/upload/new"]', '/upload/new'],
       ['header a[href="/"]', '/'],
     ] as const) {
+      // The account's own pages are behind its name.
+      if (link.startsWith('#account-menu')) await page.click('[data-testid=header-user]')
       await page.click(link)
       await page.waitForURL(url => url.pathname === path)
       await page.locator('h1').first().waitFor()

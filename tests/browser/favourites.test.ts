@@ -69,7 +69,8 @@ describe('the favourite heart', () => {
     await settled('true')
     await expect(cardHeart.locator('[data-testid=favourite-count]').innerText()).resolves.toBe('1')
 
-    // The header's Favourites page lists it too.
+    // The header's Favourites page (under the account's name) lists it too.
+    await page.click('[data-testid=header-user]')
     await page.click('[data-testid=header-favourites]')
     await page.waitForURL(url => url.pathname === '/favourites')
     await expect(page.locator(`[data-upload-id="${id}"]`).count()).resolves.toBe(1)

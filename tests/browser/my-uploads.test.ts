@@ -21,6 +21,7 @@ describe('My uploads', () => {
     await goto(page, '/')
 
     // The public profile never lists the private upload: only My uploads does.
+    await page.click('[data-testid=header-user]')
     await page.focus('[data-testid=header-my-uploads]')
     await expect(page.innerText('[data-testid=header-my-uploads]')).resolves.toContain('My uploads')
     await page.keyboard.press('Enter')
@@ -113,6 +114,7 @@ describe('My uploads', () => {
       status: 503, contentType: 'application/json', headers: { 'retry-after': '5' },
       body: JSON.stringify({ statusCode: 503, statusMessage: 'Service Unavailable', message: 'Database unavailable' }),
     }))
+    await page.click('[data-testid=header-user]')
     await page.click('[data-testid=header-my-uploads]')
     await page.waitForURL(url => url.pathname === '/my-uploads')
     await page.locator('[data-testid=load-error]').waitFor()

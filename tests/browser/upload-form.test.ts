@@ -56,6 +56,10 @@ describe('the new-upload form', () => {
     await page.fill('#description', '')
     await page.click('button[type=submit]')
     await expect(page.innerText('#description ~ .field-error')).resolves.toBe('Description is required')
+    // Typing the description takes its error away at once, before the next Publish.
+    await page.fill('#description', 'Now with words')
+    await expect(page.locator('#description ~ .field-error').count()).resolves.toBe(0)
+    await expect(page.getAttribute('#description', 'aria-invalid')).resolves.not.toBe('true')
     expect(sent).toEqual([])
     expect(await uploadsOf(user.username)).toEqual([])
     await context.close()

@@ -32,3 +32,20 @@ describe('robots.txt and the sitemap', () => {
     expect((await get('/sitemaps/other.xml')).status).toBe(404)
   })
 })
+
+describe('a tag page', () => {
+  it('asks search engines to leave it out when no public upload carries the tag', async () => {
+    const owner = await registerUser()
+    const tag = `crawl-${owner.id.slice(0, 8)}`
+    await seedUpload(owner, { tags: [tag] })
+    await seedUpload(owner, { tags: [`${tag}-private`], isPrivate: true })
+    const robots = async (path: string) => {
+      const response = await get(path)
+      expect(response.status, path).toBe(200)
+      return /<meta name="robots" content="noindex">/.test(await response.text())
+    }
+    expect(await robots(`/tags/${tag}`)).toBe(false)
+    expect(await robots(`/tags/${tag}-private`)).toBe(true)
+    expect(await robots(`/tags/${tag}-none`)).toBe(true)
+  })
+})

@@ -117,6 +117,7 @@ export const PAGES: PageCase[] = [
   } },
   { name: 'admin: log', path: () => '/admin?tab=log', as: 'admin' },
   { name: 'not found', path: () => '/no/such/page', as: 'guest', status: 404 },
+  { name: 'admin, signed in without being one', path: () => '/admin', as: 'owner', status: 403 },
 ]
 
 /** An owner with a tagged image and link upload, and an admin. */

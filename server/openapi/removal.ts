@@ -64,6 +64,7 @@ export default defineApiPaths({
         200: { description: 'The matches', schema: ImageSearchResponseSchema },
         400: { description: '`File is required`, `Invalid image URL`, `Unsupported image type`, `Invalid image`, `Image dimensions too large`, `Could not fetch image`, `Invalid JSON body`' },
         413: { description: 'File over 10 MB' },
+        415: { description: 'A body that is neither multipart/form-data nor application/json' },
         429: { description: 'Rate limited (GENERAL)', headers: { 'Retry-After': 'Seconds until the window resets' } },
         503: { description: 'Image processing is busy (its queue is full): try again later', headers: { 'Retry-After': 'Seconds after which to try again' } },
       },

@@ -194,5 +194,8 @@ describe('POST /api/search/image', () => {
       expect(response.status, message).toBe(400)
       expect(response.body).toMatchObject({ statusCode: 400, statusMessage: 'Bad Request', message })
     }
+    const text = await api('/api/search/image', { method: 'POST', body: 'imageUrl=https://example.com/a.png', headers: { 'content-type': 'text/plain' } })
+    expect(text.body).toEqual({ statusCode: 415, statusMessage: 'Unsupported Media Type', message: 'Content-Type must be multipart/form-data or application/json' })
+    await expectMatchesOpenApi('post', '/api/search/image', text)
   })
 })

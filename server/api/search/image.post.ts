@@ -14,6 +14,8 @@ export default defineEventHandler(async (event) => {
     source = { file: form.file }
   }
   else {
+    // Neither a form nor JSON: 415, as every JSON endpoint answers (server/middleware/03.api-method.ts).
+    if (!isJsonOrEmpty(event)) throw apiError(415, 'Content-Type must be multipart/form-data or application/json')
     source = await readValidated(event, ImageSearchUrlSchema)
   }
   return searchByImage(useDB(), actor, source, options)

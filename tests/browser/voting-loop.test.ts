@@ -208,6 +208,17 @@ describe('hiding a tag', () => {
       throw new Error(`${error.message}\nThe section showed: ${await page.textContent('#filters')}`)
     })
     expect((await api('/api/profile/filters', { token: user.token, baseURL: server.url })).body).toEqual({ hiddenTags: [], blindVoting: false })
+
+    // A name the tag rule refuses is said under the field, naming it; nothing is sent. Typing clears it.
+    await page.fill('#hide-tag', 'x')
+    await page.press('#hide-tag', 'Enter')
+    expect(await page.innerText('[data-testid=hide-tag-error]')).toBe('Tag names must be 2 to 50 characters of letters, digits, spaces and hyphens: “x”')
+    expect(await page.getAttribute('#hide-tag', 'aria-invalid')).toBe('true')
+    await page.fill('#hide-tag', '#VL Cats')
+    expect(await page.locator('[data-testid=hide-tag-error]').count()).toBe(0)
+    await page.press('#hide-tag', 'Enter')
+    await page.waitForFunction(() => document.querySelector('[data-testid=hidden-tags]')?.textContent?.includes('#vl-cats'))
+    expect((await api('/api/profile/filters', { token: user.token, baseURL: server.url })).body).toEqual({ hiddenTags: ['vl-cats'], blindVoting: false })
     await context.close()
   })
 })

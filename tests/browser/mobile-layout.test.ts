@@ -51,6 +51,18 @@ function overflow(page: Page): Promise<string[]> {
   })
 }
 
+/**
+ * Text fields, text areas and selects shown without the site's field style
+ * (.input, .textarea, .select in assets/css/main.css): the browser's bare
+ * control, square and grey in the dark theme. A `.bare` field is drawn inside
+ * a box that has the style (the tag input's chips and text).
+ */
+function unstyledFields(page: Page): Promise<string[]> {
+  return page.$$eval('input:not([type=checkbox], [type=radio], [type=file], [type=hidden]), textarea, select', elements => elements
+    .filter(el => el.getClientRects().length > 0 && !el.matches('.input, .textarea, .select, .bare'))
+    .map(el => `<${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.getAttribute('name') ? ` name=${el.getAttribute('name')}` : ''}>`))
+}
+
 describe(`every page at ${WIDTH} px`, () => {
   const session = sitePageSession()
   const contexts = new Map<Who, BrowserContext>()
@@ -91,9 +103,11 @@ describe(`every page at ${WIDTH} px`, () => {
       expect(response?.status()).toBe(spec.status ?? 200)
       expect(await page.evaluate(() => document.documentElement.clientWidth)).toBe(WIDTH)
       expect(await overflow(page)).toEqual([])
+      expect(await unstyledFields(page)).toEqual([])
       if (spec.then) {
         await spec.then(page)
         expect(await overflow(page)).toEqual([])
+        expect(await unstyledFields(page)).toEqual([])
       }
       await page.close()
     })

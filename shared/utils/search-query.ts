@@ -248,7 +248,10 @@ export function parseSearchQuery(q: string, now: Date = new Date(), options: Sea
         if (raw !== 'voted' && raw !== 'unvoted' && raw !== 'mine' && (raw !== 'fav' || !favourites)) return bad(favourites ? 'voted, unvoted, mine or fav' : 'voted, unvoted or mine')
         return { kind: 'is', value: raw }
     }
-    throw new SearchQueryError('invalid', token.position, `a field (${SEARCH_FIELDS.filter(f => rating || f !== 'rating').join(', ')})`)
+    const fields = SEARCH_FIELDS.filter(f => rating || f !== 'rating')
+    // A field's name with an s too many or too few (`tag:`, `vote:`) is most likely that field.
+    const near = fields.find(f => f === `${name}s` || `${f}s` === name)
+    throw new SearchQueryError('invalid', token.position, near ? `${near}: (or another field: ${fields.join(', ')})` : `a field (${fields.join(', ')})`)
   }
 
   if (tokens.length === 0) fail('a term')

@@ -104,6 +104,8 @@ describe('the search language as this site offers it', () => {
 
   it('leaves out fields the site does not have, naming what it has', () => {
     expect(offered('red rating:safe')).toEqual({ reason: 'invalid', position: 4, expected: 'a field (fucks, nope, votes, score, ratio, tags, age, date, user, type, is, text)' })
+    expect(offered('tag:cats')).toEqual({ reason: 'invalid', position: 0, expected: 'tags: (or another field: fucks, nope, votes, score, ratio, tags, age, date, user, type, is, text)' })
+    expect(offered('red votess:>3')).toMatchObject({ position: 4, expected: expect.stringMatching(/^votes: \(or another field/) })
     expect(offered('is:fav')).toEqual({ reason: 'invalid', position: 3, expected: 'voted, unvoted or mine' })
     expect(offered('is:mine')).toEqual({ kind: 'is', value: 'mine' })
   })

@@ -80,7 +80,12 @@ describe('admin page', () => {
     await page.click('[data-testid=alias-form] button[type=submit]')
     await page.waitForFunction(text => document.querySelector('[data-testid=tag-rules-status]')?.textContent?.includes(text), `#${from} now resolves to #${to}`)
     await expect(page.innerText('[data-testid=alias-list]')).resolves.toContain(`#${from} → #${to}`)
+    // A tag no upload was ever given: the answer names the two asked for, and what a rule needs.
     await page.fill('#implication-tag', to)
+    await page.fill('#implication-implies', `${implied}-none`)
+    await page.click('[data-testid=implication-form] button[type=submit]')
+    await page.waitForFunction(text => document.querySelector('[data-testid=tag-rules-status]')?.textContent?.includes(text),
+      `No such tag: #${to} or #${implied}-none. A rule can only name a tag some upload has been given.`)
     await page.fill('#implication-implies', implied)
     await page.click('[data-testid=implication-form] button[type=submit]')
     await page.waitForFunction(text => document.querySelector('[data-testid=tag-rules-status]')?.textContent?.includes(text), `#${to} now implies #${implied}`)

@@ -12,6 +12,9 @@ export function dataPath(...parts: string[]): string {
 
 let secrets: Secrets | undefined
 
+/** The shortest session secret or password the environment may set. */
+const MIN_SESSION_KEY_BYTES = 32
+
 /**
  * Loads the generated secrets once at start: from `<data>/secrets.json` on
  * SQLite (written atomically, mode 0600), from the `app_secrets` table on
@@ -20,6 +23,13 @@ let secrets: Secrets | undefined
  */
 export async function loadSecrets(db: Database): Promise<Secrets> {
   const config = useRuntimeConfig()
+  // The two that sign and seal sessions: a short key could be guessed, and every account with it.
+  for (const [name, variable] of [['sessionSecret', 'NUXT_SESSION_SECRET'], ['sessionPassword', 'NUXT_SESSION_PASSWORD']] as const) {
+    const bytes = Buffer.byteLength(String(config[name] || ''))
+    if (bytes > 0 && bytes < MIN_SESSION_KEY_BYTES) {
+      throw new Error(`${variable} must be at least ${MIN_SESSION_KEY_BYTES} bytes, not ${bytes}; unset, the site uses the one it generated`)
+    }
+  }
   let stored: Secrets
   if (db.dialect === 'postgres') {
     stored = await storeSecretsInDatabase(db, generateSecrets())

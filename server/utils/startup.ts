@@ -30,15 +30,21 @@ export function serverStarted(): Promise<void> {
 }
 
 /**
- * A port already taken (or any other failure to listen) reaches Nitro only as
+ * A port already taken (or any other failure to listen, or a HOST that does not resolve) reaches Nitro only as
  * an uncaught exception, which it logs with a stack trace and survives; with
  * nothing left to do the process then exits 0, which a supervisor takes for a
  * clean stop. This ends it with one line and exit code 1 instead.
  */
 export function exitOnListenError(): void {
-  process.prependListener('uncaughtException', (error: NodeJS.ErrnoException & { address?: string, port?: number }) => {
-    if (error.syscall !== 'listen') return
-    console.error(`[start] cannot start: cannot listen on ${error.address ?? ''}:${error.port ?? ''} (${error.code ?? error.message})`)
-    process.exit(1)
+  process.prependListener('uncaughtException', (error: NodeJS.ErrnoException & { address?: string, port?: number, hostname?: string }) => {
+    if (error.syscall === 'listen') {
+      console.error(`[start] cannot start: cannot listen on ${error.address ?? ''}:${error.port ?? ''} (${error.code ?? error.message})`)
+      process.exit(1)
+    }
+    // HOST is looked up before listening: a name that does not resolve fails there.
+    if (error.syscall === 'getaddrinfo') {
+      console.error(`[start] cannot start: cannot resolve HOST ${error.hostname ?? ''} (${error.code ?? error.message})`)
+      process.exit(1)
+    }
   })
 }

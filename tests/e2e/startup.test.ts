@@ -23,11 +23,11 @@ function dataDirWith(prepare: (dir: string) => void): string {
  * 20 s) for it to exit, asking for a page every 25 ms meanwhile: what it
  * printed, its exit code, and how many of those requests got any HTTP answer.
  */
-async function startExpectingFailure(dataDir: string, port?: number) {
+async function startExpectingFailure(dataDir: string, port?: number, env: Record<string, string> = {}) {
   port ??= await freePort()
   const child = spawn(process.execPath, [join(ROOT, '.output/server/index.mjs')], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), NUXT_DATA_DIR: dataDir },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), NUXT_DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
@@ -87,6 +87,18 @@ describe('start-up fails closed', () => {
     finally {
       taken.close()
     }
+  })
+
+  it.each([
+    ['a session secret shorter than 32 bytes', { NUXT_SESSION_SECRET: 'short' }, '[start] cannot start: NUXT_SESSION_SECRET must be at least 32 bytes, not 5; unset, the site uses the one it generated'],
+    ['a session password shorter than 32 bytes', { NUXT_SESSION_PASSWORD: 'p'.repeat(31) }, '[start] cannot start: NUXT_SESSION_PASSWORD must be at least 32 bytes, not 31; unset, the site uses the one it generated'],
+    ['a HOST that does not resolve', { HOST: 'no-such-host.invalid' }, '[start] cannot start: cannot resolve HOST no-such-host.invalid (ENOTFOUND)'],
+  ])('exits non-zero with one line, given %s', async (_, env, line) => {
+    const { code, output, answered } = await startExpectingFailure(dataDirWith(() => {}), undefined, env)
+    expect(code).toBe(1)
+    expect(output.split('\n').filter(text => text.includes('[start]'))).toEqual([line])
+    expect(output).not.toMatch(/^\s+at /m)
+    expect(answered).toBe(0)
   })
 
   // On PostgreSQL the generated secrets live in the database (tests/e2e/shared-database.test.ts).

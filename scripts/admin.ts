@@ -4,11 +4,12 @@
  * (see USAGE). recount compares every kept count with its recount
  * (server/database/kept-counts.ts) and, without --check, sets the drifted ones right.
  * Opens the site's database (NUXT_DATABASE_URL, else <NUXT_DATA_DIR or
- * ./data>/app.sqlite), migrating it first if needed, and sets the account's
+ * ./data>/app.sqlite; a data dir without it is refused), migrating it first if needed, and sets the account's
  * admin flag, logging the change in the moderation log (no actor: the command
  * line) in the same transaction. An address in NUXT_ADMIN_EMAILS stays admin
  * whatever the flag says.
  */
+import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { findDrift, repairKeptCounts } from '../server/database/kept-counts'
 import type { Database } from '../server/database/port'
@@ -40,7 +41,18 @@ Exit codes: 0 done (media-check: nothing wrong, or every orphan removed with --f
 recount --check: a count drifted; recount: a count drifted again while it was set);
 2 usage.`
 
-const openSiteDatabase = () => openMigrated({ url: process.env.NUXT_DATABASE_URL, dataDir: resolve(process.env.NUXT_DATA_DIR || './data'), log: console.info })
+/**
+ * The site's database, migrated first if needed. A data dir without app.sqlite
+ * (a mistyped NUXT_DATA_DIR) holds no site: refused, as backup refuses it,
+ * rather than made, so a check never reports a new, empty site as sound.
+ */
+function openSiteDatabase() {
+  const dataDir = resolve(process.env.NUXT_DATA_DIR || './data')
+  if (!process.env.NUXT_DATABASE_URL && !existsSync(join(dataDir, 'app.sqlite'))) {
+    throw new Error(`No site in ${dataDir} (app.sqlite is missing): set NUXT_DATA_DIR, or NUXT_DATABASE_URL for PostgreSQL`)
+  }
+  return openMigrated({ url: process.env.NUXT_DATABASE_URL, dataDir, log: console.info })
+}
 
 async function mediaCheck(db: Database, fix: boolean): Promise<number> {
   const kind = (process.env.NUXT_MEDIA_STORAGE || 'fs').trim().toLowerCase()

@@ -63,7 +63,7 @@ function connect(url: string): Redis {
   redis.on('error', (error: Error) => {
     if (down) return
     down = true
-    console.warn(`[redis] unreachable (${error.message}): rate limits count per instance and the list cache is off until it is back`)
+    console.warn(`[redis] unreachable (${error.message}): rate limits count per instance until it is back`)
   })
   redis.on('ready', () => {
     if (!down) return

@@ -15,6 +15,10 @@
  * media are in the bucket and the counts are verified, and removes what it
  * put into the bucket on any failure, so a failed move leaves both targets
  * empty. A row the target refuses is named by table and key.
+ *
+ * Exit codes: 0 moved; 3 moved, but image files in the data dir were missing or
+ * differed from their uploads (each listed; with media left in the data dir
+ * they are checked after the commit); 1 failed, both targets left empty; 2 usage.
  */
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
@@ -294,7 +298,11 @@ async function main(): Promise<number> {
   console.info(s3
     ? `Start every instance with NUXT_DATABASE_URL set to the target, NUXT_MEDIA_STORAGE=s3 and these NUXT_S3_* settings; ${join(dataDir, 'media')} is no longer read.`
     : `Start the site with NUXT_DATABASE_URL set to the target and NUXT_DATA_DIR=${dataDir} (media stay there).`)
-  return report.media.missing.length || report.media.mismatched.length ? 1 : 0
+  const damaged = report.media.missing.length + report.media.mismatched.length
+  if (damaged === 0) return 0
+  // The rows are in the target: a run again would be refused. The files were so in the data dir before the move.
+  console.warn(`The move is done: the target holds every row. ${damaged} image file(s) in ${report.media.where} were missing or differ from their upload (listed above); restore them from a backup (npm run admin -- media-check lists them again).`)
+  return 3
 }
 
 if (process.argv[1]?.endsWith('scripts/move-data.ts')) {

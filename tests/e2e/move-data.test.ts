@@ -186,6 +186,25 @@ describe.skipIf(testEngine() !== 'postgres')('npm run move-data', () => {
     expect(wrong).toEqual([])
   }, 120_000)
 
+  it('says the move is done, with exit code 3, when an image file was already missing from the data dir', async () => {
+    const embedded = await startServer({}, { engine: 'sqlite' })
+    cleanup.push(() => embedded.stop())
+    const alice = await registerUser({}, embedded.url)
+    const image = await uploadImage(alice, { baseURL: embedded.url })
+    await embedded.stop({ keepData: true })
+    const { filename } = (await databaseOf(embedded).db.get<{ filename: string }>(sql`SELECT filename FROM uploads WHERE id = ${image.id}`))!
+    rmSync(join(embedded.dataDir, 'media', filename))
+    const target = await createTestDatabase()
+    cleanup.push(() => dropTestDatabase(target))
+    const moved = await moveData('--to', target, '--data-dir', embedded.dataDir).then(() => ({ code: 0, stdout: '', stderr: '' }), (error: { code: number, stdout: string, stderr: string }) => error)
+    expect(moved.code).toBe(3)
+    expect(moved.stdout).toContain('| uploads | 1 | 1 |')
+    expect(moved.stderr).toContain(`media: missing ${filename}\n`)
+    expect(moved.stderr).toContain(`The move is done: the target holds every row. 1 image file(s) in ${join(embedded.dataDir, 'media')} were missing or differ from their upload`)
+    const { db } = databaseOf({ dataDir: embedded.dataDir, databaseUrl: target })
+    expect(Number((await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM uploads`))!.n)).toBe(1)
+  }, 60_000)
+
   it('names a row the target refuses by table and id, and leaves the target empty', async () => {
     const embedded = await startServer({}, { engine: 'sqlite' })
     cleanup.push(() => embedded.stop())

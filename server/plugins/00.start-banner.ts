@@ -9,9 +9,14 @@ import { existsSync } from 'node:fs'
  */
 export default defineNitroPlugin(() => {
   if (import.meta.dev || import.meta.prerender) return
+  const port = process.env.NITRO_PORT || process.env.PORT || '3000'
+  // Node's own refusal of such a port comes later and names something else (a module it could not load).
+  if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) {
+    console.error(`[start] cannot start: PORT must be a whole number from 0 to 65535, not "${port}"`)
+    process.exit(1)
+  }
   const config = useRuntimeConfig()
   const postgres = Boolean(config.databaseUrl)
-  const port = process.env.NITRO_PORT || process.env.PORT || 3000
   const https = Boolean(process.env.NITRO_SSL_CERT && process.env.NITRO_SSL_KEY)
   const lines = startBanner({
     dataDir: dataPath(),

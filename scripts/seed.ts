@@ -2,17 +2,26 @@
  * `npm run seed -- --uploads N [--votes N] [--tags N] [--users N] [--data-dir DIR]`:
  * a large database for benchmarks, written in one transaction. The database
  * is NUXT_DATABASE_URL's when set, else `<data dir>/app.sqlite` (the data dir
- * is NUXT_DATA_DIR or ./data); migrations are applied first.
+ * is NUXT_DATA_DIR or ./data); migrations are applied first. A database that
+ * already has accounts (a real site) is refused.
  */
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { SqliteDatabase } from '../server/database/sqlite'
+import { sql } from '../server/database/sql'
 import { openMigrated } from './lib/database'
 import { seedBulk } from './lib/seed'
 
 /** Seeds a database (`url`, else the data dir's SQLite file) and returns what was written. */
-export async function seedDatabase(target: { url?: string, dataDir: string }, options: { uploads: number, votes?: number, tags?: number, users?: number, log?: (line: string) => void }) {
+export async function seedDatabase(target: { url?: string, dataDir: string }, options: { uploads: number, votes?: number, tags?: number, users?: number, log?: (line: string) => void, emptyOnly?: boolean }) {
   const db = await openMigrated(target)
+  if (options.emptyOnly) {
+    const { n } = (await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM users`))!
+    if (Number(n) > 0) {
+      await db.close()
+      throw new Error(`The database already holds a site (${n} accounts): seed writes made-up accounts and uploads for benchmarks; point it at an empty data dir or database`)
+    }
+  }
   if (db instanceof SqliteDatabase) {
     // A throwaway bulk load: a big page cache, no fsync per commit.
     db.sqlite.pragma('cache_size = -262144')
@@ -56,6 +65,7 @@ async function main() {
     tags: count('tags', values.tags),
     users: count('users', values.users),
     log: line => console.info(`  ${line}`),
+    emptyOnly: true,
   })
   console.info(`Seeded ${url ? 'PostgreSQL' : `${dataDir}/app.sqlite`}: ${result.users} users, ${result.uploads} uploads, ${result.tags} tags, ${result.votes} votes in ${result.seconds.toFixed(1)} s`)
 }

@@ -12,7 +12,9 @@ import { metricsRegistry } from '../services/metrics'
 export default defineEventHandler(async (event) => {
   const token = String(useRuntimeConfig().metricsToken || '')
   if (!token) throw notFound('Page not found')
-  if (!sameSecret(getRequestHeader(event, 'authorization') ?? '', `Bearer ${token}`)) {
+  // The scheme's name is case-insensitive (RFC 9110), as server/utils/auth.ts reads it.
+  const sent = getRequestHeader(event, 'authorization')?.match(/^Bearer\s+(\S+)\s*$/i)?.[1] ?? ''
+  if (!sameSecret(sent, token)) {
     setResponseStatus(event, 401, reasonPhrase(401))
     setResponseHeader(event, 'WWW-Authenticate', 'Bearer')
     setResponseHeader(event, 'Cache-Control', 'no-store')

@@ -122,6 +122,8 @@ describe('GET /metrics', () => {
       expect(refused.body).toEqual({ statusCode: 401, statusMessage: 'Unauthorized', message: 'A valid metrics token is required' })
       expect(refused.headers.get('www-authenticate')).toBe('Bearer')
     }
+    // The scheme's name in any case, as HTTP allows.
+    expect((await fetch(`${server.url}/metrics`, { headers: { authorization: `bearer ${TOKEN}` } })).status).toBe(200)
   })
 })
 

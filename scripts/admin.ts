@@ -138,16 +138,21 @@ async function main(argv: string[]): Promise<number> {
   const db = await openSiteDatabase()
   try {
     const granted = command === 'grant'
-    const changed = await db.transaction(async (tx) => {
-      const user = await tx.get<{ id: string }>(sql`UPDATE users SET is_admin = ${granted} WHERE email = ${email} RETURNING id`)
-      if (user) await logModeration(tx, { actorId: null, action: granted ? 'admin_granted' : 'admin_revoked', targetType: 'user', targetId: user.id, note: 'command line' })
-      return user !== undefined
+    // Only a change is written and logged: granting an admin again changes nothing.
+    const outcome = await db.transaction(async (tx) => {
+      const user = await tx.get<{ id: string }>(sql`UPDATE users SET is_admin = ${granted} WHERE email = ${email} AND is_admin <> ${granted} RETURNING id`)
+      if (user) {
+        await logModeration(tx, { actorId: null, action: granted ? 'admin_granted' : 'admin_revoked', targetType: 'user', targetId: user.id, note: 'command line' })
+        return 'changed'
+      }
+      return await tx.get(sql`SELECT 1 AS found FROM users WHERE email = ${email}`) ? 'unchanged' : 'missing'
     })
-    if (!changed) {
+    if (outcome === 'missing') {
       console.error(`No account with the e-mail ${email}`)
       return 1
     }
-    console.info(granted ? `${email} is now an admin` : `${email} is no longer an admin`)
+    if (outcome === 'unchanged') console.info(granted ? `${email} is an admin already` : `${email} was not an admin`)
+    else console.info(granted ? `${email} is now an admin` : `${email} is no longer an admin`)
     const listed = (process.env.NUXT_ADMIN_EMAILS ?? '').split(',').map(e => e.trim().toLowerCase())
     if (command === 'revoke' && listed.includes(email)) console.warn(`Note: ${email} is in NUXT_ADMIN_EMAILS and stays an admin while it is listed there`)
     return 0

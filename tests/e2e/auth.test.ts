@@ -7,9 +7,10 @@ import { promisify } from 'node:util'
 import { SignJWT, UnsecuredJWT } from 'jose'
 import { describe, expect, it } from 'vitest'
 import { api, registerUser } from '../support/api'
+import { sql } from '../../server/database/sql'
 import { ADMIN_EMAIL } from '../support/global-setup'
 import { ROOT } from '../support/server'
-import { storedSecrets } from '../support/seed'
+import { serverDatabase, storedSecrets } from '../support/seed'
 import { signInAsAdmin } from '../support/accounts'
 import { sharedServer } from '../support/shared-server'
 
@@ -208,9 +209,14 @@ describe('admin CLI', () => {
     const granted = await admin('grant', user.email.toUpperCase())
     expect(granted.stdout).toContain(`${user.email} is now an admin`)
     expect((await api('/api/profile', { token: user.token })).body.user.isAdmin).toBe(true)
+    // Again: nothing changes, and it says so (the moderation log gets one entry a change: tests/e2e/modlog.test.ts).
+    expect((await admin('grant', user.email)).stdout).toContain(`${user.email} is an admin already`)
     const revoked = await admin('revoke', user.email)
     expect(revoked.stdout).toContain(`${user.email} is no longer an admin`)
     expect((await api('/api/profile', { token: user.token })).body.user.isAdmin).toBe(false)
+    expect((await admin('revoke', user.email)).stdout).toContain(`${user.email} was not an admin`)
+    const logged = await serverDatabase().db.all<{ action: string }>(sql`SELECT action FROM moderation_log WHERE target_id = ${user.id} ORDER BY created_at, id`)
+    expect(logged.map(row => row.action)).toEqual(['admin_granted', 'admin_revoked'])
   })
 
   // A mistyped NUXT_DATA_DIR: no check may report a new, empty site as sound.

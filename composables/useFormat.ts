@@ -22,6 +22,18 @@ export function formatDate(iso: string | null | undefined): string {
   return text
 }
 
+const DATE_TIME_FORMAT = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })
+
+/**
+ * A moment to the minute, in UTC like every date on the site ("1 Dec 2026, 16:05 UTC"):
+ * the server renders it, and the browser's hydration must read the same text.
+ */
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return ''
+  const time = Date.parse(iso)
+  return Number.isNaN(time) ? '' : `${DATE_TIME_FORMAT.format(time)} UTC`
+}
+
 export function formatRating(rating: number | null | undefined): string {
   return rating === null || rating === undefined ? '–' : rating.toFixed(1)
 }

@@ -123,11 +123,17 @@ describe('pages in Chromium', () => {
     await context.close()
   })
 
-  it('lists every settings section in the settings menu, each leading to its section', async () => {
+  it('lists every settings section in the settings menu, each leading to its section, none moving once shown', async () => {
     const user = await registerUser()
     const context = await signedInContext(browser, user)
     const page = await context.newPage()
-    await goto(page, '/settings')
+    const response = await goto(page, '/settings')
+    // The lists come with the page: a button clicked at once must not move under the pointer as rows arrive.
+    expect(await response!.text()).toContain('data-testid="session-list"')
+    const tops = () => page.evaluate(() => [...document.querySelectorAll('.sections > [id]')].map(section => Math.round(section.getBoundingClientRect().top + scrollY)))
+    const shown = await tops()
+    await page.waitForLoadState('networkidle')
+    expect(await tops()).toEqual(shown)
     const links = await page.locator('.toc nav a').evaluateAll(elements => elements.map(a => [a.textContent!.trim(), a.getAttribute('href')]))
     expect(links).toEqual([
       ['Profile', '#profile'], ['Password', '#password'], ['Two-step verification', '#mfa'], ['Passkeys', '#passkeys'],

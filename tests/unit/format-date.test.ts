@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatDate } from '../../composables/useFormat'
+import { formatDate, formatDateTime } from '../../composables/useFormat'
 
 describe('the date a card shows', () => {
   it('is the UTC day, the same for every time of that day', () => {
@@ -23,5 +23,14 @@ describe('the date a card shows', () => {
     for (let day = 0; day < 1500; day++) formatDate(new Date(start + day * 86_400_000).toISOString())
     expect(formatDate('2020-01-01T12:00:00.000Z')).toBe('1 Jan 2020')
     expect(formatDate('2024-02-09T12:00:00.000Z')).toBe('9 Feb 2024')
+  })
+})
+
+describe('the moment a session shows', () => {
+  it('is the UTC minute, said to be UTC, the same on the server and in any browser', () => {
+    expect(formatDateTime('2026-12-01T16:05:59.000Z')).toBe('1 Dec 2026, 16:05 UTC')
+    expect(formatDateTime('2026-12-01T23:30:00.000-02:00')).toBe('2 Dec 2026, 01:30 UTC')
+    expect(formatDateTime(null)).toBe('')
+    expect(formatDateTime('soon')).toBe('')
   })
 })

@@ -128,6 +128,16 @@ export const useAuth = perApp(() => {
 })
 
 /**
+ * For route guards: whether the server already answered this page with an
+ * error, which the browser is now hydrating. A guard leaves such a page as it
+ * is: refusing the navigation again would log each refusal as an error of the
+ * app's start, and the page already says what the guard would.
+ */
+export function serverShowsError(): boolean {
+  return import.meta.client && Boolean(useNuxtApp().isHydrating) && Boolean(useError().value)
+}
+
+/**
  * A sign-out button (the header's, the settings page's): signs out and goes to
  * the home page. A failure (a 429, no connection) keeps the account signed in
  * and says so in `error`, shown next to the button that was pressed.

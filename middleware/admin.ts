@@ -1,8 +1,6 @@
 /** Admin pages: guests sign in first; signed-in non-admins get a 403 page; a failed account load is an error, not a sign-out. */
 export default defineNuxtRouteMiddleware(async (to) => {
-  // The server already answered with this page's error: the browser shows it, without
-  // refusing the navigation again (each refusal is logged as an error of the app's start).
-  if (import.meta.client && useNuxtApp().isHydrating && useError().value) return
+  if (serverShowsError()) return
   const { ensureLoaded, unavailableError } = useAuth()
   const profile = await ensureLoaded()
   if (!profile) {

@@ -4,6 +4,7 @@
  * only a 401 means the visitor is signed out.
  */
 export default defineNuxtRouteMiddleware(async (to) => {
+  if (serverShowsError()) return
   const { ensureLoaded, unavailableError } = useAuth()
   if (await ensureLoaded()) return
   const unavailable = unavailableError()

@@ -7,7 +7,7 @@ import { requestHeader } from './request-header'
 import { routeRecord } from './route-table'
 import { getResponseHeader, getResponseStatus, setResponseHeader, setResponseStatus } from 'h3'
 
-/** Every Cache-Control value the API uses (docs/behaviour.md, Caching), in one place. */
+/** Every Cache-Control value the API and the pages use (docs/behaviour.md, Caching), in one place. */
 export const CACHE_POLICIES = {
   /** the public lists: /api/uploads, /api/uploads/filtered, /api/search */
   list: 'public, max-age=120',
@@ -21,6 +21,8 @@ export const CACHE_POLICIES = {
   image: 'public, max-age=31536000, immutable',
   /** every other JSON GET */
   revalidate: 'no-cache',
+  /** a page rendered for a request with a cookie or credentials */
+  ownPage: 'private, no-cache',
 } as const
 
 export type CachePolicy = keyof typeof CACHE_POLICIES
@@ -94,9 +96,25 @@ export function applyHttpCache(event: H3Event, response: { body?: unknown }): vo
  */
 export async function finishResponse(event: H3Event, response: { body?: unknown }): Promise<void> {
   applyHttpCache(event, response)
+  applyOwnPagePolicy(event)
   // A 304 does not spend a rate-limit point: the client already holds the answer.
   if (getResponseStatus(event) === 304) await refundRateLimit(event)
   await compressResponse(event, response)
+}
+
+/**
+ * A page rendered for a request with a cookie or credentials may hold the
+ * account's own data (its e-mail, sessions, tokens, hidden tags) or the
+ * visitor's theme: no shared cache may keep it, and the browser asks again
+ * before reusing it. Pages for visitors without either come from the page
+ * cache (server/plugins/page-cache.ts) and carry no policy.
+ */
+function applyOwnPagePolicy(event: H3Event): void {
+  if (event.path.startsWith('/api/') || getResponseHeader(event, 'cache-control')) return
+  if (!String(getResponseHeader(event, 'content-type') ?? '').startsWith('text/html')) return
+  const { headers } = event.node.req
+  if (headers.cookie === undefined && headers.authorization === undefined) return
+  setResponseHeader(event, 'Cache-Control', CACHE_POLICIES.ownPage)
 }
 
 /**

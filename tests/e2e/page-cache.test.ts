@@ -41,7 +41,7 @@ beforeAll(async () => {
 })
 afterAll(() => stopPair())
 
-interface Page { status: number, cache: string | null, csp: string | null, encoding: string | null, body: Buffer }
+interface Page { status: number, cache: string | null, control: string | null, csp: string | null, encoding: string | null, body: Buffer }
 
 /** A GET as sent on the wire (fetch would undo the compression). */
 function view(server: RunningServer, path: string, headers: Record<string, string> = {}): Promise<Page> {
@@ -52,6 +52,7 @@ function view(server: RunningServer, path: string, headers: Record<string, strin
       response.on('end', () => resolve({
         status: response.statusCode!,
         cache: (response.headers['x-page-cache'] as string | undefined) ?? null,
+        control: response.headers['cache-control'] ?? null,
         csp: (response.headers['content-security-policy'] as string | undefined) ?? null,
         encoding: response.headers['content-encoding'] ?? null,
         body: Buffer.concat(chunks),
@@ -166,8 +167,12 @@ describe('the page cache', { timeout: 120_000 }, () => {
     const signedIn = await view(a, path, { cookie: `auth-token=${owner.token}` })
     expect(signedIn.cache).toBeNull()
     expect(signedIn.body.toString('utf8')).toContain('href="/settings"')
-    expect((await view(a, path, { authorization: `Bearer ${owner.token}` })).cache).toBeNull()
+    const withCredentials = await view(a, path, { authorization: `Bearer ${owner.token}` })
+    expect(withCredentials.cache).toBeNull()
     expect(plain.body.toString('utf8')).not.toContain('href="/settings"')
+    // What a cookie or credentials rendered is kept by the browser alone, and asked for again.
+    expect([dark.control, signedIn.control, withCredentials.control]).toEqual(['private, no-cache', 'private, no-cache', 'private, no-cache'])
+    expect(plain.control).toBeNull()
   })
 
   it('leaves out pages of one visitor, failed renders and other methods', async () => {

@@ -22,7 +22,7 @@ export default defineApiPaths({
       security: ['none', 'cookie'],
       params: { path: UploadIdParamsSchema, query: CommentsQuerySchema },
       responses: {
-        200: { description: 'A page of comments and the total of top-level ones', schema: CommentsPageSchema },
+        200: { description: 'A page of comments, the total of top-level ones and the count of every comment shown', schema: CommentsPageSchema },
         304: { description: 'Not modified' },
         400: { description: 'Invalid page, limit or sort' },
         404: { description: '`Upload not found` (unknown, or private and not the caller\'s)' },

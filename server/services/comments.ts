@@ -35,11 +35,12 @@ export interface CommentRow {
  * Community: comments). The upload's own rule (`visibleTo` on `uploads u`)
  * applies besides.
  */
-function commentVisibleTo(viewer: Viewer | null): Query {
-  const hidden = sql`EXISTS (SELECT 1 FROM users sb WHERE sb.id = c.author_id AND sb.shadow_banned = 1)`
+function commentVisibleTo(viewer: Viewer | null, alias = 'c'): Query {
+  const c = sql.raw(alias)
+  const hidden = sql`EXISTS (SELECT 1 FROM users sb WHERE sb.id = ${c}.author_id AND sb.shadow_banned = 1)`
   if (!viewer) return sql`NOT ${hidden}`
   if (viewer.isAdmin) return sql`1 = 1`
-  return sql`(c.author_id = ${viewer.id} OR NOT ${hidden})`
+  return sql`(${c}.author_id = ${viewer.id} OR NOT ${hidden})`
 }
 
 /** The columns of a comment answer, on `comments c` joined to its author `us`, with the viewer's vote. */
@@ -91,8 +92,12 @@ async function visibleUpload(db: Executor, viewer: Viewer | null, uploadId: stri
 export async function listComments(db: Executor, viewer: Viewer | null, uploadId: string, query: Paging & { sort: keyof typeof ORDERS }) {
   await visibleUpload(db, viewer, uploadId)
   const visible = commentVisibleTo(viewer)
-  const { total } = (await db.get<{ total: number }>(sql`SELECT count(*) AS total FROM comments c
-    WHERE c.upload_id = ${uploadId} AND c.parent_id IS NULL AND ${visible}`))!
+  // `total` pages the top-level comments; `count` is every comment the thread shows, replies included.
+  const { total, count } = (await db.get<{ total: number, count: number }>(sql`SELECT
+      (SELECT count(*) FROM comments c WHERE c.upload_id = ${uploadId} AND c.parent_id IS NULL AND ${visible}) AS total,
+      (SELECT count(*) FROM comments c LEFT JOIN comments parent ON parent.id = c.parent_id
+        WHERE c.upload_id = ${uploadId} AND c.deleted = 0 AND ${visible}
+          AND (c.parent_id IS NULL OR ${commentVisibleTo(viewer, 'parent')})) AS count`))!
   const rows = await db.all<CommentRow & { place: number, reply: number }>(sql`WITH page AS (
       SELECT c.id, row_number() OVER (ORDER BY ${ORDERS[query.sort]}) AS place FROM comments c
       WHERE c.upload_id = ${uploadId} AND c.parent_id IS NULL AND ${visible}
@@ -108,7 +113,7 @@ export async function listComments(db: Executor, viewer: Viewer | null, uploadId
     if (Number(row.reply) === 0) comments.push({ ...toComment(row), replies: [] })
     else comments.at(-1)!.replies.push(toComment(row))
   }
-  return { comments, total: Number(total), page: query.page, limit: query.limit }
+  return { comments, total: Number(total), count: Number(count), page: query.page, limit: query.limit }
 }
 
 /** One comment as the viewer sees it (its upload visible to them too), or null. */

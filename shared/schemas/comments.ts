@@ -61,6 +61,7 @@ export const CommentWithRepliesSchema = v.object({ ...commentFields, replies: v.
 export const CommentsPageSchema = v.object({
   comments: v.array(CommentWithRepliesSchema),
   total: v.pipe(v.number(), v.integer()),
+  count: v.pipe(v.number(), v.integer()),
   page: v.pipe(v.number(), v.integer()),
   limit: v.pipe(v.number(), v.integer()),
 })

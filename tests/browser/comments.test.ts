@@ -87,13 +87,15 @@ describe('the comment thread', () => {
     const [owner, writer, banned, admin] = await Promise.all([registerUser(), registerUser(), registerUser(), registerUser()])
     await makeAdmin(admin)
     const id = await seedLink(owner, { description: `Thread served ${randomUUID().slice(0, 8)}` })
-    const comment = async (user: TestUser, body: string) => {
-      const response = await api(`/api/upload/${id}/comments`, { method: 'POST', token: user.token, body: { body } })
+    const comment = async (user: TestUser, body: string, parentId?: string) => {
+      const response = await api(`/api/upload/${id}/comments`, { method: 'POST', token: user.token, body: { body, ...(parentId ? { parentId } : {}) } })
       expect(response.status).toBe(201)
       return response.body.comment as { id: string, createdAt: string }
     }
     // 21 top-level comments anyone sees: the first page (newest first, 20) leaves out the oldest.
     const oldest = await comment(writer, 'The *oldest* one')
+    // One reply: the heading counts it, the pages do not.
+    await comment(owner, 'An answer to the first', oldest.id)
     for (let i = 0; i < 19; i++) await comment(writer, `Comment number ${i}`)
     const hidden = await comment(banned, 'Shadow words')
     expect((await api(`/api/admin/users/${banned.id}/shadow-ban`, { method: 'POST', token: admin.token, body: { shadowBanned: true } })).status).toBe(200)
@@ -108,7 +110,7 @@ describe('the comment thread', () => {
     const html = await served()
     expect(html).toContain('<p>Newest <strong>bold</strong> &lt;b&gt;raw&lt;/b&gt;</p>')
     expect(html).toMatch(new RegExp(`<li id="comment-${newest.id}"[^>]*>\\s*<p[^>]*><strong[^>]*>${writer.username}</strong> · <time datetime="${newest.createdAt}"`))
-    expect(html).toMatch(/Comments<span class="muted"[^>]*> \(21\)<\/span>/)
+    expect(html).toMatch(/Comments<span class="muted"[^>]*> \(22\)<\/span>/)
     expect(html).toContain('Comment number 0')
     expect(html).not.toContain('oldest')
     expect(html).not.toContain('Shadow words')
@@ -141,7 +143,7 @@ describe('the comment thread', () => {
     await thread.locator('[data-testid=comment-submit]').click()
     await thread.locator('[data-testid=comment-html] em', { hasText: 'page two' }).waitFor()
     await expect(thread.locator('.comment-pages').innerText()).resolves.toContain('Page 1 of 2')
-    await expect(thread.locator('#comments-heading').innerText()).resolves.toBe('Comments (22)')
+    await expect(thread.locator('#comments-heading').innerText()).resolves.toBe('Comments (23)')
     expect(complaints).toEqual([])
     await context.close()
   })

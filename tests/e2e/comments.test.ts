@@ -68,7 +68,8 @@ describe('comments', () => {
 
     const newest = await list(uploadId, '?limit=2')
     expect(newest.status).toBe(200)
-    expect(newest.body).toMatchObject({ total: 3, page: 1, limit: 2 })
+    // `total` pages the three top-level comments; `count` is all five shown, replies included.
+    expect(newest.body).toMatchObject({ total: 3, count: 5, page: 1, limit: 2 })
     expect(newest.body.comments.map((x: { id: string }) => x.id)).toEqual([c, b])
     const page2 = await list(uploadId, '?limit=2&page=2')
     expect(page2.body.comments.map((x: { id: string }) => x.id)).toEqual([a])
@@ -175,7 +176,8 @@ describe('comments', () => {
     expect(errorBody(await remove(author, lone.id))).toEqual({ statusCode: 404, statusMessage: 'Not Found', message: 'Comment not found' })
     expect((await remove(author, parent.id)).status).toBe(200)
     const thread = (await list(uploadId)).body
-    expect(thread.total).toBe(1)
+    // The deleted parent still holds its reply's place; only the reply is counted.
+    expect([thread.total, thread.count]).toEqual([1, 1])
     expect(thread.comments[0]).toMatchObject({ id: parent.id, deleted: true, body: '', html: '', replies: [{ id: child.id, body: 'child' }] })
     expect(await counts(uploadId)).toEqual({ kept: 1, counted: 1 })
     expect(errorBody(await vote(author, parent.id, 'up'))).toEqual({ statusCode: 404, statusMessage: 'Not Found', message: 'Comment not found' })
@@ -221,6 +223,9 @@ describe('comments', () => {
     expect(errorBody(await vote(reader, hiddenComment.id, 'up'))).toEqual({ statusCode: 404, statusMessage: 'Not Found', message: 'Comment not found' })
     const later = await posted(banned, uploadId, 'posted while banned')
     expect(await ids(reader)).not.toContain(later.id)
+    // The thread's count is what each sees: the author sees their hidden comments counted.
+    expect((await list(uploadId, '', reader)).body.count).toBe(1)
+    expect((await list(uploadId, '', banned)).body.count).toBe(3)
     expect((await api(`/api/upload/${uploadId}`)).body.comments).toBe(1)
     expect((await api(`/api/admin/users/${banned.id}/shadow-ban`, { method: 'POST', token: admin.token, body: { shadowBanned: false } })).status).toBe(200)
     expect(await counts(uploadId)).toEqual({ kept: 3, counted: 3 })

@@ -177,7 +177,7 @@ describe.skipIf(!postgres)('two instances on one PostgreSQL database, one Redis 
     }
     // Read twice on B first: the second answers may come from what B keeps.
     for (let i = 0; i < 2; i++) {
-      expect(await threadOnB()).toEqual({ comments: [], total: 0, page: 1, limit: 20 })
+      expect(await threadOnB()).toEqual({ comments: [], total: 0, count: 0, page: 1, limit: 20 })
       expect(await countsOnB()).toEqual({ full: 0, entry: 0 })
       expect(await pageOnB()).not.toContain('Posted on')
     }
@@ -186,14 +186,14 @@ describe.skipIf(!postgres)('two instances on one PostgreSQL database, one Redis 
     expect(posted.status).toBe(201)
     const comment = posted.body.comment
     expect(comment).toMatchObject({ body: 'Posted on *A*', html: '<p>Posted on <em>A</em></p>' })
-    expect(await threadOnB()).toEqual({ comments: [{ ...comment, replies: [] }], total: 1, page: 1, limit: 20 })
+    expect(await threadOnB()).toEqual({ comments: [{ ...comment, replies: [] }], total: 1, count: 1, page: 1, limit: 20 })
     expect(await countsOnB()).toEqual({ full: 1, entry: 1 })
     expect(await pageOnB()).toContain('<p>Posted on <em>A</em></p>')
 
     const edited = await api(`/api/comments/${comment.id}`, { method: 'PATCH', token: bob.token, body: { body: 'Edited on **A**' }, baseURL: a.url })
     expect(edited.status).toBe(200)
     expect(edited.body.comment).toMatchObject({ body: 'Edited on **A**', html: '<p>Edited on <strong>A</strong></p>', editedAt: expect.any(String) })
-    expect(await threadOnB()).toEqual({ comments: [{ ...edited.body.comment, replies: [] }], total: 1, page: 1, limit: 20 })
+    expect(await threadOnB()).toEqual({ comments: [{ ...edited.body.comment, replies: [] }], total: 1, count: 1, page: 1, limit: 20 })
     expect(await pageOnB()).toContain('<p>Edited on <strong>A</strong></p>')
 
     const reply = await api(`/api/upload/${uploadId}/comments`, { method: 'POST', token: alice.token, body: { body: 'A reply', parentId: comment.id }, baseURL: a.url })
@@ -202,13 +202,13 @@ describe.skipIf(!postgres)('two instances on one PostgreSQL database, one Redis 
     const deleted = await api(`/api/comments/${comment.id}`, { method: 'DELETE', token: bob.token, baseURL: a.url })
     expect(deleted.status).toBe(200)
     expect(await threadOnB()).toEqual({
-      comments: [{ ...edited.body.comment, body: '', html: '', deleted: true, replies: [reply.body.comment] }], total: 1, page: 1, limit: 20,
+      comments: [{ ...edited.body.comment, body: '', html: '', deleted: true, replies: [reply.body.comment] }], total: 1, count: 1, page: 1, limit: 20,
     })
     expect(await countsOnB()).toEqual({ full: 1, entry: 1 })
 
     // The reply's deletion takes its deleted parent along.
     expect((await api(`/api/comments/${reply.body.comment.id}`, { method: 'DELETE', token: alice.token, baseURL: a.url })).status).toBe(200)
-    expect(await threadOnB()).toEqual({ comments: [], total: 0, page: 1, limit: 20 })
+    expect(await threadOnB()).toEqual({ comments: [], total: 0, count: 0, page: 1, limit: 20 })
     expect(await countsOnB()).toEqual({ full: 0, entry: 0 })
   })
 

@@ -8558,7 +8558,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of comments and the total of top-level ones */
+            /** @description A page of comments, the total of top-level ones and the count of every comment shown */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8602,6 +8602,7 @@ export interface operations {
                             }[];
                         }[];
                         total: number;
+                        count: number;
                         page: number;
                         limit: number;
                     };

@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs'
 
 /**
  * Runs before 01.bootstrap, so it can still tell a first start (no SQLite
- * file yet; with PostgreSQL, no data dir yet) from a restart. Prints where the
- * data lives and the address to open: Nitro's own "Listening on" line shows
- * the bound address, which for the default HOST is `[::]` or 0.0.0.0, not one
- * a browser opens.
+ * file yet; with PostgreSQL, no data dir yet) from a restart. Once the
+ * start-up work is done, prints where the data lives and the address to
+ * open: Nitro's own "Listening on" line shows the bound address, which for
+ * the default HOST is `[::]` or 0.0.0.0, not one a browser opens.
  */
 export default defineNitroPlugin(() => {
   if (import.meta.dev || import.meta.prerender) return
@@ -26,5 +26,6 @@ export default defineNitroPlugin(() => {
     database: postgres ? 'postgresql' : 'sqlite',
     bucket: String(config.mediaStorage).trim().toLowerCase() === 's3' ? String(config.s3.bucket) : undefined,
   })
-  console.info(lines.join('\n'))
+  // Said once the start-up work is done: a start that fails ends with its own one line.
+  reportAfterStart(() => console.info(lines.join('\n')))
 })

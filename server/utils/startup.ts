@@ -1,5 +1,16 @@
 let starting: Promise<void> = Promise.resolve()
 let started = false
+/** What to say once start-up work is done (the start banner), in the order given. */
+const reports: (() => void)[] = []
+
+/**
+ * Says something once start-up work is done, never when it fails: a start that
+ * fails ends with its one line, not after a banner saying where to open the site.
+ */
+export function reportAfterStart(report: () => void): void {
+  if (started) report()
+  else reports.push(report)
+}
 
 /**
  * Records the start-up work (migrations, secrets). When it fails, the
@@ -10,6 +21,7 @@ export function markStarting(work: Promise<void>): void {
   starting = work
   work.then(() => {
     started = true
+    for (const report of reports.splice(0)) report()
   }, () => {})
   work.catch((error: unknown) => {
     const driver = (error as { driverError?: unknown } | null)?.driverError

@@ -28,12 +28,20 @@ async function start(dataDir: string, env: Record<string, string> = {}): Promise
   child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()))
   child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()))
   const deadline = Date.now() + 30_000
-  while (!log.includes('Listening on')) {
+  // Listening, then the banner once the start-up work is done.
+  while (!log.includes('Listening on') || !log.includes('Does It Fuck?')) {
     if (child.exitCode !== null) throw new Error(`server exited:\n${log}`)
     if (Date.now() > deadline) throw new Error(`server did not start:\n${log}`)
     await new Promise(r => setTimeout(r, 50))
   }
   return { child, url, output: () => log }
+}
+
+/** The start banner: its first line and the indented lines under it. */
+function bannerOf(output: string): string {
+  const [first, ...rest] = output.slice(output.indexOf('Does It Fuck?')).split('\n')
+  const under = rest.slice(0, rest.findIndex(line => !line.startsWith('  ')))
+  return [first, ...under].join('\n')
 }
 
 async function stop(started: Started) {
@@ -66,7 +74,7 @@ describe('npm start', () => {
   })
 
   it('on first start prints where the data lives, the address to open and how to become admin', async () => {
-    const banner = server!.output().slice(0, server!.output().indexOf('Listening on'))
+    const banner = bannerOf(server!.output())
     expect(banner).toContain(`Data:     ${dataDir} (database app.sqlite, media/, outbox/, secrets.json)`)
     expect(banner).toContain(`Open:     ${server!.url}\n`)
     expect(banner).toContain('npm run admin -- grant <email>')
@@ -94,7 +102,7 @@ describe('npm start', () => {
   it('on a later start prints one line, without the first-start advice', async () => {
     await stop(server!)
     server = await start(dataDir, { NUXT_LOG_FORMAT: 'pretty' })
-    const banner = server.output().slice(0, server.output().indexOf('Listening on'))
+    const banner = bannerOf(server.output())
     expect(banner.trim()).toBe(`Does It Fuck? · data: ${dataDir} (database app.sqlite, media/, outbox/, secrets.json) · open ${server.url}`)
   })
 
@@ -155,7 +163,8 @@ describe.skipIf(testEngine() !== 'sqlite')('npm start under signals', () => {
     const exited = new Promise<{ code: number | null, signal: NodeJS.Signals | null }>(resolve => npm.once('exit', (code, signal) => resolve({ code, signal })))
     try {
       const deadline = Date.now() + 30_000
-      while (!log.includes('Listening on')) {
+      // Listening, then the banner once the start-up work is done.
+      while (!log.includes('Listening on') || !log.includes('Does It Fuck?')) {
         if (npm.exitCode !== null || Date.now() > deadline) throw new Error(`npm start did not start:\n${log}`)
         await new Promise(r => setTimeout(r, 50))
       }

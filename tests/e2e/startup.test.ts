@@ -67,6 +67,8 @@ describe('start-up fails closed', () => {
     expect(lines).toHaveLength(1)
     expect(lines[0]).toMatch(/^\[start\] cannot start: .+$/)
     expect(lines[0]).toMatch(reason)
+    // Nor the banner saying where to open a site that never started.
+    expect(output).not.toContain('Does It Fuck?')
     // No stack trace, no unhandled-rejection noise.
     expect(output).not.toMatch(/^\s+at /m)
     expect(output).not.toMatch(/unhandled/i)

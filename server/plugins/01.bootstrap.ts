@@ -28,6 +28,7 @@ export default defineNitroPlugin((nitroApp) => {
 const RECLAIM_AFTER_MS = 15 * 60_000
 
 async function start(): Promise<void> {
+  checkLogFormat()
   ensureDataDirs()
   const media = mediaStore()
   // A bucket must exist and answer before the first request; the media folder was just made.

@@ -10,9 +10,19 @@ import pino from 'pino'
  * never a path with its query, never a header, cookie, token or password.
  */
 export function useLogger(): pino.Logger {
-  logger ??= createLogger(String(useRuntimeConfig().logFormat || '').trim().toLowerCase() === 'pretty')
+  logger ??= createLogger(logFormat() === 'pretty')
   return logger
 }
+
+const LOG_FORMATS = ['json', 'pretty']
+
+/** `NUXT_LOG_FORMAT` as given (empty is the default, json), checked at start: a misspelt one is refused, not read as json. */
+export function checkLogFormat(): void {
+  const format = logFormat()
+  if (format && !LOG_FORMATS.includes(format)) throw new Error(`NUXT_LOG_FORMAT must be json or pretty, not "${String(useRuntimeConfig().logFormat)}"`)
+}
+
+const logFormat = () => String(useRuntimeConfig().logFormat || '').trim().toLowerCase()
 
 /** Writes what is still buffered (at shutdown). */
 export function flushLog(): void {

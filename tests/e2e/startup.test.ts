@@ -96,6 +96,7 @@ describe('start-up fails closed', () => {
     ['a session password shorter than 32 bytes', { NUXT_SESSION_PASSWORD: 'p'.repeat(31) }, '[start] cannot start: NUXT_SESSION_PASSWORD must be at least 32 bytes, not 31; unset, the site uses the one it generated'],
     ['a HOST that does not resolve', { HOST: 'no-such-host.invalid' }, '[start] cannot start: cannot resolve HOST no-such-host.invalid (ENOTFOUND)'],
     ['a PORT out of range', { PORT: '99999' }, '[start] cannot start: PORT must be a whole number from 0 to 65535, not "99999"'],
+    ['a log format it does not know', { NUXT_LOG_FORMAT: 'prety' }, '[start] cannot start: NUXT_LOG_FORMAT must be json or pretty, not "prety"'],
   ])('exits non-zero with one line, given %s', async (_, env, line) => {
     const { code, output, answered } = await startExpectingFailure(dataDirWith(() => {}), undefined, env)
     expect(code).toBe(1)

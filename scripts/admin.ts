@@ -12,7 +12,7 @@
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { findDrift, repairKeptCounts } from '../server/database/kept-counts'
-import type { Database } from '../server/database/port'
+import { failureText, type Database } from '../server/database/port'
 import { sql } from '../server/database/sql'
 import { checkMedia } from '../server/services/media-check'
 import { rebuildSearchIndex, searchIndexIntact } from '../server/services/search'
@@ -167,7 +167,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code
   },
   (error: unknown) => {
-    console.error(`admin: ${(error as Error).message}`)
+    console.error(`admin: ${failureText(error)}`)
     process.exitCode = 1
   },
 )

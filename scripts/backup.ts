@@ -8,6 +8,7 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { backupSite } from './lib/site-backup'
 import { siteSettings } from './lib/site-settings'
+import { failureText } from '../server/database/port'
 
 const USAGE = 'Usage: npm run backup -- --to <new or empty folder> [--data-dir DIR]'
 
@@ -47,7 +48,7 @@ main().then(
     process.exitCode = code
   },
   (error: unknown) => {
-    console.error(`backup: ${(error as Error).message}`)
+    console.error(`backup: ${failureText(error)}`)
     process.exitCode = 1
   },
 )

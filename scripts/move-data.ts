@@ -25,7 +25,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { DatabaseUnavailableError, type Executor } from '../server/database/port'
+import { DatabaseUnavailableError, failureText, type Executor } from '../server/database/port'
 import type { SqliteDatabase } from '../server/database/sqlite'
 import { sql } from '../server/database/sql'
 import { readSecretsFile, SECRET_NAMES } from '../server/services/app-secrets'
@@ -311,7 +311,7 @@ if (process.argv[1]?.endsWith('scripts/move-data.ts')) {
       process.exitCode = code
     },
     (error: unknown) => {
-      console.error(`move-data: ${(error as Error).message}`)
+      console.error(`move-data: ${failureText(error)}`)
       process.exitCode = 1
     },
   )

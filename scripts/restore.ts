@@ -9,6 +9,7 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { restoreSite } from './lib/site-backup'
 import { isPostgresUrl, siteSettings } from './lib/site-settings'
+import { failureText } from '../server/database/port'
 
 const USAGE = 'Usage: npm run restore -- --from <backup folder> [--to <data dir or postgres url>] [--data-dir DIR] [--media fs|s3]'
 
@@ -53,7 +54,7 @@ main().then(
     process.exitCode = code
   },
   (error: unknown) => {
-    console.error(`restore: ${(error as Error).message}`)
+    console.error(`restore: ${failureText(error)}`)
     process.exitCode = 1
   },
 )

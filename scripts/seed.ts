@@ -11,6 +11,7 @@ import { SqliteDatabase } from '../server/database/sqlite'
 import { sql } from '../server/database/sql'
 import { openMigrated } from './lib/database'
 import { seedBulk } from './lib/seed'
+import { failureText } from '../server/database/port'
 
 /** Seeds a database (`url`, else the data dir's SQLite file) and returns what was written. */
 export async function seedDatabase(target: { url?: string, dataDir: string }, options: { uploads: number, votes?: number, tags?: number, users?: number, log?: (line: string) => void, emptyOnly?: boolean }) {
@@ -72,7 +73,7 @@ async function main() {
 
 if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('scripts/seed.ts')) {
   main().catch((error: unknown) => {
-    console.error(`seed: ${(error as Error).message}`)
+    console.error(`seed: ${failureText(error)}`)
     process.exitCode = 1
   })
 }

@@ -73,6 +73,21 @@ export class DatabaseUnavailableError extends Error {
 }
 
 /**
+ * A failure in one line for a person (a start that fails, a script): its
+ * message and, when the database was unavailable, the driver's own words
+ * (`connect ECONNREFUSED 127.0.0.1:5432`), which say where and why.
+ */
+export function failureText(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  const driver = (error as { driverError?: unknown } | null)?.driverError
+  if (!(driver instanceof Error)) return message
+  const words = driver instanceof AggregateError && !driver.message
+    ? driver.errors.map(each => (each as Error).message).join('; ')
+    : driver.message || String((driver as { code?: unknown }).code ?? '')
+  return words ? `${message} (${words})` : message
+}
+
+/**
  * A statement ran past the time it was given: on SQLite its WHERE called
  * `within_budget(ms)` after that long (server/database/sqlite.ts), on
  * PostgreSQL its transaction's statement_timeout ended it.

@@ -1,3 +1,5 @@
+import { failureText } from '../database/port'
+
 let starting: Promise<void> = Promise.resolve()
 let started = false
 /** What to say once start-up work is done (the start banner), in the order given. */
@@ -24,9 +26,7 @@ export function markStarting(work: Promise<void>): void {
     for (const report of reports.splice(0)) report()
   }, () => {})
   work.catch((error: unknown) => {
-    const driver = (error as { driverError?: unknown } | null)?.driverError
-    const reason = (error instanceof Error ? error.message : String(error)) + (driver instanceof Error ? ` (${driver.message})` : '')
-    console.error(`[start] cannot start: ${reason}`)
+    console.error(`[start] cannot start: ${failureText(error)}`)
     process.exit(1)
   })
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { readSecretsFile } from '../../server/services/app-secrets'
@@ -242,12 +242,16 @@ export async function restoreSite(from: string, target: RestoreTarget): Promise<
       check()
       // Into place: the whole data dir (SQLite), or its media folder (PostgreSQL with media on disk).
       if (manifest.engine === 'sqlite') {
-        // Found empty above: rmdir refuses to remove it should anything have arrived since.
-        if (dataDirExisted) rmdirSync(target.dataDir)
+        if (dataDirExisted) {
+          ownedLike(building, target.dataDir)
+          // Found empty above: rmdir refuses to remove it should anything have arrived since.
+          rmdirSync(target.dataDir)
+        }
         renameSync(building, target.dataDir)
       }
       else if (!bucket) {
         mkdirSync(target.dataDir, { recursive: true })
+        ownedLike(join(building, MEDIA_FOLDER), existsSync(mediaDir) ? mediaDir : target.dataDir)
         // Found without files above: at most the empty folders a start makes.
         rmSync(mediaDir, { recursive: true, force: true })
         renameSync(join(building, MEDIA_FOLDER), mediaDir)
@@ -260,4 +264,19 @@ export async function restoreSite(from: string, target: RestoreTarget): Promise<
     for (const step of undo.reverse()) await step().catch(() => {})
     throw error
   }
+}
+
+/**
+ * Gives a folder built for the restore the mode and owner of the one it
+ * replaces, and every file in it that owner: a data dir made beforehand for
+ * the service's account (`install -d -o dif -m 0700`) stays that account's
+ * when root runs the restore, so the site can open what was restored. Only
+ * root may give files away; anyone else wrote them as their own already.
+ */
+function ownedLike(built: string, existing: string): void {
+  const { mode, uid, gid } = statSync(existing)
+  chmodSync(built, mode & 0o7777)
+  if (process.getuid?.() !== 0) return
+  chownSync(built, uid, gid)
+  for (const path of readdirSync(built, { recursive: true, encoding: 'utf8' })) chownSync(join(built, path), uid, gid)
 }

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -95,6 +95,13 @@ describe('npm run backup and npm run restore', () => {
 
     // Restore into an empty target, and start the site on it.
     const restoredDir = join(work, 'restored')
+    // Made beforehand for the service's account, as an operator would: the restore keeps its mode and owner.
+    const root = process.getuid?.() === 0
+    if (!postgres) {
+      mkdirSync(restoredDir)
+      chmodSync(restoredDir, 0o750)
+      if (root) chownSync(restoredDir, 4242, 4242)
+    }
     const targetUrl = postgres ? await createTestDatabase() : ''
     if (postgres) cleanup.push(() => dropTestDatabase(targetUrl))
     const restoredMediaEnv = s3 ? s3.env(await s3.createBucket()) : {}
@@ -103,6 +110,11 @@ describe('npm run backup and npm run restore', () => {
     expect(restored.stdout).toContain(`| users | 4 | 4 |`)
     expect(restored.stdout).toContain(`| uploads | ${manifest.counts.uploads} | ${manifest.counts.uploads} |`)
     expect(restored.stdout).toContain(`media: ${manifest.media.objects} file(s) written to`)
+    if (!postgres) {
+      expect(statSync(restoredDir).mode & 0o777).toBe(0o750)
+      const owners = new Set([restoredDir, join(restoredDir, 'app.sqlite'), join(restoredDir, 'media', still.filename)].map(path => statSync(path).uid))
+      expect([...owners]).toEqual([root ? 4242 : process.getuid!()])
+    }
     const copy: RunningServer = postgres
       ? await startServer(restoredMediaEnv, { databaseUrl: targetUrl, dataDir: mkdtempSync(join(work, 'data-')) })
       : await startServer({}, { dataDir: restoredDir })

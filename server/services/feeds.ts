@@ -1,7 +1,7 @@
 import type { Database, Executor } from '../database/port'
 import { sql, type Query } from '../database/sql'
 import type { ContentRating } from '../../shared/utils/content-rating'
-import { isTagSlug } from '../../shared/utils/tags'
+import { isTagSlug, slugify } from '../../shared/utils/tags'
 import type { SearchNode } from '../../shared/utils/search-query'
 import { cachedList } from './list-cache'
 import { matchingCondition, oneWord, tagSlugsOf, withAliasesResolved } from './search'
@@ -65,7 +65,7 @@ async function loadFeed(db: Executor, source: FeedSource, ratings: FeedRatings):
       return { title: `${PRODUCT}: top-voted uploads`, pagePath: '/?sort=top', feedPath: '/feeds/top', since: NEVER, entries: await entries(sql`1 = 1`, TOP) }
     case 'tag': {
       // Only a slug the tag rule could make is looked up: anything else (a NUL, odd bytes) is no tag, on either engine.
-      const slug = source.slug.toLowerCase()
+      const slug = slugify(source.slug)
       if (!isTagSlug(slug)) return null
       // An alias's feed is its tag's (server/services/tag-rules.ts).
       const tag = await db.get<{ id: string, name: string, slug: string, created_at: string }>(sql`SELECT id, name, slug, created_at FROM tags
@@ -299,7 +299,7 @@ export function renderFeed(db: Database, source: FeedSource, format: FeedFormat,
       return format === 'atom' ? renderCommentAtom(feed, site) : renderCommentJson(feed, site)
     })
   }
-  const key = `feed ${format} ${ratings?.join(',') ?? '*'} ${source.kind} ${'slug' in source ? source.slug.toLowerCase() : ''} ${'username' in source ? source.username.toLowerCase() : ''} ${site}${
+  const key = `feed ${format} ${ratings?.join(',') ?? '*'} ${source.kind} ${'slug' in source ? slugify(source.slug) : ''} ${'username' in source ? source.username.toLowerCase() : ''} ${site}${
     source.kind === 'search' ? ` ${JSON.stringify(source.q)} ${JSON.stringify(source.node)}` : ''}`
   return cachedList(db, key, async () => {
     const feed = await loadFeed(db, source, ratings)

@@ -1,4 +1,5 @@
 import { parseSearchQuery, SEARCH_FIELDS, SearchQueryError, type CountField, type NumberTest, type SearchNode } from '../../shared/utils/search-query'
+import { slugify } from '../../shared/utils/tags'
 import type { Database, Executor } from '../database/port'
 import { dialects, sql, type Query } from '../database/sql'
 import { apiError, unauthorized } from './errors'
@@ -311,7 +312,7 @@ const OFFERED_FIELDS = SEARCH_FIELDS.filter(field => field !== 'rating' || OFFER
  * names a field (`votes:`) or is empty gets nothing.
  */
 export async function suggestSearch(db: Database, q: string, at?: DataVersion) {
-  const term = (/[^\s,()]*$/.exec(q)?.[0] ?? '').replace(/^-+/, '').toLowerCase()
+  const term = slugify((/[^\s,()]*$/.exec(q)?.[0] ?? '').replace(/^-+/, ''))
   if (term === '' || term.includes(':') || term.includes('"')) return { tags: [], fields: [] }
   const { tags } = await searchTags(db, { q: term, limit: 10 }, at)
   const aliases = await cachedList(db, `suggest-aliases ${term}`, () => aliasesStartingWith(db, term.replace(/[\\%_]/g, '\\$&'), 10), at)

@@ -1,3 +1,5 @@
+import { slugify } from './tags'
+
 /**
  * The search language (docs/behaviour.md, "Search"), parsed into a tree that the
  * server turns into SQL and the search box reads for suggestions. Pure: no I/O,
@@ -212,7 +214,7 @@ export function parseSearchQuery(q: string, now: Date = new Date(), options: Sea
   }
 
   function tag(token: Token): SearchNode {
-    const slug = token.text.toLowerCase()
+    const slug = slugify(token.text)
     if (!SLUG.test(slug)) throw new SearchQueryError('invalid', token.position, 'a tag (2 to 50 letters, digits and hyphens) or a field')
     return { kind: 'tag', slug }
   }

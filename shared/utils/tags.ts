@@ -9,9 +9,14 @@ const TAG_NAME = /^[\p{L}\p{N} -]{2,50}$/u
 /** The one message for a name that breaks the rule, wherever it is checked. */
 export const TAG_NAME_MESSAGE = 'Tag names must be 2 to 50 characters of letters, digits, spaces and hyphens'
 
-/** A tag's slug: lowercased, runs of spaces become one hyphen. */
+/**
+ * A tag's slug: lowercased, runs of spaces become one hyphen. Lowercasing can
+ * add a mark a name never has (İ becomes i and a combining dot), which no slug
+ * may hold: it is dropped, so `İstanbul` is `istanbul`. Every slug read from
+ * an address or a query is made this way too.
+ */
 export function slugify(name: string): string {
-  return name.trim().toLowerCase().replace(/ +/g, '-')
+  return name.trim().toLowerCase().replace(/\p{M}/gu, '').replace(/ +/g, '-')
 }
 
 /**

@@ -62,6 +62,18 @@ describe('POST /api/uploads/{id}/tags', () => {
     expect(response.body.tags.map((t: { slug: string }) => t.slug)).toEqual(['funny-cats', 'cute-2026'])
   })
 
+  it('gives a name with İ a slug that its tag, feed and search all answer to', async () => {
+    const name = `İstanbul ${randomUUID().slice(0, 8)}`
+    const slug = name.replace('İ', 'i').toLowerCase().replace(' ', '-')
+    const id = await seedUpload(owner)
+    expect((await addTags(id, [name], owner.token)).body.tags).toEqual([expect.objectContaining({ name, slug })])
+    // The address may spell it as the name does.
+    for (const path of [`/api/tags/${slug}`, `/feeds/tag/${slug}.json`, `/feeds/tag/${encodeURIComponent(name.replace(' ', '-'))}.json`, `/api/search?q=${encodeURIComponent(name.replace(' ', '-'))}`]) {
+      expect([path, (await api(path)).status]).toEqual([path, 200])
+    }
+    expect((await api(`/api/search?q=${slug}`)).body.uploads.map((upload: { id: string }) => upload.id)).toEqual([id])
+  })
+
   it('skips tags already on the upload silently and counts only new ones', async () => {
     const id = await seedUpload(owner, { tags: ['Dogs'] })
     const response = await addTags(id, ['dogs', 'DOGS', 'Birds', 'birds'], owner.token)

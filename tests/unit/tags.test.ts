@@ -2,7 +2,8 @@ import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
 import { AddTagsSchema, TagNameSchema } from '../../shared/schemas/tags'
 import { TagListFieldSchema } from '../../shared/schemas/uploads'
-import { MAX_TAGS_PER_UPLOAD, parseTagName, slugify } from '../../shared/utils/tags'
+import { isTagSlug, MAX_TAGS_PER_UPLOAD, parseTagName, slugify } from '../../shared/utils/tags'
+import { parseSearchQuery } from '../../shared/utils/search-query'
 import { uploadStats } from '../../shared/utils/rating'
 import { sql } from '../../server/database/sql'
 import { addUploadTags } from '../../server/services/upload-edits'
@@ -74,6 +75,14 @@ describe('tag rule, slugs and the request schema', () => {
     expect(parseTagName('  Funny  Cats ')).toEqual({ name: 'Funny  Cats', slug: 'funny-cats' })
     expect(parseTagName('Big-Dogs 2')).toEqual({ name: 'Big-Dogs 2', slug: 'big-dogs-2' })
     expect(slugify('ÄPFEL')).toBe('äpfel')
+  })
+
+  it('gives a name with İ a slug its own rule accepts, wherever the slug is read', () => {
+    // Lowercased, İ is i and a combining dot: a mark no slug may hold.
+    expect(parseTagName('İstanbul')).toEqual({ name: 'İstanbul', slug: 'istanbul' })
+    expect(isTagSlug('istanbul')).toBe(true)
+    expect(slugify('İ'.repeat(50))).toBe('i'.repeat(50))
+    expect(parseSearchQuery('İstanbul -Kebap')).toEqual({ kind: 'and', children: [{ kind: 'tag', slug: 'istanbul' }, { kind: 'not', child: { kind: 'tag', slug: 'kebap' } }] })
   })
 
   it('accepts 2 to 50 letters, digits, spaces and hyphens, and nothing else', () => {

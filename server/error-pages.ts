@@ -1,5 +1,5 @@
 import type { H3Error } from 'h3'
-import { getRequestURL } from 'h3'
+import { getRequestURL, send } from 'h3'
 
 /**
  * While the database is unreachable a page, feed or sitemap answers 503 with
@@ -32,6 +32,12 @@ export default defineNitroErrorHandler(async (error: H3Error, event) => {
   }
   const status = Number(error.statusCode) || 500
   if (status >= 500 || error.unhandled) return
+  // A feed or sitemap path no route has (`/feeds/foo/bar.atom`): the API's error shape, as the
+  // feeds' own 404s, never the page error's `Page not found: <path>`.
+  if (!isPagePath(path)) {
+    await send(event, feedErrorBody(event, status, status === 404 ? 'Not found' : reasonPhrase(status)))
+    return
+  }
   error.fatal = false
 })
 

@@ -1,6 +1,8 @@
 import { setResponseHeader } from 'h3'
 
 const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE'])
+/** The server routes that are documents for programs, not pages: feeds, sitemaps, robots.txt. */
+const DOCUMENTS = /^\/(?:feeds\/|sitemaps\/|sitemap\.xml$|robots\.txt$)/
 
 /**
  * A known /api path asked with a method it does not answer: 405 with Allow, as JSON.
@@ -13,6 +15,12 @@ const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE'])
  */
 export default defineEventHandler((event) => {
   const path = routedPath(event)
+  // Feeds, sitemaps and robots.txt have GET handlers only: a HEAD (a feed reader's or a link
+  // checker's first look) is answered as the GET too, not as an unknown path.
+  if (event.method === 'HEAD' && DOCUMENTS.test(path)) {
+    treatAsGet(event)
+    return
+  }
   if (!isApiPath(path)) return
   const allowed = allowedMethods(path)
   if (event.method === 'HEAD' && allowed.has('GET')) {

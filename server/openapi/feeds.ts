@@ -1,11 +1,11 @@
 import * as v from 'valibot'
 import { defineApiPaths, type ApiOperation } from '../utils/openapi'
-import { RatingFilterSchema, UsernameParamsSchema } from '#shared/schemas/lists'
+import { FeedRatingFilterSchema, UsernameParamsSchema } from '#shared/schemas/lists'
 
 const TagSlugParamsSchema = v.object({ slug: v.string() })
 const UploadFeedParamsSchema = v.object({ id: v.string() })
-const RatingQuerySchema = v.object({ rating: RatingFilterSchema })
-const SearchFeedQuerySchema = v.object({ q: v.optional(v.pipe(v.string(), v.description('A query of GET /api/search (without is:); missing or blank: every public upload'))), rating: RatingFilterSchema })
+const RatingQuerySchema = v.object({ rating: FeedRatingFilterSchema })
+const SearchFeedQuerySchema = v.object({ q: v.optional(v.pipe(v.string(), v.description('A query of GET /api/search (without is:); missing or blank: every public upload'))), rating: FeedRatingFilterSchema })
 const AtomSchema = v.pipe(v.string(), v.description('Atom XML (RFC 4287)'))
 const JsonFeedSchema = v.pipe(v.looseObject({
   version: v.literal('https://jsonfeed.org/version/1.1'),

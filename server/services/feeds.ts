@@ -127,7 +127,7 @@ async function loadFeed(db: Executor, source: FeedSource, ratings: FeedRatings):
         WHERE f.user_id = ${user.id} AND u.is_private = 0${rated()} ORDER BY f.created_at DESC, f.upload_id DESC LIMIT ${FEED_SIZE}`)
       return {
         title: `${PRODUCT}: favourites of ${user.username}`,
-        pagePath: `/user/${encodeURIComponent(user.username)}/favourites`,
+        pagePath: `/user/${encodeURIComponent(user.username)}?tab=favourites`,
         feedPath: `/feeds/user/${encodeURIComponent(user.username)}/favourites`,
         since: user.created_at,
         entries: await withTags(db, rows),
@@ -201,13 +201,16 @@ function renderAtom(feed: Feed, site: string): string {
       ...entry.tags.map(tag => `    <category term="${xml(tag.slug)}" label="${xml(tag.name)}"/>`),
       `    <category term="${entry.rating}" scheme="${xml(`${site}${RATING_SCHEME}`)}" label="Rating: ${entry.rating}"/>`,
       ...(thumbnail ? [`    <media:thumbnail url="${xml(thumbnail)}"/>`] : []),
-      `    <summary>${xml(`${entry.stats.upvotes} fucks, ${entry.stats.downvotes} does not fuck`)}</summary>`,
+      `    <summary>${xml(tally(entry))}</summary>`,
       '  </entry>',
     )
   }
   lines.push('</feed>', '')
   return lines.join('\n')
 }
+
+/** An entry's votes in the words the site's cards use: "1 fuck, 0 against". */
+const tally = (entry: ListEntry) => `${entry.stats.upvotes} ${entry.stats.upvotes === 1 ? 'fuck' : 'fucks'}, ${entry.stats.downvotes} against`
 
 /** JSON Feed 1.1 (https://www.jsonfeed.org/version/1.1/). */
 function renderJson(feed: Feed, site: string): string {
@@ -222,7 +225,7 @@ function renderJson(feed: Feed, site: string): string {
         id: entry.id,
         url: `${site}/upload/${entry.id}`,
         title: entry.description,
-        content_text: `${entry.description}\n\n${entry.stats.upvotes} fucks, ${entry.stats.downvotes} does not fuck`,
+        content_text: `${entry.description}\n\n${tally(entry)}`,
         ...(thumbnail ? { image: thumbnail } : {}),
         ...(entry.external_url ? { external_url: entry.external_url } : {}),
         date_published: entry.created_at,
@@ -304,6 +307,8 @@ export function renderFeed(db: Database, source: FeedSource, format: FeedFormat,
   return cachedList(db, key, async () => {
     const feed = await loadFeed(db, source, ratings)
     if (!feed) return null
+    // A feed narrowed by rating is a feed of its own: its id and self link say so.
+    if (ratings) feed.feedQuery = `${feed.feedQuery ? `${feed.feedQuery}&` : '?'}rating=${ratings.join(',')}`
     return format === 'atom' ? renderAtom(feed, site) : renderJson(feed, site)
   })
 }

@@ -16,15 +16,21 @@ export async function sitemapIndex(db: Executor, siteUrl: string): Promise<strin
 
 /** /sitemaps/uploads-<page>.xml: the public uploads' pages, oldest first (so a page's content stays put); null past the end. */
 export async function sitemapPage(db: Executor, siteUrl: string, page: number): Promise<string | null> {
-  const rows = await db.all<{ id: string, created_at: string }>(sql`SELECT id, created_at FROM uploads WHERE is_private = 0
+  const rows = await db.all<{ id: string, created_at: string, edited_at: string | null }>(sql`SELECT id, created_at, edited_at FROM uploads WHERE is_private = 0
     ORDER BY created_at, id LIMIT ${SITEMAP_PAGE_SIZE} OFFSET ${(page - 1) * SITEMAP_PAGE_SIZE}`)
   if (rows.length === 0 && page > 1) return null
   const urls = page === 1 ? [`  <url><loc>${escapeXml(`${siteUrl}/`)}</loc></url>`] : []
-  for (const row of rows) urls.push(`  <url><loc>${escapeXml(`${siteUrl}/upload/${row.id}`)}</loc><lastmod>${row.created_at.slice(0, 10)}</lastmod></url>`)
+  // The last change of the page: its last edit, else its creation (as the feeds date an entry).
+  for (const row of rows) urls.push(`  <url><loc>${escapeXml(`${siteUrl}/upload/${row.id}`)}</loc><lastmod>${(row.edited_at ?? row.created_at).slice(0, 10)}</lastmod></url>`)
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`
 }
 
-/** /robots.txt: pages open to crawlers, the API and account pages not, and where the sitemap is. */
+/**
+ * /robots.txt: pages open to crawlers, the API and account pages not, and
+ * where the sitemap is. The pictures stay open: link previews (og:image) and
+ * image search fetch them from /api/image/. The Allow comes first, for
+ * parsers that take the first rule that matches rather than the longest.
+ */
 export function robotsTxt(siteUrl: string): string {
-  return ['User-agent: *', 'Allow: /', 'Disallow: /api/', 'Disallow: /settings', 'Disallow: /admin', 'Disallow: /auth/', '', `Sitemap: ${siteUrl}/sitemap.xml`, ''].join('\n')
+  return ['User-agent: *', 'Allow: /api/image/', 'Disallow: /api/', 'Disallow: /settings', 'Disallow: /admin', 'Disallow: /auth/', '', `Sitemap: ${siteUrl}/sitemap.xml`, ''].join('\n')
 }

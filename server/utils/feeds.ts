@@ -17,7 +17,7 @@ export function feedFile(file: string | undefined): { name: string, format: Feed
   return match ? { name: match[1]!, format: match[2] as FeedFormat } : null
 }
 
-/** The error shape of the API, for a feed that does not exist or a request it refuses. */
+/** The error shape of the API, for a feed or sitemap that does not exist or a request it refuses. */
 export function feedErrorBody(event: H3Event, statusCode: number, message: string, data?: Record<string, unknown>): string {
   const statusMessage = reasonPhrase(statusCode)
   setResponseStatus(event, statusCode, statusMessage)

@@ -42,13 +42,16 @@ const isRating = (value: string): value is ContentRating => (CONTENT_RATINGS as 
  * repeated (`rating=safe&rating=suggestive`) or comma-separated; anything
  * else 400 `Invalid rating`. Missing: every rating.
  */
-export const RatingFilterSchema = v.optional(v.pipe(
+const ratingFilter = (missing: string) => v.optional(v.pipe(
   v.union([v.string(), v.array(v.string())], 'Invalid rating'),
-  v.description('Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide'),
+  v.description(`Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: ${missing}`),
   v.transform(value => [value].flat().flatMap(part => part.split(',')).map(part => part.trim().toLowerCase())),
   v.check(parts => parts.length <= 10 && parts.every(isRating), 'Invalid rating'),
   v.transform(parts => CONTENT_RATINGS.filter(rating => parts.includes(rating))),
 ))
+export const RatingFilterSchema = ratingFilter('every rating the caller does not hide')
+/** The same `rating=` on a feed, which is read without a session: nothing is hidden by default. */
+export const FeedRatingFilterSchema = ratingFilter('every rating: a feed is the same for everyone, signed in or not')
 
 /** The ranking and period of the public lists (docs/behaviour.md, Voting flow and feeds). */
 const rankingParams = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { registerUser } from '../support/api'
+import { api, registerUser } from '../support/api'
 import { seedUpload } from '../support/seed'
 import { sharedServer } from '../support/shared-server'
 
@@ -11,7 +11,21 @@ describe('robots.txt and the sitemap', () => {
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8')
     const text = await response.text()
-    expect(text.split('\n')).toEqual(expect.arrayContaining(['User-agent: *', 'Allow: /', 'Disallow: /api/', 'Disallow: /settings', `Sitemap: ${sharedServer().baseURL}/sitemap.xml`]))
+    // The pictures stay open (link previews, image search); the Allow first, for first-match parsers.
+    expect(text.split('\n')).toEqual(['User-agent: *', 'Allow: /api/image/', 'Disallow: /api/', 'Disallow: /settings', 'Disallow: /admin', 'Disallow: /auth/', '', `Sitemap: ${sharedServer().baseURL}/sitemap.xml`, ''])
+  })
+
+  it('answer HEAD as GET, and a path no route has in the API\'s error shape', async () => {
+    for (const path of ['/robots.txt', '/sitemap.xml', '/sitemaps/uploads-1.xml', '/feeds/recent.atom', '/feeds/recent.json']) {
+      const [head, got] = await Promise.all([fetch(`${sharedServer().baseURL}${path}`, { method: 'HEAD' }), get(path)])
+      expect([path, head.status, head.headers.get('content-type')]).toEqual([path, 200, got.headers.get('content-type')])
+      expect(await head.text()).toBe('')
+    }
+    for (const [path, message] of [['/sitemaps/uploads-9999.xml', 'Sitemap not found'], ['/sitemaps/other.xml', 'Sitemap not found'], ['/feeds/foo/bar.atom', 'Not found'], ['/feeds/', 'Not found']]) {
+      const response = await get(path!)
+      expect([path, response.status, response.headers.get('content-type'), await response.json()])
+        .toEqual([path, 404, 'application/json', { statusCode: 404, statusMessage: 'Not Found', message }])
+    }
   })
 
   it('lists public uploads, never private ones, in paged sitemaps behind an index', async () => {
@@ -27,6 +41,11 @@ describe('robots.txt and the sitemap', () => {
     expect(pages[0]).toBe(`${sharedServer().baseURL}/sitemaps/uploads-1.xml`)
     const all = (await Promise.all(pages.map(async page => (await get(new URL(page).pathname)).text()))).join('\n')
     expect(all).toContain(`<url><loc>${sharedServer().baseURL}/upload/${shown}</loc><lastmod>2020-01-02</lastmod></url>`)
+    // An edit is the page's last change.
+    const edited = await seedUpload(owner, { createdAt: '2020-01-03T03:04:05.000Z' })
+    expect((await api(`/api/upload/${edited}`, { method: 'PATCH', token: owner.token, body: { description: 'Edited for the sitemap' } })).status).toBe(200)
+    const afterEdit = (await Promise.all(pages.map(async page => (await get(new URL(page).pathname)).text()))).join('\n')
+    expect(afterEdit).toContain(`<url><loc>${sharedServer().baseURL}/upload/${edited}</loc><lastmod>${new Date().toISOString().slice(0, 10)}</lastmod></url>`)
     expect(all).not.toContain(hidden)
     expect((await get(`/sitemaps/uploads-${pages.length + 1}.xml`)).status).toBe(404)
     expect((await get('/sitemaps/other.xml')).status).toBe(404)

@@ -180,6 +180,10 @@ describe('favourites', () => {
     expect(json.status).toBe(200)
     expect(json.headers.get('content-type')).toContain('application/feed+json')
     expect(json.body).toMatchObject({ title: `Does It Fuck?: favourites of ${fan.username}`, feed_url: expect.stringMatching(new RegExp(`/feeds/user/${fan.username}/favourites\\.json$`)) })
+    // The page it mirrors is the profile's Favourites tab, which exists.
+    expect(json.body.home_page_url).toMatch(new RegExp(`/user/${fan.username}\\?tab=favourites$`))
+    const page = new URL(json.body.home_page_url)
+    expect((await api(`${page.pathname}${page.search}`)).status).toBe(200)
     expect(json.body.items.map((item: { id: string }) => item.id)).toEqual([older, newer])
     const atom = await api(`/feeds/user/${fan.username}/favourites.atom`)
     expect(atom.status).toBe(200)

@@ -97,7 +97,10 @@ describe('GET /feeds/…json (JSON Feed 1.1)', () => {
       image: `${site}/api/image/${ids[2]}?size=thumb`,
       authors: [{ name: author.username, url: `${site}/user/${author.username}` }],
       tags: [tag, 'Feeds Shared', 'rating:safe'],
+      content_text: 'Feed entry 2 <b>&</b>\n\n2 fucks, 0 against',
     })
+    // One vote is one fuck, in the cards' words.
+    expect(items[1]!.content_text).toBe('Feed entry 1 <b>&</b>\n\n1 fuck, 0 against')
     expect(items[0]!.date_published).toBe(items[0]!.date_modified)
     expect(items[1]!.image).toBeUndefined()
     expect(items[1]!.external_url).toMatch(/^https:\/\/example\.com\//)

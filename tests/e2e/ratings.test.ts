@@ -113,6 +113,11 @@ describe('rating= on every list, search and feed', () => {
     expect(json.body.items.map((item: { id: string }) => item.id)).toEqual([up.image, up.explicit])
     expect(json.body.items[0].tags).toEqual([TAG, 'rating:explicit'])
     expect(json.body.items[0]).not.toHaveProperty('image')
+    // A feed narrowed by rating is its own feed: its address says so, in both formats.
+    expect(json.body.feed_url).toMatch(new RegExp(`/feeds/tag/${TAG}\\.json\\?rating=explicit$`))
+    const narrowedAtom = (await api(`/feeds/search.atom?q=${TAG}&rating=safe`)).body as string
+    expect(narrowedAtom).toMatch(new RegExp(`<id>[^<]*/feeds/search\\.atom\\?q=${TAG}&amp;rating=safe</id>`))
+    expect(narrowedAtom).toMatch(new RegExp(`<link rel="self" type="application/atom\\+xml" href="[^"]*/feeds/search\\.atom\\?q=${TAG}&amp;rating=safe"/>`))
     expect((await api(`/feeds/search.json?q=${TAG}&rating=safe`)).body.items.map((item: { id: string }) => item.id)).toEqual([up.safe])
     expect((await api(`/feeds/user/${owner.username}.json?rating=suggestive`)).body.items.map((item: { id: string }) => item.id)).toHaveLength(2)
     const refused = await api('/feeds/recent.atom?rating=lewd')

@@ -5,7 +5,7 @@ import { sitemapPage } from '../../services/sitemap'
 export default defineEventHandler(async (event) => {
   const match = /^uploads-([1-9]\d{0,6})\.xml$/.exec(getRouterParam(event, 'file') ?? '')
   const page = match ? await sitemapPage(useDB(), siteOrigin(), Number(match[1])) : null
-  if (page === null) throw createError({ statusCode: 404, statusMessage: 'Page not found' })
+  if (page === null) return feedErrorBody(event, 404, 'Sitemap not found')
   setResponseHeaders(event, { 'Content-Type': 'application/xml; charset=utf-8', 'Cache-Control': 'public, max-age=3600' })
   return page
 })

@@ -10269,7 +10269,7 @@ export interface operations {
     getRecentFeedAtom: {
         parameters: {
             query?: {
-                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating: a feed is the same for everyone, signed in or not */
                 rating?: string | string[];
             };
             header?: never;
@@ -10312,7 +10312,7 @@ export interface operations {
     getRecentFeedJson: {
         parameters: {
             query?: {
-                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating: a feed is the same for everyone, signed in or not */
                 rating?: string | string[];
             };
             header?: never;
@@ -10369,7 +10369,7 @@ export interface operations {
             query?: {
                 /** @description A query of GET /api/search (without is:); missing or blank: every public upload */
                 q?: string;
-                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating: a feed is the same for everyone, signed in or not */
                 rating?: string | string[];
             };
             header?: never;
@@ -10423,7 +10423,7 @@ export interface operations {
             query?: {
                 /** @description A query of GET /api/search (without is:); missing or blank: every public upload */
                 q?: string;
-                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating: a feed is the same for everyone, signed in or not */
                 rating?: string | string[];
             };
             header?: never;
@@ -10487,7 +10487,7 @@ export interface operations {
     getTagFeedAtom: {
         parameters: {
             query?: {
-                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating: a feed is the same for everyone, signed in or not */
                 rating?: string | string[];
             };
             header?: never;
@@ -10541,7 +10541,7 @@ export interface operations {
     getTagFeedJson: {
         parameters: {
             query?: {
-                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating: a feed is the same for everyone, signed in or not */
                 rating?: string | string[];
             };
             header?: never;
@@ -10607,7 +10607,7 @@ export interface operations {
     getTopFeedAtom: {
         parameters: {
             query?: {
-                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating: a feed is the same for everyone, signed in or not */
                 rating?: string | string[];
             };
             header?: never;
@@ -10650,7 +10650,7 @@ export interface operations {
     getTopFeedJson: {
         parameters: {
             query?: {
-                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating: a feed is the same for everyone, signed in or not */
                 rating?: string | string[];
             };
             header?: never;
@@ -10819,7 +10819,7 @@ export interface operations {
     getUserFeedAtom: {
         parameters: {
             query?: {
-                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating: a feed is the same for everyone, signed in or not */
                 rating?: string | string[];
             };
             header?: never;
@@ -10873,7 +10873,7 @@ export interface operations {
     getUserFeedJson: {
         parameters: {
             query?: {
-                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating: a feed is the same for everyone, signed in or not */
                 rating?: string | string[];
             };
             header?: never;
@@ -10939,7 +10939,7 @@ export interface operations {
     getUserFavouritesFeedAtom: {
         parameters: {
             query?: {
-                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating: a feed is the same for everyone, signed in or not */
                 rating?: string | string[];
             };
             header?: never;
@@ -10993,7 +10993,7 @@ export interface operations {
     getUserFavouritesFeedJson: {
         parameters: {
             query?: {
-                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating: a feed is the same for everyone, signed in or not */
                 rating?: string | string[];
             };
             header?: never;

@@ -77,6 +77,13 @@ export function pageFrom(value: unknown): number {
   return Number.isInteger(page) && page > 0 ? page : 1
 }
 
+/** The query of a route's full path, with its `?` (empty without one), for a canonical address. */
+export function queryOf(fullPath: string): string {
+  const path = fullPath.split('#')[0]!
+  const at = path.indexOf('?')
+  return at === -1 ? '' : path.slice(at)
+}
+
 /** Comma-separated tag slugs from a route query value. */
 export function tagsFrom(value: unknown): string[] {
   const raw = Array.isArray(value) ? value.join(',') : typeof value === 'string' ? value : ''

@@ -52,6 +52,36 @@ describe('robots.txt and the sitemap', () => {
   })
 })
 
+describe('an upload page\'s head', () => {
+  it('says the description as written in its meta tags, escaped as HTML reads attributes', async () => {
+    const owner = await registerUser()
+    const description = 'Fish &amp; chips &lt;3 "ok" & more'
+    const id = await seedUpload(owner, { uploadType: 'link', externalUrl: 'https://example.com/fish', filename: null, description })
+    const html = await (await get(`/upload/${id}`)).text()
+    const content = (property: string) => {
+      const raw = new RegExp(`<meta (?:property|name)="${property}" content="([^"]*)">`).exec(html)?.[1]
+      // As an HTML parser reads an attribute value.
+      return raw?.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')
+    }
+    expect(content('og:title')).toBe(`Does it fuck? ${description}`)
+    expect(content('description')).toBe(`Does it fuck? Vote on “${description}” by ${owner.username}.`)
+    expect(html).toContain(`<link rel="canonical" href="${sharedServer().baseURL}/upload/${id}">`)
+  })
+})
+
+describe('canonical addresses', () => {
+  it('name a user by their own spelling and a tag by its slug, whatever case the address used', async () => {
+    const owner = await registerUser()
+    const tag = `Canon-${owner.id.slice(0, 8)}`
+    await seedUpload(owner, { tags: [tag] })
+    const canonical = async (path: string) => /<link rel="canonical" href="([^"]*)">/.exec(await (await get(path)).text())?.[1]
+    const base = sharedServer().baseURL
+    expect(await canonical(`/user/${owner.username.toUpperCase()}`)).toBe(`${base}/user/${owner.username}`)
+    expect(await canonical(`/user/${owner.username.toUpperCase()}?tab=favourites`)).toBe(`${base}/user/${owner.username}?tab=favourites`)
+    expect(await canonical(`/tags/${tag.toUpperCase()}?sort=top`)).toBe(`${base}/tags/${tag.toLowerCase()}?sort=top`)
+  })
+})
+
 describe('a tag page', () => {
   it('asks search engines to leave it out when no public upload carries the tag', async () => {
     const owner = await registerUser()

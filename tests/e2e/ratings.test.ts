@@ -126,6 +126,15 @@ describe('rating= on every list, search and feed', () => {
   })
 })
 
+describe('an explicit upload\'s page', () => {
+  it('leaves its picture out of the link preview, as the feeds do', async () => {
+    const html = (await api(`/upload/${up.image}`)).body as string
+    expect(html).toContain('property="og:title"')
+    expect(html).not.toContain('property="og:image')
+    expect(html).toMatch(/<meta name="twitter:card" content="summary">/)
+  })
+})
+
 describe('rating by edit', () => {
   it('is one revision, shown at once in a filtered list, restored by revert, and an admin\'s change is logged', async () => {
     const id = await link()

@@ -66,6 +66,10 @@ describe('an upload page\'s head', () => {
     expect(content('og:title')).toBe(`Does it fuck? ${description}`)
     expect(content('description')).toBe(`Does it fuck? Vote on “${description}” by ${owner.username}.`)
     expect(html).toContain(`<link rel="canonical" href="${sharedServer().baseURL}/upload/${id}">`)
+    // Its comments' feeds, both formats, and the home page's every feed.
+    for (const feed of [`/feeds/upload/${id}/comments.atom`, `/feeds/upload/${id}/comments.json`]) expect(html).toContain(`href="${feed}"`)
+    const home = await (await get('/')).text()
+    for (const feed of ['recent.atom', 'recent.json', 'top.atom', 'top.json']) expect(home).toContain(`href="/feeds/${feed}"`)
   })
 })
 
@@ -96,5 +100,18 @@ describe('a tag page', () => {
     expect(await robots(`/tags/${tag}`)).toBe(false)
     expect(await robots(`/tags/${tag}-private`)).toBe(true)
     expect(await robots(`/tags/${tag}-none`)).toBe(true)
+  })
+
+  it('links its feeds only while they exist, and they answer', async () => {
+    const owner = await registerUser()
+    const tag = `feedlink-${owner.id.slice(0, 8)}`
+    await seedUpload(owner, { tags: [tag] })
+    await seedUpload(owner, { tags: [`${tag}-private`], isPrivate: true })
+    const feeds = async (path: string) => [...(await (await get(path)).text()).matchAll(/<link rel="alternate" type="[^"]+" title="[^"]*" href="([^"]+)">/g)].map(match => match[1]!)
+    const linked = await feeds(`/tags/${tag}`)
+    expect(linked).toEqual([`/feeds/tag/${tag}.atom`, `/feeds/tag/${tag}.json`])
+    for (const path of linked) expect([path, (await get(path)).status]).toEqual([path, 200])
+    expect(await feeds(`/tags/${tag}-private`)).toEqual([])
+    expect(await feeds(`/tags/${tag}-none`)).toEqual([])
   })
 })

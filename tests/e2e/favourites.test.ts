@@ -183,13 +183,18 @@ describe('favourites', () => {
     // The page it mirrors is the profile's Favourites tab, which exists.
     expect(json.body.home_page_url).toMatch(new RegExp(`/user/${fan.username}\\?tab=favourites$`))
     const page = new URL(json.body.home_page_url)
-    expect((await api(`${page.pathname}${page.search}`)).status).toBe(200)
+    const tab = await api(`${page.pathname}${page.search}`)
+    expect(tab.status).toBe(200)
+    const feedLinks = (html: string) => [...html.matchAll(/<link rel="alternate" type="[^"]+" title="[^"]*" href="([^"]+)">/g)].map(match => match[1])
+    expect(feedLinks(tab.body as string)).toEqual([`/feeds/user/${fan.username}/favourites.atom`, `/feeds/user/${fan.username}/favourites.json`])
     expect(json.body.items.map((item: { id: string }) => item.id)).toEqual([older, newer])
     const atom = await api(`/feeds/user/${fan.username}/favourites.atom`)
     expect(atom.status).toBe(200)
     expect(atom.headers.get('content-type')).toContain('application/atom+xml')
     expect([...(atom.body as string).matchAll(/<id>urn:uuid:([^<]+)<\/id>/g)].map(match => match[1])).toEqual([older, newer])
     expect((await api('/api/profile/preferences', { method: 'PUT', token: fan.token, body: { publicFavourites: false } })).status).toBe(200)
+    // Kept private, the list has no feed, and its tab links none.
+    expect(feedLinks((await api(`${page.pathname}${page.search}`)).body as string)).toEqual([])
     for (const path of [`/feeds/user/${fan.username}/favourites.atom`, `/feeds/user/${fan.username}/favourites.json`, `/feeds/user/${fan.username}/uploads.json`, '/feeds/user/nobody_here_at_all/favourites.json']) {
       const refused = await api(path)
       expect(refused.status, path).toBe(404)

@@ -20,7 +20,7 @@ export default defineNitroErrorHandler(async (error: H3Error, event) => {
   if (isDatabaseUnavailable(error) || isDatabaseUnavailable(error.cause)) {
     useLogger().warn({ requestId: requestIdOf(event), method: event.method, route: routeTemplate(event, 503), reason: unavailableReason(error.cause ?? error) }, '[page] database unavailable')
     // Feeds and sitemaps are read by programs: the API's error shape, as their 404s.
-    if (!isPagePath(path)) return sendUnavailable(event)
+    if (isDocumentPath(path)) return sendUnavailable(event)
     // A page: Nuxt's error page (next in the chain) says 503, with Retry-After.
     setUnavailable(event)
     error.statusCode = 503
@@ -34,14 +34,9 @@ export default defineNitroErrorHandler(async (error: H3Error, event) => {
   if (status >= 500 || error.unhandled) return
   // A feed or sitemap path no route has (`/feeds/foo/bar.atom`): the API's error shape, as the
   // feeds' own 404s, never the page error's `Page not found: <path>`.
-  if (!isPagePath(path)) {
+  if (isDocumentPath(path)) {
     await send(event, feedErrorBody(event, status, status === 404 ? 'Not found' : reasonPhrase(status)))
     return
   }
   error.fatal = false
 })
-
-/** Feeds and sitemaps are not pages; everything else that is not /api is. */
-function isPagePath(path: string): boolean {
-  return !path.startsWith('/feeds/') && path !== '/sitemap.xml' && !path.startsWith('/sitemaps/')
-}

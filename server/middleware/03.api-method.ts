@@ -1,8 +1,6 @@
 import { setResponseHeader } from 'h3'
 
 const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE'])
-/** The server routes that are documents for programs, not pages: feeds, sitemaps, robots.txt. */
-const DOCUMENTS = /^\/(?:feeds\/|sitemaps\/|sitemap\.xml$|robots\.txt$)/
 
 /**
  * A known /api path asked with a method it does not answer: 405 with Allow, as JSON.
@@ -17,7 +15,7 @@ export default defineEventHandler((event) => {
   const path = routedPath(event)
   // Feeds, sitemaps and robots.txt have GET handlers only: a HEAD (a feed reader's or a link
   // checker's first look) is answered as the GET too, not as an unknown path.
-  if (event.method === 'HEAD' && DOCUMENTS.test(path)) {
+  if (event.method === 'HEAD' && isDocumentPath(path)) {
     treatAsGet(event)
     return
   }

@@ -14,3 +14,8 @@ export function routedPath(event: H3Event): string {
 export function isApiPath(path: string): boolean {
   return path === '/api' || path.startsWith('/api/')
 }
+
+/** The server routes that are documents for programs, not pages: feeds, sitemaps, robots.txt. */
+export function isDocumentPath(path: string): boolean {
+  return /^\/(?:feeds\/|sitemaps\/|sitemap\.xml$|robots\.txt$)/.test(path)
+}

@@ -19,6 +19,8 @@ export default defineNitroPlugin((nitroApp) => {
   exitOnListenError()
   markStarting(start())
   nitroApp.hooks.hook('close', async () => {
+    // First, while the requests the wait cut off are still known as such.
+    logRequestsCutAtShutdown()
     await closeDB()
     await closeRedis()
   })

@@ -48,9 +48,9 @@ function createLogger(pretty: boolean): pino.Logger {
  * time, level and message of any other line, with its other fields after.
  */
 export function prettyLine(json: string): string {
-  const { time, level, msg, requestId, method, route, status, durationMs, clientIp, ...rest } = JSON.parse(json) as Record<string, unknown>
+  const { time, level, msg, requestId, method, route, status, durationMs, clientIp, cut, ...rest } = JSON.parse(json) as Record<string, unknown>
   const clock = typeof time === 'string' ? time.slice(11, 23) : ''
-  if (msg === 'request') return `${clock} ${method} ${route} ${status} ${durationMs} ms ${clientIp} req ${requestId}\n`
+  if (msg === 'request') return `${clock} ${method} ${route} ${status} ${durationMs} ms ${clientIp} req ${requestId}${cut ? ` cut at ${cut}` : ''}\n`
   const extra = { ...(requestId ? { requestId } : {}), ...rest }
   const tail = Object.keys(extra).length ? ` ${JSON.stringify(extra)}` : ''
   return `${clock} ${String(level).toUpperCase()} ${msg}${tail}\n`

@@ -12,6 +12,9 @@ const SAFE_REQUEST_ID = /^[\w.-]{1,64}$/
 /** Status of a request whose client went away before its answer was complete (as nginx logs it). */
 const CLIENT_CLOSED = 499
 
+/** Status of a request the server cut off at shutdown before answering it. */
+const SERVER_STOPPED = 503
+
 /**
  * Starts watching one request a client sent (the in-process calls made while
  * answering it are part of it and are not watched): its request id
@@ -32,9 +35,32 @@ export function observeRequest(event: H3Event, fastRoute?: string): string | und
   event.context.requestId = requestId
   // The method as sent: the fast path answers a HEAD as the GET and changes it.
   const method = methodLabel(req.method)
-  event.node.res.once('close', () => requestDone(event, requestId, method, start, fastRoute))
+  const done = () => requestDone(event, requestId, method, start, fastRoute)
+  inFlight.add(done)
+  event.node.res.once('close', () => {
+    if (inFlight.delete(done)) done()
+  })
   return requestId
 }
+
+/** The requests being answered: each one's log line, written when it is done. */
+const inFlight = new Set<() => void>()
+
+/**
+ * At shutdown, once Nitro's wait for requests in flight is over
+ * (server/plugins/01.bootstrap.ts): the requests still unanswered were cut off
+ * by the server, not by their clients. Each gets its line now, with
+ * `"cut":"shutdown"`, before the process exits and before their connections'
+ * close events could count them as 499.
+ */
+export function logRequestsCutAtShutdown(): void {
+  stopping = true
+  for (const done of inFlight) done()
+  inFlight.clear()
+}
+
+/** Set at shutdown: a request still unanswered then was cut off by the server. */
+let stopping = false
 
 /** The request id of the request being answered (undefined for a page's in-process call: its page's id is the one sent). */
 export function requestIdOf(event: H3Event): string | undefined {
@@ -55,7 +81,9 @@ export function setRequestIdHeader(event: H3Event): void {
 function requestDone(event: H3Event, requestId: string, method: string, start: number, fastRoute: string | undefined): void {
   const res = event.node.res
   const seconds = (performance.now() - start) / 1000
-  const status = res.writableFinished ? res.statusCode : CLIENT_CLOSED
+  const complete = res.writableFinished
+  // Cut by the server at shutdown: the status it had begun to send, or 503 if it sent nothing.
+  const status = complete ? res.statusCode : stopping ? (res.headersSent ? res.statusCode : SERVER_STOPPED) : CLIENT_CLOSED
   const route = fastRoute ?? routeTemplate(event, status)
   if (metricsEnabled()) count(route, method, status, seconds)
   useLogger().info({
@@ -65,6 +93,7 @@ function requestDone(event: H3Event, requestId: string, method: string, start: n
     status,
     durationMs: Math.round(seconds * 1e5) / 100,
     clientIp: clientIp(event),
+    ...(!complete && stopping ? { cut: 'shutdown' } : {}),
   }, 'request')
 }
 

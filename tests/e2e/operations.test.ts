@@ -89,3 +89,24 @@ describe('SIGTERM', () => {
     expect(await exited).toBe(0)
   })
 })
+
+describe('SIGTERM with a request that outlasts the wait', () => {
+  it('logs the request the server cut off, as cut at shutdown, and still exits 0', async () => {
+    const own = await startServer({ NITRO_SHUTDOWN_TIMEOUT: '500' })
+    const user = await registerUser({}, own.url)
+    // A body that never ends: the upload waits for it until the server gives up.
+    const req = request(`${own.url}/api/upload`, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=never', 'content-length': 100_000, 'cookie': `auth-token=${user.token}`, 'x-request-id': 'cut-at-shutdown' },
+    })
+    req.on('error', () => {})
+    req.write('--never\r\n')
+    await new Promise(resolve => setTimeout(resolve, 300))
+    const exited = new Promise<number | null>(resolve => own.process.once('exit', code => resolve(code)))
+    own.process.kill('SIGTERM')
+    expect(await exited).toBe(0)
+    const line = own.output().split('\n').find(text => text.includes('"requestId":"cut-at-shutdown"'))
+    expect(line && JSON.parse(line)).toMatchObject({ method: 'POST', route: '/api/upload', status: 503, cut: 'shutdown', msg: 'request' })
+    await own.stop()
+  })
+})

@@ -34,6 +34,8 @@ interface Feed {
   feedQuery?: string
   /** `updated` while the feed has no entries. */
   since: string
+  /** The newest change to the list that edits none of its entries (a favourite added), if the feed is ordered by one. */
+  changed?: string
   entries: ListEntry[]
 }
 
@@ -122,7 +124,7 @@ async function loadFeed(db: Executor, source: FeedSource, ratings: FeedRatings):
       const user = await db.get<{ id: string, username: string, created_at: string }>(sql`SELECT id, username, created_at FROM users
         WHERE lower(username) = lower(${source.username}) AND public_favourites = 1`)
       if (!user) return null
-      const rows = await db.all<ListRow>(sql`SELECT ${ENTRY_COLUMNS}, us.username
+      const rows = await db.all<ListRow & { favourited_at: string }>(sql`SELECT ${ENTRY_COLUMNS}, us.username, f.created_at AS favourited_at
         FROM favourites f JOIN uploads u ON u.id = f.upload_id JOIN users us ON us.id = u.user_id
         WHERE f.user_id = ${user.id} AND u.is_private = 0${rated()} ORDER BY f.created_at DESC, f.upload_id DESC LIMIT ${FEED_SIZE}`)
       return {
@@ -130,6 +132,8 @@ async function loadFeed(db: Executor, source: FeedSource, ratings: FeedRatings):
         pagePath: `/user/${encodeURIComponent(user.username)}?tab=favourites`,
         feedPath: `/feeds/user/${encodeURIComponent(user.username)}/favourites`,
         since: user.created_at,
+        // An old upload favourited today heads the feed: today is when the feed changed.
+        changed: rows[0]?.favourited_at,
         entries: await withTags(db, rows),
       }
     }
@@ -168,8 +172,8 @@ const xml = (text: string) => text.replace(NOT_XML, '').replace(/[<>&'"]/g, c =>
 
 /** An entry's `updated`: its last edit, or its creation (docs/behaviour.md, Curation). */
 const entryUpdated = (entry: ListEntry) => entry.edited_at ?? entry.created_at
-/** The newest entry's time; the tag's or user's creation (or 1970) for an empty feed. */
-const updatedOf = (feed: Feed) => feed.entries.reduce<string | null>((latest, entry) => latest === null || entryUpdated(entry) > latest ? entryUpdated(entry) : latest, null) ?? feed.since
+/** The newest entry's time or list change; the tag's or user's creation (or 1970) for an empty feed. */
+const updatedOf = (feed: Feed) => feed.entries.reduce<string | null>((latest, entry) => latest === null || entryUpdated(entry) > latest ? entryUpdated(entry) : latest, feed.changed ?? null) ?? feed.since
 /** An image's thumbnail, never an explicit one's (docs/behaviour.md, Curation): a reader would show it unasked. */
 const thumbnailOf = (site: string, entry: ListEntry) => entry.upload_type === 'image' && entry.rating !== 'explicit' ? `${site}/api/image/${entry.id}?size=thumb` : null
 /** The category naming an entry's content rating, apart from its tags by its scheme. */

@@ -192,6 +192,10 @@ describe('favourites', () => {
     expect(atom.status).toBe(200)
     expect(atom.headers.get('content-type')).toContain('application/atom+xml')
     expect([...(atom.body as string).matchAll(/<id>urn:uuid:([^<]+)<\/id>/g)].map(match => match[1])).toEqual([older, newer])
+    // The feed changed when the last favourite was added, after either upload was made.
+    const [feedUpdated, ...entriesUpdated] = [...(atom.body as string).matchAll(/<updated>([^<]+)<\/updated>/g)].map(match => match[1]!)
+    expect(entriesUpdated).toHaveLength(2)
+    expect(entriesUpdated.every(entryUpdated => feedUpdated! > entryUpdated)).toBe(true)
     expect((await api('/api/profile/preferences', { method: 'PUT', token: fan.token, body: { publicFavourites: false } })).status).toBe(200)
     // Kept private, the list has no feed, and its tab links none.
     expect(feedLinks((await api(`${page.pathname}${page.search}`)).body as string)).toEqual([])

@@ -113,6 +113,12 @@ describe('GET /api/search', () => {
     expect(await found(`${TAG} is:fav`, '', alice.token)).toEqual(['c'])
     expect(await found(`${TAG} -is:fav`, '', alice.token)).toEqual(['b', 'a'])
     expect(await found(`${TAG} is:fav`, '', bob.token)).toEqual([])
+    // Any signed-in search says which entries are the caller's favourites, as every list does, and is kept private.
+    const signedIn = await search(TAG, '', alice.token)
+    expect(signedIn.headers.get('cache-control')).toBe('private, no-store')
+    expect(signedIn.body.uploads.map((entry: { id: string, favourited: boolean }) => [entry.id, entry.favourited])).toEqual([[up.c, true], [up.b, false], [up.a, false]])
+    expect(signedIn.body.uploads).toEqual((await api(`/api/uploads/filtered?tags=${TAG}`, { token: alice.token })).body.uploads)
+    expect((await search(TAG)).body.uploads.some((entry: object) => 'favourited' in entry)).toBe(false)
   })
 
   it('finds a description as it was just changed', async () => {

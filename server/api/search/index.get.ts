@@ -12,5 +12,5 @@ export default defineEventHandler(async (event) => {
   const view = await listViewOf(event, { ...query, unvoted: false })
   const caller = asksAboutCaller(node) ? (await requireUser(event)).id : null
   if (caller !== null) setCachePolicy(event, 'personal')
-  return searchUploads(useDB(), node, query, view, caller, useRuntimeConfig(event).searchBudgetMs, at)
+  return withCallerFavourites(event, await searchUploads(useDB(), node, query, view, caller, useRuntimeConfig(event).searchBudgetMs, at))
 })

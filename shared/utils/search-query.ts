@@ -239,16 +239,22 @@ export function parseSearchQuery(q: string, now: Date = new Date(), options: Sea
       case 'user':
         if (!/^[A-Za-z0-9_-]{3,30}$/.test(raw)) return bad('a username')
         return { kind: 'user', username: raw }
-      case 'type':
-        if (raw !== 'image' && raw !== 'link') return bad('image or link')
-        return { kind: 'type', value: raw }
-      case 'rating':
+      case 'type': {
+        const value = raw.toLowerCase()
+        if (value !== 'image' && value !== 'link') return bad('image or link')
+        return { kind: 'type', value }
+      }
+      case 'rating': {
         if (!rating) break
-        if (raw !== 'safe' && raw !== 'suggestive' && raw !== 'explicit') return bad('safe, suggestive or explicit')
-        return { kind: 'rating', value: raw }
-      case 'is':
-        if (raw !== 'voted' && raw !== 'unvoted' && raw !== 'mine' && (raw !== 'fav' || !favourites)) return bad(favourites ? 'voted, unvoted, mine or fav' : 'voted, unvoted or mine')
-        return { kind: 'is', value: raw }
+        const value = raw.toLowerCase()
+        if (value !== 'safe' && value !== 'suggestive' && value !== 'explicit') return bad('safe, suggestive or explicit')
+        return { kind: 'rating', value }
+      }
+      case 'is': {
+        const value = raw.toLowerCase()
+        if (value !== 'voted' && value !== 'unvoted' && value !== 'mine' && (value !== 'fav' || !favourites)) return bad(favourites ? 'voted, unvoted, mine or fav' : 'voted, unvoted or mine')
+        return { kind: 'is', value }
+      }
     }
     const fields = SEARCH_FIELDS.filter(f => rating || f !== 'rating')
     // A field's name with an s too many or too few (`tag:`, `vote:`) is most likely that field.
@@ -278,6 +284,8 @@ function numberTest(raw: string, field: CountField, bad: (expected: string, offs
   const parse = (text: string, offset: number): number => {
     if (!NUMBER.test(text)) return bad(expected, offset)
     const value = Number(text)
+    // Only a score may be negative, not even as -0.
+    if (field !== 'score' && text.startsWith('-')) return bad(expected, offset)
     const fits = field === 'ratio' ? value >= 0 && value <= 1 : Number.isSafeInteger(value) && (field === 'score' || value >= 0)
     if (!fits) return bad(expected, offset)
     return value

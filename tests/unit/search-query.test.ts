@@ -62,6 +62,9 @@ describe('the search language', () => {
   it('reads the user, type, rating and is: fields', () => {
     expect(parse('user:Some_One type:link rating:explicit is:unvoted')).toEqual({ kind: 'and', children: [
       { kind: 'user', username: 'Some_One' }, { kind: 'type', value: 'link' }, { kind: 'rating', value: 'explicit' }, { kind: 'is', value: 'unvoted' }] })
+    // Their values are keywords too: case does not matter.
+    expect(parse('TYPE:Link RATING:SAFE Is:Fav')).toEqual({ kind: 'and', children: [
+      { kind: 'type', value: 'link' }, { kind: 'rating', value: 'safe' }, { kind: 'is', value: 'fav' }] })
   })
 
   it('says where a query is wrong and what was expected there', () => {
@@ -70,6 +73,9 @@ describe('the search language', () => {
     expect(failure('red OR')).toEqual({ reason: 'invalid', message: 'Invalid query', position: 6, expected: 'a term' })
     expect(failure('fucks:lots')).toEqual({ reason: 'invalid', message: 'Invalid query', position: 6, expected: 'a whole number of 0 or more' })
     expect(failure('ratio:>1.5')).toMatchObject({ position: 7, expected: 'a number from 0 to 1' })
+    expect(failure('fucks:>=-0')).toMatchObject({ position: 8, expected: 'a whole number of 0 or more' })
+    expect(failure('ratio:-0..1')).toMatchObject({ position: 6, expected: 'a number from 0 to 1' })
+    expect(parse('score:-0')).toEqual({ kind: 'count', field: 'score', test: { op: '=', value: -0 } })
     expect(failure('colour:red')).toMatchObject({ position: 0, expected: expect.stringMatching(/^a field \(fucks, nope/) })
     expect(failure('"open')).toMatchObject({ position: 5, expected: 'a closing "' })
     expect(failure('date:2026-13')).toMatchObject({ position: 10, expected: 'a month from 01 to 12' })

@@ -1308,7 +1308,7 @@ export interface paths {
         head?: never;
         /**
          * Edit an upload's description, tags, link or rating (owner or admin), as a new revision
-         * @description `tags` is the complete new list (tag rules, at most 10): tags it lacks are removed, new ones added. `externalUrl` only for links. `rating`: safe, suggestive or explicit (400 `Invalid rating` otherwise); an admin's change of another's upload is logged (upload_edited). Other keys are ignored. A body equal to the current state changes nothing and answers the current revision. Send `If-Match` with the ETag of GET /api/upload/{id} to refuse the change when the upload changed meanwhile (412). The file, type, owner, creation time and votes never change; parallel edits apply one after the other.
+         * @description `tags` is the complete new list (tag rules, at most 10): tags it lacks are removed, new ones added. `externalUrl` only for links. `rating`: safe, suggestive or explicit (400 `Invalid rating` otherwise); an admin's change of another's upload is logged (upload_edited). Other keys are ignored. A body equal to the current state changes nothing and answers the current revision. Send `If-Match` with the ETag of GET /api/upload/{id}, read with the same credentials (the answer, and so its ETag, differs per caller), to refuse the change when the upload changed meanwhile (412). The file, type, owner, creation time and votes never change; parallel edits apply one after the other.
          */
         patch: operations["editUpload"];
         trace?: never;

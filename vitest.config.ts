@@ -45,7 +45,8 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' },
+        // Some unit tests seed a real PostgreSQL database: on a busy machine that alone outlasts vitest's 5 s.
+        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', testTimeout: 20_000 },
       },
       {
         resolve: { alias },

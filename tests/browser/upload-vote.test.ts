@@ -50,6 +50,9 @@ describe('register, upload an image, vote and change the vote', () => {
     await expect(page.locator('[data-testid=upload-image]').getAttribute('src')).resolves.toBe(`/api/image/${id}?size=display`)
     await expect(page.locator('[data-testid=upload-image]').getAttribute('loading')).resolves.toBeNull()
     await expect(page.locator('[data-testid=original-link]').getAttribute('href')).resolves.toBe(`/api/image/${id}`)
+    // Its two links under the picture read as two, with space between them.
+    const [original, similar] = await Promise.all(['original-link', 'find-similar'].map(testId => page.locator(`[data-testid=${testId}]`).boundingBox()))
+    expect(similar!.x - (original!.x + original!.width)).toBeGreaterThanOrEqual(8)
     await page.waitForFunction(() => {
       const image = document.querySelector<HTMLImageElement>('[data-testid=upload-image]')
       return image !== null && image.complete && image.naturalWidth > 0

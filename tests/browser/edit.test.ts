@@ -19,6 +19,8 @@ describe('editing an upload', () => {
     await goto(page, `/upload/${id}`)
 
     await page.click('[data-testid=edit-upload]')
+    // The keyboard goes on in the form, and back to Edit when it closes.
+    await page.waitForFunction(() => document.activeElement?.id === 'edit-description')
     await page.fill('#edit-description', 'First words')
     await page.click('[data-testid=edit-form] button[aria-label="Remove tag wrong-tag"]')
     await page.fill('#edit-tags', 'right-tag')
@@ -26,6 +28,7 @@ describe('editing an upload', () => {
     await page.click('[data-testid=edit-form] button[type=submit]')
     await page.waitForFunction(() => document.querySelector('[data-testid=upload-description]')?.textContent?.includes('First words'))
     await expect(page.locator('[data-testid=edit-form]').count()).resolves.toBe(0)
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'edit-upload')
     await expect(page.innerText('[data-testid=upload-edited]')).resolves.toMatch(/^edited /)
     const detail = await page.innerText('[data-testid=upload-detail]')
     expect(detail).toContain('right-tag')
@@ -53,6 +56,21 @@ describe('editing an upload', () => {
     await page.click('[data-testid=edit-form] button[type=submit]')
     await page.waitForFunction(() => document.querySelector('[data-testid=upload-description]')?.textContent?.includes('My newer words'))
     expect((await fetchUpload(id)).body.revision).toBe(4)
+
+    // A vote while the form is open changes the counts, not the upload: the save goes through.
+    const voter = await registerUser()
+    const reopened = page.waitForResponse(response => response.url().endsWith(`/api/upload/${id}`) && response.request().method() === 'GET')
+    await page.click('[data-testid=edit-upload]')
+    await reopened
+    expect((await api('/api/vote', { method: 'POST', token: voter.token, body: { uploadId: id, vote: 'fucks' } })).status).toBe(200)
+    await page.check('[data-testid=edit-form] [data-testid=rating-suggestive]')
+    await page.click('[data-testid=edit-form] button[type=submit]')
+    await page.waitForSelector('[data-testid=edit-form]', { state: 'detached' })
+    expect((await fetchUpload(id)).body).toMatchObject({ rating: 'suggestive', revision: 5, upvotes: 1 })
+    // The history says what that revision changed, and when to the minute.
+    await page.waitForFunction(() => document.querySelector('[data-testid=history-list] li')?.textContent?.includes('Revision 5'))
+    await expect(page.innerText('[data-testid=history-rating]')).resolves.toBe('Rating: safe → suggestive')
+    await expect(page.innerText('[data-testid=history-list] li time')).resolves.toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4},? \d{2}:\d{2} UTC$/)
     await context.close()
   })
 })

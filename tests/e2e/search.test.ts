@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { sql } from '../../server/database/sql'
 import { api, registerUser, type TestUser } from '../support/api'
 import { seedUpload, serverDatabase } from '../support/seed'
+import { SEARCH_FIELDS } from '../../shared/utils/search-query'
 
 // GET /api/search and /feeds/search.*: the query language over this file's own uploads
 // (a random tag and description word, so the shared server's other uploads never match),
@@ -184,6 +185,14 @@ describe('GET /api/search', () => {
     expect(blank.status).toBe(200)
     expect(blank.body.total).toBe(all.body.total)
     expect(missing.body).toEqual(all.body)
+  })
+})
+
+describe('the search help page', () => {
+  it('explains every field the search language reads, and every is: value', async () => {
+    const html = (await api('/search/help')).body as string
+    expect([...html.matchAll(/<dt[^>]*><code[^>]*>([a-z]+):<\/code><\/dt>/g)].map(match => match[1])).toEqual([...SEARCH_FIELDS])
+    expect(html).toMatch(/voted, unvoted, mine or fav/)
   })
 })
 

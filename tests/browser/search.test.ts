@@ -50,6 +50,19 @@ describe('search in Chromium', () => {
       const page = await context.newPage()
       await goto(page, '/')
       expect(await page.locator('input[name=q]').count()).toBe(1)
+      if (mobile) {
+        // In the folded menu, the first Escape closes the suggestions only, the second the menu.
+        await page.click('header .menu-button')
+        await page.locator('#site-nav.open').waitFor()
+        const box = page.getByRole('combobox', { name: 'Search uploads' })
+        await box.pressSequentially(`${TAG}-t`)
+        await page.getByRole('option', { name: new RegExp(`^${TAG}-two`) }).waitFor()
+        await box.press('Escape')
+        expect(await box.getAttribute('aria-expanded')).toBe('false')
+        expect(await page.locator('#site-nav.open').count()).toBe(1)
+        await box.press('Escape')
+        expect(await page.locator('#site-nav.open').count()).toBe(0)
+      }
       await goto(page, `/search?q=${TAG}`)
       // The header's box is left out: the page's own is the only one, and it holds the query.
       expect(await page.locator('input[name=q]').count()).toBe(1)

@@ -74,6 +74,11 @@ describe('the favourite heart', () => {
     await page.click('[data-testid=header-favourites]')
     await page.waitForURL(url => url.pathname === '/favourites')
     await expect(page.locator(`[data-upload-id="${id}"]`).count()).resolves.toBe(1)
+    await expect(page.innerText('[data-testid=favourites-total]')).resolves.toBe('1 favourite in all.')
+    // Taken back there, the card stays for an undo, and the total says what is left.
+    await page.locator(`[data-upload-id="${id}"] [data-testid=favourite]`).click()
+    await settled('false')
+    await expect(page.innerText('[data-testid=favourites-total]')).resolves.toBe('0 favourites in all.')
     expect(errors).toEqual([])
     await context.close()
   })

@@ -49,7 +49,7 @@ export default defineNitroErrorHandler(async (error: H3Error, event) => {
     const data = error.data as Record<string, unknown>
     // A 409 duplicate carries its fields at the top level (docs/behaviour.md, Uploads and media); others keep `data`.
     if (statusCode === 409) Object.assign(body, data)
-    else if (statusCode === 400 && !isValidationInternals(data)) body.data = data
+    else if ((statusCode === 400 || statusCode === 404) && !isValidationInternals(data)) body.data = data
   }
   setResponseStatus(event, statusCode, reasonPhrase(statusCode))
   if (!internal && retryAfter !== undefined) setResponseHeader(event, 'Retry-After', retryAfter)

@@ -134,7 +134,7 @@ export default defineApiPaths({
       body: { json: AddImplicationSchema },
       responses: {
         201: { description: 'The implication', schema: AddImplicationResponseSchema },
-        400: { description: '`Invalid tag`; `Invalid implication`: a cycle, or a chain of more than 5 implications' },
+        400: { description: '`Invalid tag`; `Invalid implication`: a cycle (`data.reason`: `cycle`), or a chain of more than 5 implications (`chain`)' },
         401: { description: 'Not authenticated' },
         403: { description: 'Not an admin' },
         404: { description: '`Tag not found`' },

@@ -246,7 +246,7 @@ async function implicationTags(tx: Executor, input: { tag: string, implies: stri
   const [tagSlug, impliesSlug] = [...(await resolveSlugsIn(tx, [input.tag])), ...(await resolveSlugsIn(tx, [input.implies]))] as [string, string]
   const tag = await tagBySlug(tx, tagSlug)
   const implied = await tagBySlug(tx, impliesSlug)
-  if (!tag || !implied) throw apiError(404, 'Tag not found')
+  if (!tag || !implied) throw apiError(404, 'Tag not found', { slugs: [...(tag ? [] : [tagSlug]), ...(implied ? [] : [impliesSlug])] })
   return { tag, implied }
 }
 
@@ -274,8 +274,10 @@ export async function addTagImplication(db: Executor, actor: Actor, input: { tag
     const edges = await implicationEdges(tx)
     if (edges.some(edge => edge.tag.id === tag.id && edge.implied.id === implied.id)) throw apiError(409, 'Implication already exists')
     const cycle = tag.id === implied.id || impliedBy(edges, [implied.slug]).some(found => found.id === tag.id)
-    if (cycle || longestChain(edges, tag.id, 'up') + 1 + longestChain(edges, implied.id, 'down') > MAX_IMPLICATION_CHAIN) {
-      throw apiError(400, 'Invalid implication')
+    // `data.reason` tells which rule it breaks, for the admin screen to say.
+    if (cycle) throw apiError(400, 'Invalid implication', { reason: 'cycle' })
+    if (longestChain(edges, tag.id, 'up') + 1 + longestChain(edges, implied.id, 'down') > MAX_IMPLICATION_CHAIN) {
+      throw apiError(400, 'Invalid implication', { reason: 'chain' })
     }
     await tx.run(sql`INSERT INTO tag_implications (tag_id, implied_tag_id) VALUES (${tag.id}, ${implied.id})`)
     // Uploads carrying the tag or any tag that implies it, transitively.

@@ -80,15 +80,21 @@ describe('admin page', () => {
     await page.click('[data-testid=alias-form] button[type=submit]')
     await page.waitForFunction(text => document.querySelector('[data-testid=tag-rules-status]')?.textContent?.includes(text), `#${from} now resolves to #${to}`)
     await expect(page.innerText('[data-testid=alias-list]')).resolves.toContain(`#${from} → #${to}`)
-    // A tag no upload was ever given: the answer names the two asked for, and what a rule needs.
+    // A tag no upload was ever given: the answer names it, and what a rule needs.
     await page.fill('#implication-tag', to)
     await page.fill('#implication-implies', `${implied}-none`)
     await page.click('[data-testid=implication-form] button[type=submit]')
     await page.waitForFunction(text => document.querySelector('[data-testid=tag-rules-status]')?.textContent?.includes(text),
-      `No such tag: #${to} or #${implied}-none. A rule can only name a tag some upload has been given.`)
+      `No such tag: #${implied}-none. A rule can only name a tag some upload has been given.`)
     await page.fill('#implication-implies', implied)
     await page.click('[data-testid=implication-form] button[type=submit]')
     await page.waitForFunction(text => document.querySelector('[data-testid=tag-rules-status]')?.textContent?.includes(text), `#${to} now implies #${implied}`)
+    // The way back would be a circle: it says so.
+    await page.fill('#implication-tag', implied)
+    await page.fill('#implication-implies', to)
+    await page.click('[data-testid=implication-form] button[type=submit]')
+    await page.waitForFunction(text => document.querySelector('[data-testid=tag-rules-status]')?.textContent === text,
+      'Not added: it would make a circle, a tag implying itself through the others.')
 
     await goto(page, `/tags/${from}`)
     const rules = await page.innerText('[data-testid=tag-rules]')

@@ -3390,7 +3390,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Invalid tag`; `Invalid implication`: a cycle, or a chain of more than 5 implications */
+            /** @description `Invalid tag`; `Invalid implication`: a cycle (`data.reason`: `cycle`), or a chain of more than 5 implications (`chain`) */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -96,11 +96,20 @@ describe('admin page', () => {
     await page.waitForFunction(text => document.querySelector('[data-testid=tag-rules-status]')?.textContent === text,
       'Not added: it would make a circle, a tag implying itself through the others.')
 
+    // The alias's page is its tag's, under the name it was reached by, which it does not list again.
     await goto(page, `/tags/${from}`)
     const rules = await page.innerText('[data-testid=tag-rules]')
     expect(rules).toContain(`Alias of\n#${to}`)
-    expect(rules).toContain(`Also known as\n#${from}`)
+    expect(rules).not.toContain('Also known as')
     expect(rules).toContain(`Implies\n#${implied}`)
+    await expect(page.locator('link[rel=canonical]').getAttribute('href')).resolves.toMatch(new RegExp(`/tags/${to}$`))
+    await page.getByRole('heading', { name: `Uploads tagged #${to}` }).waitFor()
+    await goto(page, `/tags/${to}`)
+    expect(await page.innerText('[data-testid=tag-rules]')).toContain(`Also known as\n#${from}`)
+    // The search box suggests the alias as one, with its tag's count.
+    await page.getByRole('combobox', { name: 'Search uploads' }).pressSequentially(from)
+    const suggestion = await page.getByRole('option', { name: new RegExp(`^${from}`) }).textContent()
+    expect(suggestion?.replace(/\s+/g, ' ').trim()).toBe(`${from} alias of ${to} · 1 upload`)
 
     await goto(page, '/admin?tab=tags')
     await page.click(`button[aria-label="Remove alias ${from}"]`)

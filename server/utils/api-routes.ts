@@ -2,31 +2,16 @@
 /// <reference path="../types/nitro-virtual.d.ts" />
 import { lazyEventHandler, type EventHandler } from 'h3'
 import { handlers } from '#nitro-internal-virtual/server-handlers'
+import { routeMethods } from './route-methods'
 
-let routes: { pattern: RegExp, methods: Set<string> }[] | undefined
+let methodsOf: ((path: string) => Set<string>) | undefined
 
-/** Every API route (as a pattern) with the methods it answers, from Nitro's own route table. */
-function apiRoutes() {
-  if (routes) return routes
-  const byRoute = new Map<string, { pattern: RegExp, methods: Set<string> }>()
-  for (const handler of handlers) {
-    if (!handler.route?.startsWith('/api/') || handler.route.includes('**') || handler.middleware) continue
-    const entry = byRoute.get(handler.route) ?? {
-      pattern: new RegExp(`^${handler.route.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:\w+/g, '[^/]+')}/?$`),
-      methods: new Set<string>(),
-    }
-    entry.methods.add((handler.method ?? 'get').toUpperCase())
-    byRoute.set(handler.route, entry)
-  }
-  routes = [...byRoute.values()]
-  return routes
-}
-
-/** The methods an API path answers (empty when no route has that path). */
+/** The methods an API path answers (empty when no route has that path), from Nitro's own route table. */
 export function allowedMethods(path: string): Set<string> {
-  const allowed = new Set(apiRoutes().filter(r => r.pattern.test(path)).flatMap(r => [...r.methods]))
-  if (allowed.has('GET')) allowed.add('HEAD')
-  return allowed
+  methodsOf ??= routeMethods(handlers
+    .filter(handler => handler.route?.startsWith('/api/') && !handler.route.includes('**') && !handler.middleware)
+    .map(handler => ({ route: handler.route!, method: handler.method ?? 'get' })))
+  return methodsOf(path)
 }
 
 /** The handler Nitro's router runs for `route` (as written in its table, e.g. `/api/user/:username/uploads`) and `method`. */

@@ -21,6 +21,11 @@ describe('error shape', () => {
     expect(response.status).toBe(405)
     expect(response.headers.get('allow')).toBe('GET, HEAD')
     expect(response.body).toEqual({ statusCode: 405, statusMessage: 'Method Not Allowed', message: 'Method not allowed' })
+    // A static path beside an `{id}` route is that route alone: its DELETE never reaches the id's handler.
+    const generate = await api('/api/auth/tokens/generate', { method: 'DELETE' })
+    expect([generate.status, generate.headers.get('allow')]).toEqual([405, 'POST'])
+    const preview = await api('/api/comments/preview', { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{}' })
+    expect([preview.status, preview.headers.get('allow')]).toEqual([405, 'POST'])
   })
 
   it('answers malformed JSON with 400 and no stack', async () => {

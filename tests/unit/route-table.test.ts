@@ -5,6 +5,7 @@ import type { ApiOperation, ApiPaths } from '../../server/utils/openapi'
 import { routeCachePolicy } from '../../server/utils/http-cache'
 import { rateLimitCategory } from '../../server/utils/rate-limit'
 import { ROUTE_TABLE, type RouteRecord } from '../../server/utils/route-table'
+import { routeMethods } from '../../server/utils/route-methods'
 
 const ID = '0b6f3c1e-5d2a-4f7e-9a61-2c8d4e5f6a7b'
 
@@ -187,5 +188,19 @@ describe('the route table', () => {
     ['/api/auth/sessions', 'revalidate'],
   ])('gives GET %s the %s policy', (path, policy) => {
     expect(routeCachePolicy(path)).toBe(policy)
+  })
+
+  // The router takes a static segment over a parameter, so a path's methods are its static route's alone.
+  it.each([
+    ['/api/auth/tokens/generate', ['POST']],
+    ['/api/comments/preview', ['POST']],
+    ['/api/comments/preview/', ['POST']],
+    [`/api/auth/tokens/${ID}`, ['DELETE']],
+    [`/api/comments/${ID}`, ['DELETE', 'PATCH']],
+    ['/api/upload/x', ['DELETE', 'GET', 'HEAD', 'PATCH']],
+    ['/api/vote', ['DELETE', 'GET', 'HEAD', 'POST']],
+    ['/api/nothing', []],
+  ])('allows on %s the methods %j', (path, methods) => {
+    expect([...routeMethods(ROUTE_TABLE)(path)].sort()).toEqual(methods)
   })
 })

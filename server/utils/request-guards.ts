@@ -43,7 +43,24 @@ function isOwnOrigin(event: H3Event, origin: string): boolean {
 /** A JSON body, or none at all (no Content-Type and nothing to read). */
 export function isJsonOrEmpty(event: H3Event): boolean {
   const type = requestHeader(event, 'content-type')
-  if (type !== undefined) return type.split(';')[0]!.trim().toLowerCase() === 'application/json'
+  if (type !== undefined) return isJsonType(type)
   const length = requestHeader(event, 'content-length')
   return requestHeader(event, 'transfer-encoding') === undefined && (length === undefined || Number(length) === 0)
+}
+
+/**
+ * `application/json`, in UTF-8: the body is read as UTF-8 (server/utils/validation.ts),
+ * so a charset other than UTF-8 is refused like another type rather than read as
+ * UTF-8 anyway (`charset=latin1` turned é into U+FFFD in what was stored).
+ * `utf8` is a label of UTF-8 too (WHATWG Encoding).
+ */
+export function isJsonType(type: string): boolean {
+  const [essence, ...parameters] = type.split(';')
+  if (essence!.trim().toLowerCase() !== 'application/json') return false
+  return parameters.every((parameter) => {
+    const at = parameter.indexOf('=')
+    if (parameter.slice(0, at).trim().toLowerCase() !== 'charset') return true
+    const charset = parameter.slice(at + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase()
+    return charset === 'utf-8' || charset === 'utf8'
+  })
 }

@@ -77,6 +77,8 @@ describe('JSON endpoints take only application/json (415 otherwise)', () => {
       ['multipart', { body: uploadForm({ action: 'login', email: user.email, password: user.password }) }],
       ['no type', { body: new Blob([json]) }],
       ['application/jsonx', { body: json, headers: { 'content-type': 'application/jsonx' } }],
+      // Bodies are read as UTF-8: another charset is refused, not read as UTF-8 anyway.
+      ['charset=latin1', { body: json, headers: { 'content-type': 'application/json; charset=latin1' } }],
     ]
     for (const [label, init] of bodies) {
       for (const [path, cookie] of [['/api/auth', undefined], ['/api/auth/tokens/generate', `auth-token=${user.token}`], ['/api/auth/logout', `auth-token=${user.token}`]] as const) {

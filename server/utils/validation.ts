@@ -102,6 +102,10 @@ export async function readValidated<S extends Schema>(event: H3Event, schema: S)
     catch {
       throw badRequest('Invalid JSON body')
     }
+    // Every body of the API is an object. valibot's object schemas take an array as one,
+    // and `null` used to stand for no body: an admin's DELETE with `[]` removed and banned
+    // with the defaults. No body at all still means `{}`.
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('Invalid body')
   }
   return parseWith(schema, body ?? {})
 }

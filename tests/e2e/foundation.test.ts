@@ -32,6 +32,11 @@ describe('error shape', () => {
     const response = await api('/api/auth', { method: 'POST', body: '{not json', headers: { 'content-type': 'application/json' } })
     expect(response.status).toBe(400)
     expect(response.body).toEqual({ statusCode: 400, statusMessage: 'Bad Request', message: 'Invalid JSON body' })
+    // Every body is an object: anything else was read as `{}` (or as an object with no fields).
+    for (const body of ['[]', 'null', '"x"', '5', '[{"action":"login"}]']) {
+      const refused = await api('/api/auth', { method: 'POST', body, headers: { 'content-type': 'application/json' } })
+      expect([body, refused.status, refused.body]).toEqual([body, 400, { statusCode: 400, statusMessage: 'Bad Request', message: 'Invalid body' }])
+    }
   })
 
   it('reads a JSON body whatever the Content-Type parameters, and keeps only the fields the schema names', async () => {

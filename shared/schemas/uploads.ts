@@ -21,7 +21,8 @@ export const HttpUrlSchema = (message: string) => v.pipe(
   v.trim(),
   v.nonEmpty(message),
   v.maxLength(MAX_URL_LENGTH, `URLs must be at most ${MAX_URL_LENGTH} characters`),
-  v.check(isHttpUrl, message),
+  // An empty one is refused above: the same words again would list the issue twice.
+  v.check(url => url === '' || isHttpUrl(url), message),
 )
 
 /** A description as stored: trimmed, 1 to 500 characters, at least one of them visible. */

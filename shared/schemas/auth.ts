@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { maxCharacters, minCharacters } from './common'
 
 export const EmailSchema = v.pipe(
   v.string('Email is required'),
@@ -19,8 +20,8 @@ export const UsernameSchema = v.pipe(
 
 export const PasswordSchema = v.pipe(
   v.string('Password is required'),
-  v.minLength(8, 'Password must be 8 to 256 characters'),
-  v.maxLength(256, 'Password must be 8 to 256 characters'),
+  ...minCharacters(8, 'Password must be 8 to 256 characters'),
+  ...maxCharacters(256, 'Password must be 8 to 256 characters'),
 )
 
 /** A 6-digit TOTP code or a backup code XXXX-XXXX-XXXX-XXXX (hex). */

@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { limitSchema, PageSchema } from './lists'
+import { maxCharacters } from './common'
 import { AccountRefSchema } from './modlog'
 
 export const MAX_COMMENT_LENGTH = 2000
@@ -12,7 +13,7 @@ const CommentBodySchema = v.pipe(
   v.string('Invalid body'),
   v.trim(),
   v.minLength(1, 'Comment must not be empty'),
-  v.maxLength(MAX_COMMENT_LENGTH, `Comment must be at most ${MAX_COMMENT_LENGTH} characters`),
+  ...maxCharacters(MAX_COMMENT_LENGTH, `Comment must be at most ${MAX_COMMENT_LENGTH} characters`),
   v.description(`Markdown, 1–${MAX_COMMENT_LENGTH} characters: paragraphs, emphasis, links (http, https, mailto), code, quotes, lists; no HTML, no images`),
 )
 

@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { maxCharacters } from './common'
 import { ListEntrySchema, limitSchema, PageSchema } from './lists'
 import { AccountRefSchema, MAX_MODERATION_NOTE } from './modlog'
 import { BanFlagSchema, TombstoneSchema } from './removal'
@@ -28,7 +29,7 @@ export const ReportSchema = v.object({
   details: v.optional(v.pipe(
     v.string('Invalid details'),
     v.trim(),
-    v.maxLength(MAX_REPORT_DETAILS, `Details must be at most ${MAX_REPORT_DETAILS} characters`),
+    ...maxCharacters(MAX_REPORT_DETAILS, `Details must be at most ${MAX_REPORT_DETAILS} characters`),
     v.transform(details => details || undefined),
   )),
   clientFingerprint: v.optional(v.pipe(

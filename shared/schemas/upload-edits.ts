@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { MAX_TAGS_PER_UPLOAD, parseTagName } from '../utils/tags'
+import { maxCharacters } from './common'
 import { AccountRefSchema, MAX_MODERATION_NOTE } from './modlog'
 import { limitSchema, PageSchema } from './lists'
 import { TagNameSchema } from './tags'
@@ -11,7 +12,7 @@ export const MAX_EDIT_REASON = 200
 const ReasonSchema = v.optional(v.pipe(
   v.string('Reason must be a string'),
   v.trim(),
-  v.check(text => [...text].length <= MAX_EDIT_REASON, `Reason must be at most ${MAX_EDIT_REASON} characters`),
+  ...maxCharacters(MAX_EDIT_REASON, `Reason must be at most ${MAX_EDIT_REASON} characters`),
   v.transform(text => text || null),
 ))
 

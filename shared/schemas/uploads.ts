@@ -3,6 +3,7 @@ import { CONTENT_RATINGS } from '../utils/content-rating'
 import { MAX_TAGS_PER_UPLOAD, parseTagName, TAG_NAME_MESSAGE } from '../utils/tags'
 import { MAX_DESCRIPTION_LENGTH, MAX_URL_LENGTH } from '../utils/upload-limits'
 import { hasVisibleCharacter } from '../utils/visible-text'
+import { maxCharacters } from './common'
 import { TagSchema } from './tags'
 
 const isHttpUrl = (value: string) => {
@@ -31,7 +32,7 @@ export const DescriptionTextSchema = v.pipe(
   v.trim(),
   v.nonEmpty('Description is required'),
   v.check(hasVisibleCharacter, 'Description must contain a visible character'),
-  v.check(text => [...text].length <= MAX_DESCRIPTION_LENGTH, `Description must be at most ${MAX_DESCRIPTION_LENGTH} characters`),
+  ...maxCharacters(MAX_DESCRIPTION_LENGTH, `Description must be at most ${MAX_DESCRIPTION_LENGTH} characters`),
 )
 
 const DescriptionSchema = v.pipe(
@@ -39,7 +40,7 @@ const DescriptionSchema = v.pipe(
   v.trim(),
   v.nonEmpty('Description is required'),
   v.check(hasVisibleCharacter, 'Description must contain a visible character'),
-  v.check(text => [...text].length <= MAX_DESCRIPTION_LENGTH, `Description must be at most ${MAX_DESCRIPTION_LENGTH} characters`),
+  ...maxCharacters(MAX_DESCRIPTION_LENGTH, `Description must be at most ${MAX_DESCRIPTION_LENGTH} characters`),
 )
 
 /** Comma-separated tag names: trimmed, empties dropped, one per slug, each per the tag-name rule (as stored), at most 10. */

@@ -98,6 +98,9 @@ export async function readMultipart(event: H3Event, options: { maxFileBytes: num
       form.file = file
     })
     parser.on('field', (name, value, info) => {
+      // A part without a filename is a text field to busboy: `curl -F 'file=<img.png'` sends the
+      // image so, which was then refused as text (a NUL in it, or too long), not as a missing file.
+      if (name === 'file') return fail(badRequest('The file part needs a filename'))
       if (info.valueTruncated || info.nameTruncated) return fail(badRequest('A form field is too long'))
       form.fields[name] = value
     })

@@ -183,6 +183,16 @@ describe('POST /api/upload (fields)', () => {
     expect(response.body.message).toBe(message)
   })
 
+  it('refuses a file part without a filename, as curl -F \'file=<img.png\' sends it', async () => {
+    // Bytes with a NUL, and more than a text field holds: the missing filename is what is said.
+    for (const bytes of ['\x89PNG\0', 'x'.repeat(20_000)]) {
+      const form = uploadForm({ upload_type: 'image', description: 'no filename' })
+      form.append('file', bytes)
+      const response = await api('/api/upload', { method: 'POST', token: owner.token, body: form })
+      expect([response.status, response.body.message]).toEqual([400, 'The file part needs a filename'])
+    }
+  })
+
   it('counts the description in Unicode code points (500 emoji are fine)', async () => {
     const response = await postUpload(owner, { upload_type: 'link', description: '😀'.repeat(500), external_url: 'https://example.com/emoji' })
     expect(response.status).toBe(201)

@@ -20,9 +20,12 @@ export interface MultipartForm {
  * Streams a multipart/form-data body: text fields into `fields`, the part named
  * `file` into a temporary file in `tmpDir`. A file over `maxFileBytes` is a 413
  * as soon as the cap is crossed (a Content-Length over the cap is refused before
- * anything is read); the rest of the body is never stored.
+ * anything is read); the rest of the body is never stored. Each field and the file
+ * come once: a repeat is a 400 (the last value used to win silently, and a second
+ * file was "Too many form fields") that names the field when it is one of the
+ * form's own `fields`.
  */
-export async function readMultipart(event: H3Event, options: { maxFileBytes: number, tmpDir: string }): Promise<MultipartForm> {
+export async function readMultipart(event: H3Event, options: { maxFileBytes: number, tmpDir: string, fields: readonly string[] }): Promise<MultipartForm> {
   const req = event.node.req
   const contentType = getRequestHeader(event, 'content-type') ?? ''
   if (!/^multipart\/form-data\s*;/i.test(contentType)) throw badRequest('Expected a multipart/form-data body')
@@ -47,7 +50,8 @@ export async function readMultipart(event: H3Event, options: { maxFileBytes: num
       parser = busboy({
         headers: req.headers,
         // busboy reports 'limit' on reaching fileSize, so one byte more is the first refused size.
-        limits: { fileSize: options.maxFileBytes + 1, files: 1, fields: 20, fieldSize: 16 * 1024, parts: 25, headerPairs: 50 },
+        // Two files: a second `file` part is refused by name rather than by the limit.
+        limits: { fileSize: options.maxFileBytes + 1, files: 2, fields: 20, fieldSize: 16 * 1024, parts: 25, headerPairs: 50 },
       })
     }
     catch {
@@ -68,7 +72,7 @@ export async function readMultipart(event: H3Event, options: { maxFileBytes: num
     parser.on('file', (name, stream, info) => {
       if (name !== 'file' || form.file) {
         stream.resume()
-        return
+        return form.file && name === 'file' ? fail(badRequest(sentTwice(name))) : undefined
       }
       const file = { path: tempPath, filename: info.filename ?? '', size: 0, received: { sha256: '', head: Buffer.alloc(0) } }
       if (file.filename.includes('\0')) {
@@ -102,6 +106,7 @@ export async function readMultipart(event: H3Event, options: { maxFileBytes: num
       // image so, which was then refused as text (a NUL in it, or too long), not as a missing file.
       if (name === 'file') return fail(badRequest('The file part needs a filename'))
       if (info.valueTruncated || info.nameTruncated) return fail(badRequest('A form field is too long'))
+      if (Object.hasOwn(form.fields, name)) return fail(badRequest(sentTwice(options.fields.includes(name) ? name : undefined)))
       form.fields[name] = value
     })
     for (const limit of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) parser.on(limit, () => fail(badRequest('Too many form fields')))
@@ -116,6 +121,11 @@ export async function readMultipart(event: H3Event, options: { maxFileBytes: num
     req.on('error', fail)
     req.pipe(parser)
   })
+}
+
+/** The refusal of a field sent twice: named when it is one of the form's own, never with a name the client made up. */
+function sentTwice(name: string | undefined): string {
+  return name ? `${name} must be sent once` : 'A form field must be sent once'
 }
 
 /** Most bytes read and dropped after an early answer before the connection is cut. */

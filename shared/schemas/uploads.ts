@@ -126,6 +126,10 @@ export const UploadFormSchema = v.variant('upload_type', [ImageUploadFormSchema,
 /** The same body for POST /api/v1/upload (no `image_url`). */
 export const ApiUploadFormSchema = v.variant('upload_type', [ImageUploadFormSchema, LinkUploadFormSchema])
 
+/** The text fields of the upload forms, as documented (`file` is the image part): the multipart reader names these when one comes twice. */
+export const UPLOAD_FORM_FIELDS: readonly string[] = [...new Set(UploadFormSchema.options.flatMap(option => Object.keys(option.entries)))]
+  .filter(name => name !== 'file')
+
 export const UploadCreatedSchema = v.object({
   upload: v.object({
     id: v.pipe(v.string(), v.uuid()),

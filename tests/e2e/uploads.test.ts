@@ -193,6 +193,23 @@ describe('POST /api/upload (fields)', () => {
     }
   })
 
+  it('refuses a field sent twice, a second file part too, naming it', async () => {
+    const twice = uploadForm({ upload_type: 'link', description: 'd1', external_url: 'https://example.com/twice', rating: 'safe' })
+    twice.append('rating', 'explicit')
+    const field = await api('/api/upload', { method: 'POST', token: owner.token, body: twice })
+    expect([field.status, field.body.message]).toEqual([400, 'rating must be sent once'])
+    const image = await randomImage('png')
+    const twoFiles = uploadForm({ upload_type: 'image', description: 'two files' }, { data: image, name: 'a.png' })
+    twoFiles.append('file', new Blob([new Uint8Array(image)]), 'b.png')
+    const file = await api('/api/upload', { method: 'POST', token: owner.token, body: twoFiles })
+    expect([file.status, file.body.message]).toEqual([400, 'file must be sent once'])
+    // A field the form does not name is refused twice too, without saying the name it was sent with.
+    const extra = uploadForm({ upload_type: 'link', description: 'extra fields', external_url: 'https://example.com/extra', note: 'a' })
+    extra.append('note', 'b')
+    const unnamed = await api('/api/upload', { method: 'POST', token: owner.token, body: extra })
+    expect([unnamed.status, unnamed.body.message]).toEqual([400, 'A form field must be sent once'])
+  })
+
   it('counts the description in Unicode code points (500 emoji are fine)', async () => {
     const response = await postUpload(owner, { upload_type: 'link', description: '😀'.repeat(500), external_url: 'https://example.com/emoji' })
     expect(response.status).toBe(201)

@@ -9,7 +9,7 @@ export default defineEventHandler(async (event) => {
   const options = mediaOptions()
   let source: Parameters<typeof searchByImage>[2]
   if (/^multipart\/form-data/i.test(getRequestHeader(event, 'content-type') ?? '')) {
-    const form = await readMultipart(event, { maxFileBytes: MAX_IMAGE_BYTES, tmpDir: options.tmpDir })
+    const form = await readMultipart(event, { maxFileBytes: MAX_IMAGE_BYTES, tmpDir: options.tmpDir, fields: [] })
     if (!form.file) throw badRequest('File is required')
     source = { file: form.file }
   }

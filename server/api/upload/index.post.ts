@@ -1,5 +1,5 @@
 import { setResponseStatus } from 'h3'
-import { UploadFieldsSchema } from '#shared/schemas/uploads'
+import { UPLOAD_FORM_FIELDS, UploadFieldsSchema } from '#shared/schemas/uploads'
 import { MAX_IMAGE_BYTES } from '#shared/utils/upload-limits'
 import { createUpload } from '../../services/uploads'
 
@@ -7,7 +7,7 @@ import { createUpload } from '../../services/uploads'
 export default defineEventHandler(async (event) => {
   const actor = await limitUploader(event, requireUser)
   const options = mediaOptions()
-  const form = await readMultipart(event, { maxFileBytes: MAX_IMAGE_BYTES, tmpDir: options.tmpDir })
+  const form = await readMultipart(event, { maxFileBytes: MAX_IMAGE_BYTES, tmpDir: options.tmpDir, fields: UPLOAD_FORM_FIELDS })
   const input = parseWith(UploadFieldsSchema, form.fields)
   const created = await createUpload(useDB(), actor, input, form.file, options)
   setResponseStatus(event, 201)

@@ -73,7 +73,7 @@ export default defineApiPaths({
       params: { query: MyVotesQuerySchema },
       responses: {
         200: { description: 'The votes by upload id', schema: MyVotesResponseSchema, headers: { 'Cache-Control': 'private, no-store' } },
-        400: { description: '`Upload IDs required`, `Too many upload IDs` (more than 100), `Invalid upload ID`' },
+        400: { description: '`Upload IDs required`, `Too many upload IDs` (more than 100), `Invalid upload ID`, `Invalid upload IDs` (uploadIds given more than once)' },
         401: { description: 'Not authenticated' },
       },
     },

@@ -30,10 +30,14 @@ export const VoteQuerySchema = v.object({
 /** The most uploads GET /api/vote/mine answers for at once (a page of the longest list). */
 export const MY_VOTES_MAX = 100
 
-/** GET /api/vote/mine?uploadIds=: comma-separated upload ids, 1 to MY_VOTES_MAX of them. */
+/**
+ * GET /api/vote/mine?uploadIds=: comma-separated upload ids, 1 to MY_VOTES_MAX of them.
+ * One value: repeated (`uploadIds=a&uploadIds=b`) it is 400 `Invalid upload IDs`, as a
+ * repeated `page` or `sort` is refused with its own words, not `Upload IDs required`.
+ */
 export const MyVotesQuerySchema = v.object({
   uploadIds: v.pipe(
-    v.string('Upload IDs required'),
+    v.string(issue => issue.received === 'undefined' ? 'Upload IDs required' : 'Invalid upload IDs'),
     v.nonEmpty('Upload IDs required'),
     v.maxLength(MY_VOTES_MAX * 37, 'Too many upload IDs'),
     v.description(`Comma-separated upload ids, at most ${MY_VOTES_MAX}`),

@@ -54,6 +54,8 @@ describe('GET /api/vote/mine', () => {
       ['?uploadIds=', 'Upload IDs required'],
       ['?uploadIds=not-a-uuid', 'Invalid upload ID'],
       [`?uploadIds=${randomUUID()},,${randomUUID()}`, 'Invalid upload ID'],
+      // One comma-separated value: repeated, the ids were still sent, so not "required".
+      [`?uploadIds=${randomUUID()}&uploadIds=${randomUUID()}`, 'Invalid upload IDs'],
     ] as const) {
       const response = await api(`/api/vote/mine${query}`, { token: voter.token })
       expect(response.status).toBe(400)

@@ -10179,7 +10179,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `Upload IDs required`, `Too many upload IDs` (more than 100), `Invalid upload ID` */
+            /** @description `Upload IDs required`, `Too many upload IDs` (more than 100), `Invalid upload ID`, `Invalid upload IDs` (uploadIds given more than once) */
             400: {
                 headers: {
                     [name: string]: unknown;

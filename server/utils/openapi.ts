@@ -130,6 +130,12 @@ function commonResponses(path: string, method: string, op: ApiOperation): ApiOpe
   if (method !== 'get' && !op.body?.multipart) responses[415] = { description: 'A body that is not application/json' }
   // Every /api request but an image counts against a rate limit (docs/behaviour.md, Rate limits); feeds are not under /api.
   if (path.startsWith('/api/') && !path.startsWith('/api/image/')) responses[429] = { description: 'Rate limited', headers: { 'Retry-After': 'Seconds to wait' } }
+  // Every parameter of an /api operation is read through parseWith, which refuses a NUL
+  // (docs/behaviour.md, Errors): a 400 even where the operation documents no other. An
+  // operation that lists its own 400s keeps its words.
+  if (path.startsWith('/api/') && (op.params?.path || op.params?.query)) responses[400] = { description: '`Text must not contain NUL characters` (a parameter with U+0000)' }
+  // Node answers a request line and headers over 16 KB before any handler: a very long query.
+  if (op.params?.query) responses[431] = { description: '`Request headers too large`: the request line and headers over 16 KB (a very long query)' }
   return responses
 }
 

@@ -41,6 +41,25 @@ describe('buildOpenApiDocument', () => {
     expect(document.components.schemas).toMatchObject({ Cat: { examples: [{ kind: 'cat', lives: 9 }] }, Error: { examples: [{ statusCode: 400 }] } })
   })
 
+  it('lists the 400 of a NUL in any /api parameter, and the 431 of a query too long', () => {
+    const id = v.object({ id: v.string() })
+    const document = build([
+      { '/api/things/{id}': { get: { ...op('getThing'), params: { path: id } }, delete: { ...op('deleteThing'), params: { path: id }, responses: { 200: { description: 'ok' }, 400: { description: '`Invalid ID`' } } } } },
+      { '/api/things': { get: { ...op('listThings'), params: { query: v.object({ page: PageSchema }) } } } },
+      { '/api/plain': { get: op('getPlain') } },
+      { '/feeds/{name}': { get: { ...op('getFeed'), params: { path: v.object({ name: v.string() }) } } } },
+    ])
+    const responses = (path: string, method = 'get') => (document.paths[path]![method] as { responses: Record<string, { description: string }> }).responses
+    const nul = '`Text must not contain NUL characters` (a parameter with U+0000)'
+    expect(responses('/api/things/{id}')['400']!.description).toBe(nul)
+    expect(responses('/api/things/{id}', 'delete')['400']!.description).toBe('`Invalid ID`')
+    expect(responses('/api/things')['400']!.description).toBe(nul)
+    expect(Object.keys(responses('/api/things'))).toContain('431')
+    expect(Object.keys(responses('/api/things/{id}'))).not.toContain('431')
+    expect(Object.keys(responses('/api/plain')).sort()).toEqual(['200', '304', '429'])
+    expect(Object.keys(responses('/feeds/{name}')).sort()).toEqual(['200', '304'])
+  })
+
   it('needs the Error component and one name per component', () => {
     expect(() => build([], { requests: {}, responses: {} })).toThrow('need Error')
     expect(() => build([], { requests: { Error: components.responses.Error! }, responses: components.responses })).toThrow('both a request and a response component')

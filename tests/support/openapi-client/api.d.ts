@@ -2633,6 +2633,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     liftBan: {
@@ -2805,6 +2814,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listReports: {
@@ -2945,6 +2963,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3877,6 +3904,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6012,6 +6048,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `Text must not contain NUL characters` (a parameter with U+0000) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not authenticated */
             401: {
                 headers: {
@@ -6719,6 +6764,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getDuelLeaderboard: {
@@ -6810,6 +6864,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6935,6 +6998,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A derivative not made yet (small, medium, display size, or a thumbnail lost in a crash) waits for image processing (queue full), or the media storage (an S3 bucket) does not answer: try again later */
             503: {
                 headers: {
@@ -7004,6 +7076,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listTopVotedUploads: {
@@ -7056,6 +7137,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -7449,6 +7539,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getProfileFilters: {
@@ -7809,6 +7908,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     searchUploads: {
@@ -7880,6 +7988,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -8041,6 +8158,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     searchTags: {
@@ -8094,6 +8220,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -8299,6 +8434,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `Text must not contain NUL characters` (a parameter with U+0000) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description No such upload, or private and the caller is neither its owner nor an admin, or removed by its owner */
             404: {
@@ -8644,6 +8788,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     postComment: {
@@ -8783,6 +8936,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description `Text must not contain NUL characters` (a parameter with U+0000) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not authenticated */
             401: {
                 headers: {
@@ -8853,6 +9015,15 @@ export interface operations {
                         favourited: boolean;
                         favourites: number;
                     };
+                };
+            };
+            /** @description `Text must not contain NUL characters` (a parameter with U+0000) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not authenticated */
@@ -8995,6 +9166,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     toggleUploadPrivacy: {
@@ -9022,6 +9202,15 @@ export interface operations {
                         /** @enum {number} */
                         is_private: 0 | 1;
                     };
+                };
+            };
+            /** @description `Text must not contain NUL characters` (a parameter with U+0000) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not authenticated */
@@ -9249,6 +9438,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -9584,6 +9782,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listUserFavourites: {
@@ -9647,6 +9854,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -9723,6 +9939,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait */
                     "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -9889,6 +10114,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     castVote: {
@@ -10043,6 +10277,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the window resets */
                     "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -10208,6 +10451,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getNextUnvotedUpload: {
@@ -10264,6 +10516,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getRecentFeedAtom: {
@@ -10300,6 +10561,15 @@ export interface operations {
             };
             /** @description `Invalid rating` */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10362,6 +10632,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getSearchFeedAtom: {
@@ -10409,6 +10688,15 @@ export interface operations {
             };
             /** @description `Authentication required`: the query asks is: */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10482,6 +10770,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getTagFeedAtom: {
@@ -10529,6 +10826,15 @@ export interface operations {
             };
             /** @description `Tag not found` */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10602,6 +10908,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getTopFeedAtom: {
@@ -10638,6 +10953,15 @@ export interface operations {
             };
             /** @description `Invalid rating` */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10693,6 +11017,15 @@ export interface operations {
             };
             /** @description `Invalid rating` */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10868,6 +11201,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getUserFeedJson: {
@@ -10934,6 +11276,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getUserFavouritesFeedAtom: {
@@ -10981,6 +11332,15 @@ export interface operations {
             };
             /** @description `Favourites not found` (no such user, or their favourites are private) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11047,6 +11407,15 @@ export interface operations {
             };
             /** @description `Favourites not found` (no such user, or their favourites are private) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Request headers too large`: the request line and headers over 16 KB (a very long query) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };

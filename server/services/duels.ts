@@ -7,7 +7,7 @@ import { dialects, FOR_SHARE, inList, sql, type Query } from '../database/sql'
 import { apiError } from './errors'
 import { cachedList, type DataVersion } from './list-cache'
 import { resolveSlugsIn } from './tag-rules'
-import { ENTRY_COLUMNS, filtering, NO_FILTER, withTags, type CallerFilter, type ListRow, type Paging } from './lists'
+import { ENTRY_COLUMNS, filterKey, filtering, NO_FILTER, withTags, type CallerFilter, type ListRow, type Paging } from './lists'
 import { hashSignal } from './votes'
 
 /**
@@ -268,15 +268,17 @@ export const LEADERBOARD_TOTAL_MAX = 10_000
  * GET /api/duels/leaderboard: public images judged at least five times,
  * strongest first (ties: newest id first), optionally of one tag and of
  * uploads created within the period (the period is the upload's, as the
- * other lists take it), with the total (up to LEADERBOARD_TOTAL_MAX). Read in
- * the order of duel_standings_ranked_idx.
+ * other lists take it), with the total (up to LEADERBOARD_TOTAL_MAX). `filter`
+ * leaves out what the caller's lists leave out (`rating=`, an account's hidden
+ * ratings and tags), as for the pool of GET /api/duel/next; it is part of the
+ * cache key. Read in the order of duel_standings_ranked_idx.
  */
-export function duelLeaderboard(db: Database, query: Paging & { tag?: string, period: Period }, at?: DataVersion) {
+export function duelLeaderboard(db: Database, query: Paging & { tag?: string, period: Period }, filter: CallerFilter = NO_FILTER, at?: DataVersion) {
   const slug = query.tag === undefined ? '' : slugify(query.tag)
   const since = periodStart(query.period)
-  return cachedList(db, `duels ${query.page} ${query.limit} ${slug} ${since ?? ''}`, async () => {
+  return cachedList(db, `duels ${query.page} ${query.limit} ${slug} ${since ?? ''} ${filterKey(filter)}`, async () => {
     const where = sql`${POOL} AND s.wins + s.losses >= ${sql.raw(String(LEADERBOARD_MIN_JUDGEMENTS))}${
-      since === null ? sql`` : sql` AND u.created_at >= ${since}`}${
+      since === null ? sql`` : sql` AND u.created_at >= ${since}`}${filtering(filter, STANDING_ID)}${
       slug === '' ? sql`` : sql` AND s.upload_id IN (SELECT ut.upload_id FROM upload_tags ut JOIN tags t ON t.id = ut.tag_id WHERE t.slug = ${(await resolveSlugsIn(db, [slug]))[0]!})`}`
     const order = sql`ORDER BY s.strength DESC, s.upload_id DESC`
     // The count reads the upload's row only for a period: up to 10,000 lookups it would not need otherwise.

@@ -44,6 +44,7 @@ export const DuelLeaderboardQuerySchema = v.object({
   ), 'all'),
   page: PageSchema,
   limit: limitSchema(20, 100),
+  rating: RatingFilterSchema,
 })
 
 const DuelStandingEntries = {

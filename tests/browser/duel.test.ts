@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { launchBrowser } from '../support/browser'
+import { sql } from '../../server/database/sql'
+import { api } from '../support/api'
+import { launchBrowser, newContext } from '../support/browser'
+import { serverDatabase } from '../support/seed'
+import { sharedServer } from '../support/shared-server'
 import { createUpload, goto, noisePng, registerUser, signedInContext } from './helpers'
 
 /** The answer of the next POST /api/duel this page sends. */
@@ -53,5 +57,45 @@ describe('This or That', () => {
       expect(await page.locator('[data-testid=duel-left]').getAttribute('aria-label')).toMatch(/^Choose the left picture: /)
       await context.close()
     }
+  })
+
+  it('blurs an explicit picture on the leaderboard, and leaves it out where the viewer hides it', async () => {
+    const owner = await registerUser()
+    const safe = await createUpload(owner, { image: await noisePng(320, 320), description: 'Leaderboard safe' })
+    const explicit = await createUpload(owner, { image: await noisePng(320, 320), description: 'Leaderboard explicit' })
+    expect((await api(`/api/upload/${explicit}`, { method: 'PATCH', token: owner.token, body: { rating: 'explicit' } })).status).toBe(200)
+    // Ranked without judging them: five wins each, stronger than any other picture of the shared server.
+    const { db } = serverDatabase()
+    await db.run(sql`UPDATE duel_standings SET strength = 9001, wins = 5 WHERE upload_id = ${safe}`)
+    await db.run(sql`UPDATE duel_standings SET strength = 9000, wins = 5 WHERE upload_id = ${explicit}`)
+    const row = (id: string) => `[data-testid=duel-leaderboard] [data-upload-id="${id}"]`
+
+    // A visitor (explicit blurred by default): blurred under a Show button, in second place.
+    const visitor = await newContext(browser, sharedServer().baseURL)
+    const page = await visitor.newPage()
+    await goto(page, '/duel/leaderboard')
+    await expect(page.locator(`${row(explicit)} .place`).textContent()).resolves.toBe('2')
+    await expect(page.locator(`${row(explicit)} .thumb img`).evaluate(img => getComputedStyle(img).filter)).resolves.toBe('blur(12px)')
+    await expect(page.locator(`${row(safe)} .thumb img`).evaluate(img => getComputedStyle(img).filter)).resolves.toBe('none')
+    await page.click(`${row(explicit)} [data-testid=rating-show]`)
+    await page.waitForSelector(`${row(explicit)} .thumb:not(.rating-blurred)`)
+    // A visitor who hides explicit pictures in this browser: left out, the places kept.
+    await page.evaluate(() => localStorage.setItem('dif:rating-preferences', JSON.stringify({ explicit: 'hide', suggestive: 'show' })))
+    await goto(page, '/duel/leaderboard')
+    await page.waitForSelector(row(explicit), { state: 'detached' })
+    await expect(page.locator(`${row(safe)} .place`).textContent()).resolves.toBe('1')
+    await visitor.close()
+
+    // An account that hides explicit pictures: not in its answer, so not on its page.
+    const viewer = await registerUser()
+    expect((await api('/api/profile/preferences', { method: 'PUT', token: viewer.token, body: { explicit: 'hide' } })).status).toBe(200)
+    const signedIn = await signedInContext(browser, viewer)
+    const own = await signedIn.newPage()
+    const html = await (await goto(own, '/duel/leaderboard'))!.text()
+    expect(html).toContain(safe)
+    expect(html).not.toContain(explicit)
+    await expect(own.locator(row(safe)).count()).resolves.toBe(1)
+    await expect(own.locator(row(explicit)).count()).resolves.toBe(0)
+    await signedIn.close()
   })
 })

@@ -154,6 +154,48 @@ describe('This or That', () => {
     expect((await api('/api/duels/leaderboard?tag=duel-a', { baseURL: server.url })).body.uploads.map((entry: { id: string }) => entry.id)).toEqual([a])
     expect((await api('/api/duels/leaderboard?period=day', { baseURL: server.url })).body).toMatchObject({ total: 1, uploads: [{ id: a }] })
     expect((await api('/api/duels/leaderboard?period=decade', { baseURL: server.url })).body).toMatchObject({ statusCode: 400, message: 'Invalid period' })
+    expect(board.headers.get('cache-control')).toBe('no-cache')
+  })
+
+  it('leaves out of the leaderboard what the caller\'s lists leave out: rating=, an account\'s hidden tags and ratings', async () => {
+    const ids = (response: { body: { uploads: { id: string }[] } }) => response.body.uploads.map(entry => entry.id)
+    const order = (await standing(a)).strength >= (await standing(b)).strength ? [a, b] : [b, a]
+    const board = (query: string, token?: string) => api(`/api/duels/leaderboard${query}`, { baseURL: server.url, token })
+    // `a` is rated explicit for this case, and safe again after it.
+    const rate = async (rating: string) => expect((await api(`/api/upload/${a}`, { baseURL: server.url, method: 'PATCH', token: owner.token, body: { rating } })).status).toBe(200)
+    await rate('explicit')
+    try {
+      const visitor = await board('')
+      expect(ids(visitor)).toEqual(order)
+      expect(visitor.body.uploads.find((entry: { id: string }) => entry.id === a).rating).toBe('explicit')
+      expect(visitor.headers.get('cache-control')).toBe('no-cache')
+      const safeOnly = await board('?rating=safe,suggestive')
+      expect(safeOnly.body).toMatchObject({ total: 1, uploads: [{ id: b, rating: 'safe' }] })
+      expect(safeOnly.headers.get('cache-control')).toBe('no-cache')
+      expect((await board('?rating=nsfw')).body).toMatchObject({ statusCode: 400, message: 'Invalid rating' })
+
+      const user = await registerUser({}, server.url)
+      // The defaults hide nothing: the same answer as a visitor's.
+      const plain = await board('', user.token)
+      expect(ids(plain)).toEqual(order)
+      expect(plain.headers.get('cache-control')).toBe('no-cache')
+      expect((await api('/api/profile/preferences', { baseURL: server.url, method: 'PUT', token: user.token, body: { explicit: 'hide' } })).status).toBe(200)
+      const hiding = await board('', user.token)
+      expect(hiding.body).toMatchObject({ total: 1, uploads: [{ id: b }] })
+      expect(hiding.headers.get('cache-control')).toBe('private, no-store')
+      await expectMatchesOpenApi('GET', '/api/duels/leaderboard', hiding)
+      // The visitor's answer, asked again, is still the whole board: the account's was not cached for it.
+      expect(ids(await board(''))).toEqual(order)
+
+      const tagHider = await registerUser({}, server.url)
+      expect((await api('/api/profile/filters', { baseURL: server.url, method: 'PUT', token: tagHider.token, body: { hiddenTags: ['duel-a'] } })).status).toBe(200)
+      const untagged = await board('', tagHider.token)
+      expect(untagged.body).toMatchObject({ total: 1, uploads: [{ id: b }] })
+      expect(untagged.headers.get('cache-control')).toBe('private, no-store')
+    }
+    finally {
+      await rate('safe')
+    }
   })
 
   // Last: it adds two rated images to the pool.

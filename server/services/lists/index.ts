@@ -8,7 +8,7 @@
 export { ENTRY_COLUMNS, toFullUpload, UPLOAD_COLUMNS, withTags, type ListEntry, type ListRow, type UploadRow } from './entry'
 export { featureList, nextToVote, type AnonymousVisitor } from './featured'
 export { listFilteredUploads, listMatchingUploads, onTagLinks } from './filtered'
-export { filtering, NO_FILTER, PUBLIC_VIEW, type CallerFilter, type ListView } from './filters'
+export { filterKey, filtering, NO_FILTER, PUBLIC_VIEW, type CallerFilter, type ListView } from './filters'
 export { pageWithTotal, totalAndPage } from './page'
 export { hiddenTagsOf, profileFilters, ratingPreferencesOf, setProfileFilters } from './profile-filters'
 export { pageWindow, type Paging } from './paging'

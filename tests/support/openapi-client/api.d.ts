@@ -925,7 +925,7 @@ export interface paths {
         };
         /**
          * The strongest images of This or That
-         * @description Public images judged at least 5 times (wins plus losses), strongest first, with their strength, wins and losses; optionally of one tag, and of uploads created within the period. `total` counts them up to 10,000.
+         * @description Public images judged at least 5 times (wins plus losses), strongest first, with their strength, wins and losses; optionally of one tag, and of uploads created within the period. As on the lists, `rating=` keeps only those ratings, and a signed-in caller's hidden tags and the ratings it hides (PUT /api/profile/preferences) are left out; such an answer is `private, no-store`, any other `no-cache`. `total` counts them up to 10,000.
          */
         get: operations["getDuelLeaderboard"];
         put?: never;
@@ -6785,6 +6785,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size; a larger value is treated as 100 */
                 limit?: number;
+                /** @description Only uploads of these content ratings: safe, suggestive, explicit; repeated or comma-separated (rating=safe,suggestive). Default: every rating the caller does not hide */
+                rating?: string | string[];
             };
             header?: never;
             path?: never;
@@ -6850,7 +6852,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `Invalid period`, `Invalid page`, `Invalid limit`, `Invalid tag` */
+            /** @description `Invalid period`, `Invalid page`, `Invalid limit`, `Invalid tag`, `Invalid rating` */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -77,6 +77,9 @@ describe('This or That', () => {
     await expect(page.locator(`${row(explicit)} .place`).textContent()).resolves.toBe('2')
     await expect(page.locator(`${row(explicit)} .thumb img`).evaluate(img => getComputedStyle(img).filter)).resolves.toBe('blur(12px)')
     await expect(page.locator(`${row(safe)} .thumb img`).evaluate(img => getComputedStyle(img).filter)).resolves.toBe('none')
+    // Its numbers named, its uploader linked.
+    await expect(page.locator(`${row(safe)} [data-testid=duel-leaderboard-strength]`).textContent()).resolves.toBe('Strength 9001')
+    await expect(page.locator(`${row(safe)} [data-testid=duel-leaderboard-uploader]`).getAttribute('href')).resolves.toBe(`/user/${owner.username}`)
     await page.click(`${row(explicit)} [data-testid=rating-show]`)
     await page.waitForSelector(`${row(explicit)} .thumb:not(.rating-blurred)`)
     // A visitor who hides explicit pictures in this browser: left out, the places kept.
@@ -84,6 +87,11 @@ describe('This or That', () => {
     await goto(page, '/duel/leaderboard')
     await page.waitForSelector(row(explicit), { state: 'detached' })
     await expect(page.locator(`${row(safe)} .place`).textContent()).resolves.toBe('1')
+
+    // Paged with ?page=: page 2 of a board this short is empty, and leads back.
+    await goto(page, '/duel/leaderboard?page=2')
+    await page.locator('[data-testid=duel-leaderboard-empty]', { hasText: 'There is no picture on this page.' }).waitFor()
+    await expect(page.locator('nav[aria-label=Pages] a[rel=prev]').getAttribute('href')).resolves.toBe('/duel/leaderboard')
     await visitor.close()
 
     // An account that hides explicit pictures: not in its answer, so not on its page.

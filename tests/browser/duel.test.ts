@@ -15,7 +15,7 @@ describe('This or That', () => {
   beforeAll(async () => {
     browser = await launchBrowser()
     const owner = await registerUser()
-    for (const n of [1, 2, 3]) await createUpload(owner, { image: await noisePng(320, 320), description: `Duel picture ${n}` })
+    for (const n of [1, 2, 3, 4]) await createUpload(owner, { image: await noisePng(320, 320), description: `Duel picture ${n}` })
   })
   afterAll(() => browser?.close())
 
@@ -30,12 +30,26 @@ describe('This or That', () => {
     expect((await answer.json()).left).toMatchObject({ id: left, wins: expect.any(Number) })
     await expect(page.locator('[data-testid=duel-change]').first().textContent()).resolves.toMatch(/^[+−]\d+\.\d$/)
     await expect(page.locator('[data-testid=duel-status]').textContent()).resolves.toMatch(/You chose the left picture/)
-    // The next pair comes by itself (the judged one stays, busy, until it is in); S skips it.
+    // The next pair comes by itself (the judged one stays, busy, until it is in), without the last pair's result; S skips it.
     await page.locator('[data-testid=duel-change]').first().waitFor({ state: 'detached' })
     await page.locator('[data-testid=duel-pair][aria-busy=false]').waitFor()
+    await expect(page.locator('[data-testid=duel-status]').textContent()).resolves.toBe('')
     const [skipped] = await Promise.all([judged(page), page.keyboard.press('s')])
     expect(skipped.status()).toBe(200)
     expect(skipped.request().postDataJSON()).toMatchObject({ winner: 'skip' })
+    await page.locator('[data-testid=duel-pair][aria-busy=false], [data-testid=duel-done]').first().waitFor()
+    await expect(page.locator('[data-testid=duel-status]').textContent()).resolves.toBe('Skipped the previous pair.')
+    // A choice from a focused button: the focus goes to the same button of the next pair (or the end, when none is left).
+    if (await page.locator('[data-testid=duel-pair]').count()) {
+      await page.focus('[data-testid=duel-right]')
+      const [chosen] = await Promise.all([judged(page), page.keyboard.press('Enter')])
+      expect(chosen.status()).toBe(200)
+      await page.locator('[data-testid=duel-change]').first().waitFor({ state: 'detached' })
+      await page.locator('[data-testid=duel-pair][aria-busy=false], [data-testid=duel-done]').first().waitFor()
+      const expected = await page.locator('[data-testid=duel-done]').count() ? 'duel-done' : 'duel-right'
+      await page.waitForFunction(testid => document.activeElement?.getAttribute('data-testid') === testid, expected)
+      await expect(page.locator('[data-testid=duel-status]').textContent()).resolves.toBe('')
+    }
     await page.click('[data-testid=duel-leaderboard-link]')
     await page.waitForURL('**/duel/leaderboard')
     await page.locator('h1', { hasText: 'This or That leaderboard' }).waitFor()
@@ -55,6 +69,9 @@ describe('This or That', () => {
       if (mobile) expect(right!.y).toBeGreaterThanOrEqual(left!.y + left!.height)
       else expect(right!.y).toBe(left!.y)
       expect(await page.locator('[data-testid=duel-left]').getAttribute('aria-label')).toMatch(/^Choose the left picture: /)
+      // The key hints are for a keyboard: not on a touch screen.
+      await expect(page.locator('[data-testid=duel-key-hints]').isVisible()).resolves.toBe(!mobile)
+      await expect(page.locator('[data-testid=duel-skip] kbd').isVisible()).resolves.toBe(!mobile)
       await context.close()
     }
   })

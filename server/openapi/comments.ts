@@ -49,7 +49,7 @@ export default defineApiPaths({
     patch: {
       operationId: 'editComment',
       summary: 'Edit a comment',
-      description: `The author, within 24 hours of posting. ${body} Counts in the COMMENT rate-limit category per account.`,
+      description: `The author, within 24 hours of posting, also once the upload is made private (they no longer see it). ${body} Counts in the COMMENT rate-limit category per account.`,
       tags,
       security: ['cookie'],
       params: { path: CommentIdParamsSchema },
@@ -66,7 +66,7 @@ export default defineApiPaths({
     delete: {
       operationId: 'deleteComment',
       summary: 'Delete a comment',
-      description: 'The author or an admin (logged in the moderation log as `comment_removed`). A comment with replies stays as `deleted: true` with an empty body; otherwise it goes, and a deleted comment goes with its last reply.',
+      description: 'The author (also once the upload is made private and they no longer see it) or an admin (logged in the moderation log as `comment_removed`). A comment with replies stays as `deleted: true` with an empty body; otherwise it goes, and a deleted comment goes with its last reply.',
       tags,
       security: ['cookie'],
       params: { path: CommentIdParamsSchema },

@@ -11,14 +11,14 @@ const marked = 'With a session cookie every entry carries `favourited` (the call
 const favourite = (on: boolean) => ({
   operationId: on ? 'addFavourite' : 'removeFavourite',
   summary: on ? 'Add an upload to the caller\'s favourites' : 'Remove an upload from the caller\'s favourites',
-  description: `${on ? 'Already a favourite: nothing changes' : 'Not a favourite: nothing changes'}; the answer is the same. \`favourites\` counts the accounts that have it as a favourite. Counts in the VOTE rate-limit category.`,
+  description: `${on ? 'Already a favourite: nothing changes' : 'Not a favourite: nothing changes'}; the answer is the same. \`favourites\` counts the accounts that have it as a favourite.${on ? '' : ' A favourite the caller has on an upload made private since (no longer visible to them) can still be removed.'} Counts in the VOTE rate-limit category.`,
   tags,
   security: ['cookie' as const],
   params: { path: UploadIdParamsSchema },
   responses: {
     200: { description: 'Whether the caller has it as a favourite now, and the count', schema: FavouriteResponseSchema },
     401: { description: 'Not authenticated' },
-    404: { description: '`Upload not found` (unknown, or private and not the caller\'s)' },
+    404: { description: on ? '`Upload not found` (unknown, or private and not the caller\'s)' : '`Upload not found` (unknown, or private and not the caller\'s while the caller has no favourite on it)' },
     429: limited,
   },
 })

@@ -116,15 +116,21 @@ export async function listComments(db: Executor, viewer: Viewer | null, uploadId
   return { comments, total: Number(total), count: Number(count), page: query.page, limit: query.limit }
 }
 
-/** One comment as the viewer sees it (its upload visible to them too), or null. */
-async function findComment(db: Executor, viewer: Viewer | null, commentId: string, lock = false) {
+/**
+ * One comment as the viewer sees it (its upload visible to them too), or null.
+ * `own`: the viewer's own comment is found on an upload they can no longer see
+ * (made private since), so that its author can still edit or delete it; no
+ * one else's is (docs/behaviour.md, Community: comments).
+ */
+async function findComment(db: Executor, viewer: Viewer | null, commentId: string, lock = false, own = false) {
+  const upload = own && viewer ? sql`(${visibleTo(viewer)} OR c.author_id = ${viewer.id})` : visibleTo(viewer)
   return db.get<CommentRow>(sql`SELECT ${commentColumns(viewer)} FROM comments c LEFT JOIN users us ON us.id = c.author_id
     JOIN uploads u ON u.id = c.upload_id
-    WHERE c.id = ${commentId} AND ${visibleTo(viewer)} AND ${commentVisibleTo(viewer)}${lock ? FOR_UPDATE_OF_COMMENT : sql.raw('')}`)
+    WHERE c.id = ${commentId} AND ${upload} AND ${commentVisibleTo(viewer)}${lock ? FOR_UPDATE_OF_COMMENT : sql.raw('')}`)
 }
 
-async function commentOrThrow(db: Executor, viewer: Viewer, commentId: string, lock = false) {
-  const row = await findComment(db, viewer, commentId, lock)
+async function commentOrThrow(db: Executor, viewer: Viewer, commentId: string, lock = false, own = false) {
+  const row = await findComment(db, viewer, commentId, lock, own)
   if (!row) throw apiError(404, 'Comment not found')
   return row
 }
@@ -176,16 +182,20 @@ async function postTopLevelCommentInOne(db: Executor, actor: Viewer, uploadId: s
   return { comment: toComment(row) }
 }
 
-/** PATCH /api/comments/{id}: the author, within 24 hours of posting, replaces the body. */
+/**
+ * PATCH /api/comments/{id}: the author, within 24 hours of posting, replaces
+ * the body, also on an upload made private since (the answer is the comment
+ * alone, nothing of the upload).
+ */
 export function editComment(db: Executor, actor: Viewer, commentId: string, input: { body: string }) {
   return db.transaction(async (tx) => {
-    const row = await commentOrThrow(tx, actor, commentId, true)
+    const row = await commentOrThrow(tx, actor, commentId, true, true)
     if (Number(row.deleted) === 1) throw apiError(404, 'Comment not found')
     if (row.author_id !== actor.id) throw apiError(403, 'Only the author may edit a comment')
     if (Date.parse(row.created_at) < Date.now() - COMMENT_EDIT_WINDOW_MS) throw apiError(403, 'A comment can only be edited within 24 hours of posting')
     await tx.run(sql`UPDATE comments SET body = ${input.body}, html = ${renderCommentHtml(input.body)}, edited_at = ${new Date().toISOString()}
       WHERE id = ${commentId}`)
-    return { comment: toComment((await findComment(tx, actor, commentId))!) }
+    return { comment: toComment((await findComment(tx, actor, commentId, false, true))!) }
   })
 }
 
@@ -227,10 +237,13 @@ export async function removeCommentAsAdmin(tx: Executor, actor: Viewer, commentI
   await removeComment(tx, row)
 }
 
-/** DELETE /api/comments/{id}: the author, or an admin (logged in the moderation log). */
+/**
+ * DELETE /api/comments/{id}: the author, also on an upload made private
+ * since, or an admin (logged in the moderation log).
+ */
 export function deleteComment(db: Executor, actor: Viewer, commentId: string) {
   return db.transaction(async (tx) => {
-    const row = await commentOrThrow(tx, actor, commentId)
+    const row = await commentOrThrow(tx, actor, commentId, false, true)
     if (Number(row.deleted) === 1) throw apiError(404, 'Comment not found')
     if (row.author_id !== actor.id && !actor.isAdmin) throw apiError(403, 'Only the author or an admin may delete a comment')
     if (row.author_id !== actor.id) await logModeration(tx, { actorId: actor.id, action: 'comment_removed', targetType: 'comment', targetId: row.id })

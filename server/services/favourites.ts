@@ -11,23 +11,32 @@ import { filtering, NO_FILTER, pageWindow, totalAndPage, type CallerFilter, type
  * PUT (`on`) and DELETE /api/upload/{id}/favourite: adds or removes the
  * caller's favourite, and answers whether they have it now and how many
  * accounts do. The same call again changes nothing. The upload must be
- * visible to the caller (else 404). Its row is locked first (its place in the
- * lock order, as a vote's), so the favourite's row and the count the trigger
- * moves (favourites_count) change one after another per upload, and an
- * upload deleted meanwhile is a 404 rather than a broken foreign key.
+ * visible to the caller (else 404), except that a favourite they have on an
+ * upload made private since can still be removed (docs/behaviour.md,
+ * Community: favourites). Its row is locked first (its place in the lock order, as a
+ * vote's), so the favourite's row and the count the trigger moves
+ * (favourites_count) change one after another per upload, and an upload
+ * deleted meanwhile is a 404 rather than a broken foreign key.
  */
-export async function setFavourite(db: Executor, actor: Pick<Actor, 'id' | 'isAdmin'>, uploadId: string, on: boolean) {
+export async function setFavourite(db: Executor, actor: Pick<Actor, 'id' | 'isAdmin'>, uploadId: string, on: boolean): Promise<{ favourited: boolean, favourites: number }> {
   if (db.dialect === 'postgres') return setFavouriteInOne(db, actor, uploadId, on)
   return db.transaction(async (tx) => {
-    const upload = await tx.get(sql`SELECT id FROM uploads u WHERE u.id = ${uploadId} AND ${visibleTo(actor)}${FOR_UPDATE}`)
-    if (!upload) throw apiError(404, 'Upload not found')
-    await tx.run(on
-      ? sql`INSERT INTO favourites (user_id, upload_id) VALUES (${actor.id}, ${uploadId}) ON CONFLICT DO NOTHING`
-      : sql`DELETE FROM favourites WHERE user_id = ${actor.id} AND upload_id = ${uploadId}`)
+    const upload = await tx.get<{ visible: number }>(sql`SELECT ${VISIBLE(actor)} AS visible FROM uploads u WHERE u.id = ${uploadId}${FOR_UPDATE}`)
+    if (!upload || (on && upload.visible !== 1)) throw apiError(404, 'Upload not found')
+    if (on) {
+      await tx.run(sql`INSERT INTO favourites (user_id, upload_id) VALUES (${actor.id}, ${uploadId}) ON CONFLICT DO NOTHING`)
+    }
+    else {
+      const removed = await tx.get(sql`DELETE FROM favourites WHERE user_id = ${actor.id} AND upload_id = ${uploadId} RETURNING 1 AS removed`)
+      if (upload.visible !== 1 && !removed) throw apiError(404, 'Upload not found')
+    }
     const row = await tx.get<{ favourites: number }>(sql`SELECT favourites FROM uploads WHERE id = ${uploadId}`)
     return { favourited: on, favourites: row!.favourites }
   })
 }
+
+/** 1 when the upload `u` is visible to the actor, else 0. */
+const VISIBLE = (actor: Pick<Actor, 'id' | 'isAdmin'>) => sql`CASE WHEN ${visibleTo(actor)} THEN 1 ELSE 0 END`
 
 /**
  * setFavourite on PostgreSQL as one statement, its own transaction: the
@@ -37,18 +46,20 @@ export async function setFavourite(db: Executor, actor: Pick<Actor, 'id' | 'isAd
  * change. It was five round trips (BEGIN, the lock, the write, the count,
  * COMMIT) with the row locked over four. The lock waits for a favourite in
  * flight on the upload and then reads its committed count, so the answer is
- * exact under concurrency.
+ * exact under concurrency. A removal locks the upload whether or not the
+ * caller may see it; one the caller cannot see must remove a favourite.
  */
-async function setFavouriteInOne(db: Executor, actor: Pick<Actor, 'id' | 'isAdmin'>, uploadId: string, on: boolean) {
+async function setFavouriteInOne(db: Executor, actor: Pick<Actor, 'id' | 'isAdmin'>, uploadId: string, on: boolean): Promise<{ favourited: boolean, favourites: number }> {
   const change = on
     ? sql`INSERT INTO favourites (user_id, upload_id) SELECT ${actor.id}, id FROM target ON CONFLICT DO NOTHING RETURNING 1`
     : sql`DELETE FROM favourites WHERE user_id = ${actor.id} AND upload_id IN (SELECT id FROM target) RETURNING 1`
-  const row = await unlessGone(db.get<{ found: number, favourites: number | null }>(sql`WITH target AS (
-      SELECT u.id, u.favourites FROM uploads u WHERE u.id = ${uploadId} AND ${visibleTo(actor)}${FOR_UPDATE}
+  const row = await unlessGone(db.get<{ found: number, visible: number | null, changed: number, favourites: number | null }>(sql`WITH target AS (
+      SELECT u.id, u.favourites, ${VISIBLE(actor)} AS visible FROM uploads u WHERE u.id = ${uploadId}${on ? sql` AND ${visibleTo(actor)}` : sql.raw('')}${FOR_UPDATE}
     ), changed AS (${change})
-    SELECT (SELECT count(*) FROM target)::int AS found,
+    SELECT (SELECT count(*) FROM target)::int AS found, (SELECT visible FROM target) AS visible, (SELECT count(*) FROM changed)::int AS changed,
       ((SELECT favourites FROM target) ${on ? sql.raw('+') : sql.raw('-')} (SELECT count(*) FROM changed))::int AS favourites`), () => apiError(404, 'Upload not found'))
   if (!row || row.found === 0) throw apiError(404, 'Upload not found')
+  if (Number(row.visible) !== 1 && row.changed === 0) throw apiError(404, 'Upload not found')
   return { favourited: on, favourites: row.favourites! }
 }
 

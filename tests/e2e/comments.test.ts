@@ -190,6 +190,32 @@ describe('comments', () => {
       .toMatchObject({ action: 'comment_removed', targetType: 'comment', targetLabel: 'child', actor: { id: admin.id, username: admin.username } })
   })
 
+  it('stay their author\'s to edit and delete once the upload is made private; no one else may', async () => {
+    const [owner, author, other] = await Promise.all([registerUser(), registerUser(), registerUser()])
+    const uploadId = await seedUpload(owner, { description: 'Soon private' })
+    const edited = await posted(author, uploadId, 'to edit')
+    const deleted = await posted(author, uploadId, 'to delete')
+    const privacy = await api(`/api/upload/${uploadId}/privacy`, { method: 'PATCH', token: owner.token, body: { is_private: true } })
+    expect(privacy.status).toBe(200)
+    // The author no longer sees the upload or its thread.
+    expect((await list(uploadId, '', author)).status).toBe(404)
+    const notFound = { statusCode: 404, statusMessage: 'Not Found', message: 'Comment not found' }
+    expect(errorBody(await edit(other, edited.id, { body: 'hijack' }))).toEqual(notFound)
+    expect(errorBody(await remove(other, deleted.id))).toEqual(notFound)
+    // Their own comment, still: the answer is the comment alone, nothing of the upload.
+    const answer = await edit(author, edited.id, { body: 'edited *later*' })
+    expect(answer.status).toBe(200)
+    expect(answer.body).toEqual({ comment: expect.objectContaining({ id: edited.id, body: 'edited *later*', html: '<p>edited <em>later</em></p>' }) })
+    expect(JSON.stringify(answer.body)).not.toContain(uploadId)
+    expect(JSON.stringify(answer.body)).not.toContain('Soon private')
+    expect(await remove(author, deleted.id)).toMatchObject({ status: 200, body: { success: true } })
+    expect(errorBody(await remove(author, deleted.id))).toEqual(notFound)
+    // The owner's thread shows what the author left.
+    const thread = (await list(uploadId, '', owner)).body
+    expect(thread.comments.map((comment: { id: string, body: string }) => [comment.id, comment.body])).toEqual([[edited.id, 'edited *later*']])
+    expect(await counts(uploadId)).toEqual({ kept: 1, counted: 1 })
+  })
+
   it('count votes exactly under 20 parallel votes, and change or withdraw one', async () => {
     const owner = await registerUser()
     const voters = await Promise.all(Array.from({ length: 20 }, () => registerUser()))

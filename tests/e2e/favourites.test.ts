@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { KEPT_COUNTS } from '../../server/database/kept-counts'
 import { sql } from '../../server/database/sql'
 import { api, errorBody, registerUser, type TestUser } from '../support/api'
+import { expectMatchesOpenApi } from '../support/openapi'
 import { seedUpload, serverDatabase } from '../support/seed'
 
 // Favourites on the shared server: PUT/DELETE /api/upload/{id}/favourite, the kept count
@@ -59,6 +60,27 @@ describe('favourites', () => {
     }
     // The owner sees (and may favourite) their own private upload.
     expect(await put(owner, hidden)).toMatchObject({ status: 200, body: { favourited: true, favourites: 1 } })
+  })
+
+  it('stay removable by their holder once the upload is made private', async () => {
+    const [owner, fan, other] = await Promise.all([registerUser(), registerUser(), registerUser()])
+    const id = await seedUpload(owner)
+    expect(await put(fan, id)).toMatchObject({ status: 200, body: { favourited: true, favourites: 1 } })
+    expect(await put(owner, id)).toMatchObject({ status: 200, body: { favourited: true, favourites: 2 } })
+    expect((await api(`/api/upload/${id}/privacy`, { method: 'PATCH', token: owner.token, body: { is_private: true } })).status).toBe(200)
+    const notFound = { statusCode: 404, statusMessage: 'Not Found', message: 'Upload not found' }
+    // Someone without a favourite on it learns nothing: as for an unknown upload.
+    expect(errorBody(await remove(other, id))).toEqual(notFound)
+    // Nor can the fan add it again.
+    expect(errorBody(await put(fan, id))).toEqual(notFound)
+    const removed = await remove(fan, id)
+    expect(removed.status).toBe(200)
+    expect(removed.body).toEqual({ favourited: false, favourites: 1 })
+    await expectMatchesOpenApi('DELETE', '/api/upload/{id}/favourite', removed)
+    // Gone once: a second removal is a 404 again.
+    expect(errorBody(await remove(fan, id))).toEqual(notFound)
+    expect(await counts(id)).toEqual({ kept: 1, counted: 1 })
+    expect((await api(`/api/upload/${id}`, { token: owner.token })).body).toMatchObject({ favourites: 1, favourited: true })
   })
 
   it('answer exact counts to presses sent at once by many accounts, and keep the count exact', async () => {

@@ -804,14 +804,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a comment
-         * @description The author or an admin (logged in the moderation log as `comment_removed`). A comment with replies stays as `deleted: true` with an empty body; otherwise it goes, and a deleted comment goes with its last reply.
+         * @description The author (also once the upload is made private and they no longer see it) or an admin (logged in the moderation log as `comment_removed`). A comment with replies stays as `deleted: true` with an empty body; otherwise it goes, and a deleted comment goes with its last reply.
          */
         delete: operations["deleteComment"];
         options?: never;
         head?: never;
         /**
          * Edit a comment
-         * @description The author, within 24 hours of posting. Body: Markdown, 1–2000 characters after trimming (400 `Comment must not be empty` / `Comment must be at most 2000 characters`; NUL: 400 `Text must not contain NUL characters`); rendered on the server without raw HTML or images, links only http(s) and mailto with rel="nofollow ugc noopener". Counts in the COMMENT rate-limit category per account.
+         * @description The author, within 24 hours of posting, also once the upload is made private (they no longer see it). Body: Markdown, 1–2000 characters after trimming (400 `Comment must not be empty` / `Comment must be at most 2000 characters`; NUL: 400 `Text must not contain NUL characters`); rendered on the server without raw HTML or images, links only http(s) and mailto with rel="nofollow ugc noopener". Counts in the COMMENT rate-limit category per account.
          */
         patch: operations["editComment"];
         trace?: never;
@@ -1353,7 +1353,7 @@ export interface paths {
         post?: never;
         /**
          * Remove an upload from the caller's favourites
-         * @description Not a favourite: nothing changes; the answer is the same. `favourites` counts the accounts that have it as a favourite. Counts in the VOTE rate-limit category.
+         * @description Not a favourite: nothing changes; the answer is the same. `favourites` counts the accounts that have it as a favourite. A favourite the caller has on an upload made private since (no longer visible to them) can still be removed. Counts in the VOTE rate-limit category.
          */
         delete: operations["removeFavourite"];
         options?: never;
@@ -9046,7 +9046,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Upload not found` (unknown, or private and not the caller's) */
+            /** @description `Upload not found` (unknown, or private and not the caller's while the caller has no favourite on it) */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -166,6 +166,10 @@ describe('the comment thread', () => {
     await comment.fill('A long thought')
     await row.locator('[data-testid=comment-reply]').click()
     await reply.fill('A reply, half written')
+    // The comment's writer stays where it was while the reply is open.
+    await expect(comment.isVisible()).resolves.toBe(true)
+    await expect(comment.inputValue()).resolves.toBe('A long thought')
+    await expect(thread.locator('[data-testid=comment-submit]').isVisible()).resolves.toBe(true)
     await thread.locator('[data-testid=comment-inline-cancel]').click()
     await expect(comment.inputValue()).resolves.toBe('A long thought')
     await row.locator('[data-testid=comment-reply]').click()

@@ -148,6 +148,51 @@ describe('the comment thread', () => {
     await context.close()
   })
 
+  it('show a failure beside what failed, and reload a thread gone stale', async () => {
+    const [owner, writer] = await Promise.all([registerUser(), registerUser()])
+    const id = await seedLink(owner)
+    const post = async (body: string, parentId?: string) => {
+      const response = await api(`/api/upload/${id}/comments`, { method: 'POST', token: owner.token, body: { body, ...(parentId ? { parentId } : {}) } })
+      expect(response.status).toBe(201)
+      return response.body.comment.id as string
+    }
+    const lone = await post('Soon gone')
+    const parent = await post('Soon deleted, with a reply')
+    await post('The reply that keeps it', parent)
+    const context = await signedInContext(browser, writer)
+    const page = await context.newPage()
+    const errors = watchErrors(page)
+    await goto(page, `/upload/${id}`)
+    const thread = page.locator('[data-testid=comments]')
+    const activeTestid = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))
+
+    // A reply to a comment deleted meanwhile: the thread is reloaded, the comment has left it, and the
+    // reply's text moves to the comment box; the message shows above the list, with the focus.
+    await thread.locator('[data-testid=comment-body]').fill('Unsent words')
+    await thread.locator(`[data-testid=comment-${lone}] [data-testid=comment-reply]`).click()
+    await thread.locator('[data-testid=comment-inline-body]').fill('Too late')
+    expect((await api(`/api/comments/${lone}`, { method: 'DELETE', token: owner.token })).status).toBe(200)
+    await thread.locator('[data-testid=comment-inline-submit]').click()
+    const notice = thread.locator('[data-testid=comments-notice]')
+    await expect(notice.innerText()).resolves.toBe('The comment you replied to was deleted, so your reply was not posted. Your text is in the comment box above.')
+    await expect(notice.getAttribute('role')).resolves.toBe('alert')
+    await expect(activeTestid()).resolves.toBe('comments-notice')
+    await expect(thread.locator(`[data-testid=comment-${lone}]`).count()).resolves.toBe(0)
+    await expect(thread.locator('[data-testid=comment-inline-writer]').count()).resolves.toBe(0)
+    await expect(thread.locator('[data-testid=comment-body]').inputValue()).resolves.toBe('Unsent words\n\nToo late')
+
+    // A vote on a comment deleted meanwhile that keeps its place for its reply: the failure shows under it.
+    expect((await api(`/api/comments/${parent}`, { method: 'DELETE', token: owner.token })).status).toBe(200)
+    const row = thread.locator(`[data-testid=comment-${parent}]`)
+    await row.locator('[data-testid=comment-up]').click()
+    await expect(row.locator('[data-testid=comment-error]').innerText()).resolves.toBe('This comment was deleted, so your vote was not counted.')
+    await expect(row.locator('[data-testid=comment-error]').getAttribute('role')).resolves.toBe('alert')
+    await expect(row.innerText()).resolves.toContain('This comment was deleted.')
+    await expect(notice.count()).resolves.toBe(0)
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
   it('keep an unsent comment when a reply opens, and unsent texts across a reload, until posted or cancelled', async () => {
     const [owner, writer] = await Promise.all([registerUser(), registerUser()])
     const id = await seedLink(owner)

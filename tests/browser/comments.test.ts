@@ -134,15 +134,24 @@ describe('the comment thread', () => {
     await expect(thread.locator(`[data-testid=comment-${newest.id}] [data-testid=comment-html] strong`).innerText()).resolves.toBe('bold')
     expect(fetched).toEqual([])
 
-    // The next page is fetched in the browser; posting from it goes back to the newest first.
+    // The next page is fetched in the browser.
     await thread.getByRole('button', { name: 'Next page' }).click()
     await thread.locator(`[data-testid=comment-${oldest.id}] em`).waitFor()
     await expect(thread.locator('.comment-pages').innerText()).resolves.toContain('Page 2 of 2')
     expect(fetched).toEqual([`GET ${sharedServer().baseURL}/api/upload/${id}/comments?page=2&sort=new`])
-    await thread.locator('[data-testid=comment-body]').fill('Posted from *page two*')
+    await expect(thread.locator('.comment-pages button').allInnerTexts()).resolves.toEqual(['Previous page', 'Next page'])
+
+    // Another order starts at its first page, in one fetch: the oldest comment comes first.
+    await thread.locator('[data-testid=comments-sort]').selectOption('old')
+    await expect.poll(() => thread.locator('.comment-pages').innerText()).toContain('Page 1 of 2')
+    await expect(thread.locator('.comment-list > li').first().getAttribute('id')).resolves.toBe(`comment-${oldest.id}`)
+    expect(fetched.slice(1)).toEqual([`GET ${sharedServer().baseURL}/api/upload/${id}/comments?page=1&sort=old`])
+    // Posting from the oldest first goes back to the newest first, where the comment shows.
+    await thread.locator('[data-testid=comment-body]').fill('Posted from *the oldest first*')
     await thread.locator('[data-testid=comment-submit]').click()
-    await thread.locator('[data-testid=comment-html] em', { hasText: 'page two' }).waitFor()
+    await thread.locator('[data-testid=comment-html] em', { hasText: 'the oldest first' }).waitFor()
     await expect(thread.locator('.comment-pages').innerText()).resolves.toContain('Page 1 of 2')
+    await expect(thread.locator('[data-testid=comments-sort]').inputValue()).resolves.toBe('new')
     await expect(thread.locator('#comments-heading').innerText()).resolves.toBe('Comments (23)')
     expect(complaints).toEqual([])
     await context.close()

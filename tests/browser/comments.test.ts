@@ -27,6 +27,7 @@ describe('the comment thread', () => {
     const errors = watchErrors(page)
     await goto(page, `/upload/${id}`)
     const thread = page.locator('[data-testid=comments]')
+    const focused = () => page.evaluate(() => `${document.activeElement?.id || document.activeElement?.getAttribute('data-testid')} in ${document.activeElement?.closest('li')?.id}`)
     await thread.locator(`[data-testid=comment-${hostile.body.comment.id}]`).waitFor()
     const hostileHtml = thread.locator(`[data-testid=comment-${hostile.body.comment.id}] [data-testid=comment-html]`)
     await expect(hostileHtml.locator('img, script').count()).resolves.toBe(0)
@@ -51,18 +52,41 @@ describe('the comment thread', () => {
     const item = thread.locator(`[data-testid=comment-${mine.id}]`)
     await item.locator('[data-testid=comment-html] strong').waitFor()
     await expect(thread.locator('[data-testid=comment-body]').inputValue()).resolves.toBe('')
+    // The focus is on the comment just posted, not lost to the page.
+    await expect.poll(focused).toBe(`comment-${mine.id} in comment-${mine.id}`)
     await item.locator('[data-testid=comment-reply]').focus()
     await page.keyboard.press('Enter')
-    await item.locator('[data-testid=comment-inline-body]').fill('A *reply*')
-    await item.locator('[data-testid=comment-inline-body]').press('Tab')
+    await expect.poll(focused).toBe(`comment-inline-body in comment-${mine.id}`)
+    await page.keyboard.type('A *reply*')
+    await page.keyboard.press('Tab')
     await page.keyboard.press('Enter')
     await expect.poll(async () => (await api(`/api/upload/${id}/comments`)).body.comments[0].replies.length).toBe(1)
     await thread.locator('.comment-reply [data-testid=comment-html] em').waitFor()
+    const replyId = (await api(`/api/upload/${id}/comments`)).body.comments[0].replies[0].id
+    await expect.poll(focused).toBe(`comment-${replyId} in comment-${replyId}`)
 
-    // Vote up: pressed, the score moves, and the API agrees.
-    await item.locator('[data-testid=comment-up]').click()
+    // Vote up by keyboard: while the vote is on its way only this comment's buttons wait (aria-disabled,
+    // so the focus stays); then pressed, the score moves, the focus is still there, and the API agrees.
+    let letVoteThrough!: () => void
+    const held = new Promise<void>((resolve) => {
+      letVoteThrough = resolve
+    })
+    await page.route('**/api/comments/*/vote', async (route) => {
+      await held
+      await route.continue()
+    })
+    await item.locator('[data-testid=comment-up]').focus()
+    await page.keyboard.press('Enter')
+    await expect.poll(() => item.locator('[data-testid=comment-up]').getAttribute('aria-disabled')).toBe('true')
+    const otherUp = thread.locator(`[data-testid=comment-${hostile.body.comment.id}] [data-testid=comment-up]`)
+    await expect(otherUp.isEnabled()).resolves.toBe(true)
+    await expect(otherUp.getAttribute('aria-disabled')).resolves.toBe(null)
+    letVoteThrough()
     await page.waitForFunction(cid => document.querySelector(`[data-testid=comment-${cid}] [data-testid=comment-up]`)?.getAttribute('aria-pressed') === 'true', mine.id)
+    await page.unroute('**/api/comments/*/vote')
     await expect(item.locator('[data-testid=comment-score]').first().innerText()).resolves.toBe('1')
+    await expect(item.locator('[data-testid=comment-up]').getAttribute('aria-disabled')).resolves.toBe(null)
+    await expect(focused()).resolves.toBe(`comment-up in comment-${mine.id}`)
     expect((await api(`/api/upload/${id}/comments`, { token: writer.token })).body.comments[0]).toMatchObject({ score: 1, myVote: 'up' })
 
     // Report someone else's comment with the thread's one report dialog (no Report on one's own).
@@ -77,6 +101,12 @@ describe('the comment thread', () => {
     await expect(page.evaluate(() => document.activeElement?.closest('li')?.id)).resolves.toBe(`comment-${hostile.body.comment.id}`)
     const again = await api(`/api/comments/${hostile.body.comment.id}/report`, { method: 'POST', token: writer.token, body: { reason: 'other' } })
     expect(again).toMatchObject({ status: 409, body: { message: 'Already reported' } })
+
+    // Delete the reply: its row goes, and the focus moves to the next row.
+    await thread.locator(`[data-testid=comment-${replyId}] [data-testid=comment-delete]`).click()
+    await thread.getByRole('button', { name: 'Yes, delete' }).click()
+    await expect.poll(() => thread.locator(`[data-testid=comment-${replyId}]`).count()).toBe(0)
+    await expect.poll(focused).toBe(`comment-${hostile.body.comment.id} in comment-${hostile.body.comment.id}`)
 
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined()
     expect(errors).toEqual([])
@@ -137,6 +167,8 @@ describe('the comment thread', () => {
     // The next page is fetched in the browser.
     await thread.getByRole('button', { name: 'Next page' }).click()
     await thread.locator(`[data-testid=comment-${oldest.id}] em`).waitFor()
+    // "Next page" is disabled on the last page: the focus moves to the heading, where the page starts.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('comments-heading')
     await expect(thread.locator('.comment-pages').innerText()).resolves.toContain('Page 2 of 2')
     expect(fetched).toEqual([`GET ${sharedServer().baseURL}/api/upload/${id}/comments?page=2&sort=new`])
     await expect(thread.locator('.comment-pages button').allInnerTexts()).resolves.toEqual(['Previous page', 'Next page'])
@@ -219,6 +251,7 @@ describe('the comment thread', () => {
     // A reply opened in the middle of a comment, then cancelled: the comment is as it was, the reply gone.
     await comment.fill('A long thought')
     await row.locator('[data-testid=comment-reply]').click()
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('comment-inline-body')
     await reply.fill('A reply, half written')
     // The comment's writer stays where it was while the reply is open.
     await expect(comment.isVisible()).resolves.toBe(true)
@@ -226,6 +259,8 @@ describe('the comment thread', () => {
     await expect(thread.locator('[data-testid=comment-submit]').isVisible()).resolves.toBe(true)
     await thread.locator('[data-testid=comment-inline-cancel]').click()
     await expect(comment.inputValue()).resolves.toBe('A long thought')
+    // Cancelled, the focus goes back to the Reply button that opened the writer.
+    await expect.poll(() => page.evaluate(() => `${document.activeElement?.getAttribute('data-testid')} in ${document.activeElement?.closest('li')?.id}`)).toBe(`comment-reply in comment-${first.body.comment.id}`)
     await row.locator('[data-testid=comment-reply]').click()
     await expect(reply.inputValue()).resolves.toBe('')
 

@@ -85,6 +85,7 @@ describe('the comment thread', () => {
     await page.waitForFunction(cid => document.querySelector(`[data-testid=comment-${cid}] [data-testid=comment-up]`)?.getAttribute('aria-pressed') === 'true', mine.id)
     await page.unroute('**/api/comments/*/vote')
     await expect(item.locator('[data-testid=comment-score]').first().innerText()).resolves.toBe('1')
+    await expect(item.locator('[data-testid=comment-down]').getAttribute('aria-label')).resolves.toBe('Vote down (score 1)')
     await expect(item.locator('[data-testid=comment-up]').getAttribute('aria-disabled')).resolves.toBe(null)
     await expect(focused()).resolves.toBe(`comment-up in comment-${mine.id}`)
     expect((await api(`/api/upload/${id}/comments`, { token: writer.token })).body.comments[0]).toMatchObject({ score: 1, myVote: 'up' })
@@ -146,6 +147,9 @@ describe('the comment thread', () => {
     expect(html).not.toContain('Shadow words')
     expect(html).not.toContain(hidden.id)
     expect(await served(banned)).toContain('<p>Shadow words</p>')
+    // A visitor is told why the votes are off, and signing in comes back to the upload.
+    expect(html).toMatch(new RegExp(`<a href="/login\\?redirect=/upload/${id}"[^>]*data-testid="comments-sign-in"[^>]*>\\s*Sign in\\s*</a> to comment and vote on comments\\.`))
+    expect(html).toMatch(/<button[^>]*aria-label="Vote down \(score 0\)"[^>]*disabled[^>]*title="Sign in to vote on comments"/)
 
     // In the browser: no request for the comments while the page loads and hydrates, no complaint.
     const context = await signedInContext(browser, writer)

@@ -8,7 +8,10 @@ export const COMMENT_SORTS = ['new', 'old', 'top'] as const
 /** How long after posting the author may still edit a comment. */
 export const COMMENT_EDIT_WINDOW_MS = 24 * 60 * 60 * 1000
 
-/** A comment's Markdown: 1–2000 characters once trimmed. */
+/**
+ * A comment's Markdown: 1–2000 characters once trimmed, counted as code points
+ * (as descriptions are, and as the writer's counter counts), so an emoji is one.
+ */
 const CommentBodySchema = v.pipe(
   v.string('Invalid body'),
   v.trim(),

@@ -97,7 +97,8 @@ describe('comments', () => {
     expect(errorBody(await post(null, uploadId, { body: 'x' }))).toEqual({ statusCode: 401, statusMessage: 'Unauthorized', message: 'Authentication required' })
     for (const [body, message] of [
       [{ body: '' }, 'Comment must not be empty'], [{ body: '   ' }, 'Comment must not be empty'],
-      [{ body: 'x'.repeat(2001) }, 'Comment must be at most 2000 characters'], [{ body: 5 }, 'Invalid body'],
+      [{ body: 'x'.repeat(2001) }, 'Comment must be at most 2000 characters'], [{ body: '😀'.repeat(2001) }, 'Comment must be at most 2000 characters'],
+      [{ body: 5 }, 'Invalid body'],
       [{ body: 'a\u0000b' }, 'Text must not contain NUL characters'],
     ] as const) {
       const refused = await post(other, uploadId, body)
@@ -105,6 +106,8 @@ describe('comments', () => {
       expect(errorBody(refused)).toMatchObject({ statusCode: 400, statusMessage: 'Bad Request', message })
     }
     expect((await posted(other, uploadId, 'y'.repeat(2000))).html).toBe(`<p>${'y'.repeat(2000)}</p>`)
+    // Characters are code points: 2000 emoji (4000 UTF-16 units) are 2000 characters.
+    expect((await posted(other, uploadId, '😀'.repeat(2000))).html).toBe(`<p>${'😀'.repeat(2000)}</p>`)
     for (const target of [hidden, randomUUID(), 'not-a-uuid']) {
       expect(errorBody(await post(other, target, { body: 'x' }))).toEqual({ statusCode: 404, statusMessage: 'Not Found', message: 'Upload not found' })
       expect(errorBody(await list(target, '', other))).toEqual({ statusCode: 404, statusMessage: 'Not Found', message: 'Upload not found' })

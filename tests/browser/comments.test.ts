@@ -35,6 +35,28 @@ describe('the comment thread', () => {
     await expect(hostileHtml.locator('a').getAttribute('rel')).resolves.toBe('nofollow ugc noopener')
     await expect(hostileHtml.innerText()).resolves.toContain('<script>window.__pwned=2</script>')
 
+    // Quotes and code stand out in both themes: a quote's bar, a code panel whose long line scrolls inside it.
+    await thread.locator('[data-testid=comment-body]').fill(`> A quote\n\n\`\`\`\n${'long_code_line '.repeat(30)}\n\`\`\`\n\nSome \`code\``)
+    await thread.locator('[data-testid=comment-tab-preview]').click()
+    await thread.locator('[data-testid=comment-preview] pre').waitFor()
+    const looks = () => page.evaluate(() => {
+      const preview = document.querySelector('[data-testid=comment-preview]')!
+      const quote = getComputedStyle(preview.querySelector('blockquote')!)
+      const pre = preview.querySelector('pre')!
+      const block = getComputedStyle(pre)
+      return {
+        quote: `${quote.borderLeftStyle} ${quote.borderLeftWidth}`,
+        code: `${block.backgroundColor} ${block.borderTopStyle} ${block.overflowX}`,
+        inline: getComputedStyle(preview.querySelector('p > code')!).backgroundColor,
+        scrolls: pre.scrollWidth > pre.clientWidth && pre.getBoundingClientRect().right <= preview.getBoundingClientRect().right,
+      }
+    })
+    await expect(looks()).resolves.toEqual({ quote: 'solid 4px', code: 'rgb(240, 242, 247) solid auto', inline: 'rgb(240, 242, 247)', scrolls: true })
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await expect(looks()).resolves.toEqual({ quote: 'solid 4px', code: 'rgb(31, 35, 48) solid auto', inline: 'rgb(31, 35, 48)', scrolls: true })
+    await page.emulateMedia({ colorScheme: 'light' })
+    await thread.locator('[data-testid=comment-tab-write]').click()
+
     // Write, then Preview: rendered by the server, nothing posted.
     await thread.locator('[data-testid=comment-body]').fill('It **does** <script>window.__pwned=4</script>')
     await thread.locator('[data-testid=comment-tab-preview]').click()

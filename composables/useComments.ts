@@ -7,6 +7,15 @@ import type {
 export type CommentsPage = v.InferOutput<typeof CommentsPageSchema>
 export type CommentSort = (typeof COMMENT_SORTS)[number]
 
+/**
+ * A writer's length as the server counts it (code points, once trimmed). A box
+ * has no maxlength: that would cut a longer paste without a word (and counts
+ * UTF-16 units); a text over the limit stays, says so (UploadCommentLength),
+ * and cannot be posted until shortened. The count shows from COMMENT_COUNT_FROM on.
+ */
+export const commentLength = (text: string) => [...text.trim()].length
+export const COMMENT_COUNT_FROM = 1800
+
 /** An upload's comments: the thread, posting, replying, editing, deleting, voting and the preview. */
 export function useComments() {
   const api = useApi()

@@ -66,14 +66,19 @@ export default defineConfig({
           name: 'browser-pg',
           ...browser,
           ...postgres,
-          // Markup, contrast, pixel, picture-size and phone-width audits, and how the
-          // pages show a 429 (the limiter keeps its counts in memory or Redis), do not
-          // depend on where rows live; every flow that reads or writes data (and the
-          // page walk in console.test.ts, in one colour scheme) runs.
+          // What PostgreSQL can change in a page is what its rows say: the page walk of
+          // console.test.ts (every page rendered from PostgreSQL, in one colour scheme) and
+          // the flows whose pages show what the engine counts, ranks, finds or hides run.
+          // Markup, contrast, pixel, picture-size and phone-width audits, how the pages show
+          // a 429 (the limiter keeps its counts in memory or Redis), and the flows that are
+          // about the browser (forms, keys, sign-in steps, passkeys, progress, stalls) do not
+          // depend on where rows live: their API runs on PostgreSQL in e2e-pg.
           exclude: [
             ...configDefaults.exclude,
-            'tests/browser/accessibility.test.ts', 'tests/browser/mobile-layout.test.ts',
-            'tests/browser/image-slots.test.ts', 'tests/browser/rate-limited.test.ts',
+            ...['accessibility', 'mobile-layout', 'image-slots', 'rate-limited', 'styles', 'copy',
+              'upload-form', 'upload-progress', 'link-embed', 'card-links', 'header', 'keyboard-vote',
+              'stalled-requests', 'cross-site-form', 'account', 'mfa', 'passkeys', 'oauth', 'api-token',
+            ].map(name => `tests/browser/${name}.test.ts`),
           ],
         },
       },

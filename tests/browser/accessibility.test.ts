@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { newContext } from '../support/browser'
 import { auditPage, invisibleFocus } from './audit'
+import { complaints, openRequests, reportViolations, settled } from './complaints'
 import { goto, registerUser, signedInContext } from './helpers'
 import { PAGES, sitePageSession, type Who } from './site-pages'
 import { sharedServer } from '../support/shared-server'
@@ -11,7 +12,13 @@ describe('accessibility of every page', () => {
   /** One context per (theme, who), with the theme cookie set as the toggle would. */
   const contextFor = (theme: 'light' | 'dark', who: Who) => session.contextFor(theme, who, async (context, baseURL) => {
     await context.addCookies([{ name: 'theme', value: theme, url: baseURL }])
+    await reportViolations(context)
   })
+  /** A tab of that context, handed back with `session.release` once its test passed. */
+  const tabFor = async (theme: 'light' | 'dark', who: Who) => {
+    await contextFor(theme, who)
+    return session.pageFor(theme, who)
+  }
 
   it('the checks themselves catch what they look for', async () => {
     const context = await newContext(session.browser, sharedServer().baseURL)
@@ -46,11 +53,16 @@ describe('accessibility of every page', () => {
   })
 
   // Audited side by side, each page in its own tab (the keyboard checks below stay one at a time: focus).
+  // A page with a theme chosen is walked here only: each is also held to console.test.ts's rule
+  // (no console error, hydration mismatch, policy violation or failed request), which walks
+  // the pages that follow the system's colour scheme.
   for (const theme of ['light', 'dark'] as const) {
     describe.concurrent(`${theme} theme`, () => {
       for (const spec of PAGES) {
-        it(`${spec.name}: labels, names, alt texts, headings, lang and contrast`, async ({ expect }) => {
-          const page = await (await contextFor(theme, spec.as)).newPage()
+        it(`${spec.name}: labels, names, alt texts, headings, lang and contrast; nothing in the console`, async ({ expect }) => {
+          const page = await tabFor(theme, spec.as)
+          const found = complaints(page, spec.status ?? 200)
+          const open = openRequests(page)
           const response = await goto(page, spec.path(session.fixtures))
           expect(response?.status()).toBe(spec.status ?? 200)
           await expect(page.getAttribute('html', 'data-theme')).resolves.toBe(theme)
@@ -60,7 +72,9 @@ describe('accessibility of every page', () => {
             await spec.then(page)
             expect(await auditPage(page)).toEqual([])
           }
-          await page.close()
+          await settled(page, open)
+          expect(found).toEqual([])
+          await session.release(page)
         })
       }
     })
@@ -69,14 +83,14 @@ describe('accessibility of every page', () => {
   describe('keyboard', () => {
     for (const spec of PAGES.filter(p => !p.then)) {
       it(`${spec.name}: every Tab stop shows where the focus is`, async () => {
-        const page = await (await contextFor('light', spec.as)).newPage()
+        const page = await tabFor('light', spec.as)
         await goto(page, spec.path(session.fixtures))
         const { stops, invisible } = await invisibleFocus(page)
         expect(stops.length).toBeGreaterThan(1)
         // The first stop skips to the content.
         expect(stops[0]).toContain('Skip to content')
         expect(invisible).toEqual([])
-        await page.close()
+        await session.release(page)
       })
     }
 

@@ -147,6 +147,7 @@ export function sitePageSession() {
   let browser: Browser | undefined
   let fixtures: Fixtures | undefined
   const contexts = new Map<string, Promise<BrowserContext>>()
+  const idleTabs = new Map<BrowserContext, Page[]>()
   beforeAll(async () => {
     browser = await launchBrowser()
     fixtures = await siteFixtures()
@@ -175,6 +176,33 @@ export function sitePageSession() {
         contexts.set(key, context)
       }
       return context
+    },
+    /**
+     * A tab of the context for one page of a walk: one a passed test handed back when
+     * there is one. Opening a tab costs Chromium more CPU than showing most pages.
+     */
+    async pageFor(variant: string, who: Who, prepare?: (context: BrowserContext, baseURL: string) => Promise<void>): Promise<Page> {
+      const context = await this.contextFor(variant, who, prepare)
+      return idleTabs.get(context)?.pop() ?? context.newPage()
+    },
+    /**
+     * Hands a tab back, as a new one would be: without the test's listeners, with the
+     * site's session storage cleared, showing about:blank. A tab that will not leave its
+     * page is closed instead.
+     */
+    async release(page: Page): Promise<void> {
+      for (const event of ['console', 'pageerror', 'request', 'requestfinished', 'requestfailed', 'response'] as const) page.removeAllListeners(event)
+      try {
+        await page.evaluate(() => sessionStorage.clear())
+        await page.goto('about:blank', { timeout: 5_000 })
+      }
+      catch {
+        await page.close()
+        return
+      }
+      const tabs = idleTabs.get(page.context()) ?? []
+      tabs.push(page)
+      idleTabs.set(page.context(), tabs)
     },
   }
 }

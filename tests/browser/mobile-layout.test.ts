@@ -3,7 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core'
 import { api } from '../support/api'
 import { newContext } from '../support/browser'
 import { goto, signedInContext } from './helpers'
-import { PAGES, sitePageSession, type Who } from './site-pages'
+import { PAGES, sitePageSession, tabPool, type Who } from './site-pages'
 import { sharedServer } from '../support/shared-server'
 
 /**
@@ -66,6 +66,7 @@ function unstyledFields(page: Page): Promise<string[]> {
 describe(`every page at ${WIDTH} px`, () => {
   const session = sitePageSession()
   const contexts = new Map<Who, BrowserContext>()
+  const tabs = tabPool()
 
   beforeAll(async () => {
     const created = await api('/api/auth/tokens/generate', { method: 'POST', token: session.fixtures.owner.token, body: { name: 'backup script on the home server' } })
@@ -98,7 +99,7 @@ describe(`every page at ${WIDTH} px`, () => {
 
   for (const spec of PAGES) {
     it(`${spec.name}: no horizontal overflow`, async () => {
-      const page = await (await contextFor(spec.as)).newPage()
+      const page = await tabs.take(await contextFor(spec.as))
       const response = await goto(page, spec.path(session.fixtures))
       expect(response?.status()).toBe(spec.status ?? 200)
       expect(await page.evaluate(() => document.documentElement.clientWidth)).toBe(WIDTH)
@@ -109,7 +110,7 @@ describe(`every page at ${WIDTH} px`, () => {
         expect(await overflow(page)).toEqual([])
         expect(await unstyledFields(page)).toEqual([])
       }
-      await page.close()
+      await tabs.give(page)
     })
   }
 

@@ -138,6 +138,37 @@ export async function siteFixtures(): Promise<Fixtures> {
 }
 
 /**
+ * The tabs of a walk: a test takes one of a context, and hands it back once it passed, for
+ * the next test of that context. Opening a tab costs Chromium more CPU than showing most
+ * pages.
+ */
+export function tabPool() {
+  const idle = new Map<BrowserContext, Page[]>()
+  return {
+    async take(context: BrowserContext): Promise<Page> {
+      return idle.get(context)?.pop() ?? context.newPage()
+    },
+    /**
+     * Hands a tab back, as a new one would be: without the test's listeners, with the
+     * site's session storage cleared, showing about:blank. A tab that will not leave its
+     * page is closed instead.
+     */
+    async give(page: Page): Promise<void> {
+      for (const event of ['console', 'pageerror', 'request', 'requestfinished', 'requestfailed', 'response'] as const) page.removeAllListeners(event)
+      try {
+        await page.evaluate(() => sessionStorage.clear())
+        await page.goto('about:blank', { timeout: 5_000 })
+      }
+      catch {
+        await page.close()
+        return
+      }
+      idle.set(page.context(), [...idle.get(page.context()) ?? [], page])
+    },
+  }
+}
+
+/**
  * For a describe block that walks PAGES: one browser and one set of fixtures,
  * and one context per (variant, who) made on first use, `prepare` run on it once
  * (theme cookie, init scripts); tests running side by side share it. Everything
@@ -147,7 +178,7 @@ export function sitePageSession() {
   let browser: Browser | undefined
   let fixtures: Fixtures | undefined
   const contexts = new Map<string, Promise<BrowserContext>>()
-  const idleTabs = new Map<BrowserContext, Page[]>()
+  const tabs = tabPool()
   beforeAll(async () => {
     browser = await launchBrowser()
     fixtures = await siteFixtures()
@@ -177,32 +208,11 @@ export function sitePageSession() {
       }
       return context
     },
-    /**
-     * A tab of the context for one page of a walk: one a passed test handed back when
-     * there is one. Opening a tab costs Chromium more CPU than showing most pages.
-     */
+    /** A tab of the context for one page of a walk (`tabPool`). */
     async pageFor(variant: string, who: Who, prepare?: (context: BrowserContext, baseURL: string) => Promise<void>): Promise<Page> {
-      const context = await this.contextFor(variant, who, prepare)
-      return idleTabs.get(context)?.pop() ?? context.newPage()
+      return tabs.take(await this.contextFor(variant, who, prepare))
     },
-    /**
-     * Hands a tab back, as a new one would be: without the test's listeners, with the
-     * site's session storage cleared, showing about:blank. A tab that will not leave its
-     * page is closed instead.
-     */
-    async release(page: Page): Promise<void> {
-      for (const event of ['console', 'pageerror', 'request', 'requestfinished', 'requestfailed', 'response'] as const) page.removeAllListeners(event)
-      try {
-        await page.evaluate(() => sessionStorage.clear())
-        await page.goto('about:blank', { timeout: 5_000 })
-      }
-      catch {
-        await page.close()
-        return
-      }
-      const tabs = idleTabs.get(page.context()) ?? []
-      tabs.push(page)
-      idleTabs.set(page.context(), tabs)
-    },
+    /** Hands a passed test's tab back (`tabPool`). */
+    release: (page: Page) => tabs.give(page),
   }
 }

@@ -14,11 +14,6 @@ describe('accessibility of every page', () => {
     await context.addCookies([{ name: 'theme', value: theme, url: baseURL }])
     await reportViolations(context)
   })
-  /** A tab of that context, handed back with `session.release` once its test passed. */
-  const tabFor = async (theme: 'light' | 'dark', who: Who) => {
-    await contextFor(theme, who)
-    return session.pageFor(theme, who)
-  }
 
   it('the checks themselves catch what they look for', async () => {
     const context = await newContext(session.browser, sharedServer().baseURL)
@@ -60,7 +55,7 @@ describe('accessibility of every page', () => {
     describe.concurrent(`${theme} theme`, () => {
       for (const spec of PAGES) {
         it(`${spec.name}: labels, names, alt texts, headings, lang and contrast; nothing in the console`, async ({ expect }) => {
-          const page = await tabFor(theme, spec.as)
+          const page = await session.take(await contextFor(theme, spec.as))
           const found = complaints(page, spec.status ?? 200)
           const open = openRequests(page)
           const response = await goto(page, spec.path(session.fixtures))
@@ -83,7 +78,7 @@ describe('accessibility of every page', () => {
   describe('keyboard', () => {
     for (const spec of PAGES.filter(p => !p.then)) {
       it(`${spec.name}: every Tab stop shows where the focus is`, async () => {
-        const page = await tabFor('light', spec.as)
+        const page = await session.take(await contextFor('light', spec.as))
         await goto(page, spec.path(session.fixtures))
         const { stops, invisible } = await invisibleFocus(page)
         expect(stops.length).toBeGreaterThan(1)

@@ -9,11 +9,6 @@ describe('no console errors, hydration mismatches or CSP violations', () => {
   const contextFor = (scheme: 'system light' | 'system dark', who: Who) => session.contextFor(scheme, who, async (context) => {
     await reportViolations(context)
   })
-  /** A tab of that context, handed back with `session.release` once its test passed. */
-  const tabFor = async (scheme: 'system light' | 'system dark', who: Who) => {
-    await contextFor(scheme, who)
-    return session.pageFor(scheme, who)
-  }
 
   // The colour schemes differ in markup and styles only: on PostgreSQL (browser-pg) the
   // walk runs once, for what the pages read and write. The pages with a theme chosen
@@ -26,7 +21,7 @@ describe('no console errors, hydration mismatches or CSP violations', () => {
     describe.concurrent(scheme, () => {
       for (const spec of PAGES) {
         it(`${spec.name}`, async ({ expect }) => {
-          const page = await tabFor(scheme, spec.as)
+          const page = await session.take(await contextFor(scheme, spec.as))
           await page.emulateMedia({ colorScheme: scheme === 'system dark' ? 'dark' : 'light' })
           const found = complaints(page, spec.status ?? 200)
           const open = openRequests(page)

@@ -208,11 +208,8 @@ export function sitePageSession() {
       }
       return context
     },
-    /** A tab of the context for one page of a walk (`tabPool`). */
-    async pageFor(variant: string, who: Who, prepare?: (context: BrowserContext, baseURL: string) => Promise<void>): Promise<Page> {
-      return tabs.take(await this.contextFor(variant, who, prepare))
-    },
-    /** Hands a passed test's tab back (`tabPool`). */
+    /** A tab of one of the walk's contexts, and its hand-back once its test passed (`tabPool`). */
+    take: (context: BrowserContext) => tabs.take(context),
     release: (page: Page) => tabs.give(page),
   }
 }

@@ -1,19 +1,46 @@
 import { describe, expect, it } from 'vitest'
 import { newContext } from '../support/browser'
-import { auditPage, invisibleFocus } from './audit'
+import type { Page } from 'playwright-core'
+import { auditPage, invisibleFocus, overflow, unstyledFields } from './audit'
 import { complaints, openRequests, reportViolations, settled } from './complaints'
 import { goto, registerUser, signedInContext } from './helpers'
 import { PAGES, sitePageSession, type Who } from './site-pages'
 import { sharedServer } from '../support/shared-server'
 
+const PHONE_WIDTH = 390
+
 describe('accessibility of every page', () => {
   const session = sitePageSession()
 
-  /** One context per (theme, who), with the theme cookie set as the toggle would. */
-  const contextFor = (theme: 'light' | 'dark', who: Who) => session.contextFor(theme, who, async (context, baseURL) => {
-    await context.addCookies([{ name: 'theme', value: theme, url: baseURL }])
-    await reportViolations(context)
+  /**
+   * The two ways a page gets its colours: a theme picked with the toggle (its cookie, so
+   * `data-theme` on <html> from the server on), and the system's preference (no cookie: the
+   * markup a first visit gets, the page cache's). The palette is one set of light-dark()
+   * pairs (assets/css/main.css), so a light page of one and a dark page of the other audit
+   * both palettes and both ways of rendering. The dark pages are a phone's (390 px at 2×,
+   * touch), where each must also fit the screen's width (docs/behaviour.md, Basics).
+   */
+  const VARIANTS = [
+    { name: 'light theme', cookie: 'light', scheme: 'light', attribute: 'light', phone: false },
+    { name: 'system dark scheme on a phone', cookie: null, scheme: 'dark', attribute: null, phone: true },
+  ] as const
+  type Variant = typeof VARIANTS[number]
+
+  /** One context per (variant, who), with the theme cookie set as the toggle would. */
+  const contextFor = (variant: Variant, who: Who) => session.contextFor(variant.name, who, {
+    mobile: variant.phone,
+    prepare: async (context, baseURL) => {
+      if (variant.cookie) await context.addCookies([{ name: 'theme', value: variant.cookie, url: baseURL }])
+      await reportViolations(context)
+    },
   })
+
+  /** What a phone's page must also be: no wider than the screen, its fields in the site's style. */
+  async function fitsThePhone(page: Page) {
+    expect(await page.evaluate(() => document.documentElement.clientWidth)).toBe(PHONE_WIDTH)
+    expect(await overflow(page)).toEqual([])
+    expect(await unstyledFields(page)).toEqual([])
+  }
 
   it('the checks themselves catch what they look for', async () => {
     const context = await newContext(session.browser, sharedServer().baseURL)
@@ -47,25 +74,37 @@ describe('accessibility of every page', () => {
     await context.close()
   })
 
-  // Audited side by side, each page in its own tab (the keyboard checks below stay one at a time: focus).
-  // A page with a theme chosen is walked here only: each is also held to console.test.ts's rule
-  // (no console error, hydration mismatch, policy violation or failed request), which walks
-  // the pages that follow the system's colour scheme.
-  for (const theme of ['light', 'dark'] as const) {
-    describe.concurrent(`${theme} theme`, () => {
+  // Audited side by side, each page in its own tab (Playwright gives every tab focus of its
+  // own, so the Tab walks of the light pages run side by side too). Each page is also held to console.test.ts's rule (no console error, hydration mismatch,
+  // policy violation or failed request): on SQLite this is the only walk of the pages
+  // that checks it; console.test.ts walks them from PostgreSQL.
+  for (const variant of VARIANTS) {
+    describe.concurrent(variant.name, () => {
       for (const spec of PAGES) {
-        it(`${spec.name}: labels, names, alt texts, headings, lang and contrast; nothing in the console`, async ({ expect }) => {
-          const page = await session.take(await contextFor(theme, spec.as))
+        // A page's Tab stops are walked once, in the light theme, before any further state.
+        const walkTabs = variant === VARIANTS[0] && !spec.then
+        it(`${spec.name}: labels, names, alt texts, headings, lang and contrast${walkTabs ? ', a visible focus at every Tab stop' : ''}${variant.phone ? ', the phone\'s width' : ''}; nothing in the console`, async ({ expect }) => {
+          const page = await session.take(await contextFor(variant, spec.as))
+          await page.emulateMedia({ colorScheme: variant.scheme })
           const found = complaints(page, spec.status ?? 200)
           const open = openRequests(page)
           const response = await goto(page, spec.path(session.fixtures))
           expect(response?.status()).toBe(spec.status ?? 200)
-          await expect(page.getAttribute('html', 'data-theme')).resolves.toBe(theme)
+          await expect(page.getAttribute('html', 'data-theme')).resolves.toBe(variant.attribute)
           await expect(page.getAttribute('html', 'lang')).resolves.toBe('en')
           expect(await auditPage(page)).toEqual([])
+          if (variant.phone) await fitsThePhone(page)
+          if (walkTabs) {
+            const { stops, invisible } = await invisibleFocus(page)
+            expect(stops.length).toBeGreaterThan(1)
+            // The first stop skips to the content.
+            expect(stops[0]).toContain('Skip to content')
+            expect(invisible).toEqual([])
+          }
           if (spec.then) {
             await spec.then(page)
             expect(await auditPage(page)).toEqual([])
+            if (variant.phone) await fitsThePhone(page)
           }
           await settled(page, open)
           expect(found).toEqual([])
@@ -76,19 +115,6 @@ describe('accessibility of every page', () => {
   }
 
   describe('keyboard', () => {
-    for (const spec of PAGES.filter(p => !p.then)) {
-      it(`${spec.name}: every Tab stop shows where the focus is`, async () => {
-        const page = await session.take(await contextFor('light', spec.as))
-        await goto(page, spec.path(session.fixtures))
-        const { stops, invisible } = await invisibleFocus(page)
-        expect(stops.length).toBeGreaterThan(1)
-        // The first stop skips to the content.
-        expect(stops[0]).toContain('Skip to content')
-        expect(invisible).toEqual([])
-        await session.release(page)
-      })
-    }
-
     it('signs in with the keyboard alone', async () => {
       const user = await registerUser()
       const context = await newContext(session.browser, sharedServer().baseURL)

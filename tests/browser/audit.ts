@@ -214,3 +214,52 @@ export async function invisibleFocus(page: Page, limit = 80): Promise<{ stops: s
   const invisible = unfocused.filter(([index, look]) => looks.get(index) === look).map(([index]) => stops[index]!)
   return { stops, invisible }
 }
+
+/**
+ * How far the page is wider than the screen, and the elements that stick out
+ * first (their parent still fits), unless a scrolling box (overflow-x auto or
+ * scroll, as the home page's card row) holds them.
+ */
+export function overflow(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth
+    const problems: string[] = []
+    const scrollWidth = document.documentElement.scrollWidth
+    if (scrollWidth <= width) return problems
+    problems.push(`the page is ${scrollWidth} px wide on a ${width} px screen`)
+    const describe = (el: Element) => {
+      const id = el.id ? `#${el.id}` : ''
+      const cls = typeof el.className === 'string' && el.className.trim() ? `.${el.className.trim().split(/\s+/).join('.')}` : ''
+      return `<${el.tagName.toLowerCase()}${id}${cls}> "${(el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40)}"`
+    }
+    const scrolls = (el: Element | null): boolean => {
+      for (let node = el; node && node !== document.body; node = node.parentElement) {
+        if (['auto', 'scroll', 'hidden', 'clip'].includes(getComputedStyle(node).overflowX)) return true
+      }
+      return false
+    }
+    const sticksOut = (el: Element) => el.getBoundingClientRect().right > width + 0.5
+    for (const el of document.body.querySelectorAll('*')) {
+      if (!sticksOut(el) || (el.parentElement && sticksOut(el.parentElement)) || scrolls(el.parentElement)) continue
+      problems.push(`${describe(el)} reaches ${Math.round(el.getBoundingClientRect().right)} px`)
+    }
+    if (problems.length === 1) {
+      // Nothing sticks out on its own: a positioned element escaping a scrolling box that is not its containing block?
+      const positioned = [...document.body.querySelectorAll('*')].filter(el => sticksOut(el) && ['absolute', 'fixed'].includes(getComputedStyle(el).position))
+      for (const el of positioned.slice(0, 3)) problems.push(`${describe(el)} (position: ${getComputedStyle(el).position}) reaches ${Math.round(el.getBoundingClientRect().right)} px`)
+    }
+    return problems
+  })
+}
+
+/**
+ * Text fields, text areas and selects shown without the site's field style
+ * (.input, .textarea, .select in assets/css/main.css): the browser's bare
+ * control, square and grey in the dark theme. A `.bare` field is drawn inside
+ * a box that has the style (the tag input's chips and text).
+ */
+export function unstyledFields(page: Page): Promise<string[]> {
+  return page.$$eval('input:not([type=checkbox], [type=radio], [type=file], [type=hidden]), textarea, select', elements => elements
+    .filter(el => el.getClientRects().length > 0 && !el.matches('.input, .textarea, .select, .bare'))
+    .map(el => `<${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.getAttribute('name') ? ` name=${el.getAttribute('name')}` : ''}>`))
+}

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { api, type TestUser } from '../support/api'
 import { launchBrowser, newContext } from '../support/browser'
@@ -120,13 +120,14 @@ export const PAGES: PageCase[] = [
   { name: 'admin, signed in without being one', path: () => '/admin', as: 'owner', status: 403 },
 ]
 
-/** An owner with a tagged image and link upload, and an admin. */
+/** An owner with a tagged image and link upload and an API token (the settings page then shows a table of them), and an admin. */
 export async function siteFixtures(): Promise<Fixtures> {
   const owner = await registerUser()
   const admin = await makeAdmin(await registerUser())
   const tag = `site-${owner.id.slice(0, 6)}`
   const imageId = await createUpload(owner, { image: await noisePng(480, 320), description: 'A picture', tags: `${tag},colour` })
   const linkId = await seedLink(owner, { url: 'https://example.com/a-page', description: 'A link', tags: [tag] })
+  expect((await api('/api/auth/tokens/generate', { method: 'POST', token: owner.token, body: { name: 'backup script on the home server' } })).status).toBe(201)
   await seedLink(owner, { url: 'https://example.com/a-private-page', description: 'A private link', isPrivate: true })
   // A report in the admin queue, and a moderation log entry.
   await api(`/api/upload/${linkId}/report`, { method: 'POST', body: { reason: 'spam', details: 'A sample report' }, token: admin.token })
@@ -194,12 +195,13 @@ export function sitePageSession() {
     get fixtures() {
       return fixtures!
     },
-    async contextFor(variant: string, who: Who, prepare?: (context: BrowserContext, baseURL: string) => Promise<void>) {
+    /** The context of a variant for `who`: a phone's (390×844 at 2×, touch) when `mobile`. */
+    async contextFor(variant: string, who: Who, { prepare, mobile = false }: { prepare?: (context: BrowserContext, baseURL: string) => Promise<void>, mobile?: boolean } = {}) {
       const key = `${variant}:${who}`
       let context = contexts.get(key)
       if (!context) {
         const baseURL = sharedServer().baseURL
-        context = (who === 'guest' ? newContext(browser!, baseURL) : signedInContext(browser!, who === 'owner' ? fixtures!.owner : fixtures!.admin))
+        context = (who === 'guest' ? newContext(browser!, baseURL, { mobile }) : signedInContext(browser!, who === 'owner' ? fixtures!.owner : fixtures!.admin, { mobile }))
           .then(async (made) => {
             await prepare?.(made, baseURL)
             return made

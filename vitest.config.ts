@@ -4,6 +4,19 @@ import { configDefaults, defineConfig } from 'vitest/config'
 const alias = { '#shared': fileURLToPath(new URL('./shared', import.meta.url)) }
 
 /**
+ * The unit files of a worker share one module graph too (`isolate: false`: a third of
+ * the unit run was spent importing), but for those that count what the process has
+ * kept since it started.
+ */
+const unit = {
+  include: ['tests/unit/**/*.test.ts'],
+  environment: 'node',
+  // Some unit tests seed a real PostgreSQL database: on a busy machine that alone outlasts vitest's 5 s.
+  testTimeout: 20_000,
+}
+const IN_A_PROCESS_OF_THEIR_OWN = ['tests/unit/pg-statements.test.ts']
+
+/**
  * The e2e files of a worker share one module graph (`isolate: false`): re-importing the
  * support modules for every file cost a quarter of the SQLite e2e run's CPU. Nothing in
  * them keeps state a file could leave behind but connections to the worker's own server.
@@ -16,9 +29,11 @@ const e2e = {
   hookTimeout: 60_000,
 }
 
+/** The browser files of a worker share one module graph as well, for the same reason. */
 const browser = {
   include: ['tests/browser/**/*.test.ts'],
   globalSetup: ['tests/support/global-setup.ts'],
+  isolate: false,
   fileParallelism: false,
   testTimeout: 60_000,
   hookTimeout: 60_000,
@@ -48,8 +63,11 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        // Some unit tests seed a real PostgreSQL database: on a busy machine that alone outlasts vitest's 5 s.
-        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', testTimeout: 20_000 },
+        test: { name: 'unit', ...unit, exclude: [...configDefaults.exclude, ...IN_A_PROCESS_OF_THEIR_OWN], isolate: false },
+      },
+      {
+        resolve: { alias },
+        test: { name: 'unit-isolated', ...unit, include: IN_A_PROCESS_OF_THEIR_OWN },
       },
       {
         resolve: { alias },

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The test projects of `npm test`, as two vitest runs side by side: the SQLite side (unit,
+# The test projects of `npm test`, as two vitest runs side by side: the SQLite side (unit*,
 # e2e, browser) and the PostgreSQL side (e2e-pg, browser-pg). Each run takes one file at a
 # time, vitest's default on two cores (one worker per run, so one shared server per project:
 # tests/support/shared-server.ts). The two sides share nothing but the machine (their own
@@ -18,7 +18,7 @@ trap 'rm -rf "$work"' EXIT
 
 TEST_SUMMARY_FILE="$work/pg.json" npx vitest run --project e2e-pg --project browser-pg "$@" >"$work/pg.log" 2>&1 &
 pg=$!
-TEST_SUMMARY_FILE="$work/sqlite.json" npx vitest run --project unit --project e2e --project browser "$@"
+TEST_SUMMARY_FILE="$work/sqlite.json" npx vitest run --project unit --project unit-isolated --project e2e --project browser "$@"
 sqlite_status=$?
 wait "$pg"
 pg_status=$?

@@ -9,9 +9,9 @@ import { createTestDatabase, dropTestDatabase } from '../support/postgres'
  * query text and connection, and no more than NAMED_MAX (2000) of them
  * whatever texts the requests make; past that, a statement runs unnamed.
  * PostgreSQL keeps one plan for a statement after five runs planned for their
- * values, except for a `sql.replanned` one, which always runs unnamed. A unit test, in
- * a module graph of its own: the names are kept per process, and an e2e worker shares
- * its process between files.
+ * values, except for a `sql.replanned` one, which always runs unnamed. The names are
+ * kept per process, so this file runs in a module graph of its own (the
+ * `unit-isolated` project, vitest.config.ts), where no other file has named any.
  */
 describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL prepared statements', () => {
   let url: string

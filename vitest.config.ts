@@ -46,7 +46,7 @@ const browser = {
 const postgres = { env: { TEST_ENGINE: 'postgres' } }
 
 /** Browser files that run in browser-pg only (below). */
-const ON_ONE_SIDE = ['mobile-layout', 'image-slots']
+const ON_ONE_SIDE = ['mobile-layout', 'image-slots', 'upload-form']
 
 /**
  * The SQLite e2e project runs its servers with the API fast path off
@@ -79,10 +79,10 @@ export default defineConfig({
       },
       {
         resolve: { alias },
-        // The phone-width and picture-size audits depend on no engine: they run once, in
-        // browser-pg, where they even out the two halves of `npm test`
-        // (scripts/test-engines.sh), which otherwise left the SQLite half running
-        // alone for its last nine minutes.
+        // The phone, picture-size and upload-form tests depend on no engine: they run once,
+        // in browser-pg, where they even out the two halves of `npm test`
+        // (scripts/test-engines.sh), which otherwise left one half running alone for
+        // its last minutes.
         test: { name: 'browser', ...browser, exclude: [...configDefaults.exclude, ...ON_ONE_SIDE.map(name => `tests/browser/${name}.test.ts`)] },
       },
       {
@@ -98,11 +98,11 @@ export default defineConfig({
           // keeps its counts in memory or Redis), and the flows that are about the browser
           // (forms, keys, sign-in steps, passkeys, progress, stalls) do not depend on where
           // rows live: they run in `browser` only, and their API on PostgreSQL in e2e-pg.
-          // The phone-width and picture-size audits run here only (ON_ONE_SIDE).
+          // The phone, picture-size and upload-form tests run here only (ON_ONE_SIDE).
           exclude: [
             ...configDefaults.exclude,
             ...['accessibility', 'rate-limited', 'styles', 'copy',
-              'upload-form', 'upload-progress', 'link-embed', 'card-links', 'header', 'keyboard-vote',
+              'upload-progress', 'link-embed', 'card-links', 'header', 'keyboard-vote',
               'stalled-requests', 'cross-site-form', 'account', 'mfa', 'passkeys', 'oauth', 'api-token',
             ].map(name => `tests/browser/${name}.test.ts`),
           ],

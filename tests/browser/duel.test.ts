@@ -44,6 +44,8 @@ describe('This or That', () => {
       await page.focus('[data-testid=duel-right]')
       const [chosen] = await Promise.all([judged(page), page.keyboard.press('Enter')])
       expect(chosen.status()).toBe(200)
+      // The answer reaches the test before the page has shown it: first the result, then its end.
+      await page.locator('[data-testid=duel-change]').first().waitFor()
       await page.locator('[data-testid=duel-change]').first().waitFor({ state: 'detached' })
       await page.locator('[data-testid=duel-pair][aria-busy=false], [data-testid=duel-done]').first().waitFor()
       const expected = await page.locator('[data-testid=duel-done]').count() ? 'duel-done' : 'duel-right'

@@ -46,7 +46,7 @@ const browser = {
 const postgres = { env: { TEST_ENGINE: 'postgres' } }
 
 /** Browser files that run in browser-pg only (below). */
-const ON_ONE_SIDE = ['mobile-layout', 'image-slots', 'upload-form']
+const ON_ONE_SIDE = ['image-slots', 'upload-form']
 
 /**
  * The SQLite e2e project runs its servers with the API fast path off
@@ -79,7 +79,7 @@ export default defineConfig({
       },
       {
         resolve: { alias },
-        // The phone, picture-size and upload-form tests depend on no engine: they run once,
+        // The picture-size and upload-form tests depend on no engine: they run once,
         // in browser-pg, where they even out the two halves of `npm test`
         // (scripts/test-engines.sh), which otherwise left one half running alone for
         // its last minutes.
@@ -91,18 +91,19 @@ export default defineConfig({
           name: 'browser-pg',
           ...browser,
           ...postgres,
-          // What PostgreSQL can change in a page is what its rows say: the page walk of
-          // console.test.ts (every page rendered from PostgreSQL, in one colour scheme) and
+          // What PostgreSQL can change in a page is what its rows say: the accessibility
+          // walk's pages in the system's dark scheme on a phone (every page rendered from
+          // PostgreSQL, held to the console rule; its light pages come from SQLite) and
           // the flows whose pages show what the engine counts, ranks, finds or hides run.
-          // The markup, contrast and pixel audits, how the pages show a 429 (the limiter
+          // The markup and pixel audits, how the pages show a 429 (the limiter
           // keeps its counts in memory or Redis), and the flows that are about the browser
           // (forms, keys, sign-in steps, passkeys, progress, stalls) do not depend on where
           // rows live: they run in `browser` only, and their API on PostgreSQL in e2e-pg.
-          // The phone, picture-size and upload-form tests run here only (ON_ONE_SIDE).
+          // The picture-size and upload-form tests run here only (ON_ONE_SIDE).
           exclude: [
             ...configDefaults.exclude,
-            ...['accessibility', 'rate-limited', 'styles', 'copy',
-              'upload-progress', 'link-embed', 'card-links', 'header', 'keyboard-vote',
+            ...['console', 'rate-limited', 'styles', 'copy',
+              'mobile-layout', 'upload-progress', 'link-embed', 'card-links', 'header', 'keyboard-vote',
               'stalled-requests', 'cross-site-form', 'account', 'mfa', 'passkeys', 'oauth', 'api-token',
             ].map(name => `tests/browser/${name}.test.ts`),
           ],

@@ -1,35 +1,17 @@
 import { describe, expect, it } from 'vitest'
-import { complaints, openRequests, reportViolations, settled } from './complaints'
+import { complaints, reportViolations } from './complaints'
 import { goto } from './helpers'
-import { PAGES, sitePageSession, type Who } from './site-pages'
+import { sitePageSession, type Who } from './site-pages'
 
+/**
+ * The console rule (complaints.ts): no console error, hydration mismatch, policy violation
+ * or failed request. The accessibility walk holds every page to it, once per engine; here,
+ * that the rule would notice a violation, and the moves between pages on the client.
+ */
 describe('no console errors, hydration mismatches or CSP violations', () => {
   const session = sitePageSession()
 
   const contextFor = (who: Who) => session.contextFor('system light', who, { prepare: reportViolations })
-
-  // Every page following the system's (light) colour scheme, rendered from PostgreSQL
-  // (browser-pg): what the pages read and write. On SQLite, accessibility.test.ts holds
-  // every page to the same rule in both of the ways a page gets its colours, and the
-  // schemes differ in styles only (light-dark() in assets/css/main.css).
-  // The pages are walked side by side (up to vitest's maxConcurrency), each in its own tab:
-  // most of a page's time is the wait for 500 ms without a request.
-  describe.runIf(process.env.TEST_ENGINE === 'postgres').concurrent('every page, system light scheme', () => {
-    for (const spec of PAGES) {
-      it(`${spec.name}`, async ({ expect }) => {
-        const page = await session.take(await contextFor(spec.as))
-        await page.emulateMedia({ colorScheme: 'light' })
-        const found = complaints(page, spec.status ?? 200)
-        const open = openRequests(page)
-        const response = await goto(page, spec.path(session.fixtures))
-        expect(response?.status()).toBe(spec.status ?? 200)
-        await spec.then?.(page)
-        await settled(page, open)
-        expect(found).toEqual([])
-        await session.release(page)
-      })
-    }
-  })
 
   it('would notice: an inline script the policy does not list is blocked and reported', async () => {
     const page = await (await contextFor('guest')).newPage()

@@ -349,8 +349,9 @@ describe('pictures sized to their slots', () => {
     }
   })
 
-  it('tag page, user page, my uploads, an upload page and vote mode at desktop and phone sizes: the same rules', async () => {
-    for (const size of [VIEWPORTS[0], VIEWPORTS[2]]) {
+  // Ten pages, each in a context of its own (an empty cache, so every picture is fetched): one test per size.
+  for (const size of [VIEWPORTS[0], VIEWPORTS[2]]) {
+    it(`tag page, user page, my uploads, an upload page and vote mode, ${size.name}: the same rules`, async () => {
       for (const path of [`/tags/${tag}`, `/user/${user.username}`, '/my-uploads']) {
         const { context, page } = await openAt(browser, size)
         await context.addCookies([{ name: 'auth-token', value: user.token, url: sharedServer().baseURL, httpOnly: true, sameSite: 'Lax' }])
@@ -400,6 +401,6 @@ describe('pictures sized to their slots', () => {
       expect(voting!.sizes).not.toBe('')
       expect(voting!.naturalWidth).toBeGreaterThan(0)
       await context.close()
-    }
-  })
+    })
+  }
 })

@@ -46,7 +46,7 @@ const browser = {
 const postgres = { env: { TEST_ENGINE: 'postgres' } }
 
 /** Browser files that run in browser-pg only (below). */
-const ON_ONE_SIDE = ['image-slots', 'upload-form']
+const ON_ONE_SIDE = ['image-slots', 'mobile-layout', 'voting-loop', 'pages']
 
 /**
  * The SQLite e2e project runs its servers with the API fast path off
@@ -79,8 +79,9 @@ export default defineConfig({
       },
       {
         resolve: { alias },
-        // The picture-size and upload-form tests depend on no engine: they run once,
-        // in browser-pg, where they even out the two halves of `npm test`
+        // The picture-size and phone tests depend on no engine, and the voting loop's and
+        // the pages' flows show what e2e checks of both engines' API: they run once, in
+        // browser-pg, where they even out the two halves of `npm test`
         // (scripts/test-engines.sh), which otherwise left one half running alone for
         // its last minutes.
         test: { name: 'browser', ...browser, exclude: [...configDefaults.exclude, ...ON_ONE_SIDE.map(name => `tests/browser/${name}.test.ts`)] },
@@ -99,11 +100,11 @@ export default defineConfig({
           // keeps its counts in memory or Redis), and the flows that are about the browser
           // (forms, keys, sign-in steps, passkeys, progress, stalls) do not depend on where
           // rows live: they run in `browser` only, and their API on PostgreSQL in e2e-pg.
-          // The picture-size and upload-form tests run here only (ON_ONE_SIDE).
+          // The picture-size, phone, voting-loop and pages tests run here only (ON_ONE_SIDE).
           exclude: [
             ...configDefaults.exclude,
             ...['console', 'rate-limited', 'styles', 'copy',
-              'mobile-layout', 'upload-progress', 'link-embed', 'card-links', 'header', 'keyboard-vote',
+              'upload-form', 'upload-progress', 'link-embed', 'card-links', 'header', 'keyboard-vote',
               'stalled-requests', 'cross-site-form', 'account', 'mfa', 'passkeys', 'oauth', 'api-token',
             ].map(name => `tests/browser/${name}.test.ts`),
           ],

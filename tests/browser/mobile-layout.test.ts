@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { PHONE } from '../support/browser'
 import { overflow } from './audit'
 import { goto } from './helpers'
 import { sitePageSession, type Who } from './site-pages'
@@ -9,7 +10,7 @@ import { sitePageSession, type Who } from './site-pages'
  * the screen, no key hints on a touch screen, and a settings page that still fits once it
  * shows a new token.
  */
-const WIDTH = 390
+const WIDTH = PHONE.width
 
 describe(`pages at ${WIDTH} px`, () => {
   const session = sitePageSession()

@@ -143,7 +143,7 @@ export async function siteFixtures(): Promise<Fixtures> {
  * the next test of that context. Opening a tab costs Chromium more CPU than showing most
  * pages.
  */
-export function tabPool() {
+function tabPool() {
   const idle = new Map<BrowserContext, Page[]>()
   return {
     async take(context: BrowserContext): Promise<Page> {
@@ -195,7 +195,7 @@ export function sitePageSession() {
     get fixtures() {
       return fixtures!
     },
-    /** The context of a variant for `who`: a phone's (390×844 at 2×, touch) when `mobile`. */
+    /** The context of a variant for `who`: a phone's (`PHONE`, tests/support/browser.ts) when `mobile`. */
     async contextFor(variant: string, who: Who, { prepare, mobile = false }: { prepare?: (context: BrowserContext, baseURL: string) => Promise<void>, mobile?: boolean } = {}) {
       const key = `${variant}:${who}`
       let context = contexts.get(key)

@@ -14,9 +14,12 @@ export async function launchBrowser(): Promise<Browser> {
   })
 }
 
+/** The phone every phone-width test uses: 390×844 CSS px at 2×, touch. */
+export const PHONE = { width: 390, height: 844 } as const
+
 export async function newContext(browser: Browser, baseURL: string, options: { mobile?: boolean } = {}): Promise<BrowserContext> {
   const context = await browser.newContext(options.mobile
-    ? { baseURL, viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }
+    ? { baseURL, viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true }
     : { baseURL, viewport: { width: 1280, height: 900 } })
   // A tab left open for the context's life: Chromium then keeps the site's renderer process, and
   // the JavaScript it compiled, from one page of a test to the next, where each page would

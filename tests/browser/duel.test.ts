@@ -125,4 +125,45 @@ describe('This or That', () => {
     await expect(own.locator(row(explicit)).count()).resolves.toBe(0)
     await signedIn.close()
   })
+
+  it('narrows the leaderboard to one tag, kept by the period links, and back to every tag', async () => {
+    const owner = await registerUser()
+    const red = await createUpload(owner, { image: await noisePng(320, 320), description: 'Board red', tags: 'board red' })
+    const blue = await createUpload(owner, { image: await noisePng(320, 320), description: 'Board blue', tags: 'board blue' })
+    // Below the other test's pictures, so neither test moves the other's places.
+    const { db } = serverDatabase()
+    await db.run(sql`UPDATE duel_standings SET strength = 8500, wins = 5 WHERE upload_id = ${red}`)
+    await db.run(sql`UPDATE duel_standings SET strength = 8400, wins = 5 WHERE upload_id = ${blue}`)
+    const row = (id: string) => `[data-testid=duel-leaderboard] [data-upload-id="${id}"]`
+    const context = await newContext(browser, sharedServer().baseURL)
+    const page = await context.newPage()
+
+    // Without JavaScript the form is a GET of the same page: the server renders the tag's board.
+    const html = await (await goto(page, '/duel/leaderboard?tag=Board+Red'))!.text()
+    expect(html).toContain(red)
+    expect(html).not.toContain(blue)
+    await expect(page.innerText('[data-testid=duel-leaderboard-tag]')).resolves.toBe('Pictures tagged #Board Red')
+    await expect(page.title()).resolves.toBe('This or That leaderboard: #Board Red · Does It Fuck?')
+    await expect(page.locator(`${row(red)} .place`).textContent()).resolves.toBe('1')
+    await expect(page.locator('nav[aria-label=Period] a', { hasText: 'Week' }).getAttribute('href')).resolves.toBe('/duel/leaderboard?period=week&tag=Board+Red')
+
+    // Typed in the box: the other tag's board, the period kept.
+    await goto(page, '/duel/leaderboard?period=week')
+    await page.fill('#leaderboard-tag', 'board blue')
+    await page.press('#leaderboard-tag', 'Enter')
+    await page.waitForURL(url => url.pathname === '/duel/leaderboard' && url.search === '?period=week&tag=board+blue')
+    await page.waitForSelector(row(blue))
+    await expect(page.locator(row(red)).count()).resolves.toBe(0)
+
+    // A tag no picture carries says so; "Every tag" leads back to the whole board.
+    await page.fill('#leaderboard-tag', 'no such board tag')
+    await page.press('#leaderboard-tag', 'Enter')
+    await page.locator('[data-testid=duel-leaderboard-empty]', { hasText: 'No picture tagged #no such board tag has been judged five times yet.' }).waitFor()
+    await page.click('[data-testid=duel-leaderboard-every-tag]')
+    await page.waitForURL(url => url.pathname === '/duel/leaderboard' && url.search === '?period=week')
+    await page.waitForSelector(row(red))
+    await expect(page.locator(row(blue)).count()).resolves.toBe(1)
+    await expect(page.inputValue('#leaderboard-tag')).resolves.toBe('')
+    await context.close()
+  })
 })

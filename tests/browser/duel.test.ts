@@ -1,11 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { sql } from '../../server/database/sql'
-import { api } from '../support/api'
+import { api, type TestUser } from '../support/api'
 import { launchBrowser, newContext } from '../support/browser'
 import { serverDatabase } from '../support/seed'
 import { sharedServer } from '../support/shared-server'
 import { createUpload, goto, noisePng, registerUser, signedInContext } from './helpers'
+
+/** A leaderboard row's selector. */
+const row = (id: string) => `[data-testid=duel-leaderboard] [data-upload-id="${id}"]`
+
+/** A new picture of `owner` on the leaderboard without judging it: five wins at `strength`. */
+async function rankedPicture(owner: TestUser, strength: number, options: { description: string, tags?: string }) {
+  const id = await createUpload(owner, { image: await noisePng(320, 320), ...options })
+  await serverDatabase().db.run(sql`UPDATE duel_standings SET strength = ${strength}, wins = 5 WHERE upload_id = ${id}`)
+  return id
+}
 
 /** The answer of the next POST /api/duel this page sends. */
 const judged = (page: Page) => page.waitForResponse(response => response.url().endsWith('/api/duel') && response.request().method() === 'POST')
@@ -80,14 +90,10 @@ describe('This or That', () => {
 
   it('blurs an explicit picture on the leaderboard, and leaves it out where the viewer hides it', async () => {
     const owner = await registerUser()
-    const safe = await createUpload(owner, { image: await noisePng(320, 320), description: 'Leaderboard safe' })
-    const explicit = await createUpload(owner, { image: await noisePng(320, 320), description: 'Leaderboard explicit' })
+    // Stronger than any other picture of the shared server.
+    const safe = await rankedPicture(owner, 9001, { description: 'Leaderboard safe' })
+    const explicit = await rankedPicture(owner, 9000, { description: 'Leaderboard explicit' })
     expect((await api(`/api/upload/${explicit}`, { method: 'PATCH', token: owner.token, body: { rating: 'explicit' } })).status).toBe(200)
-    // Ranked without judging them: five wins each, stronger than any other picture of the shared server.
-    const { db } = serverDatabase()
-    await db.run(sql`UPDATE duel_standings SET strength = 9001, wins = 5 WHERE upload_id = ${safe}`)
-    await db.run(sql`UPDATE duel_standings SET strength = 9000, wins = 5 WHERE upload_id = ${explicit}`)
-    const row = (id: string) => `[data-testid=duel-leaderboard] [data-upload-id="${id}"]`
 
     // A visitor (explicit blurred by default): blurred under a Show button, in second place.
     const visitor = await newContext(browser, sharedServer().baseURL)
@@ -128,13 +134,9 @@ describe('This or That', () => {
 
   it('narrows the leaderboard to one tag, kept by the period links, and back to every tag', async () => {
     const owner = await registerUser()
-    const red = await createUpload(owner, { image: await noisePng(320, 320), description: 'Board red', tags: 'board red' })
-    const blue = await createUpload(owner, { image: await noisePng(320, 320), description: 'Board blue', tags: 'board blue' })
     // Below the other test's pictures, so neither test moves the other's places.
-    const { db } = serverDatabase()
-    await db.run(sql`UPDATE duel_standings SET strength = 8500, wins = 5 WHERE upload_id = ${red}`)
-    await db.run(sql`UPDATE duel_standings SET strength = 8400, wins = 5 WHERE upload_id = ${blue}`)
-    const row = (id: string) => `[data-testid=duel-leaderboard] [data-upload-id="${id}"]`
+    const red = await rankedPicture(owner, 8500, { description: 'Board red', tags: 'board red' })
+    const blue = await rankedPicture(owner, 8400, { description: 'Board blue', tags: 'board blue' })
     const context = await newContext(browser, sharedServer().baseURL)
     const page = await context.newPage()
 

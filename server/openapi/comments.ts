@@ -82,7 +82,7 @@ export default defineApiPaths({
     put: {
       operationId: 'voteComment',
       summary: 'Vote on a comment',
-      description: 'up (+1), down (−1), or null to withdraw; the same vote again changes nothing. score is the sum of the comment\'s votes.',
+      description: 'up (+1), down (−1), or null to withdraw (also once the upload is made private and the voter no longer sees it); the same vote again changes nothing. score is the sum of the comment\'s votes.',
       tags,
       security: ['cookie'],
       params: { path: CommentIdParamsSchema },

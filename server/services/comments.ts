@@ -117,19 +117,26 @@ export async function listComments(db: Executor, viewer: Viewer | null, uploadId
 }
 
 /**
- * One comment as the viewer sees it (its upload visible to them too), or null.
- * `own`: the viewer's own comment is found on an upload they can no longer see
- * (made private since), so that its author can still edit or delete it; no
- * one else's is (docs/behaviour.md, Community: comments).
+ * What of the viewer's own a comment is found by on an upload they can no
+ * longer see (made private since): `authored`, their comment, so that they can
+ * still edit or delete it; `voted`, a comment they voted on, so that they can
+ * still withdraw the vote. No one else finds it (docs/behaviour.md, Community:
+ * comments).
  */
-async function findComment(db: Executor, viewer: Viewer | null, commentId: string, lock = false, own = false) {
-  const upload = own && viewer ? sql`(${visibleTo(viewer)} OR c.author_id = ${viewer.id})` : visibleTo(viewer)
+type OwnPart = 'authored' | 'voted'
+
+/** One comment as the viewer sees it (its upload visible to them too, or `own` above), or null. */
+async function findComment(db: Executor, viewer: Viewer | null, commentId: string, lock = false, own?: OwnPart) {
+  const theirs = own === 'authored'
+    ? sql`c.author_id = ${viewer?.id ?? null}`
+    : sql`EXISTS (SELECT 1 FROM comment_votes cv WHERE cv.comment_id = c.id AND cv.user_id = ${viewer?.id ?? null})`
+  const upload = own && viewer ? sql`(${visibleTo(viewer)} OR ${theirs})` : visibleTo(viewer)
   return db.get<CommentRow>(sql`SELECT ${commentColumns(viewer)} FROM comments c LEFT JOIN users us ON us.id = c.author_id
     JOIN uploads u ON u.id = c.upload_id
     WHERE c.id = ${commentId} AND ${upload} AND ${commentVisibleTo(viewer)}${lock ? FOR_UPDATE_OF_COMMENT : sql.raw('')}`)
 }
 
-async function commentOrThrow(db: Executor, viewer: Viewer, commentId: string, lock = false, own = false) {
+async function commentOrThrow(db: Executor, viewer: Viewer, commentId: string, lock = false, own?: OwnPart) {
   const row = await findComment(db, viewer, commentId, lock, own)
   if (!row) throw apiError(404, 'Comment not found')
   return row
@@ -189,13 +196,13 @@ async function postTopLevelCommentInOne(db: Executor, actor: Viewer, uploadId: s
  */
 export function editComment(db: Executor, actor: Viewer, commentId: string, input: { body: string }) {
   return db.transaction(async (tx) => {
-    const row = await commentOrThrow(tx, actor, commentId, true, true)
+    const row = await commentOrThrow(tx, actor, commentId, true, 'authored')
     if (Number(row.deleted) === 1) throw apiError(404, 'Comment not found')
     if (row.author_id !== actor.id) throw apiError(403, 'Only the author may edit a comment')
     if (Date.parse(row.created_at) < Date.now() - COMMENT_EDIT_WINDOW_MS) throw apiError(403, 'A comment can only be edited within 24 hours of posting')
     await tx.run(sql`UPDATE comments SET body = ${input.body}, html = ${renderCommentHtml(input.body)}, edited_at = ${new Date().toISOString()}
       WHERE id = ${commentId}`)
-    return { comment: toComment((await findComment(tx, actor, commentId, false, true))!) }
+    return { comment: toComment((await findComment(tx, actor, commentId, false, 'authored'))!) }
   })
 }
 
@@ -243,7 +250,7 @@ export async function removeCommentAsAdmin(tx: Executor, actor: Viewer, commentI
  */
 export function deleteComment(db: Executor, actor: Viewer, commentId: string) {
   return db.transaction(async (tx) => {
-    const row = await commentOrThrow(tx, actor, commentId, false, true)
+    const row = await commentOrThrow(tx, actor, commentId, false, 'authored')
     if (Number(row.deleted) === 1) throw apiError(404, 'Comment not found')
     if (row.author_id !== actor.id && !actor.isAdmin) throw apiError(403, 'Only the author or an admin may delete a comment')
     if (row.author_id !== actor.id) await logModeration(tx, { actorId: actor.id, action: 'comment_removed', targetType: 'comment', targetId: row.id })
@@ -255,11 +262,12 @@ export function deleteComment(db: Executor, actor: Viewer, commentId: string) {
 /**
  * PUT /api/comments/{id}/vote: up (+1), down (−1) or none. The comment's row
  * is locked first, so its score (the sum of its votes, written here) is exact
- * however many votes arrive at once.
+ * however many votes arrive at once. A vote stays its voter's to withdraw
+ * (none) when the upload is made private, as a favourite does.
  */
 export function voteComment(db: Executor, actor: Viewer, commentId: string, vote: 'up' | 'down' | null) {
   return db.transaction(async (tx) => {
-    const row = await commentOrThrow(tx, actor, commentId, true)
+    const row = await commentOrThrow(tx, actor, commentId, true, vote === null ? 'voted' : undefined)
     if (Number(row.deleted) === 1) throw apiError(404, 'Comment not found')
     if (vote === null) {
       await tx.run(sql`DELETE FROM comment_votes WHERE comment_id = ${commentId} AND user_id = ${actor.id}`)

@@ -219,6 +219,25 @@ describe('comments', () => {
     expect(await counts(uploadId)).toEqual({ kept: 1, counted: 1 })
   })
 
+  it('keep a vote its voter\'s to withdraw once the upload is made private; nothing else', async () => {
+    const [owner, voter, other] = await Promise.all([registerUser(), registerUser(), registerUser()])
+    const uploadId = await seedUpload(owner, { description: 'Voted, then private' })
+    const comment = await posted(owner, uploadId, 'vote, then hide')
+    expect((await vote(voter, comment.id, 'up')).body).toEqual({ score: 1, myVote: 'up' })
+    expect((await api(`/api/upload/${uploadId}/privacy`, { method: 'PATCH', token: owner.token, body: { is_private: true } })).status).toBe(200)
+    const notFound = { statusCode: 404, statusMessage: 'Not Found', message: 'Comment not found' }
+    // Voting again is refused; someone without a vote there learns nothing.
+    expect(errorBody(await vote(voter, comment.id, 'down'))).toEqual(notFound)
+    expect(errorBody(await vote(other, comment.id, null))).toEqual(notFound)
+    // The voter's withdrawal: the comment's score, nothing of the upload.
+    const withdrawn = await vote(voter, comment.id, null)
+    expect(withdrawn.status).toBe(200)
+    expect(withdrawn.body).toEqual({ score: 0, myVote: null })
+    // With the vote gone, so is the way in.
+    expect(errorBody(await vote(voter, comment.id, null))).toEqual(notFound)
+    expect((await list(uploadId, '', owner)).body.comments.map((c: { id: string, score: number }) => [c.id, c.score])).toEqual([[comment.id, 0]])
+  })
+
   it('count votes exactly under 20 parallel votes, and change or withdraw one', async () => {
     const owner = await registerUser()
     const voters = await Promise.all(Array.from({ length: 20 }, () => registerUser()))

@@ -846,7 +846,7 @@ export interface paths {
         get?: never;
         /**
          * Vote on a comment
-         * @description up (+1), down (−1), or null to withdraw; the same vote again changes nothing. score is the sum of the comment's votes.
+         * @description up (+1), down (−1), or null to withdraw (also once the upload is made private and the voter no longer sees it); the same vote again changes nothing. score is the sum of the comment's votes.
          */
         put: operations["voteComment"];
         post?: never;

@@ -140,6 +140,13 @@ describe('This or That', () => {
     const context = await newContext(browser, sharedServer().baseURL)
     const page = await context.newPage()
 
+    // A tag's page links its board.
+    await goto(page, '/tags/board-red')
+    await page.click('[data-testid=tag-duel-leaderboard]')
+    await page.waitForURL(url => url.pathname === '/duel/leaderboard' && url.search === '?tag=board-red')
+    await page.waitForSelector(row(red))
+    await expect(page.locator(row(blue)).count()).resolves.toBe(0)
+
     // Without JavaScript the form is a GET of the same page: the server renders the tag's board.
     const html = await (await goto(page, '/duel/leaderboard?tag=Board+Red'))!.text()
     expect(html).toContain(red)

@@ -42,7 +42,7 @@ export default defineApiPaths({
     get: {
       operationId: 'getDuelLeaderboard',
       summary: 'The strongest images of This or That',
-      description: 'Public images judged at least 5 times (wins plus losses), strongest first, with their strength, wins and losses; optionally of one tag, and of uploads created within the period. As on the lists, `rating=` keeps only those ratings, and a signed-in caller\'s hidden tags and the ratings it hides (PUT /api/profile/preferences) are left out; such an answer is `private, no-store`, any other `no-cache`. `total` counts them up to 10,000.',
+      description: 'Public images judged at least 5 times (wins plus losses), strongest first, with their strength, wins and losses; optionally of one tag, and of uploads created within the period. As on the lists, `rating=` keeps only those ratings, and a signed-in caller\'s hidden tags and the ratings it hides (PUT /api/profile/preferences) are left out. With a session cookie every entry carries `favourited` and the answer is `private, no-store`; a visitor\'s is `no-cache`. `total` counts them up to 10,000.',
       tags: ['This or That'],
       security: ['none', 'cookie'],
       params: { query: DuelLeaderboardQuerySchema },

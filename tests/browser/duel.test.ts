@@ -175,4 +175,24 @@ describe('This or That', () => {
     await expect(page.inputValue('#leaderboard-tag')).resolves.toBe('')
     await context.close()
   })
+
+  it('has the favourites heart on each picture of the leaderboard, as the cards do', async () => {
+    const owner = await registerUser()
+    const picture = await rankedPicture(owner, 8300, { description: 'Board heart', tags: 'board heart' })
+    const context = await signedInContext(browser, await registerUser())
+    const page = await context.newPage()
+    await goto(page, '/duel/leaderboard?tag=board+heart')
+    const heart = `${row(picture)} [data-testid=favourite]`
+    await expect(page.getAttribute(heart, 'aria-pressed')).resolves.toBe('false')
+    await expect(page.textContent(`${heart} [data-testid=favourite-count]`)).resolves.toBe('0')
+    const saved = page.waitForResponse(response => response.url().endsWith(`/api/upload/${picture}/favourite`) && response.request().method() === 'PUT')
+    await page.click(heart)
+    expect((await saved).status()).toBe(200)
+    await page.waitForSelector(`${heart}[aria-pressed=true]:not([aria-busy])`)
+    await expect(page.textContent(`${heart} [data-testid=favourite-count]`)).resolves.toBe('1')
+    // The server's answer says so too, on the next visit.
+    await goto(page, '/duel/leaderboard?tag=board+heart')
+    await expect(page.getAttribute(heart, 'aria-pressed')).resolves.toBe('true')
+    await context.close()
+  })
 })

@@ -175,10 +175,14 @@ describe('This or That', () => {
       expect((await board('?rating=nsfw')).body).toMatchObject({ statusCode: 400, message: 'Invalid rating' })
 
       const user = await registerUser({}, server.url)
-      // The defaults hide nothing: the same answer as a visitor's.
+      // The defaults hide nothing: the visitor's entries, each saying whether it is the caller's favourite.
+      expect((await api(`/api/upload/${b}/favourite`, { baseURL: server.url, method: 'PUT', token: user.token })).status).toBe(200)
       const plain = await board('', user.token)
       expect(ids(plain)).toEqual(order)
-      expect(plain.headers.get('cache-control')).toBe('no-cache')
+      expect(plain.body.uploads.map((entry: { id: string, favourited: boolean }) => [entry.id, entry.favourited])).toEqual(order.map(id => [id, id === b]))
+      expect(plain.headers.get('cache-control')).toBe('private, no-store')
+      await expectMatchesOpenApi('GET', '/api/duels/leaderboard', plain)
+      expect(visitor.body.uploads.every((entry: object) => !('favourited' in entry))).toBe(true)
       expect((await api('/api/profile/preferences', { baseURL: server.url, method: 'PUT', token: user.token, body: { explicit: 'hide' } })).status).toBe(200)
       const hiding = await board('', user.token)
       expect(hiding.body).toMatchObject({ total: 1, uploads: [{ id: b }] })

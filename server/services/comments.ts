@@ -127,10 +127,10 @@ type OwnPart = 'authored' | 'voted'
 
 /** One comment as the viewer sees it (its upload visible to them too, or `own` above), or null. */
 async function findComment(db: Executor, viewer: Viewer | null, commentId: string, lock = false, own?: OwnPart) {
-  const theirs = own === 'authored'
-    ? sql`c.author_id = ${viewer?.id ?? null}`
-    : sql`EXISTS (SELECT 1 FROM comment_votes cv WHERE cv.comment_id = c.id AND cv.user_id = ${viewer?.id ?? null})`
-  const upload = own && viewer ? sql`(${visibleTo(viewer)} OR ${theirs})` : visibleTo(viewer)
+  const theirs = (id: string) => own === 'authored'
+    ? sql`c.author_id = ${id}`
+    : sql`EXISTS (SELECT 1 FROM comment_votes cv WHERE cv.comment_id = c.id AND cv.user_id = ${id})`
+  const upload = own && viewer ? sql`(${visibleTo(viewer)} OR ${theirs(viewer.id)})` : visibleTo(viewer)
   return db.get<CommentRow>(sql`SELECT ${commentColumns(viewer)} FROM comments c LEFT JOIN users us ON us.id = c.author_id
     JOIN uploads u ON u.id = c.upload_id
     WHERE c.id = ${commentId} AND ${upload} AND ${commentVisibleTo(viewer)}${lock ? FOR_UPDATE_OF_COMMENT : sql.raw('')}`)

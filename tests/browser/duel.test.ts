@@ -161,7 +161,9 @@ describe('This or That', () => {
     await page.fill('#leaderboard-tag', 'board blue')
     await page.press('#leaderboard-tag', 'Enter')
     await page.waitForURL(url => url.pathname === '/duel/leaderboard' && url.search === '?period=week&tag=board+blue')
-    await page.waitForSelector(row(blue))
+    // The week's whole board showed both until the tag's answer came.
+    await page.waitForSelector(row(red), { state: 'detached' })
+    await expect(page.locator(row(blue)).count()).resolves.toBe(1)
     await expect(page.locator(row(red)).count()).resolves.toBe(0)
 
     // A tag no picture carries says so; "Every tag" leads back to the whole board.

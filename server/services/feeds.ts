@@ -140,6 +140,13 @@ async function loadFeed(db: Executor, source: FeedSource, ratings: FeedRatings):
   }
 }
 
+/**
+ * The shape of an upload id (a UUID, or word characters as the user feeds' names): anything
+ * else, a NUL byte that PostgreSQL would refuse among them, is not found without asking the
+ * database or taking a cache entry.
+ */
+const UPLOAD_ID = /^[\w-]{1,100}$/
+
 interface CommentFeedRow { id: string, username: string | null, html: string, body: string, created_at: string, edited_at: string | null }
 interface CommentFeed { title: string, pagePath: string, feedPath: string, since: string, comments: CommentFeedRow[] }
 
@@ -300,6 +307,7 @@ function renderCommentJson(feed: CommentFeed, site: string): string {
  */
 export function renderFeed(db: Database, source: FeedSource, format: FeedFormat, site: string, ratings: FeedRatings = null): Promise<string | null> {
   if (source.kind === 'comments') {
+    if (!UPLOAD_ID.test(source.uploadId)) return Promise.resolve(null)
     return cachedList(db, `feed ${format} comments ${source.uploadId} ${site}`, async () => {
       const feed = await loadCommentFeed(db, source.uploadId)
       if (!feed) return null

@@ -161,6 +161,12 @@ describe('unknown feeds', () => {
       ['/feeds/user/a%00b.json', 'User not found'],
       ['/feeds/user/%FF%FE.atom', 'User not found'],
       ['/feeds/user/%ED%A0%80.json', 'User not found'],
+      [`/feeds/upload/${randomUUID()}/comments.atom`, 'Upload not found'],
+      ['/feeds/upload/%00/comments.atom', 'Upload not found'],
+      ['/feeds/upload/a%00b/comments.json', 'Upload not found'],
+      ['/feeds/upload/%FF%FE/comments.atom', 'Upload not found'],
+      ['/feeds/user/%00/favourites.atom', 'Favourites not found'],
+      ['/feeds/user/a%00b/favourites.json', 'Favourites not found'],
     ]
     for (const [path, message] of cases) {
       const response = await api(path)

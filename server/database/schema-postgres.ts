@@ -258,12 +258,13 @@ export const uploads = pgTable('uploads', {
   index('uploads_user_date_idx').on(t.userId, t.isPrivate, t.createdAt),
   index('uploads_user_votes_idx').on(t.userId, t.isPrivate, t.upvotes, t.createdAt),
   index('uploads_user_name_lower_idx').on(t.userId, t.isPrivate, sql`lower(${t.originalName})`),
-  index('uploads_sha256_idx').on(t.sha256),
-  index('uploads_source_sha256_idx').on(t.sourceSha256),
-  index('uploads_phash_band0_idx').on(t.phashBand0),
-  index('uploads_phash_band1_idx').on(t.phashBand1),
-  index('uploads_phash_band2_idx').on(t.phashBand2),
-  index('uploads_phash_band3_idx').on(t.phashBand3),
+  // The image hashes, for duplicates and banned media: a link has none, and no entry here (its upload writes six index pages fewer).
+  index('uploads_sha256_idx').on(t.sha256).where(sql`${t.sha256} IS NOT NULL`),
+  index('uploads_source_sha256_idx').on(t.sourceSha256).where(sql`${t.sourceSha256} IS NOT NULL`),
+  index('uploads_phash_band0_idx').on(t.phashBand0).where(sql`${t.phashBand0} IS NOT NULL`),
+  index('uploads_phash_band1_idx').on(t.phashBand1).where(sql`${t.phashBand1} IS NOT NULL`),
+  index('uploads_phash_band2_idx').on(t.phashBand2).where(sql`${t.phashBand2} IS NOT NULL`),
+  index('uploads_phash_band3_idx').on(t.phashBand3).where(sql`${t.phashBand3} IS NOT NULL`),
 ])
 
 export const tags = pgTable('tags', {

@@ -91,6 +91,9 @@ describe('migrations', () => {
       expect(found).not.toContain('TEMP B-TREE')
     }
     expect(plan(`SELECT id FROM uploads WHERE user_id = 'u' AND is_private = 0 ORDER BY created_at DESC`)).toContain('uploads_user_date_idx')
+    // The image hashes' indexes leave links out (WHERE … IS NOT NULL); the look-ups of duplicates still use them.
+    expect(plan(`SELECT id FROM uploads u WHERE (u.sha256 = 'a' OR u.source_sha256 = 'b') AND u.is_private = 0`)).toMatch(/uploads_sha256_idx.*uploads_source_sha256_idx/)
+    for (const band of [0, 1, 2, 3]) expect(plan(`SELECT id FROM uploads WHERE phash_band${band} IN ('0001', '0002')`)).toContain(`uploads_phash_band${band}_idx`)
     // A tag's page in each order (taggedIds), as the list renders it: newest, one range of the
     // tag's public links in order, no sort; ranked, the links of voted uploads read from the
     // ranking's index alone and those of unvoted ones from theirs by date, merged by a sort of the page.

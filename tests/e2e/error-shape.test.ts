@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { api, registerUser } from '../support/api'
 import { openApi } from '../support/openapi'
-import { makeAdmin } from '../support/seed'
+import { makeAdmin, seedUpload } from '../support/seed'
 
 const SHAPE = ['message', 'statusCode', 'statusMessage']
 
@@ -59,5 +59,42 @@ describe('junk in a parameter', () => {
       }
     }
     expect([...refused].sort()).toEqual(expect.arrayContaining([400, 401, 404]))
+  })
+})
+
+/** JSON values no field takes: of every other type, empty, nested, far too long, a NUL, out of range. */
+const JUNK_VALUES: unknown[] = [null, true, -1, 1e308, [], {}, [[{}]], { a: { b: [] } }, 'x'.repeat(20_000), '\u0000', '']
+
+describe('junk in a JSON body', () => {
+  it('is answered with a 4xx in the error shape, or taken as harmless, by every documented operation', async () => {
+    const { document } = await openApi()
+    const admin = await makeAdmin(await registerUser())
+    const uploadId = await seedUpload(admin, { tags: ['junk-body'] })
+    type Schema = { $ref?: string, properties?: Record<string, unknown> }
+    type Operation = { requestBody?: { content?: Record<string, { schema?: Schema }> } }
+    const components = (document.components as { schemas: Record<string, Schema> }).schemas
+    const resolved = (schema: Schema | undefined) => schema?.$ref ? components[schema.$ref.split('/').pop()!] : schema
+    const operations = Object.entries(document.paths as Record<string, Record<string, Operation>>)
+      .flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ method, path, schema: resolved(operation.requestBody?.content?.['application/json']?.schema) })))
+      // Signing out would end the session the rest are sent with.
+      .filter(operation => operation.schema && !operation.path.endsWith('/logout'))
+    expect(operations.length).toBeGreaterThan(20)
+    const answered = new Map<number, number>()
+    for (const { method, path, schema } of operations) {
+      // Real ids where a path names one, so the body is what gets judged.
+      const url = path.replace('{id}', uploadId).replace('{slug}', 'junk-body').replace('{username}', admin.username).replace(/\{\w+\}/g, 'x')
+      const bodies = [...JUNK_VALUES, ...Object.keys(schema!.properties ?? {}).flatMap(field => JUNK_VALUES.map(value => ({ [field]: value })))]
+      for (const body of bodies) {
+        const response = await api(url, { method: method.toUpperCase(), token: admin.token, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } })
+        const what = `${method.toUpperCase()} ${url} ${JSON.stringify(body).slice(0, 60)}`
+        expect(response.status, what).toBeLessThan(500)
+        answered.set(response.status, (answered.get(response.status) ?? 0) + 1)
+        if (response.status < 400) continue
+        expect(response.headers.get('content-type'), what).toContain('application/json')
+        expect(Object.keys(response.body).filter(key => key !== 'data').sort(), what).toEqual(SHAPE)
+      }
+    }
+    // Most junk reaches the handlers' validation: the admin passes every check before it.
+    expect(answered.get(400)).toBeGreaterThan(400)
   })
 })

@@ -9,6 +9,8 @@ import { RECEIVED_HEAD_BYTES, type ReceivedBytes } from '../services/media'
 
 /** Room for the text fields of an upload form beside its file. */
 const FIELDS_ALLOWANCE = 64 * 1024
+/** Most of a file part held in memory while the temporary file catches up (then the request is paused). */
+const TEMP_WRITE_BUFFER = 1024 * 1024
 
 export interface MultipartForm {
   fields: Record<string, string>
@@ -80,7 +82,9 @@ export async function readMultipart(event: H3Event, options: { maxFileBytes: num
         return fail(badRequest(NUL_MESSAGE))
       }
       opened = true
-      out = createWriteStream(tempPath, { flags: 'wx' })
+      // A 1 MB buffer: the body keeps arriving while a write is under way, and what came meanwhile goes in one
+      // writev (the default 16 KB held each 64 KB chunk until the write before it ended).
+      out = createWriteStream(tempPath, { flags: 'wx', highWaterMark: TEMP_WRITE_BUFFER })
       const written = out
       // Hashed and sniffed on the way in, while the rest of the body is still arriving.
       const hash = createHash('sha256')

@@ -63,6 +63,7 @@ export default defineNuxtConfig({
       accessKeyId: '',
       secretAccessKey: '',
       forcePathStyle: true,
+      answerSeconds: 15,
     },
     rateLimit: {
       enabled: true,

@@ -16,8 +16,11 @@ import { MEDIA_KEY, mediaKeys, uploadMediaKeys, type MediaStore } from './media-
 /** First retry after a failed removal; each later one waits twice as long, up to RETRY_MAX_MS. */
 const RETRY_FIRST_MS = 5_000
 const RETRY_MAX_MS = 10 * 60_000
-/** A removal being tried now: no other instance claims its row before this has passed. */
-const CLAIM_MS = 20_000
+/**
+ * A removal being tried now: no other instance claims its row before this has
+ * passed, the store's answer time and a margin (20 s for a bucket's default 15 s).
+ */
+export const claimMs = (store: MediaStore) => store.answerMs + 5_000
 /** Rows one sweep claims at most. */
 const SWEEP_BATCH = 20
 
@@ -26,10 +29,10 @@ const retryDelay = (attempts: number) => Math.min(RETRY_MAX_MS, RETRY_FIRST_MS *
 
 /**
  * Records that the media of `uploadId` must go. Inside the transaction that
- * deletes its row; `dueInMs` is when the sweep may try, by default after the
- * caller's own attempt has had its time.
+ * deletes its row; `dueInMs` is when the sweep may try: after the caller's own
+ * attempt has had its time (`claimMs`), or a late write its chance to land.
  */
-export async function recordMediaDeletion(db: Executor, uploadId: string, filename: string, dueInMs = CLAIM_MS): Promise<void> {
+export async function recordMediaDeletion(db: Executor, uploadId: string, filename: string, dueInMs: number): Promise<void> {
   await db.run(sql`INSERT INTO media_deletions (upload_id, filename, next_attempt_at) VALUES (${uploadId}, ${filename}, ${at(Date.now() + dueInMs)})
     ON CONFLICT (upload_id) DO NOTHING`)
 }
@@ -85,7 +88,7 @@ export async function sweepMediaDeletions(db: Executor, store: MediaStore, optio
   let removed = 0
   for (const row of due) {
     const attempts = Number(row.attempts) + 1
-    const claimed = await db.run(sql`UPDATE media_deletions SET attempts = ${attempts}, next_attempt_at = ${at(now + Math.max(CLAIM_MS, retryDelay(attempts)))}
+    const claimed = await db.run(sql`UPDATE media_deletions SET attempts = ${attempts}, next_attempt_at = ${at(now + Math.max(claimMs(store), retryDelay(attempts)))}
       WHERE upload_id = ${row.upload_id} AND attempts = ${row.attempts}`)
     if (claimed.changes !== 1) continue
     if (await removeRecordedMedia(db, store, row.upload_id, row.filename ?? '')) removed++

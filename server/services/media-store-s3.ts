@@ -15,13 +15,19 @@ export interface S3Settings {
   secretAccessKey: string
   /** `<endpoint>/<bucket>/<key>` (MinIO, Garage, Ceph, test servers); false: `<bucket>.<endpoint host>/<key>`. */
   forcePathStyle: boolean
+  /** Longest wait for the bucket's answer (its headers, for a GET): a stalled bucket fails the request, not the process. */
+  answerSeconds: number
 }
+
+/** NUXT_S3_ANSWER_SECONDS when unset. */
+const DEFAULT_ANSWER_SECONDS = 15
+const MAX_ANSWER_SECONDS = 600
 
 /**
  * The settings from their NUXT_S3_* values (runtimeConfig or the environment),
  * defaults filled in; throws naming the variable that is missing or wrong.
  */
-export function s3Settings(values: { endpoint?: unknown, region?: unknown, bucket?: unknown, accessKeyId?: unknown, secretAccessKey?: unknown, forcePathStyle?: unknown }): S3Settings {
+export function s3Settings(values: { endpoint?: unknown, region?: unknown, bucket?: unknown, accessKeyId?: unknown, secretAccessKey?: unknown, forcePathStyle?: unknown, answerSeconds?: unknown }): S3Settings {
   const text = (value: unknown) => (value === undefined || value === null ? '' : String(value)).trim()
   const settings = {
     endpoint: text(values.endpoint).replace(/\/+$/, ''),
@@ -30,10 +36,14 @@ export function s3Settings(values: { endpoint?: unknown, region?: unknown, bucke
     accessKeyId: text(values.accessKeyId),
     secretAccessKey: text(values.secretAccessKey),
     forcePathStyle: text(values.forcePathStyle).toLowerCase() !== 'false',
+    answerSeconds: text(values.answerSeconds) === '' ? DEFAULT_ANSWER_SECONDS : Number(text(values.answerSeconds)),
   }
   if (!settings.bucket) throw new Error('Media in S3 need NUXT_S3_BUCKET')
   if (!settings.accessKeyId || !settings.secretAccessKey) throw new Error('Media in S3 need NUXT_S3_ACCESS_KEY_ID and NUXT_S3_SECRET_ACCESS_KEY')
   if (settings.endpoint && !/^https?:\/\/[^/]+/.test(settings.endpoint)) throw new Error('NUXT_S3_ENDPOINT must be an http:// or https:// URL')
+  if (!Number.isInteger(settings.answerSeconds) || settings.answerSeconds < 1 || settings.answerSeconds > MAX_ANSWER_SECONDS) {
+    throw new Error(`NUXT_S3_ANSWER_SECONDS must be a whole number of seconds from 1 to ${MAX_ANSWER_SECONDS}`)
+  }
   return settings
 }
 
@@ -46,6 +56,7 @@ export function s3SettingsFromEnv(env: NodeJS.ProcessEnv = process.env): S3Setti
     accessKeyId: env.NUXT_S3_ACCESS_KEY_ID,
     secretAccessKey: env.NUXT_S3_SECRET_ACCESS_KEY,
     forcePathStyle: env.NUXT_S3_FORCE_PATH_STYLE,
+    answerSeconds: env.NUXT_S3_ANSWER_SECONDS,
   })
 }
 
@@ -57,8 +68,6 @@ export function bucketUrl(settings: S3Settings): string {
   return settings.forcePathStyle ? `${origin}${path}/${encodeURIComponent(settings.bucket)}` : `${origin}${path}`
 }
 
-/** Longest wait for the bucket's answer (its headers, for a GET): a stalled bucket fails the request, not the process. */
-const ANSWER_MS = 15_000
 /** Longest wait for the bucket check (start-up and /api/health). */
 const CHECK_MS = 2_000
 
@@ -81,10 +90,11 @@ export function s3MediaStore(settings: S3Settings): MediaStore {
   })
   const base = bucketUrl(settings)
   const name = `bucket "${settings.bucket}" at ${new URL(base).origin}`
+  const answerMs = settings.answerSeconds * 1000
   const objectUrl = (key: string) => `${base}/${key.split('/').map(encodeURIComponent).join('/')}`
 
   /** One signed request; any failure to get an answer is logged and becomes a 503. */
-  async function send(method: string, url: string, init: { body?: Buffer, headers?: Record<string, string> } = {}, ms = ANSWER_MS): Promise<Response> {
+  async function send(method: string, url: string, init: { body?: Buffer, headers?: Record<string, string> } = {}, ms = answerMs): Promise<Response> {
     const abort = new AbortController()
     let timer: ReturnType<typeof setTimeout> | undefined
     // The request is given up on by the clock, not only by the abort: a fetch
@@ -123,6 +133,7 @@ export function s3MediaStore(settings: S3Settings): MediaStore {
   return {
     name,
     shared: true,
+    answerMs,
     async put(key, data, contentType) {
       const sha256 = createHash('sha256').update(data).digest('hex')
       const response = await send('PUT', objectUrl(key), { body: data, headers: { 'content-type': contentType, 'x-amz-content-sha256': sha256 } })

@@ -17,6 +17,12 @@ export interface MediaStore {
    * an upload still in flight on another instance.
    */
   readonly shared: boolean
+  /**
+   * Longest one request takes to be answered or given up on (a bucket's
+   * NUXT_S3_ANSWER_SECONDS): a write given up on may still land until then,
+   * and a removal under way is not tried again by another instance before.
+   */
+  readonly answerMs: number
   /** Writes an object whole: readers see the old one, or none, until it is complete. */
   put: (key: string, data: Buffer, contentType: string) => Promise<void>
   /**
@@ -74,6 +80,8 @@ export async function writeFileAtomic(path: string, data: Buffer): Promise<void>
 
 /** Largest read of a file being sent (a thumbnail in one read, a 1.4 MB image in three). */
 const READ_CHUNK = 512 * 1024
+/** A folder has no clock of its own: the waits that depend on it are the bucket's by default. */
+const FOLDER_ANSWER_MS = 15_000
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT'
 
@@ -84,6 +92,7 @@ export function fsMediaStore(dir: string): MediaStore {
   return {
     name: dir,
     shared: false,
+    answerMs: FOLDER_ANSWER_MS,
     put: (key, data) => writeFileAtomic(path(key), data),
     async open(key, knownSize) {
       // One open (no separate stat when the size is known), then reads of the whole

@@ -14,7 +14,7 @@ import type { Actor } from './sessions'
 import { fetchImageToFile, ImageFetchError } from './image-fetch'
 import { knownImageFile, rememberImageFile, type ImageFile } from './image-file-cache'
 import { makeDerivative, makeDerivativesAhead, PHASH_MAX_DISTANCE, processImage, type ProcessedImage, type ReceivedBytes } from './media'
-import { recordMediaDeletion, removeDeletedMedia } from './media-deletions'
+import { claimMs, recordMediaDeletion, removeDeletedMedia } from './media-deletions'
 import { mediaKeys, uploadMediaKeys, type MediaStore } from './media-store'
 import { linkNewTags, newTagIds, resolveNewTags, tagsFrom } from './upload-tags'
 import { creationRevision } from './upload-revisions'
@@ -165,9 +165,6 @@ async function storeImage(db: Executor, actor: Actor, input: { description: stri
   return createdUpload({ id, userId: actor.id, filename, originalName, description: input.description, uploadType: 'image', externalUrl: null, isPrivate: input.is_private, rating: input.rating })
 }
 
-/** Longest a store takes to answer (or be given up on): a write it was sent may land until then. */
-const STORE_LATE_WRITE_MS = 15_000
-
 /**
  * Removes what a failed upload wrote, its marker last. When a write to the
  * store itself failed (a stalled bucket gives up after its answer time, but
@@ -185,7 +182,8 @@ async function discardFailedUpload(db: Executor, store: MediaStore, id: string, 
     if (removed) return
   }
   // The marker stays if this fails too (the database is down as well): a start reclaims it.
-  await recordMediaDeletion(db, id, filename, STORE_LATE_WRITE_MS).catch((error: unknown) => {
+  // Due once a write the store was sent can have landed (its answer time).
+  await recordMediaDeletion(db, id, filename, store.answerMs).catch((error: unknown) => {
     console.warn(`[upload] could not record the removal of failed upload ${id}: ${(error as Error).message}`)
   })
 }
@@ -355,7 +353,7 @@ export async function deleteUpload(db: Executor, id: string, actor: Actor, store
       await tx.run(sql`INSERT INTO removed_uploads (id, removed_at, removed_by) VALUES (${id}, ${removedAt}, 'owner')`)
     }
     await tx.run(sql`DELETE FROM uploads WHERE id = ${id}`)
-    if (row.filename) await recordMediaDeletion(tx, id, row.filename)
+    if (row.filename) await recordMediaDeletion(tx, id, row.filename, claimMs(store))
     return row
   })
   if (deleted.filename) await removeDeletedMedia(db, store, id, deleted.filename)

@@ -249,6 +249,8 @@ describe('a bucket that is missing or goes away', () => {
     const { NUXT_S3_BUCKET: _, ...noBucket } = s3.env('')
     await expect(startServer(noBucket, { engine: 'sqlite' })).rejects.toThrow(/\[start\] cannot start: Media in S3 need NUXT_S3_BUCKET/)
     await expect(startServer({ NUXT_MEDIA_STORAGE: 'ftp' }, { engine: 'sqlite' })).rejects.toThrow(/\[start\] cannot start: NUXT_MEDIA_STORAGE must be fs or s3, not "ftp"/)
+    await expect(startServer({ ...s3.env('dif-any'), NUXT_S3_ANSWER_SECONDS: '0' }, { engine: 'sqlite' }))
+      .rejects.toThrow(/\[start\] cannot start: NUXT_S3_ANSWER_SECONDS must be a whole number of seconds from 1 to 600/)
   })
 
   it('says storage "ok" in /api/health, then "error" (503) once the S3 server stops, and refuses uploads cleanly meanwhile', async () => {

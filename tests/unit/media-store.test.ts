@@ -30,16 +30,20 @@ describe('S3 settings', () => {
   const base = { bucket: 'dif-media', accessKeyId: 'key', secretAccessKey: 'secret' }
 
   it('fill in the defaults and read "false" as false', () => {
-    expect(s3Settings(base)).toEqual({ ...base, endpoint: '', region: 'us-east-1', forcePathStyle: true })
-    expect(s3Settings({ ...base, endpoint: 'http://minio:9000/', region: 'eu-west-3', forcePathStyle: 'false' }))
-      .toEqual({ ...base, endpoint: 'http://minio:9000', region: 'eu-west-3', forcePathStyle: false })
+    expect(s3Settings(base)).toEqual({ ...base, endpoint: '', region: 'us-east-1', forcePathStyle: true, answerSeconds: 15 })
+    expect(s3Settings({ ...base, endpoint: 'http://minio:9000/', region: 'eu-west-3', forcePathStyle: 'false', answerSeconds: '40' }))
+      .toEqual({ ...base, endpoint: 'http://minio:9000', region: 'eu-west-3', forcePathStyle: false, answerSeconds: 40 })
     expect(s3Settings({ ...base, forcePathStyle: false }).forcePathStyle).toBe(false)
+    expect(s3Settings({ ...base, answerSeconds: 3 }).answerSeconds).toBe(3)
   })
 
   it('name the setting that is missing or wrong', () => {
     expect(() => s3Settings({ ...base, bucket: '' })).toThrow('Media in S3 need NUXT_S3_BUCKET')
     expect(() => s3Settings({ ...base, secretAccessKey: ' ' })).toThrow('Media in S3 need NUXT_S3_ACCESS_KEY_ID and NUXT_S3_SECRET_ACCESS_KEY')
     expect(() => s3Settings({ ...base, endpoint: 'minio:9000' })).toThrow('NUXT_S3_ENDPOINT must be an http:// or https:// URL')
+    for (const answerSeconds of [0, -1, 1.5, 601, 'soon', '1e3']) {
+      expect(() => s3Settings({ ...base, answerSeconds }), String(answerSeconds)).toThrow('NUXT_S3_ANSWER_SECONDS must be a whole number of seconds from 1 to 600')
+    }
   })
 
   it('address the bucket path-style, virtual-host style, or on AWS S3 of the region', () => {

@@ -65,8 +65,21 @@ async function open(context: BrowserContext, path: string): Promise<Page> {
   return page
 }
 
+/**
+ * The whole page, every picture in it: pictures below the fold load as they are
+ * scrolled near (docs/performance.md, "Pictures in the size of their slot"), so the page is scrolled through first.
+ */
 async function shoot(page: Page, name: string) {
   const path = join(OUT, `${name}.png`)
+  const height = await page.evaluate(() => document.documentElement.scrollHeight)
+  const step = page.viewportSize()?.height ?? 800
+  for (let y = 0; y < height; y += step) {
+    await page.evaluate(top => window.scrollTo(0, top), y)
+    await page.waitForTimeout(50)
+  }
+  await page.evaluate(() => window.scrollTo(0, 0))
+  await page.waitForLoadState('networkidle')
+  await page.evaluate(() => Promise.all([...document.images].map(img => img.decode().catch(() => {}))))
   await page.screenshot({ path, fullPage: true })
   console.log(path)
 }

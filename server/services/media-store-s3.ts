@@ -3,7 +3,7 @@ import { Readable } from 'node:stream'
 import type { ReadableStream as WebReadableStream } from 'node:stream/web'
 import { AwsClient } from 'aws4fetch'
 import { apiError } from './errors'
-import type { MediaStore } from './media-store'
+import { DEFAULT_ANSWER_MS, type MediaStore } from './media-store'
 
 /** NUXT_S3_* (docs/behaviour.md, Scaling out). */
 export interface S3Settings {
@@ -19,8 +19,6 @@ export interface S3Settings {
   answerSeconds: number
 }
 
-/** NUXT_S3_ANSWER_SECONDS when unset. */
-const DEFAULT_ANSWER_SECONDS = 15
 const MAX_ANSWER_SECONDS = 600
 
 /**
@@ -36,7 +34,7 @@ export function s3Settings(values: { endpoint?: unknown, region?: unknown, bucke
     accessKeyId: text(values.accessKeyId),
     secretAccessKey: text(values.secretAccessKey),
     forcePathStyle: text(values.forcePathStyle).toLowerCase() !== 'false',
-    answerSeconds: text(values.answerSeconds) === '' ? DEFAULT_ANSWER_SECONDS : Number(text(values.answerSeconds)),
+    answerSeconds: text(values.answerSeconds) === '' ? DEFAULT_ANSWER_MS / 1000 : Number(text(values.answerSeconds)),
   }
   if (!settings.bucket) throw new Error('Media in S3 need NUXT_S3_BUCKET')
   if (!settings.accessKeyId || !settings.secretAccessKey) throw new Error('Media in S3 need NUXT_S3_ACCESS_KEY_ID and NUXT_S3_SECRET_ACCESS_KEY')

@@ -41,6 +41,12 @@ export interface MediaStore {
   check: () => Promise<void>
 }
 
+/**
+ * A bucket's answer time when NUXT_S3_ANSWER_SECONDS is unset, and a folder's
+ * (it has no clock of its own, so the waits that depend on it are the same).
+ */
+export const DEFAULT_ANSWER_MS = 15_000
+
 /** The keys of an upload's media, the same in a folder and in a bucket. */
 export const mediaKeys = {
   /** The stored image, `<upload id>.<ext>` (the row's `filename`). */
@@ -80,8 +86,6 @@ export async function writeFileAtomic(path: string, data: Buffer): Promise<void>
 
 /** Largest read of a file being sent (a thumbnail in one read, a 1.4 MB image in three). */
 const READ_CHUNK = 512 * 1024
-/** A folder has no clock of its own: the waits that depend on it are the bucket's by default. */
-const FOLDER_ANSWER_MS = 15_000
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT'
 
@@ -92,7 +96,7 @@ export function fsMediaStore(dir: string): MediaStore {
   return {
     name: dir,
     shared: false,
-    answerMs: FOLDER_ANSWER_MS,
+    answerMs: DEFAULT_ANSWER_MS,
     put: (key, data) => writeFileAtomic(path(key), data),
     async open(key, knownSize) {
       // One open (no separate stat when the size is known), then reads of the whole

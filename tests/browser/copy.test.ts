@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { launchBrowser, newContext } from '../support/browser'
 import { seedUpload } from '../support/seed'
-import { createUpload, goto, registerUser, signedInContext } from './helpers'
+import { createUpload, goto, registerUser, signedInContext, tagSuggestionsSettled } from './helpers'
 import { sharedServer } from '../support/shared-server'
 
 /** The site's wording in a few places, each as a person reads it. */
@@ -35,6 +35,7 @@ describe('copy', () => {
     await page.fill('#add-tags-input', 'first')
     await page.keyboard.press('Enter')
     await page.fill('#add-tags-input', 'second')
+    await tagSuggestionsSettled(page, 'add-tags-input')
     await page.click('button:has-text("Save tags")')
     const status = page.locator('form.add-tags [role=status]')
     await page.waitForFunction(() => document.querySelector('form.add-tags [role=status]')?.textContent?.trim() === 'Added 2 tags.')

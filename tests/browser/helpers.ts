@@ -65,6 +65,15 @@ export async function hydrated(page: Page): Promise<void> {
   })
 }
 
+/**
+ * Waits until a tag box shows the suggestions for what it holds: they arrive a moment
+ * after each key and can move the buttons below the box, so a click aimed before
+ * would land on a suggestion.
+ */
+export async function tagSuggestionsSettled(page: Page, inputId: string): Promise<void> {
+  await page.waitForSelector(`.tag-input:has(#${inputId}):not([aria-busy])`)
+}
+
 export async function goto(page: Page, path: string) {
   const response = await page.goto(path)
   await hydrated(page)

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core'
 import { launchBrowser } from '../support/browser'
 import { api } from '../support/api'
 import { makeAdmin } from '../support/seed'
-import { createUpload, fetchUpload, goto, hydrated, noisePng, registerUser, signedInContext, watchErrors } from './helpers'
+import { createUpload, fetchUpload, goto, hydrated, noisePng, registerUser, signedInContext, tagSuggestionsSettled, watchErrors } from './helpers'
 
 async function uploadsOf(username: string) {
   return (await api(`/api/user/${username}/uploads?limit=50`)).body.uploads as { id: string }[]
@@ -99,6 +99,7 @@ describe('the new-upload form', () => {
     await page.fill('#add-tags-input', 'Second')
     // The request and the status are awaited apart, so a failure says which of them never came.
     const saved = page.waitForResponse(response => response.request().method() === 'POST' && response.url().endsWith(`/api/uploads/${id}/tags`))
+    await tagSuggestionsSettled(page, 'add-tags-input')
     await page.click('button:has-text("Save tags")')
     expect((await saved).status()).toBe(200)
     const status = page.locator('[data-testid=tags-status]')
@@ -154,10 +155,12 @@ describe('the new-upload form', () => {
     await expect(page.inputValue('#tags')).resolves.toBe('six')
 
     // What was refused stays in the box and keeps the form from sending without it.
+    await tagSuggestionsSettled(page, 'tags')
     await page.click('button[type=submit]')
     await expect(page.innerText('.tag-input .field-error')).resolves.toBe('At most 10 tags per upload: “six” was not added')
     expect(sent).toEqual([])
     await page.fill('#tags', '')
+    await tagSuggestionsSettled(page, 'tags')
     await page.click('button[type=submit]')
     await page.waitForURL(url => url.pathname.startsWith('/upload/') && url.pathname !== '/upload/new')
     const id = new URL(page.url()).pathname.split('/').pop()!
@@ -176,6 +179,7 @@ describe('the new-upload form', () => {
     await page.waitForFunction(() => document.querySelectorAll('ul[aria-label="Chosen tags"] li').length === 3)
     await page.keyboard.type('yellow,')
     expect(await chips(page, 'add-tags-input')).toEqual(['#red', '#green', '#blue', '#yellow'])
+    await tagSuggestionsSettled(page, 'add-tags-input')
     await page.click('button:has-text("Save tags")')
     await page.waitForFunction(() => document.querySelector('[data-testid=tags-status]')?.textContent?.includes('Added 4 tags.'))
     expect(await tagNames(id)).toEqual(['first', 'red', 'green', 'blue', 'yellow'])
@@ -184,9 +188,11 @@ describe('the new-upload form', () => {
     await paste(page, '#add-tags-input', 'a1, a2, a3, a4, a5, a6, a7')
     await page.waitForFunction(() => document.querySelectorAll('ul[aria-label="Chosen tags"] li').length === 5)
     await expect(page.innerText('.tag-input .field-error')).resolves.toBe('At most 10 tags per upload: “a6”, “a7” were not added')
+    await tagSuggestionsSettled(page, 'add-tags-input')
     await page.click('button:has-text("Save tags")')
     expect(await tagNames(id)).toEqual(['first', 'red', 'green', 'blue', 'yellow'])
     await page.fill('#add-tags-input', '')
+    await tagSuggestionsSettled(page, 'add-tags-input')
     await page.click('button:has-text("Save tags")')
     await page.waitForFunction(() => document.querySelector('[data-testid=tags-status]')?.textContent?.includes('Added 5 tags.'))
     expect(await tagNames(id)).toEqual(['first', 'red', 'green', 'blue', 'yellow', 'a1', 'a2', 'a3', 'a4', 'a5'])

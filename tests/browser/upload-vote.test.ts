@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { launchBrowser, newContext } from '../support/browser'
 import { api } from '../support/api'
-import { goto, noisePng, sessionToken, watchErrors } from './helpers'
+import { goto, noisePng, sessionToken, tagSuggestionsSettled, watchErrors } from './helpers'
 import { sharedServer } from '../support/shared-server'
 
 describe('register, upload an image, vote and change the vote', () => {
@@ -42,6 +42,7 @@ describe('register, upload an image, vote and change the vote', () => {
     await expect(page.innerText('#description-count')).resolves.toContain(`${description.length}/500`)
     await page.fill('#tags', 'noise')
     await page.keyboard.press('Enter')
+    await tagSuggestionsSettled(page, 'tags')
     await page.click('button[type=submit]')
     await page.waitForURL(/\/upload\/[0-9a-f-]{36}$/)
     const id = new URL(page.url()).pathname.split('/').pop()!

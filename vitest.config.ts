@@ -46,7 +46,7 @@ const browser = {
 const postgres = { env: { TEST_ENGINE: 'postgres' } }
 
 /** Browser files that run in browser-pg only (below). */
-const ON_ONE_SIDE = ['image-slots', 'mobile-layout', 'voting-loop', 'pages']
+const ON_ONE_SIDE = ['image-slots', 'voting-loop', 'pages', 'duel', 'my-uploads']
 
 /**
  * The SQLite e2e project runs its servers with the API fast path off
@@ -79,11 +79,11 @@ export default defineConfig({
       },
       {
         resolve: { alias },
-        // The picture-size and phone tests depend on no engine, and the voting loop's and
-        // the pages' flows show what e2e checks of both engines' API: they run once, in
-        // browser-pg, where they even out the two halves of `npm test`
-        // (scripts/test-engines.sh), which otherwise left one half running alone for
-        // its last minutes.
+        // The picture-size tests depend on no engine, and the flows of the voting loop, the
+        // pages, This or That and my uploads show what e2e checks of both engines' API: they
+        // run once, in browser-pg, where they even out the two halves of `npm test`
+        // (scripts/test-engines.sh), which otherwise left one half running alone for its
+        // last minutes.
         test: { name: 'browser', ...browser, exclude: [...configDefaults.exclude, ...ON_ONE_SIDE.map(name => `tests/browser/${name}.test.ts`)] },
       },
       {
@@ -100,12 +100,15 @@ export default defineConfig({
           // keeps its counts in memory or Redis), and the flows that are about the browser
           // (forms, keys, sign-in steps, passkeys, progress, stalls) do not depend on where
           // rows live: they run in `browser` only, and their API on PostgreSQL in e2e-pg.
-          // The picture-size, phone, voting-loop and pages tests run here only (ON_ONE_SIDE).
+          // The picture-size, voting-loop, pages, This or That and my-uploads tests run here
+          // only (ON_ONE_SIDE); the phone layout's, which depend on no engine, and the
+          // anonymous vote's keys and memory (its counts are e2e-pg's) in `browser` only.
           exclude: [
             ...configDefaults.exclude,
             ...['console', 'rate-limited', 'styles', 'copy',
               'upload-form', 'upload-progress', 'link-embed', 'card-links', 'header', 'keyboard-vote',
               'stalled-requests', 'cross-site-form', 'account', 'mfa', 'passkeys', 'oauth', 'api-token',
+              'mobile-layout', 'anonymous-vote',
             ].map(name => `tests/browser/${name}.test.ts`),
           ],
         },

@@ -66,7 +66,7 @@ describe('accessibility of every page', () => {
           expect(await auditPage(page)).toEqual([])
           if (variant.phone) await fitsThePhone(page)
           if (walkTabs) {
-            const { stops, invisible } = await invisibleFocus(page)
+            const { stops, invisible } = await invisibleFocus(page, spec.tabStops)
             expect(stops.length).toBeGreaterThan(1)
             // The first stop skips to the content.
             expect(stops[0]).toContain('Skip to content')

@@ -45,8 +45,33 @@ const browser = {
  */
 const postgres = { env: { TEST_ENGINE: 'postgres' } }
 
-/** Browser files that run in browser-pg only (below). */
-const ON_ONE_SIDE = ['image-slots', 'voting-loop', 'pages', 'duel', 'my-uploads']
+/**
+ * Where each browser file runs. A page shows what the API answers, and e2e and e2e-pg
+ * check every API on both engines, so most browser flows run once, on one engine, shared
+ * out so that the two halves of `npm test` (scripts/test-engines.sh) end together: a
+ * clean-clone CI run must stay well under 30 minutes on two cores.
+ *
+ * On both: the accessibility audit (its light pages come from SQLite, its dark phone
+ * pages from PostgreSQL: every page rendered by each engine and held to the console
+ * rule), comments and search (what the engine threads and finds), and the smoke test.
+ */
+const BROWSER_PG_ONLY = [
+  // Pages whose cards and counts come from what the engine ranks, counts or hides.
+  'voting-loop', 'pages', 'duel', 'my-uploads', 'admin', 'favourites', 'private-upload', 'edit',
+  // Picture sizes: no engine involved, placed here for the balance.
+  'image-slots',
+]
+const BROWSER_ONLY = [
+  // The markup and pixel audits, how pages show a 429 (the limiter keeps its counts in
+  // memory or Redis), and the flows about the browser: forms, keys, sign-in steps,
+  // passkeys, progress, stalls, the phone layout, the anonymous vote's memory.
+  'console', 'rate-limited', 'styles', 'copy', 'upload-form', 'upload-progress', 'link-embed',
+  'card-links', 'header', 'keyboard-vote', 'stalled-requests', 'cross-site-form', 'account',
+  'mfa', 'passkeys', 'oauth', 'api-token', 'mobile-layout', 'anonymous-vote',
+  // Flows whose engine side e2e-pg checks: placed here for the balance.
+  'moderation', 'ratings', 'upload-vote', 'removal',
+]
+const browserFiles = (names: string[]) => names.map(name => `tests/browser/${name}.test.ts`)
 
 /**
  * The SQLite e2e project runs its servers with the API fast path off
@@ -79,12 +104,7 @@ export default defineConfig({
       },
       {
         resolve: { alias },
-        // The picture-size tests depend on no engine, and the flows of the voting loop, the
-        // pages, This or That and my uploads show what e2e checks of both engines' API: they
-        // run once, in browser-pg, where they even out the two halves of `npm test`
-        // (scripts/test-engines.sh), which otherwise left one half running alone for its
-        // last minutes.
-        test: { name: 'browser', ...browser, exclude: [...configDefaults.exclude, ...ON_ONE_SIDE.map(name => `tests/browser/${name}.test.ts`)] },
+        test: { name: 'browser', ...browser, exclude: [...configDefaults.exclude, ...browserFiles(BROWSER_PG_ONLY)] },
       },
       {
         resolve: { alias },
@@ -92,25 +112,7 @@ export default defineConfig({
           name: 'browser-pg',
           ...browser,
           ...postgres,
-          // What PostgreSQL can change in a page is what its rows say: the accessibility
-          // walk's pages in the system's dark scheme on a phone (every page rendered from
-          // PostgreSQL, held to the console rule; its light pages come from SQLite) and
-          // the flows whose pages show what the engine counts, ranks, finds or hides run.
-          // The markup and pixel audits, how the pages show a 429 (the limiter
-          // keeps its counts in memory or Redis), and the flows that are about the browser
-          // (forms, keys, sign-in steps, passkeys, progress, stalls) do not depend on where
-          // rows live: they run in `browser` only, and their API on PostgreSQL in e2e-pg.
-          // The picture-size, voting-loop, pages, This or That and my-uploads tests run here
-          // only (ON_ONE_SIDE); the phone layout's, which depend on no engine, and the
-          // anonymous vote's keys and memory (its counts are e2e-pg's) in `browser` only.
-          exclude: [
-            ...configDefaults.exclude,
-            ...['console', 'rate-limited', 'styles', 'copy',
-              'upload-form', 'upload-progress', 'link-embed', 'card-links', 'header', 'keyboard-vote',
-              'stalled-requests', 'cross-site-form', 'account', 'mfa', 'passkeys', 'oauth', 'api-token',
-              'mobile-layout', 'anonymous-vote',
-            ].map(name => `tests/browser/${name}.test.ts`),
-          ],
+          exclude: [...configDefaults.exclude, ...browserFiles(BROWSER_ONLY)],
         },
       },
     ],

@@ -24,7 +24,6 @@ export default defineNuxtConfig({
       title: 'Does It Fuck?',
       meta: [
         { name: 'viewport', content: 'width=device-width, initial-scale=1' },
-        { name: 'description', content: 'Vote on whether it fucks or does not fuck.' },
         { name: 'theme-color', content: '#6a2bd9' },
       ],
       link: [{ rel: 'icon', type: 'image/svg+xml', href: '/favicon.svg' }],

@@ -106,7 +106,7 @@ async function launchChromium() {
   const child = spawn(CHROME_PATH, [
     '--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update',
     '--disable-sync', `--remote-debugging-port=${port}`, '--remote-debugging-address=127.0.0.1', `--user-data-dir=${profile}`, 'about:blank',
-  ], { stdio: 'ignore' })
+  ], { stdio: 'ignore', detached: true })
   for (let tries = 0; ; tries++) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/json/version`)).ok) break
@@ -120,10 +120,11 @@ async function launchChromium() {
     kill: async () => {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise(resolve => child.once('exit', resolve))
-        child.kill('SIGKILL')
+        // The whole process group: Chromium's helper processes kept writing to the profile
+        // after the browser itself had gone, and its removal failed (ENOTEMPTY).
+        process.kill(-child.pid!, 'SIGKILL')
         await exited
       }
-      // Its helper processes may still be writing to the profile for a moment.
       rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
     },
   }

@@ -66,6 +66,17 @@ describe('pages in Chromium', () => {
     await context.close()
   })
 
+  it('answers an admin page for a member with 403 and a plain link to sign in', async () => {
+    const context = await signedInContext(browser, await registerUser())
+    const page = await context.newPage()
+    const response = await goto(page, '/admin')
+    expect(response?.status()).toBe(403)
+    await expect(page.innerText('[data-testid=error-page] h1')).resolves.toBe('Not allowed')
+    await expect(page.innerText('[data-testid=error-page]')).resolves.toContain('This page is for admins only.')
+    await expect(page.locator('[data-testid=error-page] a.btn').evaluateAll(links => links.map(link => `${link.getAttribute('href')} ${link.textContent}`))).resolves.toEqual(['/login Sign in'])
+    await context.close()
+  })
+
   it('validates the registration form inline with the shared schemas and shows conflicts', async () => {
     const existing = await registerUser()
     const context = await newContext(browser, sharedServer().baseURL)

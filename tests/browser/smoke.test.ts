@@ -57,6 +57,13 @@ describe('home page in Chromium', () => {
     await page.goBack()
     await page.waitForFunction(() => document.title === 'Does It Fuck?')
     await expect(head()).resolves.toEqual(home)
+
+    // The hero's link is a plain one, followed within the app: the window is the same one after it.
+    await page.evaluate(() => Object.assign(window, { stayedInApp: true }))
+    await page.click('section.hero a:has-text("Join and upload")')
+    await page.waitForFunction(() => document.title === 'Create an account · Does It Fuck?')
+    expect(new URL(page.url()).pathname).toBe('/register')
+    await expect(page.evaluate(() => (window as unknown as { stayedInApp?: boolean }).stayedInApp)).resolves.toBe(true)
     await context.close()
   })
 })

@@ -330,12 +330,13 @@ export const tagPairs = sqliteTable('tag_pairs', {
 interface LinkCopies { uploadIsPrivate: AnySQLiteColumn, uploadUpvotes: AnySQLiteColumn, uploadDownvoteCount: AnySQLiteColumn }
 
 /**
- * Which links the ranked per-tag indexes hold: public links of uploads with a
- * vote. Uploads without one share their counts and scores, so each ranking
- * orders them by date alone (hot's score grows with the date): they are one
- * range of upload_tags_tag_unvoted_idx, merged into each ranked page
+ * Which links the ordered per-tag indexes hold (newest and the rankings):
+ * public links of uploads with a vote. Uploads without one share their
+ * counts and scores, so each ranking orders them by date alone (hot's score
+ * grows with the date): they are one range of upload_tags_tag_unvoted_idx,
+ * merged into each page of a tag
  * (server/services/lists/tags.ts, taggedIds), and a new link is written in
- * three per-tag indexes instead of six (docs/database.md, "Unvoted links").
+ * two per-tag indexes instead of seven (docs/database.md, "Unvoted links").
  * The queries repeat these conditions word for word, as SQLite uses a
  * partial index only for a query whose WHERE has each of its terms; each
  * of these indexes ends with the two counts the condition reads, so a page
@@ -352,8 +353,9 @@ export const uploadTags = sqliteTable('upload_tags', {
   createdAt: createdAt(),
   /**
    * The upload's created_at and is_private, kept by triggers (see the
-   * migrations), so a tag's public uploads newest first are one range of
-   * upload_tags_tag_newest_idx: a tag's page reads its rows and no others.
+   * migrations), so a tag's public uploads newest first are two ranges, of
+   * upload_tags_tag_newest_idx (with votes) and upload_tags_tag_unvoted_idx:
+   * a tag's page reads its rows and no others.
    */
   uploadCreatedAt: text('upload_created_at').notNull().default(''),
   uploadIsPrivate: integer('upload_is_private').notNull().default(0),
@@ -372,7 +374,7 @@ export const uploadTags = sqliteTable('upload_tags', {
 }, t => [
   primaryKey({ columns: [t.uploadId, t.tagId] }),
   index('upload_tags_tag_idx').on(t.tagId, t.uploadId),
-  index('upload_tags_tag_newest_idx').on(t.tagId, t.uploadCreatedAt, t.uploadId).where(sql`${t.uploadIsPrivate} = 0`),
+  index('upload_tags_tag_newest_idx').on(t.tagId, t.uploadCreatedAt, t.uploadId, t.uploadUpvotes, t.uploadDownvoteCount).where(VOTED_PUBLIC_LINK(t)),
   index('upload_tags_tag_unvoted_idx').on(t.tagId, t.uploadCreatedAt, t.uploadId, t.uploadUpvotes, t.uploadDownvoteCount).where(UNVOTED_PUBLIC_LINK(t)),
   index('upload_tags_tag_top_idx').on(t.tagId, sql`${t.uploadUpvotes} desc`, sql`${t.uploadDownvoteCount} desc`, sql`${t.uploadCreatedAt} desc`, sql`${t.uploadId} desc`).where(VOTED_PUBLIC_LINK(t)),
   index('upload_tags_tag_hot_idx').on(t.tagId, sql`${t.uploadHotScore} desc`, sql`${t.uploadCreatedAt} desc`, sql`${t.uploadId} desc`, t.uploadUpvotes, t.uploadDownvoteCount).where(VOTED_PUBLIC_LINK(t)),

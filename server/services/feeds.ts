@@ -73,7 +73,7 @@ async function loadFeed(db: Executor, source: FeedSource, ratings: FeedRatings):
       const tag = await db.get<{ id: string, name: string, slug: string, created_at: string }>(sql`SELECT id, name, slug, created_at FROM tags
         WHERE slug = ${(await aliasSlugsIn(db, [slug])).get(slug) ?? slug}`)
       if (!tag) return null
-      // The tag's newest public links, read in order from upload_tags_tag_newest_idx: walking
+      // The tag's newest public links, read in order from its two ranges (taggedIds): walking
       // the newest uploads for the tag's took a rare tag's feed 196 ms on SQLite at 100,000
       // uploads (0.17 ms so).
       const found = await entries(sql`u.id IN (${taggedIds(tag.id, 'new', { page: 1, limit: FEED_SIZE }, rated(sql`ut.upload_id`))})`, NEWEST)

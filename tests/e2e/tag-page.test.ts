@@ -6,7 +6,8 @@ import { api, registerUser, type TestUser } from '../support/api'
 import { seedUpload, serverDatabase } from '../support/seed'
 
 // One tag's public uploads, newest first, as a tag's page opens them: read from the tag's
-// links in upload_tags_tag_newest_idx, which carry their upload's created_at and privacy
+// links in upload_tags_tag_newest_idx (uploads with votes) and upload_tags_tag_unvoted_idx
+// (the others), merged, which carry their upload's created_at and privacy
 // (kept by triggers), with the tag's kept count as the total. Every change of an upload
 // that moves it in or out of the list must show at once, and the answer must be the one
 // the general way gives (the same tag asked with match=any and another slug no tag has).
@@ -129,6 +130,25 @@ describe('one tag\'s uploads ranked, over a period, or narrowed by the caller', 
     }
   })
 
+  it('reads a period\'s uploads with votes and without, in every order', async () => {
+    const WEEK = `${TAG}-week`
+    // [days ago, up, down]: three without votes among three with.
+    const rows: [number, number, number][] = [[0.2, 0, 0], [1, 4, 1], [2, 0, 0], [3, 0, 2], [5, 0, 0], [6, 7, 0], [30, 0, 0], [31, 9, 9]]
+    const made: string[] = []
+    for (const [days, upvotes, downvotes] of rows) made.push(await seedUpload(owner, { tags: [WEEK], createdAt: daysAgo(days), upvotes, downvotes }))
+    const week = (query: string) => api(`/api/uploads/filtered?tags=${WEEK}&period=week&limit=100${query}`)
+    // Newest first has no period: all eight, the two ranges merged by date.
+    expect(ids((await week('&sort=new')).body)).toEqual(made)
+    // Upvotes, then downvotes, then newest: those without votes last, newest first.
+    const top = await week('&sort=top')
+    expect(ids(top.body)).toEqual([5, 1, 3, 0, 2, 4].map(i => made[i]))
+    expect(top.body.total).toBe(6)
+    for (const sort of ['new', 'top', 'hot', 'best', 'divisive']) {
+      const general = await api(`/api/uploads/filtered?tags=${WEEK},${WEEK}-nowhere&match=any&period=week&limit=100&sort=${sort}`)
+      expect((await week(`&sort=${sort}`)).body, sort).toEqual(general.body)
+    }
+  })
+
   it('leaves out what the caller hides, newest first or ranked', async () => {
     const hidden = new Set([rankedIds[1], rankedIds[5]])
     for (const query of ['', '&sort=top', '&sort=best&period=month']) {
@@ -181,7 +201,7 @@ describe('one tag ranked over all time', () => {
     expect(top.status).toBe(200)
     expect(top.body.total).toBe(OFTEN)
     expect(ids(top.body)).toEqual(byTop().slice(0, 4).map(row => row.id))
-    for (const sort of ['top', 'hot', 'best', 'divisive']) {
+    for (const sort of ['new', 'top', 'hot', 'best', 'divisive']) {
       for (const pageNumber of [1, 3, 38]) {
         const query = `&sort=${sort}&limit=4&page=${pageNumber}`
         expect((await ranked(query)).body, query).toEqual((await general(query)).body)
@@ -227,7 +247,9 @@ describe('one tag ranked over all time', () => {
     const quiet = seeded.filter(row => row.upvotes + row.downvotes === 0).at(-1)!
     const voter = await registerUser()
     const same = async (when: string) => {
-      for (const sort of ['top', 'hot', 'best', 'divisive']) {
+      // Newest first before the rankings: the vote's copies are not yet on the links, and the
+      // upload is read from the unvoted range; a ranked page then moves it to the voted one.
+      for (const sort of ['new', 'top', 'hot', 'best', 'divisive', 'new']) {
         for (const pageNumber of [1, 10, 30]) {
           const query = `&sort=${sort}&limit=5&page=${pageNumber}`
           expect((await ranked(query)).body, `${when} ${query}`).toEqual((await general(query)).body)

@@ -8,7 +8,7 @@ import { render, sql, type Query } from '../../server/database/sql'
 import type { SqliteDatabase } from '../../server/database/sqlite'
 import { taggedIds } from '../../server/services/lists'
 import { LINK_SORTS } from '../../server/services/lists/sorts'
-import { linkSearchPage } from '../../server/services/lists/tags'
+import { linkSearchPage, oneTagSince } from '../../server/services/lists/tags'
 import { onOneTag, parseSearch } from '../../server/services/search'
 import { ROOT } from '../../scripts/lib/database'
 
@@ -94,24 +94,26 @@ describe('migrations', () => {
     // The image hashes' indexes leave links out (WHERE … IS NOT NULL); the look-ups of duplicates still use them.
     expect(plan(`SELECT id FROM uploads u WHERE (u.sha256 = 'a' OR u.source_sha256 = 'b') AND u.is_private = 0`)).toMatch(/uploads_sha256_idx.*uploads_source_sha256_idx/)
     for (const band of [0, 1, 2, 3]) expect(plan(`SELECT id FROM uploads WHERE phash_band${band} IN ('0001', '0002')`)).toContain(`uploads_phash_band${band}_idx`)
-    // A tag's page in each order (taggedIds), as the list renders it: newest, one range of the
-    // tag's public links in order, no sort; ranked, the links of voted uploads read from the
-    // ranking's index alone and those of unvoted ones from theirs by date, merged by a sort of the page.
+    // A tag's page in each order (taggedIds), as the list renders it: the links of voted uploads
+    // read from the order's index alone and those of unvoted ones from theirs by date, merged by a
+    // sort of the page.
     for (const sort of LINK_SORTS) {
+      const index = sort === 'new' ? 'newest' : sort
       for (const page of [1, 4]) {
         const { text, values } = render(taggedIds(sql`(SELECT id FROM tags WHERE slug = ${'t'})`, sort, { page, limit: 20 }), 'sqlite')
         const steps = (db.sqlite.prepare(`EXPLAIN QUERY PLAN ${text}`).all(...values) as { detail: string }[]).map(step => step.detail)
         const ranges = steps.filter(step => step.startsWith('SEARCH ut'))
-        if (sort === 'new') {
-          expect(ranges, sort).toEqual(['SEARCH ut USING COVERING INDEX upload_tags_tag_newest_idx (tag_id=?)'])
-          expect(steps, sort).not.toContain('USE TEMP B-TREE FOR ORDER BY')
-        }
-        else {
-          expect(ranges, sort).toEqual([`SEARCH ut USING COVERING INDEX upload_tags_tag_${sort}_idx (tag_id=?)`, 'SEARCH ut USING COVERING INDEX upload_tags_tag_unvoted_idx (tag_id=?)'])
-          expect(steps.filter(step => step.includes('TEMP B-TREE')), sort).toEqual(['USE TEMP B-TREE FOR ORDER BY'])
-        }
+        expect(ranges, sort).toEqual([`SEARCH ut USING COVERING INDEX upload_tags_tag_${index}_idx (tag_id=?)`, 'SEARCH ut USING COVERING INDEX upload_tags_tag_unvoted_idx (tag_id=?)'])
+        expect(steps.filter(step => step.includes('TEMP B-TREE')), sort).toEqual(['USE TEMP B-TREE FOR ORDER BY'])
       }
     }
+    // A tag's uploads of a period (oneTagSince) read the period's part of both ranges.
+    const since = render(sql`SELECT u.id FROM ${oneTagSince('t', '2026-11-01T00:00:00.000Z')}`, 'sqlite')
+    const sinceSteps = (db.sqlite.prepare(`EXPLAIN QUERY PLAN ${since.text}`).all(...since.values) as { detail: string }[]).map(step => step.detail)
+    expect(sinceSteps.filter(step => step.startsWith('SEARCH ut'))).toEqual([
+      'SEARCH ut USING COVERING INDEX upload_tags_tag_newest_idx (tag_id=? AND upload_created_at>?)',
+      'SEARCH ut USING COVERING INDEX upload_tags_tag_unvoted_idx (tag_id=? AND upload_created_at>?)',
+    ])
     // A search one tag's links answer (linkSearchPage) counts its total in each range's own
     // index too: the whole statement reads links from covering indexes only.
     await db.run(sql`INSERT INTO tags (id, name, slug) VALUES ('t1', 'cats', 'cats')`)
@@ -126,9 +128,9 @@ describe('migrations', () => {
     const page = statements.find(text => text.includes('count(*)'))!
     const links = (db.sqlite.prepare(`EXPLAIN QUERY PLAN ${page}`).all(...Array(page.split('?').length - 1).fill('cats')) as { detail: string }[])
       .map(step => step.detail).filter(step => step.startsWith('SEARCH ut'))
-    // The total's two ranges (the voted one in whichever ranked index), then the page's two.
+    // The total's two ranges (the voted one in whichever voted index), then the page's two.
     expect(links).toHaveLength(4)
-    for (const step of links) expect(step).toMatch(/^SEARCH ut USING COVERING INDEX upload_tags_tag_(top|hot|best|divisive|unvoted)_idx \(tag_id=\?\)$/)
+    for (const step of links) expect(step).toMatch(/^SEARCH ut USING COVERING INDEX upload_tags_tag_(newest|top|hot|best|divisive|unvoted)_idx \(tag_id=\?\)$/)
     expect(plan(`SELECT id FROM votes WHERE user_id = 'u' AND upload_id = 'x'`)).toContain('votes_user_upload_unique')
     expect(plan(`SELECT id FROM anonymous_votes WHERE upload_id = 'x' AND ip_hash = 'h'`)).toContain('anonymous_votes_upload_ip_unique')
     expect(plan(`SELECT id FROM anonymous_votes WHERE upload_id = 'x' AND fingerprint = 'f'`)).toContain('anonymous_votes_upload_fingerprint_unique')

@@ -23,7 +23,7 @@ export const ORDER_COLUMNS: Record<Sort, readonly string[]> = {
 
 /**
  * The sorts whose columns every tag link copies (upload_tags.upload_*), so a
- * tag's page and a pair's are one range of a link index (tagPage, pairPage).
+ * tag's page and a pair's are ranges of link indexes (tagPage, pairPage).
  * Favourites are not copied: a favourite would rewrite each of its upload's
  * links; a tag's page by favourites matches the tag's uploads and sorts them
  * on uploads_public_favourites_idx's column, as a filter of several tags does.

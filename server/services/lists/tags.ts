@@ -138,7 +138,7 @@ export async function pairPage(db: Executor, slugs: string[], paging: Paging, so
  * the search `a OR b`), over all time in the order of `sort`, with its
  * total; or null when a slug has no tag. The total is the tags' kept counts
  * less their pair's (tag_pairs): nothing is counted. The page is each tag's
- * own page reaching as far (taggedIds: one range of the order's index), the
+ * own page reaching as far (taggedIds: two ranges of the order's indexes), the
  * two united, ordered and cut: an upload on the page is within that reach of
  * its own tag's page, so the cost follows the page, not the tags. Two tags of
  * 23,000 and 17,000 uploads at 1,000,000, page 1 newest: 257 ms on SQLite
@@ -172,7 +172,6 @@ function pairIds(rarer: Query, other: Query, sort: Sort, paging: Paging): Query 
   const pairLinks = (keys: readonly string[], votes: Query) => sql`upload_tags ut ${THEN_JOIN} upload_tags o
     ON ${sql.raw(keys.map(key => `o.${key} = ut.${key}`).join(' AND '))}
     WHERE ${publicLinksOf(rarer)} AND o.tag_id = ${other} AND o.upload_is_private = 0${votes}`
-  if (sort === 'new') return oneRange(pairLinks(BY_DATE, NOTHING), BY_DATE, paging)
   return rankedRanges(sort, paging, voted => pairLinks(voted ? linkColumns(sort) : BY_DATE,
     sql` AND ${linkVotes('ut', voted)} AND ${linkVotes('o', voted)}`), true)
 }
@@ -200,16 +199,20 @@ export async function taggedSource(db: Executor, slugs: string[], match: 'all' |
 
 /**
  * One tag's public uploads created since `since`, as a list's source: the
- * period's links of the tag in upload_tags_tag_newest_idx, each carrying its
- * upload's date and privacy, so a period reads its own uploads, not all of
- * the tag's. The date is the link's copy, not a condition on `uploads`, so
- * PostgreSQL keeps one plan for every period. Side by side at 100,000
- * uploads, a tag of 1,139 ranked over a week (2 uploads): SQLite 1.56 -> 0.07
- * ms, PostgreSQL 2.32 -> 1.27; over a month (33): 2.13 -> 0.32 and 4.46 -> 1.63.
+ * period's links of the tag, each carrying its upload's date and privacy,
+ * read by date in its two ranges (upload_tags_tag_newest_idx for uploads
+ * with votes, upload_tags_tag_unvoted_idx for the others), so a period
+ * reads its own uploads, not all of the tag's. The date is the link's copy,
+ * not a condition on `uploads`, so PostgreSQL keeps one plan for every
+ * period. Side by side at 100,000 uploads, a tag of 1,139 ranked over a week
+ * (2 uploads): SQLite 1.56 -> 0.07 ms, PostgreSQL 2.32 -> 1.27; over a month
+ * (33): 2.13 -> 0.32 and 4.46 -> 1.63.
  */
 export function oneTagSince(slug: string, since: string): Query {
-  return sql`upload_tags ut ${THEN_JOIN} uploads u ON u.id = ut.upload_id
-    WHERE ${publicLinksOf(tagIdOf(slug))} AND ut.upload_created_at >= ${since}`
+  const range = (voted: boolean) => sql`SELECT ut.upload_id FROM upload_tags ut
+    WHERE ${publicLinksOf(tagIdOf(slug))} AND ${linkVotes('ut', voted)} AND ut.upload_created_at >= ${since}`
+  return sql`(${range(true)} UNION ALL ${range(false)}) m ${THEN_JOIN} uploads u ON u.id = m.upload_id
+    WHERE u.is_private = 0`
 }
 
 /** The tag's id, looked up by its slug inside the statement. */
@@ -227,9 +230,9 @@ function aliasedTagIdOf(slug: string): Query {
 }
 
 /**
- * `upload_tags ut` restricted to one tag's public links: one range of
- * upload_tags_tag_newest_idx (tag, upload's date, upload; public links only).
- * `tag` is the tag's id, or a statement giving it.
+ * `upload_tags ut` restricted to one tag's public links, which are two
+ * ranges of indexes: with linkVotes, those of uploads with votes or those of
+ * the others. `tag` is the tag's id, or a statement giving it.
  */
 function publicLinksOf(tag: string | Query): Query {
   return sql`ut.tag_id = ${tag} AND ut.upload_is_private = 0`
@@ -239,15 +242,26 @@ function publicLinksOf(tag: string | Query): Query {
  * The ids of one tag's public uploads in the order of `sort`, in the page's
  * window, read in its index's order: each link carries its upload's order
  * columns as `upload_<column>` (copied by triggers), so a tag's public
- * uploads newest first are one range of upload_tags_tag_newest_idx, and in a
- * ranking two (rankedRanges); `narrowing` (conditions on `ut.upload_id` or
+ * uploads in any order are two ranges of indexes, those with votes and
+ * those without (rankedRanges); `narrowing` (conditions on `ut.upload_id` or
  * the link's copies, each starting with AND) leaves links out as they are
  * read. `unvoted` false: no upload without votes passes the narrowing, so
  * their range is not read.
  */
 export function taggedIds(tag: string | Query, sort: Sort, paging: Paging, narrowing: Query = NOTHING, unvoted = true): Query {
-  if (sort === 'new') return oneRange(sql`upload_tags ut WHERE ${publicLinksOf(tag)}${narrowing}`, BY_DATE, paging)
   return rankedRanges(sort, paging, voted => sql`upload_tags ut WHERE ${publicLinksOf(tag)} AND ${linkVotes('ut', voted)}${narrowing}`, unvoted)
+}
+
+/**
+ * The count of one tag's public links that pass `narrowing`, as a page's
+ * total: each of the two ranges counted in its own index (the partial
+ * condition word for word, so from the index alone; one count over the
+ * tag's links read every link's row). `unvoted` false counts the links of
+ * uploads with votes only.
+ */
+function linkCount(tag: Query, narrowing: Query, unvoted = true): Query {
+  const inRange = (voted: boolean) => sql`(SELECT count(*) FROM upload_tags ut WHERE ${publicLinksOf(tag)} AND ${linkVotes('ut', voted)}${narrowing})`
+  return sql`SELECT ${inRange(true)}${unvoted ? sql` + ${inRange(false)}` : NOTHING} AS total`
 }
 
 /** The columns a link copies of its upload for `sort`'s order (ORDER_COLUMNS, as `upload_<column>`). */
@@ -273,19 +287,20 @@ function linkVotes(alias: string, voted: boolean): Query {
 }
 
 /**
- * A ranked page of tag links in `sort`'s order, as the ids of its uploads:
- * the links of uploads with votes read in the ranking's index
- * (upload_tags_tag_top_idx …), those of uploads without read newest first in
- * upload_tags_tag_unvoted_idx, each as far as the page reaches, merged. The
- * second range is in the ranking's order too: without votes an upload's
- * counts and scores are those of every other without (hot's grows with the
- * date), so the ranking orders them by date, and the merge puts them among
- * the voted ones with the same score, ties newest first, as one index did.
- * `links(voted)` is the FROM and WHERE of one range, a tag's links as `ut`;
- * `unvoted` false leaves the second range out.
+ * A page of tag links in `sort`'s order, as the ids of its uploads: the
+ * links of uploads with votes read in the order's index
+ * (upload_tags_tag_newest_idx, upload_tags_tag_top_idx …), those of uploads
+ * without read newest first in upload_tags_tag_unvoted_idx, each as far as
+ * the page reaches, merged. The second range is in the order of `sort` too:
+ * without votes an upload's counts and scores are those of every other
+ * without (hot's grows with the date), so a ranking orders them by date,
+ * and the merge puts them among the voted ones with the same score, ties
+ * newest first, as one index did. `links(voted)` is the FROM and WHERE of
+ * one range, a tag's links as `ut`; `unvoted` false leaves the second range
+ * out.
  *
- * The split writes a new link, which has no votes, in three per-tag indexes
- * instead of six (docs/database.md, "Unvoted links"). A page reads up to
+ * The split writes a new link, which has no votes, in two per-tag indexes
+ * instead of seven (docs/database.md, "Unvoted links"). A page reads up to
  * twice its reach.
  */
 function rankedRanges(sort: Sort, paging: Paging, links: (voted: boolean) => Query, unvoted: boolean): Query {
@@ -400,11 +415,11 @@ const keptTagCount = (tag: Query) => sql`SELECT public_uploads AS total FROM tag
 /**
  * A page of one tag's public uploads (`slug` the tag's or an alias's) over
  * all time in the view's order, with its total (a tag's page): the page is
- * one range of the order's index on upload_tags (each link carries its
+ * two ranges of the order's indexes on upload_tags (each link carries its
  * upload's date, privacy, counts and rankings, kept by triggers), so its
  * cost follows the page, not the tag. With nothing of the caller's
  * narrowing it, the total is the tag's kept count; the caller's hidden tags
- * and unvoted=true are checked link by link as the range is read, and the
+ * and unvoted=true are checked link by link as the ranges are read, and the
  * total counts the tag's links so. A vote does not write the links: their
  * copies of its counts wait in rank_copies_pending until a ranked page
  * reads them (totalAndPage's `copies`, services/rank-copies.ts).
@@ -414,7 +429,7 @@ export async function tagPage(db: Executor, slug: string, paging: Paging, view: 
   const narrowing = callerConditions(view, sql`ut.upload_id`)
   const total = !narrowed(view)
     ? keptTagCount(tag)
-    : sql`SELECT count(*) AS total FROM upload_tags ut WHERE ${publicLinksOf(tag)}${narrowing}`
+    : linkCount(tag, narrowing)
   return totalAndPage(db, total, taggedIds(tag, view.sort, paging, narrowing), LIST_SORTS[view.sort],
     { username: true, join: sql`u.id = p.upload_id`, copies: view.sort !== 'new' })
 }
@@ -459,11 +474,8 @@ export async function linkSearchPage(db: Executor, search: LinkSearch, paging: P
   if (!await tagSizes(db, [tag]) || without.includes(tag)) return { uploads: [], total: 0 }
   const narrowing = sql`${sql.join(without.map(slug => sql` AND NOT EXISTS (SELECT 1 FROM upload_tags x
     WHERE x.upload_id = ut.upload_id AND x.tag_id = ${tagIdOf(slug)}${LOOKED_UP})`), '')}${sql.join(tests.map(test => sql` AND ${test}`), '')}`
-  // Counted in each range's own index (the partial condition word for word), so from the
-  // index alone: one count over the tag's links read every link's row.
-  const inRange = (voted: boolean) => sql`(SELECT count(*) FROM upload_tags ut WHERE ${publicLinksOf(tagIdOf(tag))} AND ${linkVotes('ut', voted)}${narrowing})`
   const total = counted
-    ? sql`SELECT ${inRange(true)}${search.unvoted ? sql` + ${inRange(false)}` : NOTHING} AS total`
+    ? linkCount(tagIdOf(tag), narrowing, search.unvoted)
     : sql`SELECT (${keptTagCount(tagIdOf(tag))}) - (${pairCount(tag, without[0]!)}) AS total`
   // The count tests and a ranked order read the links' copies of the counts.
   return totalAndPage(db, total, taggedIds(tagIdOf(tag), sort, paging, narrowing, search.unvoted), LIST_SORTS[sort],

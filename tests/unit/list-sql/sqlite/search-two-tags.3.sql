@@ -2,10 +2,15 @@
 SELECT c.total, u.id, u.user_id, u.filename, u.description, u.upload_type, u.external_url, u.width, u.height, u.upvotes, u.downvote_count, u.is_private, u.created_at, u.edited_at, u.revision, u.rating, u.tag_ids, u.favourites, u.comments, us.username
     FROM (SELECT coalesce((SELECT public_uploads FROM tag_pairs
     WHERE first_tag_id = min((SELECT id FROM tags WHERE slug = ?), (SELECT id FROM tags WHERE slug = ?)) AND second_tag_id = max((SELECT id FROM tags WHERE slug = ?), (SELECT id FROM tags WHERE slug = ?))), 0) AS total) c
-    LEFT JOIN (SELECT ut.upload_id FROM upload_tags ut CROSS JOIN upload_tags o
+    LEFT JOIN (SELECT upload_id FROM (
+    SELECT * FROM (SELECT ut.upload_created_at, ut.upload_id FROM upload_tags ut CROSS JOIN upload_tags o
     ON o.upload_created_at = ut.upload_created_at AND o.upload_id = ut.upload_id
-    WHERE ut.tag_id = (SELECT id FROM tags WHERE slug = ?) AND ut.upload_is_private = 0 AND o.tag_id = (SELECT id FROM tags WHERE slug = ?) AND o.upload_is_private = 0
-    ORDER BY ut.upload_created_at DESC, ut.upload_id DESC LIMIT 20 OFFSET 0) p ON true
+    WHERE ut.tag_id = (SELECT id FROM tags WHERE slug = ?) AND ut.upload_is_private = 0 AND o.tag_id = (SELECT id FROM tags WHERE slug = ?) AND o.upload_is_private = 0 AND ut.upload_upvotes + ut.upload_downvote_count > 0 AND o.upload_upvotes + o.upload_downvote_count > 0 ORDER BY ut.upload_created_at DESC, ut.upload_id DESC LIMIT 20) r
+    UNION ALL
+    SELECT * FROM (SELECT ut.upload_created_at, ut.upload_id FROM upload_tags ut CROSS JOIN upload_tags o
+    ON o.upload_created_at = ut.upload_created_at AND o.upload_id = ut.upload_id
+    WHERE ut.tag_id = (SELECT id FROM tags WHERE slug = ?) AND ut.upload_is_private = 0 AND o.tag_id = (SELECT id FROM tags WHERE slug = ?) AND o.upload_is_private = 0 AND ut.upload_upvotes + ut.upload_downvote_count = 0 AND o.upload_upvotes + o.upload_downvote_count = 0 ORDER BY ut.upload_created_at DESC, ut.upload_id DESC LIMIT 20) r) m
+    ORDER BY m.upload_created_at DESC, m.upload_id DESC LIMIT 20 OFFSET 0) p ON true
     LEFT JOIN uploads u ON u.id = p.upload_id
     LEFT JOIN users us ON us.id = u.user_id
     ORDER BY u.created_at DESC, u.id DESC
@@ -15,3 +20,5 @@ SELECT c.total, u.id, u.user_id, u.filename, u.description, u.upload_type, u.ext
 -- 4: "cats"
 -- 5: "dogs"
 -- 6: "cats"
+-- 7: "dogs"
+-- 8: "cats"

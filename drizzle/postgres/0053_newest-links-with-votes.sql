@@ -1,0 +1,2 @@
+DROP INDEX "upload_tags_tag_newest_idx";--> statement-breakpoint
+CREATE INDEX "upload_tags_tag_newest_idx" ON "upload_tags" USING btree ("tag_id","upload_created_at","upload_id","upload_upvotes","upload_downvote_count") WHERE "upload_tags"."upload_is_private" = 0 AND "upload_tags"."upload_upvotes" + "upload_tags"."upload_downvote_count" > 0;

@@ -17,7 +17,12 @@ function mapError(error: unknown): unknown {
   return typeof code === 'string' && /^SQLITE_(BUSY|FULL)/.test(code) ? new DatabaseUnavailableError(error) : error
 }
 
-/** When the statement running now began (Date.now()): the one connection runs one at a time. */
+/**
+ * When the statement running now began (performance.now(): a budget under a
+ * millisecond is kept, where Date.now() let a statement of 0.8 ms pass a
+ * budget of 0.2 when it ran within one tick of the clock). The one
+ * connection runs one statement at a time.
+ */
 let statementStart = 0
 
 /**
@@ -29,7 +34,7 @@ let statementStart = 0
  * waiting for a group of writes spends none of it.
  */
 function sqlWithinBudget(ms: unknown): 1 {
-  if (Date.now() - statementStart >= Number(ms)) throw new DeadlinePassedError()
+  if (performance.now() - statementStart >= Number(ms)) throw new DeadlinePassedError()
   return 1
 }
 
@@ -84,7 +89,7 @@ export class SqliteDatabase implements Database {
       statement = this.sqlite.prepare(text)
       this.statements.set(text, statement)
     }
-    statementStart = Date.now()
+    statementStart = performance.now()
     return { statement, values }
   }
 

@@ -125,7 +125,7 @@ describe('an AND of two tags', () => {
 
     // Votes are up only (i % 4 of them), so best ranks as top does and divisive is all ties
     // (newest first); hot adds log10 of the votes to the age. Those without votes come from
-    // their own index, merged (tags.ts, rankedRanges).
+    // their own index, merged (tags.ts, linkRanges).
     const hotOf = (entry: { id: string }) => Math.log10(Math.max(seeded.findIndex(row => row.id === entry.id) % 4, 1)) + seeded.findIndex(row => row.id === entry.id) * 60 / 45000
     const hot = [...both].sort((x, y) => hotOf(y) - hotOf(x)).map(entry => entry.id)
     for (const [sort, expected] of [['new', newest], ['top', top], ['best', top], ['divisive', newest], ['hot', hot]] as const) {

@@ -172,7 +172,7 @@ function pairIds(rarer: Query, other: Query, sort: Sort, paging: Paging): Query 
   const pairLinks = (keys: readonly string[], votes: Query) => sql`upload_tags ut ${THEN_JOIN} upload_tags o
     ON ${sql.raw(keys.map(key => `o.${key} = ut.${key}`).join(' AND '))}
     WHERE ${publicLinksOf(rarer)} AND o.tag_id = ${other} AND o.upload_is_private = 0${votes}`
-  return rankedRanges(sort, paging, voted => pairLinks(voted ? linkColumns(sort) : BY_DATE,
+  return linkRanges(sort, paging, voted => pairLinks(voted ? linkColumns(sort) : BY_DATE,
     sql` AND ${linkVotes('ut', voted)} AND ${linkVotes('o', voted)}`), true)
 }
 
@@ -209,8 +209,7 @@ export async function taggedSource(db: Executor, slugs: string[], match: 'all' |
  * (33): 2.13 -> 0.32 and 4.46 -> 1.63.
  */
 export function oneTagSince(slug: string, since: string): Query {
-  const range = (voted: boolean) => sql`SELECT ut.upload_id FROM upload_tags ut
-    WHERE ${publicLinksOf(tagIdOf(slug))} AND ${linkVotes('ut', voted)} AND ut.upload_created_at >= ${since}`
+  const range = (voted: boolean) => sql`SELECT ut.upload_id FROM ${linkRange(tagIdOf(slug), voted)} AND ut.upload_created_at >= ${since}`
   return sql`(${range(true)} UNION ALL ${range(false)}) m ${THEN_JOIN} uploads u ON u.id = m.upload_id
     WHERE u.is_private = 0`
 }
@@ -230,12 +229,22 @@ function aliasedTagIdOf(slug: string): Query {
 }
 
 /**
- * `upload_tags ut` restricted to one tag's public links, which are two
- * ranges of indexes: with linkVotes, those of uploads with votes or those of
- * the others. `tag` is the tag's id, or a statement giving it.
+ * `ut.` restricted to one tag's public links. `tag` is the tag's id, or a
+ * statement giving it.
  */
 function publicLinksOf(tag: string | Query): Query {
   return sql`ut.tag_id = ${tag} AND ut.upload_is_private = 0`
+}
+
+/**
+ * `upload_tags ut` and its WHERE: one tag's public links of uploads with
+ * votes (`voted`) or of those without, one range of an index either way
+ * (upload_tags_tag_newest_idx and the ranked ones, or
+ * upload_tags_tag_unvoted_idx). More conditions may follow, each starting
+ * with AND.
+ */
+function linkRange(tag: string | Query, voted: boolean): Query {
+  return sql`upload_tags ut WHERE ${publicLinksOf(tag)} AND ${linkVotes('ut', voted)}`
 }
 
 /**
@@ -243,13 +252,13 @@ function publicLinksOf(tag: string | Query): Query {
  * window, read in its index's order: each link carries its upload's order
  * columns as `upload_<column>` (copied by triggers), so a tag's public
  * uploads in any order are two ranges of indexes, those with votes and
- * those without (rankedRanges); `narrowing` (conditions on `ut.upload_id` or
+ * those without (linkRanges); `narrowing` (conditions on `ut.upload_id` or
  * the link's copies, each starting with AND) leaves links out as they are
  * read. `unvoted` false: no upload without votes passes the narrowing, so
  * their range is not read.
  */
 export function taggedIds(tag: string | Query, sort: Sort, paging: Paging, narrowing: Query = NOTHING, unvoted = true): Query {
-  return rankedRanges(sort, paging, voted => sql`upload_tags ut WHERE ${publicLinksOf(tag)} AND ${linkVotes('ut', voted)}${narrowing}`, unvoted)
+  return linkRanges(sort, paging, voted => sql`${linkRange(tag, voted)}${narrowing}`, unvoted)
 }
 
 /**
@@ -260,7 +269,7 @@ export function taggedIds(tag: string | Query, sort: Sort, paging: Paging, narro
  * uploads with votes only.
  */
 function linkCount(tag: Query, narrowing: Query, unvoted = true): Query {
-  const inRange = (voted: boolean) => sql`(SELECT count(*) FROM upload_tags ut WHERE ${publicLinksOf(tag)} AND ${linkVotes('ut', voted)}${narrowing})`
+  const inRange = (voted: boolean) => sql`(SELECT count(*) FROM ${linkRange(tag, voted)}${narrowing})`
   return sql`SELECT ${inRange(true)}${unvoted ? sql` + ${inRange(false)}` : NOTHING} AS total`
 }
 
@@ -303,7 +312,7 @@ function linkVotes(alias: string, voted: boolean): Query {
  * instead of seven (docs/database.md, "Unvoted links"). A page reads up to
  * twice its reach.
  */
-function rankedRanges(sort: Sort, paging: Paging, links: (voted: boolean) => Query, unvoted: boolean): Query {
+function linkRanges(sort: Sort, paging: Paging, links: (voted: boolean) => Query, unvoted: boolean): Query {
   const ranked = linkColumns(sort)
   if (!unvoted) return oneRange(links(true), ranked, paging)
   const reach = pageReach(paging)

@@ -155,6 +155,37 @@ BEGIN
   RETURN NEW;
 END $function$;
 
+CREATE OR REPLACE FUNCTION public.upload_tags_vote_counts()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO "tag_vote_counts" ("tag_id", "upvotes", "downvotes", "links")
+      SELECT "tag_id", "upload_upvotes", "upload_downvote_count", count(*) FROM "new_links"
+        WHERE "upload_is_private" = 0 AND "upload_upvotes" + "upload_downvote_count" > 0
+        GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+      ON CONFLICT ("tag_id", "upvotes", "downvotes") DO UPDATE SET "links" = "tag_vote_counts"."links" + excluded."links";
+  ELSIF TG_OP = 'DELETE' THEN
+    INSERT INTO "tag_vote_counts" ("tag_id", "upvotes", "downvotes", "links")
+      SELECT "tag_id", "upload_upvotes", "upload_downvote_count", -count(*) FROM "old_links"
+        WHERE "upload_is_private" = 0 AND "upload_upvotes" + "upload_downvote_count" > 0
+        GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+      ON CONFLICT ("tag_id", "upvotes", "downvotes") DO UPDATE SET "links" = "tag_vote_counts"."links" + excluded."links";
+  ELSE
+    INSERT INTO "tag_vote_counts" ("tag_id", "upvotes", "downvotes", "links")
+      SELECT c."tag_id", c."upload_upvotes", c."upload_downvote_count", sum(c."delta") FROM (
+        SELECT "tag_id", "upload_upvotes", "upload_downvote_count", -1 AS "delta" FROM "old_links"
+          WHERE "upload_is_private" = 0 AND "upload_upvotes" + "upload_downvote_count" > 0
+        UNION ALL
+        SELECT "tag_id", "upload_upvotes", "upload_downvote_count", 1 FROM "new_links"
+          WHERE "upload_is_private" = 0 AND "upload_upvotes" + "upload_downvote_count" > 0
+      ) c GROUP BY 1, 2, 3 HAVING sum(c."delta") <> 0 ORDER BY 1, 2, 3
+      ON CONFLICT ("tag_id", "upvotes", "downvotes") DO UPDATE SET "links" = "tag_vote_counts"."links" + excluded."links";
+  END IF;
+  RETURN NULL;
+END $function$;
+
 CREATE OR REPLACE FUNCTION public.uploads_counts()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -324,6 +355,12 @@ CREATE TRIGGER upload_tags_tag_pairs_insert AFTER INSERT ON upload_tags REFERENC
 CREATE TRIGGER upload_tags_tag_pairs_move BEFORE UPDATE OF upload_id, tag_id ON upload_tags FOR EACH ROW WHEN (old.tag_id IS DISTINCT FROM new.tag_id OR old.upload_id IS DISTINCT FROM new.upload_id) EXECUTE FUNCTION upload_tags_tag_pairs_move();
 
 CREATE TRIGGER upload_tags_upload_order BEFORE INSERT OR UPDATE OF upload_id ON upload_tags FOR EACH ROW EXECUTE FUNCTION upload_tag_upload_order();
+
+CREATE TRIGGER upload_tags_vote_counts_delete AFTER DELETE ON upload_tags REFERENCING OLD TABLE AS old_links FOR EACH STATEMENT EXECUTE FUNCTION upload_tags_vote_counts();
+
+CREATE TRIGGER upload_tags_vote_counts_insert AFTER INSERT ON upload_tags REFERENCING NEW TABLE AS new_links FOR EACH STATEMENT EXECUTE FUNCTION upload_tags_vote_counts();
+
+CREATE TRIGGER upload_tags_vote_counts_update AFTER UPDATE ON upload_tags REFERENCING OLD TABLE AS old_links NEW TABLE AS new_links FOR EACH STATEMENT EXECUTE FUNCTION upload_tags_vote_counts();
 
 CREATE CONSTRAINT TRIGGER uploads_counts_delete AFTER DELETE ON uploads DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (old.is_private = 0) EXECUTE FUNCTION uploads_counts();
 

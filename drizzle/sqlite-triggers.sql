@@ -144,6 +144,36 @@ BEGIN
     WHERE `upload_id` = NEW.`upload_id` AND `tag_id` = NEW.`tag_id`;
 END;
 
+CREATE TRIGGER `upload_tags_vote_counts_delete` AFTER DELETE ON `upload_tags`
+WHEN OLD.`upload_is_private` = 0 AND OLD.`upload_upvotes` + OLD.`upload_downvote_count` > 0
+BEGIN
+  UPDATE `tag_vote_counts` SET `links` = `links` - 1
+    WHERE `tag_id` = OLD.`tag_id` AND `upvotes` = OLD.`upload_upvotes` AND `downvotes` = OLD.`upload_downvote_count`;
+END;
+
+CREATE TRIGGER `upload_tags_vote_counts_insert` AFTER INSERT ON `upload_tags`
+WHEN NEW.`upload_is_private` = 0 AND NEW.`upload_upvotes` + NEW.`upload_downvote_count` > 0
+BEGIN
+  INSERT INTO `tag_vote_counts` (`tag_id`, `upvotes`, `downvotes`, `links`)
+    VALUES (NEW.`tag_id`, NEW.`upload_upvotes`, NEW.`upload_downvote_count`, 1)
+    ON CONFLICT (`tag_id`, `upvotes`, `downvotes`) DO UPDATE SET `links` = `links` + 1;
+END;
+
+CREATE TRIGGER `upload_tags_vote_counts_update` AFTER UPDATE OF `tag_id`, `upload_is_private`, `upload_upvotes`, `upload_downvote_count` ON `upload_tags`
+WHEN (OLD.`tag_id` IS NOT NEW.`tag_id` OR OLD.`upload_is_private` IS NOT NEW.`upload_is_private`
+    OR OLD.`upload_upvotes` IS NOT NEW.`upload_upvotes` OR OLD.`upload_downvote_count` IS NOT NEW.`upload_downvote_count`)
+  AND (OLD.`upload_is_private` = 0 AND OLD.`upload_upvotes` + OLD.`upload_downvote_count` > 0
+    OR NEW.`upload_is_private` = 0 AND NEW.`upload_upvotes` + NEW.`upload_downvote_count` > 0)
+BEGIN
+  UPDATE `tag_vote_counts` SET `links` = `links` - 1
+    WHERE OLD.`upload_is_private` = 0 AND OLD.`upload_upvotes` + OLD.`upload_downvote_count` > 0
+      AND `tag_id` = OLD.`tag_id` AND `upvotes` = OLD.`upload_upvotes` AND `downvotes` = OLD.`upload_downvote_count`;
+  INSERT INTO `tag_vote_counts` (`tag_id`, `upvotes`, `downvotes`, `links`)
+    SELECT NEW.`tag_id`, NEW.`upload_upvotes`, NEW.`upload_downvote_count`, 1
+      WHERE NEW.`upload_is_private` = 0 AND NEW.`upload_upvotes` + NEW.`upload_downvote_count` > 0
+    ON CONFLICT (`tag_id`, `upvotes`, `downvotes`) DO UPDATE SET `links` = `links` + 1;
+END;
+
 CREATE TRIGGER `uploads_day_count_delete` AFTER DELETE ON `uploads`
 WHEN OLD.`is_private` = 0
 BEGIN

@@ -224,7 +224,7 @@ export async function seedBulk(db: Executor, options: BulkOptions) {
     const postgres = tx.dialect === 'postgres'
     const kept = ['uploads', 'upload_tags', 'votes']
     const SEED_FILLS = ['upload_days.public_uploads', 'upload_months.public_uploads', 'users.public_uploads', 'tags.public_uploads',
-      'tag_pairs.public_uploads', 'user_vote_counts.votes', 'upload_tags.upload_*', 'duel_standings.in_pool',
+      'tag_pairs.public_uploads', 'user_vote_counts.votes', 'upload_tags.upload_*', 'tag_vote_counts.links', 'duel_standings.in_pool',
       'search_words.public_uploads']
     if (postgres) await tx.exec(kept.map(table => `ALTER TABLE ${table} DISABLE TRIGGER USER;`).join(' '))
     await insertRows(tx, 'uploads', UPLOAD_COLUMNS, uploadRows)
@@ -242,11 +242,13 @@ export async function seedBulk(db: Executor, options: BulkOptions) {
       }
     }
     if (postgres) {
-      await tx.exec(kept.map(table => `ALTER TABLE ${table} ENABLE TRIGGER USER;`).join(' '))
       // The counts and link copies the triggers would have kept, from their recounts
       // (links were written with their upload's date and privacy, not its counts and
-      // scores); the upload rows carry their vote counts and tag ids already.
+      // scores); the upload rows carry their vote counts and tag ids already. Still
+      // without the triggers: with them, the links' copies written here would be
+      // counted again per pair of votes from the whole statement's before and after.
       await repairKeptCounts(tx, count => SEED_FILLS.includes(count.name))
+      await tx.exec(kept.map(table => `ALTER TABLE ${table} ENABLE TRIGGER USER;`).join(' '))
       log('counts')
     }
     else {

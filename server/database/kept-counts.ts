@@ -22,7 +22,7 @@ export interface KeptCount {
    * Its place among the rows an upload's change locks on PostgreSQL (lower first):
    * 1 the upload, 2 its day, 3 its month, 4 its owner (then its description's words,
    * at COMMIT after the owner, in key order), 5 its tags in slug order,
-   * 6 its tag pairs in key order; votes lock the voter's user row (0) before the
+   * 6 its tag pairs, then its tags' vote counts, each in key order; votes lock the voter's user row (0) before the
    * upload; a report's change locks the upload before its group (8). SQLite has one
    * writer and needs no order.
    */
@@ -55,6 +55,9 @@ const PUBLIC_PER_TAG = `SELECT ut.tag_id AS key, count(*) AS n FROM upload_tags 
 const PUBLIC_PER_PAIR = `SELECT a.tag_id || ' ' || b.tag_id AS key, a.tag_id AS first_tag_id, b.tag_id AS second_tag_id, count(*) AS n
   FROM upload_tags a JOIN upload_tags b ON b.upload_id = a.upload_id AND b.tag_id > a.tag_id
   JOIN uploads u ON u.id = a.upload_id AND u.is_private = 0 GROUP BY a.tag_id, b.tag_id`
+/** A tag's public links with votes per pair of counts, from the links' copies (what tag_vote_counts keeps). */
+const VOTED_LINKS_PER_COUNTS = `SELECT tag_id, upload_upvotes AS upvotes, upload_downvote_count AS downvotes, count(*) AS n FROM upload_tags
+  WHERE upload_is_private = 0 AND upload_upvotes + upload_downvote_count > 0 GROUP BY tag_id, upload_upvotes, upload_downvote_count`
 /**
  * Public uploads per word of their descriptions, each upload counting a word once: the
  * words of SQLite's tokenizer table (search_word_tokens, the full-text index's own
@@ -274,6 +277,27 @@ export const KEPT_COUNTS: readonly KeptCount[] = [
         upload_best_score = u.best_score, upload_divisive_score = u.divisive_score
       FROM uploads u WHERE u.id = upload_tags.upload_id AND (upload_tags.upload_created_at <> u.created_at
         OR upload_tags.upload_is_private <> u.is_private OR ${COUNT_COPIES_DIFFER('upload_tags')})`),
+    ),
+  },
+  {
+    name: 'tag_vote_counts.links',
+    holds: 'a tag\'s public links with votes per pair of counts their copies hold (after the copies above), so one tag\'s count tests are summed over its pairs',
+    keptBy: {
+      sqlite: ['upload_tags_vote_counts_insert', 'upload_tags_vote_counts_update', 'upload_tags_vote_counts_delete'],
+      postgres: ['upload_tags_vote_counts (_insert, _update, _delete)'],
+    },
+    lockOrder: 6,
+    drift: raw(`SELECT drift.key, drift.kept, drift.actual FROM (
+        SELECT v.tag_id || ' ' || v.upvotes || ' ' || v.downvotes AS key, v.links AS kept, coalesce(c.n, 0) AS actual
+          FROM tag_vote_counts v LEFT JOIN (${VOTED_LINKS_PER_COUNTS}) c
+            ON c.tag_id = v.tag_id AND c.upvotes = v.upvotes AND c.downvotes = v.downvotes
+        UNION ALL
+        SELECT c.tag_id || ' ' || c.upvotes || ' ' || c.downvotes, 0, c.n FROM (${VOTED_LINKS_PER_COUNTS}) c
+          WHERE NOT EXISTS (SELECT 1 FROM tag_vote_counts v WHERE v.tag_id = c.tag_id AND v.upvotes = c.upvotes AND v.downvotes = c.downvotes)
+      ) AS drift WHERE drift.kept <> drift.actual ORDER BY drift.key`),
+    repair: statements(
+      raw(`DELETE FROM tag_vote_counts`),
+      raw(`INSERT INTO tag_vote_counts (tag_id, upvotes, downvotes, links) SELECT c.tag_id, c.upvotes, c.downvotes, c.n FROM (${VOTED_LINKS_PER_COUNTS}) c ORDER BY 1, 2, 3`),
     ),
   },
   {

@@ -333,6 +333,24 @@ export const tagPairs = pgTable('tag_pairs', {
   primaryKey({ columns: [t.firstTagId, t.secondTagId] }),
 ])
 
+/**
+ * A tag's public links with votes, per pair of counts their copies hold (fucks, does not
+ * fuck): one row per tag and pair met, kept by triggers on upload_tags (the
+ * tag_vote_counts migration), so they follow the links' copies of the counts
+ * (docs/database.md, "Counts copied to links on read"). A search of one tag with count
+ * tests (`votes:>=10 a`) sums the rows that pass instead of counting the tag's links,
+ * which grow with the tag; rows that reach 0 stay. SQLite keeps it WITHOUT ROWID (its
+ * migration), which this schema cannot say.
+ */
+export const tagVoteCounts = pgTable('tag_vote_counts', {
+  tagId: text('tag_id').notNull(),
+  upvotes: integer('upvotes').notNull(),
+  downvotes: integer('downvotes').notNull(),
+  links: integer('links').notNull().default(0),
+}, t => [
+  primaryKey({ columns: [t.tagId, t.upvotes, t.downvotes] }),
+])
+
 /** The columns of upload_tags its partial indexes test. */
 interface LinkCopies { uploadIsPrivate: AnyPgColumn, uploadUpvotes: AnyPgColumn, uploadDownvoteCount: AnyPgColumn }
 

@@ -171,6 +171,9 @@ const COUNT_FIELDS = { ...voteFields('u.upvotes', 'u.downvote_count'), tags: TAG
 /** The same fields on a tag's link (`upload_tags ut`), read from its copies of the counts (lists/tags.ts, linkSearchPage). */
 const LINK_COUNT_FIELDS: Partial<Record<CountField, Query>> = voteFields('ut.upload_upvotes', 'ut.upload_downvote_count')
 
+/** And on a row of a tag's kept counts of links per pair of counts (`tag_vote_counts v`), which the page's total sums. */
+const KEPT_COUNT_FIELDS: Partial<Record<CountField, Query>> = voteFields('v.upvotes', 'v.downvotes')
+
 const FALSE = dialects({ sqlite: '0', postgres: 'false' })
 
 function countCondition(field: CountField, test: NumberTest, fields: Partial<Record<CountField, Query>> = COUNT_FIELDS): Query {
@@ -223,12 +226,13 @@ export function oneWord(node: SearchNode): string | undefined {
  */
 export function onOneTag(node: SearchNode): LinkSearch | undefined {
   if (node.kind !== 'and') return undefined
-  const found: LinkSearch = { tag: '', without: [], tests: [], unvoted: true }
+  const found: LinkSearch = { tag: '', without: [], tests: [], keptTests: [], unvoted: true }
   for (const child of node.children) {
     if (child.kind === 'tag' && (found.tag === '' || found.tag === child.slug)) found.tag = child.slug
     else if (child.kind === 'not' && child.child.kind === 'tag') found.without.push(child.child.slug)
     else if (child.kind === 'count' && LINK_COUNT_FIELDS[child.field]) {
       found.tests.push(countCondition(child.field, child.test, LINK_COUNT_FIELDS))
+      found.keptTests.push(countCondition(child.field, child.test, KEPT_COUNT_FIELDS))
       found.unvoted &&= passesWithoutVotes(child.field, child.test)
     }
     else return undefined

@@ -82,11 +82,11 @@ describe('kept counts', () => {
     expect(drift).toEqual([])
     // The workload reached every kind of count (none is vacuously exact).
     const { db } = databaseOf(server)
-    for (const table of ['upload_days', 'upload_months', 'tag_pairs', 'user_vote_counts', 'upload_tags', 'report_groups', 'favourites', 'search_words']) {
+    for (const table of ['upload_days', 'upload_months', 'tag_pairs', 'user_vote_counts', 'upload_tags', 'report_groups', 'favourites', 'search_words', 'tag_vote_counts']) {
       expect(Number((await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM ${sql.raw(table)}`))!.n), table).toBeGreaterThan(0)
     }
     expect(Number((await db.get<{ n: number }>(sql`SELECT public_uploads AS n FROM search_words WHERE word = 'cafe'`))?.n)).toBeGreaterThan(0)
-    expect(KEPT_COUNTS.length).toBe(14)
+    expect(KEPT_COUNTS.length).toBe(15)
   }, 60_000)
 
   it('follow links moved to other tags, several of one upload in one statement (public and private)', async () => {

@@ -57,7 +57,7 @@ describe('drift and repair', () => {
       sql`UPDATE upload_months SET public_uploads = 9`, sql`UPDATE users SET public_uploads = 9`, sql`UPDATE tags SET public_uploads = 5`,
       sql`UPDATE tag_pairs SET public_uploads = 9`, sql`UPDATE user_vote_counts SET votes = 9`, sql`UPDATE uploads SET tag_ids = 'x'`,
       // (The wrong count marked its upload pending; unmarked, its links' copies count as drift.)
-      sql`DELETE FROM rank_copies_pending`, sql`UPDATE upload_tags SET upload_upvotes = 7`, sql`UPDATE report_groups SET reason_rank = 0`, sql`UPDATE uploads SET favourites = 4`, sql`UPDATE uploads SET comments = 7`, sql`UPDATE duel_standings SET in_pool = 0`, sql`INSERT INTO upload_days (day, public_uploads) VALUES ('2001-01-01', 2)`,
+      sql`DELETE FROM rank_copies_pending`, sql`UPDATE upload_tags SET upload_upvotes = 7`, sql`UPDATE tag_vote_counts SET links = 5`, sql`UPDATE report_groups SET reason_rank = 0`, sql`UPDATE uploads SET favourites = 4`, sql`UPDATE uploads SET comments = 7`, sql`UPDATE duel_standings SET in_pool = 0`, sql`INSERT INTO upload_days (day, public_uploads) VALUES ('2001-01-01', 2)`,
       sql`UPDATE search_words SET public_uploads = 9 WHERE word = 'red'`, sql`INSERT INTO search_words (word, public_uploads) VALUES ('ghost', 2)`]) {
       await db.run(wrong)
     }

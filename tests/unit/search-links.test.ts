@@ -1,7 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { createSeeder, random } from '../../scripts/lib/seed'
+import type { Database } from '../../server/database/port'
 import { sql } from '../../server/database/sql'
 import { listMatchingUploads, PUBLIC_VIEW } from '../../server/services/lists'
+import type { Paging } from '../../server/services/lists/paging'
 import { linkSearchPage } from '../../server/services/lists/tags'
 import { onOneTag, parseSearch, searchCondition } from '../../server/services/search'
 import type { Sort } from '../../shared/utils/ranking'
@@ -17,6 +19,7 @@ const SORTS: Sort[] = ['new', 'top', 'hot', 'best', 'divisive']
 
 describe.each(TEST_ENGINES)('a search one tag\'s links answer ($name)', ({ open }) => {
   const closing: (() => Promise<void>)[] = []
+  let opened: Database | undefined
   afterAll(async () => {
     for (const close of closing) await close()
   })
@@ -24,6 +27,7 @@ describe.each(TEST_ENGINES)('a search one tag\'s links answer ($name)', ({ open 
   it('gives the uploads and the total of the whole match, in every order and page, with votes since the links were written', async () => {
     const { db, close } = await open()
     closing.push(close)
+    opened = db
     const seeder = createSeeder(db)
     const next = random(7)
     const userId = await seeder.user({ username: 'seeder' })
@@ -44,13 +48,38 @@ describe.each(TEST_ENGINES)('a search one tag\'s links answer ($name)', ({ open 
     for (const id of ids.filter(() => next() < 0.3)) await db.run(sql`UPDATE uploads SET upvotes = upvotes + ${Math.floor(next() * 10)} WHERE id = ${id}`)
 
     const paging = (page: number) => ({ page, limit: 7 })
+    await expectSameAsWhole(paging, 'first')
+    // Every change a link's kept counts per pair of votes follow (tag_vote_counts): privacy
+    // both ways, a link removed and one moved to another tag, an upload deleted with its
+    // links, and votes again, some back to none.
+    const changed = ids.filter(() => next() < 0.5)
+    for (const [i, id] of changed.entries()) {
+      if (i % 5 === 0) await db.run(sql`UPDATE uploads SET is_private = 1 - is_private WHERE id = ${id}`)
+      if (i % 5 === 1) await db.run(sql`DELETE FROM upload_tags WHERE upload_id = ${id} AND tag_id = (SELECT min(tag_id) FROM upload_tags WHERE upload_id = ${id})`)
+      if (i % 5 === 2) {
+        await db.run(sql`UPDATE upload_tags SET tag_id = (SELECT id FROM tags WHERE slug = 'red') WHERE upload_id = ${id}
+          AND tag_id = (SELECT min(tag_id) FROM upload_tags WHERE upload_id = ${id}) AND NOT EXISTS (SELECT 1 FROM upload_tags x
+            WHERE x.upload_id = ${id} AND x.tag_id = (SELECT id FROM tags WHERE slug = 'red'))`)
+      }
+      if (i % 5 === 3) await db.run(sql`DELETE FROM uploads WHERE id = ${id}`)
+      if (i % 5 === 4) await db.run(sql`UPDATE uploads SET upvotes = ${i % 2 ? 0 : i}, downvote_count = 0 WHERE id = ${id}`)
+    }
+    await expectSameAsWhole(paging, 'after the changes')
+    // The seed makes each shape match something, and not everything.
+    const sizes = await Promise.all(['red -blue', 'votes:>=10 red'].map(async q => (await listMatchingUploads(db, `${q} size`, searchCondition(parseSearch(q)!, null), paging(1), PUBLIC_VIEW, Number.POSITIVE_INFINITY)).total))
+    for (const size of sizes) expect(size).toBeGreaterThan(7)
+  })
+
+  /** Each query's pages in every order, as one tag's links answer them and as the whole match does. */
+  async function expectSameAsWhole(paging: (page: number) => Paging, round: string) {
+    const db = opened!
     for (const q of [...ON_LINKS, ...WHOLE]) {
       const node = parseSearch(q)!
       const search = onOneTag(node)
       for (const sort of SORTS) {
         for (const page of [1, 2]) {
           const view = { ...PUBLIC_VIEW, sort }
-          const whole = await listMatchingUploads(db, `${q} whole`, searchCondition(node, null), paging(page), view, Number.POSITIVE_INFINITY)
+          const whole = await listMatchingUploads(db, `${q} whole ${round}`, searchCondition(node, null), paging(page), view, Number.POSITIVE_INFINITY)
           const onLinks = search && await linkSearchPage(db, search, paging(page), sort)
           if (WHOLE.includes(q)) {
             expect(onLinks ?? null, q).toBeNull()
@@ -62,10 +91,7 @@ describe.each(TEST_ENGINES)('a search one tag\'s links answer ($name)', ({ open 
         }
       }
     }
-    // The seed makes each shape match something, and not everything.
-    const sizes = await Promise.all(['red -blue', 'votes:>=10 red'].map(async q => (await listMatchingUploads(db, `${q} size`, searchCondition(parseSearch(q)!, null), paging(1), PUBLIC_VIEW, Number.POSITIVE_INFINITY)).total))
-    for (const size of sizes) expect(size).toBeGreaterThan(7)
-  })
+  }
 })
 
 describe('a search on one tag\'s links', () => {

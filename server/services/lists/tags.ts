@@ -273,6 +273,22 @@ function linkCount(tag: Query, narrowing: Query, unvoted = true): Query {
   return sql`SELECT ${inRange(true)}${unvoted ? sql` + ${inRange(false)}` : NOTHING} AS total`
 }
 
+/**
+ * The count of one tag's public links whose copies of the counts pass `tests`
+ * (conditions on a row of tag_vote_counts, `v`), as a search's total: the
+ * sum of the tag's kept rows that pass, one per pair of counts its links
+ * hold, so its cost follows how many pairs there are, not how many links.
+ * `unvoted`: the links without votes pass too; they are the tag's kept
+ * count less all its rows.
+ */
+function keptVotedCount(tag: Query, tests: Query[], unvoted: boolean): Query {
+  const summed = (conditions: Query[]) => sql`(SELECT coalesce(sum(v.links), 0) FROM tag_vote_counts v
+    WHERE v.tag_id = ${tag}${sql.join(conditions.map(test => sql` AND ${test}`), '')})`
+  return unvoted
+    ? sql`SELECT ${summed(tests)} + coalesce((${keptTagCount(tag)}), 0) - ${summed([])} AS total`
+    : sql`SELECT ${summed(tests)} AS total`
+}
+
 /** The columns a link copies of its upload for `sort`'s order (ORDER_COLUMNS, as `upload_<column>`). */
 const linkColumns = (sort: Sort) => ORDER_COLUMNS[sort].map(column => `upload_${column}`)
 const BY_DATE = linkColumns('new')
@@ -459,6 +475,8 @@ export interface LinkSearch {
   without: string[]
   /** Conditions on the link's copies of its upload's counts (`ut.upload_upvotes`, `ut.upload_downvote_count`). */
   tests: Query[]
+  /** The same conditions on a row of tag_vote_counts (`v.upvotes`, `v.downvotes`), for the total. */
+  keptTests: Query[]
   /** Whether an upload without votes can pass the tests (search.ts, passesWithoutVotes). */
   unvoted: boolean
 }
@@ -472,7 +490,8 @@ export interface LinkSearch {
  * up by the link's upload, a count test on the link's copy), so it costs what
  * it skips, not the tag's size. The total: with one tag left out, the tag's
  * kept count less the pair's (tag_pairs), both read by key; with count tests
- * alone, the tag's links counted in one index range. Either way nothing
+ * alone, the tag's kept counts per pair of vote counts that pass
+ * (keptVotedCount). Either way nothing
  * reads `uploads` but the page's rows (docs/performance.md, "The latest runs of
  * the other benches").
  */
@@ -484,7 +503,7 @@ export async function linkSearchPage(db: Executor, search: LinkSearch, paging: P
   const narrowing = sql`${sql.join(without.map(slug => sql` AND NOT EXISTS (SELECT 1 FROM upload_tags x
     WHERE x.upload_id = ut.upload_id AND x.tag_id = ${tagIdOf(slug)}${LOOKED_UP})`), '')}${sql.join(tests.map(test => sql` AND ${test}`), '')}`
   const total = counted
-    ? linkCount(tagIdOf(tag), narrowing, search.unvoted)
+    ? keptVotedCount(tagIdOf(tag), search.keptTests, search.unvoted)
     : sql`SELECT (${keptTagCount(tagIdOf(tag))}) - (${pairCount(tag, without[0]!)}) AS total`
   // The count tests and a ranked order read the links' copies of the counts.
   return totalAndPage(db, total, taggedIds(tagIdOf(tag), sort, paging, narrowing, search.unvoted), LIST_SORTS[sort],

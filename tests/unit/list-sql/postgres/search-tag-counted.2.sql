@@ -1,6 +1,7 @@
 -- GET /api/search?q=votes:>=10 cats, top (the tag's links walked and counted)
 SELECT c.total, EXISTS (SELECT 1 FROM rank_copies_pending) AS copies_pending, u.id, u.user_id, u.filename, u.description, u.upload_type, u.external_url, u.width, u.height, u.upvotes, u.downvote_count, u.is_private, u.created_at, u.edited_at, u.revision, u.rating, u.tag_ids, u.favourites, u.comments, us.username
-    FROM (SELECT (SELECT count(*) FROM upload_tags ut WHERE ut.tag_id = (SELECT id FROM tags WHERE slug = $1) AND ut.upload_is_private = 0 AND ut.upload_upvotes + ut.upload_downvote_count > 0 AND ((ut.upload_upvotes + ut.upload_downvote_count) >= $2)) AS total) c
+    FROM (SELECT (SELECT coalesce(sum(v.links), 0) FROM tag_vote_counts v
+    WHERE v.tag_id = (SELECT id FROM tags WHERE slug = $1) AND ((v.upvotes + v.downvotes) >= $2)) AS total) c
     LEFT JOIN (SELECT ut.upload_id FROM upload_tags ut WHERE ut.tag_id = (SELECT id FROM tags WHERE slug = $3) AND ut.upload_is_private = 0 AND ut.upload_upvotes + ut.upload_downvote_count > 0 AND ((ut.upload_upvotes + ut.upload_downvote_count) >= $4)
     ORDER BY ut.upload_upvotes DESC, ut.upload_downvote_count DESC, ut.upload_created_at DESC, ut.upload_id DESC LIMIT 20 OFFSET 0) p ON true
     LEFT JOIN uploads u ON u.id = p.upload_id

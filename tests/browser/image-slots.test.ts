@@ -179,9 +179,10 @@ async function openAt(browser: Browser, size: typeof VIEWPORTS[number]): Promise
 
 /** Scrolls down the whole page in screen steps, so every lazy picture comes near and loads. */
 async function scrollThrough(page: Page) {
-  const height = await page.evaluate(() => document.documentElement.scrollHeight)
   const step = page.viewportSize()!.height
-  for (let y = 0; y <= height; y += step) {
+  // The height is read at every step: a page that grows as it loads (a list's next rows) is
+  // scrolled to its real end, so no lazy picture is left below the last step, never asked for.
+  for (let y = 0; y <= await page.evaluate(() => document.documentElement.scrollHeight); y += step) {
     await page.evaluate(top => window.scrollTo(0, top), y)
     await page.waitForTimeout(60)
   }

@@ -123,10 +123,14 @@ async function launch(env: Record<string, string>, givenDataDir: string | undefi
       throw new Error(`Server exited with ${child.exitCode}:\n${log}`)
     }
     try {
-      // A page, not an /api route, so the probe never counts against a rate limit.
-      const response = await fetch(`${url}/robots.txt`)
-      await response.arrayBuffer()
-      if (response.status < 500) break
+      // A page, not an /api route, so the probe never counts against a rate limit. Only once
+      // this server says it listens: until then an answer may come from another test run's
+      // server that holds the port, and this one is about to exit with EADDRINUSE.
+      if (log.includes('Listening on')) {
+        const response = await fetch(`${url}/robots.txt`)
+        await response.arrayBuffer()
+        if (response.status < 500) break
+      }
     }
     catch { /* not listening yet */ }
     if (Date.now() > deadline) {

@@ -221,15 +221,18 @@ export function oneWord(node: SearchNode): string | undefined {
 
 /**
  * The query as one tag's links narrowed (lists/tags.ts, linkSearchPage), when it is
- * an AND of one tag with tags left out (`a -b`) or tests of the vote counts
- * (`votes:>=10 a`), which a link answers from its own copies; otherwise undefined.
+ * an AND of one tag with tags left out (`a -b`), an OR of tags (`(a OR b) c`) or
+ * tests of the vote counts (`votes:>=10 a`), which a link answers from its own
+ * copies; otherwise undefined.
  */
 export function onOneTag(node: SearchNode): LinkSearch | undefined {
   if (node.kind !== 'and') return undefined
-  const found: LinkSearch = { tag: '', without: [], tests: [], keptTests: [], unvoted: true }
+  const found: LinkSearch = { tag: '', without: [], anyOf: [], tests: [], keptTests: [], unvoted: true }
   for (const child of node.children) {
+    const union = child.kind === 'or' && found.anyOf.length === 0 ? tagUnion(child) : undefined
     if (child.kind === 'tag' && (found.tag === '' || found.tag === child.slug)) found.tag = child.slug
     else if (child.kind === 'not' && child.child.kind === 'tag') found.without.push(child.child.slug)
+    else if (union) found.anyOf = [...new Set(union)]
     else if (child.kind === 'count' && LINK_COUNT_FIELDS[child.field]) {
       found.tests.push(countCondition(child.field, child.test, LINK_COUNT_FIELDS))
       found.keptTests.push(countCondition(child.field, child.test, KEPT_COUNT_FIELDS))

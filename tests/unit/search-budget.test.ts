@@ -92,6 +92,19 @@ describe.each(engines)('the search budget on %s', (engine) => {
     expect((await search(q, 60_000)).total).toBe(0)
   })
 
+  it.skipIf(engine !== 'SQLite')('counts the links a tag AND an OR of two reads for the uploads carrying all three', async () => {
+    // Every upload carries `every`, and even or odd: a page of (even OR odd) every walks a
+    // few of every's links, and its total merges 20,000 links for the uploads with all three.
+    await db.run(sql`INSERT INTO tags (id, name, slug, created_at) VALUES ('tag-every', 'every', 'every', '2026-01-01T00:00:00.000Z')`)
+    await db.run(sql`INSERT INTO upload_tags (upload_id, tag_id) SELECT id, 'tag-every' FROM uploads`)
+    const q = '(even OR odd) every'
+    await expect(search(q, 0.2)).rejects.toMatchObject(OVER)
+    await db.run(sql`UPDATE tags SET name = 'Every' WHERE id = 'tag-every'`)
+    const answer = await search(q, 60_000)
+    expect(answer.total).toBe(UPLOADS)
+    expect(answer.uploads).toHaveLength(PAGING.limit)
+  })
+
   it('holds the search feed to the budget too', async () => {
     const feed = (q: string, budgetMs: number) => renderFeed(db, { kind: 'search', q, node: parseSearch(q), budgetMs }, 'json', 'http://localhost')
     // Nothing matches: the newest uploads are weighed one by one, all of them.

@@ -13,8 +13,15 @@ import { TEST_ENGINES } from '../support/database'
 const ON_LINKS = ['red -blue', 'blue -red', 'green -gold', 'red -nothing', 'red -red', 'nothing -red', 'red -blue -blue', 'votes:>=10 red',
   'fucks:>3 nope:<5 blue', 'score:<0 green', 'ratio:>=0.5 red', 'votes:3..9 ratio:<0.5 gold', 'votes:>=0 nothing',
   'votes:<=4 red', 'score:0 blue', 'nope:0 fucks:<9 green']
-/** Shapes that look alike but need the whole match (two tags left out, a left-out tag with a count test). */
-const WHOLE = ['red -blue -green', 'votes:>=10 red -blue']
+/**
+ * A tag AND an OR of tags: of two (its total the pairs' kept counts less the uploads with all three), of one
+ * known tag (an unknown one dropped: the pair), holding the tag itself (the tag alone), of unknown tags only.
+ * Read in pages of one, which walk a small share of the tag's links (a larger share is matched whole).
+ */
+const ON_LINKS_ANY = ['(blue OR green) red', '(red OR gold) blue', 'green (gold OR blue)', '(nothing OR blue) red', 'red (red OR blue)',
+  'red (nothing OR nada)', 'nothing (red OR blue)', '(blue OR blue) red']
+/** Shapes that look alike but need the whole match (two tags left out, a left-out tag with a count test, an OR with more). */
+const WHOLE = ['red -blue -green', 'votes:>=10 red -blue', '(blue OR green) red -gold', '(blue OR green OR gold) red', 'votes:>=3 (blue OR green) red']
 const SORTS: Sort[] = ['new', 'top', 'hot', 'best', 'divisive']
 
 describe.each(TEST_ENGINES)('a search one tag\'s links answer ($name)', ({ open }) => {
@@ -49,6 +56,7 @@ describe.each(TEST_ENGINES)('a search one tag\'s links answer ($name)', ({ open 
 
     const paging = (page: number) => ({ page, limit: 7 })
     await expectSameAsWhole(paging, 'first')
+    await expectSameAsWhole(page => ({ page, limit: 1 }), 'first, pages of one', ON_LINKS_ANY)
     // Every change a link's kept counts per pair of votes follow (tag_vote_counts): privacy
     // both ways, a link removed and one moved to another tag, an upload deleted with its
     // links, and votes again, some back to none.
@@ -65,15 +73,16 @@ describe.each(TEST_ENGINES)('a search one tag\'s links answer ($name)', ({ open 
       if (i % 5 === 4) await db.run(sql`UPDATE uploads SET upvotes = ${i % 2 ? 0 : i}, downvote_count = 0 WHERE id = ${id}`)
     }
     await expectSameAsWhole(paging, 'after the changes')
+    await expectSameAsWhole(page => ({ page, limit: 1 }), 'after the changes, pages of one', ON_LINKS_ANY)
     // The seed makes each shape match something, and not everything.
-    const sizes = await Promise.all(['red -blue', 'votes:>=10 red'].map(async q => (await listMatchingUploads(db, `${q} size`, searchCondition(parseSearch(q)!, null), paging(1), PUBLIC_VIEW, Number.POSITIVE_INFINITY)).total))
+    const sizes = await Promise.all(['red -blue', 'votes:>=10 red', '(blue OR green) red'].map(async q => (await listMatchingUploads(db, `${q} size`, searchCondition(parseSearch(q)!, null), paging(1), PUBLIC_VIEW, Number.POSITIVE_INFINITY)).total))
     for (const size of sizes) expect(size).toBeGreaterThan(7)
   })
 
   /** Each query's pages in every order, as one tag's links answer them and as the whole match does. */
-  async function expectSameAsWhole(paging: (page: number) => Paging, round: string) {
+  async function expectSameAsWhole(paging: (page: number) => Paging, round: string, queries = [...ON_LINKS, ...WHOLE]) {
     const db = opened!
-    for (const q of [...ON_LINKS, ...WHOLE]) {
+    for (const q of queries) {
       const node = parseSearch(q)!
       const search = onOneTag(node)
       for (const sort of SORTS) {

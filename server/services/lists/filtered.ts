@@ -67,15 +67,15 @@ export async function listMatchingUploads(db: Database, key: string, condition: 
   kept: { links?: LinkSearch, word?: string } = {}) {
   const answer = await cachedList(db, `search ${query.page} ${query.limit} ${viewKey(view)} ${key}`, async () => {
     const onAll = !narrowed(view) && periodSince(view) === null
-    if (kept.links && onAll && LINK_SORTS.includes(view.sort)) {
-      const found = await linkSearchPage(db, kept.links, query, view.sort)
-      if (found) return { ...found, page: query.page, limit: query.limit }
-    }
-    if (kept.word !== undefined && onAll) {
-      const found = await wordPage(db, kept.word, query, view.sort, budgetMs)
-      if (found) return { ...found, page: query.page, limit: query.limit }
-    }
     try {
+      if (kept.links && onAll && LINK_SORTS.includes(view.sort)) {
+        const found = await linkSearchPage(db, kept.links, query, view.sort, budgetMs)
+        if (found) return { ...found, page: query.page, limit: query.limit }
+      }
+      if (kept.word !== undefined && onAll) {
+        const found = await wordPage(db, kept.word, query, view.sort, budgetMs)
+        if (found) return { ...found, page: query.page, limit: query.limit }
+      }
       return await withinBudget(db, budgetMs, async (executor, budget, budgetOf) => {
         const where = typeof condition === 'function' ? await condition(executor, budgetOf) : condition
         const source = sql`uploads u WHERE ${budget}u.is_private = 0 AND ${where}${viewConditions(view)}`

@@ -3,12 +3,12 @@ import type { Sort } from '../../../shared/utils/ranking'
 import type { Executor } from '../../database/port'
 import { hotAgeSql, postgresEpochOf, sqliteEpochOf } from '../../database/ranking-columns'
 import { dialects, inList, sql, type Query } from '../../database/sql'
-import { callerConditions, narrowed, type ListView } from './filters'
+import { callerConditions, narrowed, PUBLIC_VIEW, type ListView } from './filters'
 import { KeptCounts } from './kept-sizes'
 import { totalAndPage } from './page'
 import { offset, pageReach, pageWindow, type Paging } from './paging'
 import { NOTHING, THEN_JOIN } from './pieces'
-import type { BudgetOf } from '../search-budget'
+import { withinBudget, type BudgetOf } from '../search-budget'
 import { LIST_SORTS, ORDER_COLUMNS } from './sorts'
 
 /**
@@ -473,6 +473,8 @@ export interface LinkSearch {
   tag: string
   /** Slugs of tags the uploads must not carry. */
   without: string[]
+  /** Slugs of tags the uploads must carry one of at least (an OR of tags), or none. */
+  anyOf: string[]
   /** Conditions on the link's copies of its upload's counts (`ut.upload_upvotes`, `ut.upload_downvote_count`). */
   tests: Query[]
   /** The same conditions on a row of tag_vote_counts (`v.upvotes`, `v.downvotes`), for the total. */
@@ -484,18 +486,20 @@ export interface LinkSearch {
 /**
  * A page of a search that one tag's public links answer, over all time in
  * the order of `sort`, with its total; or null when no total here is exact
- * without matching every upload (server/services/search.ts then matches the
- * query whole). The page walks the tag's links in the order's index as a
- * tag's page does, leaving links out as they are read (a left-out tag looked
- * up by the link's upload, a count test on the link's copy), so it costs what
- * it skips, not the tag's size. The total: with one tag left out, the tag's
- * kept count less the pair's (tag_pairs), both read by key; with count tests
- * alone, the tag's kept counts per pair of vote counts that pass
- * (keptVotedCount). Either way nothing
- * reads `uploads` but the page's rows (docs/performance.md, "The latest runs of
- * the other benches").
+ * without matching every upload, or matching costs less (server/services/search.ts
+ * then matches the query whole). The page walks the tag's links in the order's index
+ * as a tag's page does, leaving links out as they are read (a left-out tag or
+ * the tags of an OR looked up by the link's upload, a count test on the link's
+ * copy), so it costs what it skips, not the tag's size. The total: with one
+ * tag left out, the tag's kept count less the pair's (tag_pairs), both read
+ * by key; with count tests alone, the tag's kept counts per pair of vote
+ * counts that pass (keptVotedCount); with an OR of tags, orTotal. Either way
+ * nothing reads `uploads` but the page's rows and, for an OR of two tags,
+ * the uploads carrying all three (docs/performance.md, "The latest runs of
+ * the other benches"). `budgetMs`: the search budget for that count.
  */
-export async function linkSearchPage(db: Executor, search: LinkSearch, paging: Paging, sort: Sort) {
+export async function linkSearchPage(db: Executor, search: LinkSearch, paging: Paging, sort: Sort, budgetMs = Number.POSITIVE_INFINITY) {
+  if (search.anyOf.length > 0) return anyOfPage(db, search, paging, sort, budgetMs)
   const { tag, without, tests } = search
   const counted = tests.length > 0
   if (counted ? without.length > 0 : without.length !== 1) return null
@@ -508,4 +512,61 @@ export async function linkSearchPage(db: Executor, search: LinkSearch, paging: P
   // The count tests and a ranked order read the links' copies of the counts.
   return totalAndPage(db, total, taggedIds(tagIdOf(tag), sort, paging, narrowing, search.unvoted), LIST_SORTS[sort],
     { username: true, join: sql`u.id = p.upload_id`, copies: counted || sort !== 'new' })
+}
+
+/**
+ * linkSearchPage for a tag AND an OR of tags (`(a OR b) c`), nothing else:
+ * the page walks c's links, each looked up for a or b. An OR drops a tag no
+ * upload has, and one holding c itself is c alone. The total of c with one
+ * tag is the pair's kept count; with two, orTotal. Null for more than two,
+ * or when the walk would read more than matching does (orWalkPays, the page's
+ * reach over the larger pair's count: the share of c's links it reads).
+ */
+async function anyOfPage(db: Executor, search: LinkSearch, paging: Paging, sort: Sort, budgetMs: number) {
+  const { tag, anyOf } = search
+  if (search.without.length > 0 || search.tests.length > 0) return null
+  const sizes = await knownTagSizes(db, [tag, ...anyOf])
+  const known = anyOf.filter(slug => sizes.has(slug))
+  if (!sizes.has(tag) || known.length === 0) return { uploads: [], total: 0 }
+  if (known.includes(tag)) return tagPage(db, tag, paging, { ...PUBLIC_VIEW, sort })
+  if (known.length > 2) return null
+  const pairs = await Promise.all(known.map(slug => pairSize(db, tag, slug)))
+  const share = Math.min(1, (offset(paging) + paging.limit) / Math.max(1, ...pairs))
+  const others = known.reduce((sum, slug) => sum + sizes.get(slug)!, 0)
+  if (!orWalkPays(db, sizes.get(tag)!, others, pairs.reduce((sum, pair) => sum + pair, 0), share)) return null
+  const narrowing = sql` AND EXISTS (SELECT 1 FROM upload_tags x WHERE x.upload_id = ut.upload_id AND x.tag_id ${tagIn(known)}${LOOKED_UP})`
+  const page = (executor: Executor, total: Query) => totalAndPage(executor, total, taggedIds(tagIdOf(tag), sort, paging, narrowing), LIST_SORTS[sort],
+    { username: true, join: sql`u.id = p.upload_id`, copies: sort !== 'new' })
+  if (known.length === 1) return page(db, pairCount(tag, known[0]!))
+  return withinBudget(db, budgetMs, async (executor, _budget, budgetOf) => page(executor, await orTotal(executor, tag, [known[0]!, known[1]!], budgetOf)))
+}
+
+/**
+ * Whether anyOfPage's walk costs less than matching: it reads `share` of the
+ * walked tag's links (`walked` of them), each looked up among the OR's tags'
+ * links, where matching reads those of all the tags (`walked` + `others`)
+ * and then every upload found (`found`, the pairs' counts summed), as
+ * walkPays weighs a pair's page. A look-up of one link costs SQLite about two
+ * lookups by key (8 links merged) and PostgreSQL about 2 µs.
+ */
+function orWalkPays(db: Executor, walked: number, others: number, found: number, share: number): boolean {
+  if (db.dialect === 'postgres') return share * walked * 2 < (walked + others) * 0.0086 + found * 1.9
+  return share * walked * 8 < walked + others
+}
+
+/**
+ * The count of public uploads carrying `tag` and one of `either` at least,
+ * as a statement yielding `total`: the two pairs' kept counts (tag_pairs)
+ * less the uploads carrying all three, which no kept count holds. Those are
+ * matched: on PostgreSQL in uploads_public_tag_ids_idx, whose three posting
+ * lists are intersected inside the index; on SQLite the three tags' links
+ * merged in upload id order (tagTermsIds), each found upload then checked
+ * for being public.
+ */
+async function orTotal(db: Executor, tag: string, either: readonly [string, string], budgetOf: BudgetOf): Promise<Query> {
+  const all = [tag, ...either]
+  const triple = db.dialect === 'postgres'
+    ? sql`SELECT count(*) FROM uploads u WHERE u.is_private = 0 AND ${carryingTags(all, 'all')}`
+    : sql`SELECT count(*) FROM (${(await tagTermsIds(db, { all, any: [], none: [] }, budgetOf))!}) m CROSS JOIN uploads u ON u.id = m.upload_id WHERE u.is_private = 0`
+  return sql`SELECT (${pairCount(tag, either[0])}) + (${pairCount(tag, either[1])}) - (${triple}) AS total`
 }

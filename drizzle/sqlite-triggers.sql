@@ -134,6 +134,43 @@ BEGIN
     ON CONFLICT (`first_tag_id`, `second_tag_id`) DO UPDATE SET `public_uploads` = `public_uploads` + 1;
 END;
 
+CREATE TRIGGER `upload_tags_tag_triples_delete` AFTER DELETE ON `upload_tags`
+WHEN EXISTS (SELECT 1 FROM `tag_triples` WHERE `first_tag_id` = OLD.`tag_id` OR `second_tag_id` = OLD.`tag_id` OR `third_tag_id` = OLD.`tag_id`)
+  AND EXISTS (SELECT 1 FROM `uploads` WHERE `id` = OLD.`upload_id` AND `is_private` = 0)
+BEGIN
+  UPDATE `tag_triples` SET `public_uploads` = `public_uploads` - 1
+    WHERE (`first_tag_id` = OLD.`tag_id` OR `second_tag_id` = OLD.`tag_id` OR `third_tag_id` = OLD.`tag_id`)
+      AND (SELECT count(*) FROM `upload_tags` o WHERE o.`upload_id` = OLD.`upload_id`
+        AND o.`tag_id` IN (`first_tag_id`, `second_tag_id`, `third_tag_id`)) = 2;
+END;
+
+CREATE TRIGGER `upload_tags_tag_triples_insert` AFTER INSERT ON `upload_tags`
+WHEN EXISTS (SELECT 1 FROM `tag_triples` WHERE `first_tag_id` = NEW.`tag_id` OR `second_tag_id` = NEW.`tag_id` OR `third_tag_id` = NEW.`tag_id`)
+  AND EXISTS (SELECT 1 FROM `uploads` WHERE `id` = NEW.`upload_id` AND `is_private` = 0)
+BEGIN
+  UPDATE `tag_triples` SET `public_uploads` = `public_uploads` + 1
+    WHERE (`first_tag_id` = NEW.`tag_id` OR `second_tag_id` = NEW.`tag_id` OR `third_tag_id` = NEW.`tag_id`)
+      AND (SELECT count(*) FROM `upload_tags` o WHERE o.`upload_id` = NEW.`upload_id`
+        AND o.`tag_id` IN (`first_tag_id`, `second_tag_id`, `third_tag_id`)) = 3;
+END;
+
+CREATE TRIGGER `upload_tags_tag_triples_move` AFTER UPDATE OF `upload_id`, `tag_id` ON `upload_tags`
+WHEN (OLD.`tag_id` IS NOT NEW.`tag_id` OR OLD.`upload_id` IS NOT NEW.`upload_id`)
+  AND EXISTS (SELECT 1 FROM `tag_triples` WHERE `first_tag_id` IN (OLD.`tag_id`, NEW.`tag_id`)
+    OR `second_tag_id` IN (OLD.`tag_id`, NEW.`tag_id`) OR `third_tag_id` IN (OLD.`tag_id`, NEW.`tag_id`))
+BEGIN
+  UPDATE `tag_triples` SET `public_uploads` = `public_uploads` - 1
+    WHERE (`first_tag_id` = OLD.`tag_id` OR `second_tag_id` = OLD.`tag_id` OR `third_tag_id` = OLD.`tag_id`)
+      AND EXISTS (SELECT 1 FROM `uploads` WHERE `id` = OLD.`upload_id` AND `is_private` = 0)
+      AND (SELECT count(*) FROM `upload_tags` o WHERE o.`upload_id` = OLD.`upload_id` AND o.`rowid` <> NEW.`rowid`
+        AND o.`tag_id` IN (`first_tag_id`, `second_tag_id`, `third_tag_id`)) = 2;
+  UPDATE `tag_triples` SET `public_uploads` = `public_uploads` + 1
+    WHERE (`first_tag_id` = NEW.`tag_id` OR `second_tag_id` = NEW.`tag_id` OR `third_tag_id` = NEW.`tag_id`)
+      AND EXISTS (SELECT 1 FROM `uploads` WHERE `id` = NEW.`upload_id` AND `is_private` = 0)
+      AND (SELECT count(*) FROM `upload_tags` o WHERE o.`upload_id` = NEW.`upload_id`
+        AND o.`tag_id` IN (`first_tag_id`, `second_tag_id`, `third_tag_id`)) = 3;
+END;
+
 CREATE TRIGGER `upload_tags_upload_order_insert` AFTER INSERT ON `upload_tags`
 WHEN NEW.`upload_created_at` = ''
 BEGIN
@@ -312,6 +349,24 @@ BEGIN
     SELECT a.`tag_id`, b.`tag_id`, (CASE WHEN NEW.`is_private` = 0 THEN 1 ELSE -1 END) FROM `upload_tags` a
       JOIN `upload_tags` b ON b.`upload_id` = a.`upload_id` AND b.`tag_id` > a.`tag_id` WHERE a.`upload_id` = NEW.`id`
     ON CONFLICT (`first_tag_id`, `second_tag_id`) DO UPDATE SET `public_uploads` = `public_uploads` + excluded.`public_uploads`;
+END;
+
+CREATE TRIGGER `uploads_tag_triples_delete` BEFORE DELETE ON `uploads`
+WHEN OLD.`is_private` = 0
+BEGIN
+  UPDATE `tag_triples` SET `public_uploads` = `public_uploads` - 1
+    WHERE `first_tag_id` IN (SELECT `tag_id` FROM `upload_tags` WHERE `upload_id` = OLD.`id`)
+      AND (SELECT count(*) FROM `upload_tags` o WHERE o.`upload_id` = OLD.`id`
+        AND o.`tag_id` IN (`second_tag_id`, `third_tag_id`)) = 2;
+END;
+
+CREATE TRIGGER `uploads_tag_triples_privacy` AFTER UPDATE OF `is_private` ON `uploads`
+WHEN OLD.`is_private` <> NEW.`is_private`
+BEGIN
+  UPDATE `tag_triples` SET `public_uploads` = `public_uploads` + (CASE WHEN NEW.`is_private` = 0 THEN 1 ELSE -1 END)
+    WHERE `first_tag_id` IN (SELECT `tag_id` FROM `upload_tags` WHERE `upload_id` = NEW.`id`)
+      AND (SELECT count(*) FROM `upload_tags` o WHERE o.`upload_id` = NEW.`id`
+        AND o.`tag_id` IN (`second_tag_id`, `third_tag_id`)) = 2;
 END;
 
 CREATE TRIGGER `uploads_user_public_count_delete` AFTER DELETE ON `uploads`

@@ -224,7 +224,7 @@ export async function seedBulk(db: Executor, options: BulkOptions) {
     const postgres = tx.dialect === 'postgres'
     const kept = ['uploads', 'upload_tags', 'votes']
     const SEED_FILLS = ['upload_days.public_uploads', 'upload_months.public_uploads', 'users.public_uploads', 'tags.public_uploads',
-      'tag_pairs.public_uploads', 'user_vote_counts.votes', 'upload_tags.upload_*', 'tag_vote_counts.links', 'duel_standings.in_pool',
+      'tag_pairs.public_uploads', 'tag_triples.public_uploads', 'user_vote_counts.votes', 'upload_tags.upload_*', 'tag_vote_counts.links', 'duel_standings.in_pool',
       'search_words.public_uploads']
     if (postgres) await tx.exec(kept.map(table => `ALTER TABLE ${table} DISABLE TRIGGER USER;`).join(' '))
     await insertRows(tx, 'uploads', UPLOAD_COLUMNS, uploadRows)

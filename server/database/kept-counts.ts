@@ -22,7 +22,7 @@ export interface KeptCount {
    * Its place among the rows an upload's change locks on PostgreSQL (lower first):
    * 1 the upload, 2 its day, 3 its month, 4 its owner (then its description's words,
    * at COMMIT after the owner, in key order), 5 its tags in slug order,
-   * 6 its tag pairs, then its tags' vote counts, each in key order; votes lock the voter's user row (0) before the
+   * 6 its tag pairs and kept triples, then its tags' vote counts, each in key order; votes lock the voter's user row (0) before the
    * upload; a report's change locks the upload before its group (8). SQLite has one
    * writer and needs no order.
    */
@@ -55,6 +55,11 @@ const PUBLIC_PER_TAG = `SELECT ut.tag_id AS key, count(*) AS n FROM upload_tags 
 const PUBLIC_PER_PAIR = `SELECT a.tag_id || ' ' || b.tag_id AS key, a.tag_id AS first_tag_id, b.tag_id AS second_tag_id, count(*) AS n
   FROM upload_tags a JOIN upload_tags b ON b.upload_id = a.upload_id AND b.tag_id > a.tag_id
   JOIN uploads u ON u.id = a.upload_id AND u.is_private = 0 GROUP BY a.tag_id, b.tag_id`
+/** Public uploads carrying the three tags of the kept triple `k`. */
+const PUBLIC_WITH_TRIPLE = `(SELECT count(*) FROM upload_tags a
+  JOIN upload_tags b ON b.upload_id = a.upload_id AND b.tag_id = k.second_tag_id
+  JOIN upload_tags c ON c.upload_id = a.upload_id AND c.tag_id = k.third_tag_id
+  JOIN uploads u ON u.id = a.upload_id AND u.is_private = 0 WHERE a.tag_id = k.first_tag_id)`
 /** A tag's public links with votes per pair of counts, from the links' copies (what tag_vote_counts keeps). */
 const VOTED_LINKS_PER_COUNTS = `SELECT tag_id, upload_upvotes AS upvotes, upload_downvote_count AS downvotes, count(*) AS n FROM upload_tags
   WHERE upload_is_private = 0 AND upload_upvotes + upload_downvote_count > 0 GROUP BY tag_id, upload_upvotes, upload_downvote_count`
@@ -192,6 +197,20 @@ export const KEPT_COUNTS: readonly KeptCount[] = [
       raw(`UPDATE tag_pairs SET public_uploads = 0 WHERE public_uploads <> 0 AND NOT EXISTS (SELECT 1 FROM (${PUBLIC_PER_PAIR}) c
         WHERE c.first_tag_id = tag_pairs.first_tag_id AND c.second_tag_id = tag_pairs.second_tag_id)`),
     ),
+  },
+  {
+    name: 'tag_triples.public_uploads',
+    holds: 'public uploads carrying all three tags of a triple a search has asked for (first < second < third); rows exist only for those',
+    keptBy: {
+      sqlite: ['upload_tags_tag_triples_insert', 'upload_tags_tag_triples_delete', 'upload_tags_tag_triples_move', 'uploads_tag_triples_privacy', 'uploads_tag_triples_delete', 'services/lists/triples.ts (keepTriple)'],
+      postgres: ['upload_tags_tag_triples (_insert, _delete)', 'upload_tags_tag_triples_move', 'uploads_tag_triples (_privacy, _delete)', 'services/lists/triples.ts (keepTriple)'],
+    },
+    lockOrder: 6,
+    drift: raw(`SELECT drift.key, drift.kept, drift.actual FROM (
+        SELECT k.first_tag_id || ' ' || k.second_tag_id || ' ' || k.third_tag_id AS key, k.public_uploads AS kept, ${PUBLIC_WITH_TRIPLE} AS actual
+          FROM tag_triples k
+      ) AS drift WHERE drift.kept <> drift.actual ORDER BY drift.key`),
+    repair: statements(raw(`UPDATE tag_triples SET public_uploads = ${PUBLIC_WITH_TRIPLE.replaceAll('k.', 'tag_triples.')}`)),
   },
   {
     name: 'search_words.public_uploads',

@@ -327,6 +327,27 @@ export const tagPairs = sqliteTable('tag_pairs', {
 ])
 
 /**
+ * Public uploads carrying all three tags of a triple (first_tag_id < second_tag_id <
+ * third_tag_id), kept only for the triples a search has asked for: the first search of
+ * `(a OR b) c` counts its three tags once and adds the row (services/lists/triples.ts),
+ * and from then on triggers on upload_tags and uploads keep it like tag_pairs (the
+ * tag_triples migration). Its total is then two pairs and a triple, each read by key.
+ * A link written looks up the triples holding its tag (the second and third indexes),
+ * so the rows per tag are capped. SQLite keeps it WITHOUT ROWID (its migration),
+ * which this schema cannot say. No route deletes a tag, so no foreign keys.
+ */
+export const tagTriples = sqliteTable('tag_triples', {
+  firstTagId: text('first_tag_id').notNull(),
+  secondTagId: text('second_tag_id').notNull(),
+  thirdTagId: text('third_tag_id').notNull(),
+  publicUploads: integer('public_uploads').notNull().default(0),
+}, t => [
+  primaryKey({ columns: [t.firstTagId, t.secondTagId, t.thirdTagId] }),
+  index('tag_triples_second_idx').on(t.secondTagId),
+  index('tag_triples_third_idx').on(t.thirdTagId),
+])
+
+/**
  * A tag's public links with votes, per pair of counts their copies hold (fucks, does not
  * fuck): one row per tag and pair met, kept by triggers on upload_tags (the
  * tag_vote_counts migration), so they follow the links' copies of the counts

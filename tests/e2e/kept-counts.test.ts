@@ -18,6 +18,9 @@ let server: RunningServer
 let users: TestUser[]
 let moderator: TestUser
 
+/** Searches whose totals read a kept triple (tag_triples). */
+const TRIPLES = ['(red OR green) blue', '(black OR white) red', '(green OR black) white']
+
 const call = (path: string, user: TestUser | null, init: { method?: string, body?: unknown } = {}) =>
   api(path, { baseURL: server.url, token: user?.token, ...init })
 
@@ -53,9 +56,12 @@ describe('kept counts', () => {
       ...ids.flatMap(id => users.map(user => call(`/api/upload/${id}/favourite`, user, { method: 'PUT' }))),
       // Reports filed before the admin's removals below, which keep them (with their groups) beside the tombstone.
       ...ids.slice(10, 12).map(id => call(`/api/upload/${id}/report`, users[2]!, { method: 'POST', body: { reason: 'spam' } })),
+      // A tag AND an OR of two, in pages of one (which walk the tag's links): each keeps its triple.
+      ...TRIPLES.map(q => call(`/api/search?limit=1&q=${encodeURIComponent(q)}`, null)),
     ])
     // Private uploads take votes and favourites only from their owners: 400 and 404 for the others.
     expect(first.filter(response => ![200, 201, 400, 404].includes(response.status))).toEqual([])
+    expect(first.slice(-TRIPLES.length).map(response => response.status)).toEqual(TRIPLES.map(() => 200))
 
     const second = await Promise.all([
       ...ids.slice(0, 6).map(id => call('/api/vote', users[1]!, { method: 'POST', body: { uploadId: id, vote: 'does_not_fuck' } })),
@@ -74,6 +80,8 @@ describe('kept counts', () => {
       // An admin's removal (a tombstone; the reports filed meanwhile stay with it).
       ...ids.slice(10, 12).map(id => call(`/api/upload/${id}`, moderator, { method: 'DELETE', body: { reason: 'kept counts' } })),
       call('/api/profile', users[3]!, { method: 'DELETE', body: { password: users[3]!.password } }),
+      // Triples kept while the writes run (on PostgreSQL each count holds the link writes back, or is matched this time).
+      ...[...TRIPLES, '(purple OR red) green', '(white OR purple) black'].map(q => call(`/api/search?limit=1&sort=top&q=${encodeURIComponent(q)}`, null)),
     ])
     expect(second.filter(response => response.status >= 500)).toEqual([])
     expect(second.at(-1)!.status).toBe(200)
@@ -82,11 +90,31 @@ describe('kept counts', () => {
     expect(drift).toEqual([])
     // The workload reached every kind of count (none is vacuously exact).
     const { db } = databaseOf(server)
-    for (const table of ['upload_days', 'upload_months', 'tag_pairs', 'user_vote_counts', 'upload_tags', 'report_groups', 'favourites', 'search_words', 'tag_vote_counts']) {
+    for (const table of ['upload_days', 'upload_months', 'tag_pairs', 'tag_triples', 'user_vote_counts', 'upload_tags', 'report_groups', 'favourites', 'search_words', 'tag_vote_counts']) {
       expect(Number((await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM ${sql.raw(table)}`))!.n), table).toBeGreaterThan(0)
     }
     expect(Number((await db.get<{ n: number }>(sql`SELECT public_uploads AS n FROM search_words WHERE word = 'cafe'`))?.n)).toBeGreaterThan(0)
-    expect(KEPT_COUNTS.length).toBe(15)
+    expect(KEPT_COUNTS.length).toBe(16)
+  }, 60_000)
+
+  it('keep a triple asked for while uploads carrying it are written, counting each once', async () => {
+    const { db } = databaseOf(server)
+    const tags = ['tri-a', 'tri-b', 'tri-c']
+    // Enough uploads with both pairs that a page of one walks c's links (SQLite: the pairs' counts at 8 or more).
+    const seeded = await Promise.all([...Array.from({ length: 10 }, (_, i) => link(users[i % 3]!, tags)), link(users[1]!, ['tri-a', 'tri-c']), link(users[2]!, ['tri-b', 'tri-c'])])
+    expect(seeded.map(response => response.status)).toEqual(seeded.map(() => 201))
+    const search = () => call(`/api/search?limit=1&q=${encodeURIComponent('(tri-a OR tri-b) tri-c')}`, null)
+    const written = await Promise.all(Array.from({ length: 24 }, (_, i) => i % 4 === 0 ? search() : link(users[i % 3]!, i % 5 === 0 ? tags.slice(1) : tags, i % 7 === 0)))
+    expect(written.map(response => response.status)).toEqual(written.map((_, i) => i % 4 === 0 ? 200 : 201))
+    const answer = await search()
+    expect(answer.status).toBe(200)
+    const carrying = Number((await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM uploads u WHERE u.is_private = 0
+      AND (SELECT count(*) FROM upload_tags ut JOIN tags t ON t.id = ut.tag_id WHERE ut.upload_id = u.id AND t.slug IN ('tri-a', 'tri-b', 'tri-c')) = 3`))!.n)
+    expect(await db.all(sql`SELECT public_uploads FROM tag_triples k WHERE k.first_tag_id IN (SELECT id FROM tags WHERE slug LIKE 'tri-_')
+      AND k.second_tag_id IN (SELECT id FROM tags WHERE slug LIKE 'tri-_') AND k.third_tag_id IN (SELECT id FROM tags WHERE slug LIKE 'tri-_')`)).toEqual([{ public_uploads: carrying }])
+    // Public uploads with c and a or b: those seeded, and the written ones (all carry b and c).
+    expect(answer.body.total).toBe(seeded.length + Array.from({ length: 24 }, (_, i) => i).filter(i => i % 4 !== 0 && i % 7 !== 0).length)
+    expect(await findDrift(db)).toEqual([])
   }, 60_000)
 
   it('follow links moved to other tags, several of one upload in one statement (public and private)', async () => {
@@ -95,14 +123,25 @@ describe('kept counts', () => {
     const [publicId, privateId] = made.map(response => (response.body.upload as { id: string }).id)
     const idOf = async (slug: string) => (await db.get<{ id: string }>(sql`SELECT id FROM tags WHERE slug = ${slug}`))!.id
     const [a, b, x, y] = await Promise.all(['mv-a', 'mv-b', 'mv-x', 'mv-y'].map(idOf))
-    // a → x and b → y on the public upload at once, a → y on the private one: the pairs each link
-    // leaves and joins are counted once, whichever link of the statement moves first.
+    // Kept triples the moves leave and join (tag_triples), counted as they stand.
+    const c = await idOf('mv-c')
+    for (const triple of [[a!, b!, c], [x!, y!, c], [a!, b!, x!], [b!, y!, c]]) {
+      const [first, second, third] = [...triple].sort()
+      await db.run(sql`INSERT INTO tag_triples (first_tag_id, second_tag_id, third_tag_id) VALUES (${first!}, ${second!}, ${third!})`)
+    }
+    await KEPT_COUNTS.find(count => count.name === 'tag_triples.public_uploads')!.repair(db)
+    expect(await findDrift(db)).toEqual([])
+    // a → x and b → y on the public upload at once, a → y on the private one: the pairs and triples each
+    // link leaves and joins are counted once, whichever link of the statement moves first.
     await db.run(sql`UPDATE upload_tags SET tag_id = CASE tag_id WHEN ${a!} THEN ${x!} ELSE ${y!} END WHERE upload_id = ${publicId!} AND tag_id IN (${a!}, ${b!})`)
     await db.run(sql`UPDATE upload_tags SET tag_id = ${y!} WHERE upload_id = ${privateId!} AND tag_id = ${a!}`)
     expect(await findDrift(db)).toEqual([])
     const pair = async (one: string, other: string) => Number((await db.get<{ n: number }>(sql`SELECT public_uploads AS n FROM tag_pairs
       WHERE (first_tag_id = ${one} AND second_tag_id = ${other}) OR (first_tag_id = ${other} AND second_tag_id = ${one})`))?.n ?? 0)
     expect([await pair(x!, y!), await pair(a!, b!)]).toEqual([2, 0])
+    const triples = await db.all<{ n: number }>(sql`SELECT public_uploads AS n FROM tag_triples WHERE first_tag_id IN (${a!}, ${b!}, ${c}, ${x!}, ${y!})
+      AND second_tag_id IN (${a!}, ${b!}, ${c}, ${x!}, ${y!}) AND third_tag_id IN (${a!}, ${b!}, ${c}, ${x!}, ${y!}) ORDER BY public_uploads`)
+    expect(triples.map(row => Number(row.n))).toEqual([0, 0, 0, 1])
   }, 60_000)
 
   it('follow an upload written, hidden, shown and deleted in one transaction, on a day no other upload has', async () => {

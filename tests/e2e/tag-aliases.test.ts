@@ -37,7 +37,7 @@ const publicUploadsOf = async (slug: string) => (await serverDatabase().db.get<{
  * The counts a tag rule moves. Other files on this shared server seed uploads with vote
  * counts of their own making (tests/support/seed.ts), which the vote recount would report.
  */
-const TAG_COUNTS = new Set(['users.public_uploads', 'tags.public_uploads', 'tag_pairs.public_uploads', 'uploads.tag_ids', 'upload_tags.upload_*'])
+const TAG_COUNTS = new Set(['users.public_uploads', 'tags.public_uploads', 'tag_pairs.public_uploads', 'tag_triples.public_uploads', 'uploads.tag_ids', 'upload_tags.upload_*'])
 const expectNoDrift = async () => expect((await findDrift(serverDatabase().db)).filter(drift => TAG_COUNTS.has(drift.name))).toEqual([])
 
 describe('tag aliases', () => {

@@ -55,7 +55,7 @@ describe('drift and repair', () => {
 
     for (const wrong of [sql`UPDATE uploads SET downvote_count = 3`, sql`UPDATE upload_days SET public_uploads = 9`,
       sql`UPDATE upload_months SET public_uploads = 9`, sql`UPDATE users SET public_uploads = 9`, sql`UPDATE tags SET public_uploads = 5`,
-      sql`UPDATE tag_pairs SET public_uploads = 9`, sql`UPDATE user_vote_counts SET votes = 9`, sql`UPDATE uploads SET tag_ids = 'x'`,
+      sql`UPDATE tag_pairs SET public_uploads = 9`, sql`INSERT INTO tag_triples (first_tag_id, second_tag_id, third_tag_id, public_uploads) VALUES ('t1', 't2', 't9', 4)`, sql`UPDATE user_vote_counts SET votes = 9`, sql`UPDATE uploads SET tag_ids = 'x'`,
       // (The wrong count marked its upload pending; unmarked, its links' copies count as drift.)
       sql`DELETE FROM rank_copies_pending`, sql`UPDATE upload_tags SET upload_upvotes = 7`, sql`UPDATE tag_vote_counts SET links = 5`, sql`UPDATE report_groups SET reason_rank = 0`, sql`UPDATE uploads SET favourites = 4`, sql`UPDATE uploads SET comments = 7`, sql`UPDATE duel_standings SET in_pool = 0`, sql`INSERT INTO upload_days (day, public_uploads) VALUES ('2001-01-01', 2)`,
       sql`UPDATE search_words SET public_uploads = 9 WHERE word = 'red'`, sql`INSERT INTO search_words (word, public_uploads) VALUES ('ghost', 2)`]) {
@@ -72,6 +72,7 @@ describe('drift and repair', () => {
       { key: 'ghost', kept: '2', actual: '0' },
       { key: 'red', kept: '9', actual: '1' },
     ])
+    expect(drift.find(d => d.name === 'tag_triples.public_uploads')!.rows).toEqual([{ key: 't1 t2 t9', kept: '4', actual: '0' }])
     expect(drift.find(d => d.name === 'uploads.tag_ids')!.rows).toEqual([{ key: 'p1', kept: 'x', actual: 't1,t2' }])
     expect(drift.find(d => d.name === 'duel_standings.in_pool')!.rows).toEqual([{ key: 'p1', kept: '0', actual: '1' }])
 

@@ -57,9 +57,14 @@ describe.each(TEST_ENGINES)('a search one tag\'s links answer ($name)', ({ open 
     const paging = (page: number) => ({ page, limit: 7 })
     await expectSameAsWhole(paging, 'first')
     await expectSameAsWhole(page => ({ page, limit: 1 }), 'first, pages of one', ON_LINKS_ANY)
-    // Every change a link's kept counts per pair of votes follow (tag_vote_counts): privacy
-    // both ways, a link removed and one moved to another tag, an upload deleted with its
-    // links, and votes again, some back to none.
+    // The OR's first pages kept their triples (tag_triples), which the changes below must move.
+    expect(Number((await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM tag_triples`))!.n)).toBe(3)
+    // Every change a link's kept counts per pair of votes and kept triples follow (tag_vote_counts,
+    // tag_triples): uploads added, privacy both ways, a link removed and one moved to another tag,
+    // an upload deleted with its links, and votes again, some back to none.
+    for (let i = 0; i < 6; i++) {
+      await seeder.upload({ userId, tags: i < 4 ? ['red', 'blue', 'green', 'gold'] : ['gold', 'blue'], upvotes: i, isPrivate: i === 3 })
+    }
     const changed = ids.filter(() => next() < 0.5)
     for (const [i, id] of changed.entries()) {
       if (i % 5 === 0) await db.run(sql`UPDATE uploads SET is_private = 1 - is_private WHERE id = ${id}`)

@@ -8,8 +8,10 @@ import { KeptCounts } from './kept-sizes'
 import { totalAndPage } from './page'
 import { offset, pageReach, pageWindow, type Paging } from './paging'
 import { NOTHING, THEN_JOIN } from './pieces'
+import { flushRankCopies } from '../rank-copies'
 import { withinBudget, type BudgetOf } from '../search-budget'
 import { LIST_SORTS, ORDER_COLUMNS } from './sorts'
+import { keepTriple, keptTriple } from './triples'
 
 /**
  * SQLite: how many links read in a merge one lookup by primary key costs,
@@ -518,9 +520,12 @@ export async function linkSearchPage(db: Executor, search: LinkSearch, paging: P
  * linkSearchPage for a tag AND an OR of tags (`(a OR b) c`), nothing else:
  * the page walks c's links, each looked up for a or b. An OR drops a tag no
  * upload has, and one holding c itself is c alone. The total of c with one
- * tag is the pair's kept count; with two, orTotal. Null for more than two,
- * or when the walk would read more than matching does (orWalkPays, the page's
- * reach over the larger pair's count: the share of c's links it reads).
+ * tag is the pair's kept count; with two, the two pairs' kept counts less
+ * the three tags' kept triple (triples.ts, kept from the first such search
+ * on; matched within the budget while it cannot be kept). Null for more
+ * than two, or when the walk would read more than matching does
+ * (orWalkPays, the page's reach over the larger pair's count: the share of
+ * c's links it reads).
  */
 async function anyOfPage(db: Executor, search: LinkSearch, paging: Paging, sort: Sort, budgetMs: number) {
   const { tag, anyOf } = search
@@ -538,7 +543,14 @@ async function anyOfPage(db: Executor, search: LinkSearch, paging: Paging, sort:
   const page = (executor: Executor, total: Query) => totalAndPage(executor, total, taggedIds(tagIdOf(tag), sort, paging, narrowing), LIST_SORTS[sort],
     { username: true, join: sql`u.id = p.upload_id`, copies: sort !== 'new' })
   if (known.length === 1) return page(db, pairCount(tag, known[0]!))
-  return withinBudget(db, budgetMs, async (executor, _budget, budgetOf) => page(executor, await orTotal(executor, tag, [known[0]!, known[1]!], budgetOf)))
+  const either = [known[0]!, known[1]!] as const
+  const all = [tag, ...either] as const
+  if (await keepTriple(db, all, (executor, budgetOf) => matchedTriple(executor, all, budgetOf), budgetMs)) {
+    return page(db, orTotal(tag, either, keptTriple(all)))
+  }
+  // A ranked page may copy pending votes first (totalAndPage): not within the budget.
+  if (sort !== 'new') await flushRankCopies(db)
+  return withinBudget(db, budgetMs, async (executor, _budget, budgetOf) => page(executor, orTotal(tag, either, await matchedTriple(executor, all, budgetOf))))
 }
 
 /**
@@ -557,16 +569,20 @@ function orWalkPays(db: Executor, walked: number, others: number, found: number,
 /**
  * The count of public uploads carrying `tag` and one of `either` at least,
  * as a statement yielding `total`: the two pairs' kept counts (tag_pairs)
- * less the uploads carrying all three, which no kept count holds. Those are
- * matched: on PostgreSQL in uploads_public_tag_ids_idx, whose three posting
- * lists are intersected inside the index; on SQLite the three tags' links
- * merged in upload id order (tagTermsIds), each found upload then checked
- * for being public.
+ * less `triple`, the uploads carrying all three.
  */
-async function orTotal(db: Executor, tag: string, either: readonly [string, string], budgetOf: BudgetOf): Promise<Query> {
-  const all = [tag, ...either]
-  const triple = db.dialect === 'postgres'
-    ? sql`SELECT count(*) FROM uploads u WHERE u.is_private = 0 AND ${carryingTags(all, 'all')}`
-    : sql`SELECT count(*) FROM (${(await tagTermsIds(db, { all, any: [], none: [] }, budgetOf))!}) m CROSS JOIN uploads u ON u.id = m.upload_id WHERE u.is_private = 0`
+function orTotal(tag: string, either: readonly [string, string], triple: Query): Query {
   return sql`SELECT (${pairCount(tag, either[0])}) + (${pairCount(tag, either[1])}) - (${triple}) AS total`
+}
+
+/**
+ * The public uploads carrying all three tags, matched: on PostgreSQL in
+ * uploads_public_tag_ids_idx, whose three posting lists are intersected
+ * inside the index; on SQLite the three tags' links merged in upload id
+ * order (tagTermsIds), each found upload then checked for being public.
+ */
+async function matchedTriple(db: Executor, all: readonly string[], budgetOf: BudgetOf): Promise<Query> {
+  return db.dialect === 'postgres'
+    ? sql`SELECT count(*) FROM uploads u WHERE u.is_private = 0 AND ${carryingTags([...all], 'all')}`
+    : sql`SELECT count(*) FROM (${(await tagTermsIds(db, { all: [...all], any: [], none: [] }, budgetOf))!}) m CROSS JOIN uploads u ON u.id = m.upload_id WHERE u.is_private = 0`
 }

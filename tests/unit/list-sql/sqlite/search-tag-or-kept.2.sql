@@ -1,0 +1,8 @@
+-- GET /api/search?q=(cats OR dogs) pets, top (pets' links walked, the total from the pairs less the kept triple)
+-- run 2 times (values of the first)
+SELECT coalesce((SELECT public_uploads FROM tag_pairs
+    WHERE first_tag_id = min((SELECT id FROM tags WHERE slug = ?), (SELECT id FROM tags WHERE slug = ?)) AND second_tag_id = max((SELECT id FROM tags WHERE slug = ?), (SELECT id FROM tags WHERE slug = ?))), 0) AS total
+-- 1: "pets"
+-- 2: "cats"
+-- 3: "pets"
+-- 4: "cats"

@@ -55,11 +55,11 @@ const PUBLIC_PER_TAG = `SELECT ut.tag_id AS key, count(*) AS n FROM upload_tags 
 const PUBLIC_PER_PAIR = `SELECT a.tag_id || ' ' || b.tag_id AS key, a.tag_id AS first_tag_id, b.tag_id AS second_tag_id, count(*) AS n
   FROM upload_tags a JOIN upload_tags b ON b.upload_id = a.upload_id AND b.tag_id > a.tag_id
   JOIN uploads u ON u.id = a.upload_id AND u.is_private = 0 GROUP BY a.tag_id, b.tag_id`
-/** Public uploads carrying the three tags of the kept triple `k`. */
-const PUBLIC_WITH_TRIPLE = `(SELECT count(*) FROM upload_tags a
-  JOIN upload_tags b ON b.upload_id = a.upload_id AND b.tag_id = k.second_tag_id
-  JOIN upload_tags c ON c.upload_id = a.upload_id AND c.tag_id = k.third_tag_id
-  JOIN uploads u ON u.id = a.upload_id AND u.is_private = 0 WHERE a.tag_id = k.first_tag_id)`
+/** Public uploads carrying the three tags of the kept triple `triple` (a row of tag_triples, by its alias or name). */
+const publicWithTriple = (triple: string) => `(SELECT count(*) FROM upload_tags a
+  JOIN upload_tags b ON b.upload_id = a.upload_id AND b.tag_id = ${triple}.second_tag_id
+  JOIN upload_tags c ON c.upload_id = a.upload_id AND c.tag_id = ${triple}.third_tag_id
+  JOIN uploads u ON u.id = a.upload_id AND u.is_private = 0 WHERE a.tag_id = ${triple}.first_tag_id)`
 /** A tag's public links with votes per pair of counts, from the links' copies (what tag_vote_counts keeps). */
 const VOTED_LINKS_PER_COUNTS = `SELECT tag_id, upload_upvotes AS upvotes, upload_downvote_count AS downvotes, count(*) AS n FROM upload_tags
   WHERE upload_is_private = 0 AND upload_upvotes + upload_downvote_count > 0 GROUP BY tag_id, upload_upvotes, upload_downvote_count`
@@ -207,10 +207,10 @@ export const KEPT_COUNTS: readonly KeptCount[] = [
     },
     lockOrder: 6,
     drift: raw(`SELECT drift.key, drift.kept, drift.actual FROM (
-        SELECT k.first_tag_id || ' ' || k.second_tag_id || ' ' || k.third_tag_id AS key, k.public_uploads AS kept, ${PUBLIC_WITH_TRIPLE} AS actual
+        SELECT k.first_tag_id || ' ' || k.second_tag_id || ' ' || k.third_tag_id AS key, k.public_uploads AS kept, ${publicWithTriple('k')} AS actual
           FROM tag_triples k
       ) AS drift WHERE drift.kept <> drift.actual ORDER BY drift.key`),
-    repair: statements(raw(`UPDATE tag_triples SET public_uploads = ${PUBLIC_WITH_TRIPLE.replaceAll('k.', 'tag_triples.')}`)),
+    repair: statements(raw(`UPDATE tag_triples SET public_uploads = ${publicWithTriple('tag_triples')}`)),
   },
   {
     name: 'search_words.public_uploads',

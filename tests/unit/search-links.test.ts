@@ -1,10 +1,11 @@
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { createSeeder, random } from '../../scripts/lib/seed'
 import type { Database } from '../../server/database/port'
 import { sql } from '../../server/database/sql'
 import { listMatchingUploads, PUBLIC_VIEW } from '../../server/services/lists'
 import type { Paging } from '../../server/services/lists/paging'
 import { linkSearchPage } from '../../server/services/lists/tags'
+import { keepTriple, keptTriple, TRIPLES_PER_TAG } from '../../server/services/lists/triples'
 import { onOneTag, parseSearch, searchCondition } from '../../server/services/search'
 import type { Sort } from '../../shared/utils/ranking'
 import { TEST_ENGINES } from '../support/database'
@@ -82,6 +83,34 @@ describe.each(TEST_ENGINES)('a search one tag\'s links answer ($name)', ({ open 
     // The seed makes each shape match something, and not everything.
     const sizes = await Promise.all(['red -blue', 'votes:>=10 red', '(blue OR green) red'].map(async q => (await listMatchingUploads(db, `${q} size`, searchCondition(parseSearch(q)!, null), paging(1), PUBLIC_VIEW, Number.POSITIVE_INFINITY)).total))
     for (const size of sizes) expect(size).toBeGreaterThan(7)
+  })
+
+  it('keeps a triple only while its tags are under the cap, counting it as matched', async () => {
+    const { db, close } = await open()
+    closing.push(close)
+    const seeder = createSeeder(db)
+    const userId = await seeder.user({ username: 'capped' })
+    for (const tags of [['red', 'blue', 'gold'], ['red', 'blue', 'gold'], ['red', 'blue'], ['gold']]) await seeder.upload({ userId, tags })
+    await seeder.upload({ userId, tags: ['red', 'blue', 'gold'], isPrivate: true })
+    const gold = (await db.get<{ id: string }>(sql`SELECT id FROM tags WHERE slug = 'gold'`))!.id
+    const matched = async () => sql`SELECT count(*) FROM uploads u WHERE u.is_private = 0 AND (SELECT count(*) FROM upload_tags ut
+      JOIN tags t ON t.id = ut.tag_id WHERE ut.upload_id = u.id AND t.slug IN ('red', 'blue', 'gold')) = 3`
+    const triple = ['gold', 'red', 'blue'] as const
+    // gold in TRIPLES_PER_TAG kept triples already (of tags no upload has).
+    for (let i = 0; i < TRIPLES_PER_TAG; i++) await db.run(sql`INSERT INTO tag_triples (first_tag_id, second_tag_id, third_tag_id) VALUES (${gold}, ${`~x${i}`}, ${`~y${i}`})`)
+    expect(await keepTriple(db, triple, matched, Number.POSITIVE_INFINITY)).toBe(false)
+    expect(await db.get(keptTriple(triple))).toBeUndefined()
+    // Still past the cap for a minute once found there, though room was made.
+    await db.run(sql`DELETE FROM tag_triples WHERE second_tag_id = '~x0'`)
+    expect(await keepTriple(db, triple, matched, Number.POSITIVE_INFINITY)).toBe(false)
+    vi.useFakeTimers({ now: Date.now() + 61_000, toFake: ['Date'] })
+    try {
+      expect(await keepTriple(db, triple, matched, Number.POSITIVE_INFINITY)).toBe(true)
+    }
+    finally {
+      vi.useRealTimers()
+    }
+    expect(await db.get(keptTriple(triple))).toEqual({ public_uploads: 2 })
   })
 
   /** Each query's pages in every order, as one tag's links answer them and as the whole match does. */

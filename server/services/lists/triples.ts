@@ -9,6 +9,7 @@
 import type { Executor } from '../../database/port'
 import { inList, sql, type Query } from '../../database/sql'
 import { withinBudget, type BudgetOf } from '../search-budget'
+import { KeptCounts } from './kept-sizes'
 
 /**
  * At most this many kept triples hold one tag: each link of that tag
@@ -24,6 +25,12 @@ export const KEPT_TRIPLES = 10_000
  * until it is taken, so it waits little and otherwise is matched this time.
  */
 const WRITES_WAIT_MS = 50
+
+/**
+ * Triples found past the caps (by their sorted slugs), kept for a minute:
+ * a search of one matches it without asking for room each time.
+ */
+const withoutRoom = new KeptCounts()
 
 /** The three tags' ids, as statement pieces for `IN`. */
 const idsOf = (slugs: readonly string[]) => sql`(SELECT id FROM tags WHERE slug ${inList([...slugs])})`
@@ -54,8 +61,14 @@ export type TripleMatch = (db: Executor, budgetOf: BudgetOf) => Promise<Query>
  */
 export async function keepTriple(db: Executor, slugs: readonly [string, string, string], match: TripleMatch, budgetMs: number): Promise<boolean> {
   if (await db.get(keptTriple(slugs))) return true
+  const key = [...slugs].sort().join(' ')
+  const now = Date.now()
+  if (withoutRoom.get(db, key, now) !== undefined) return false
   const ids = (await db.all<{ id: string }>(sql`SELECT id FROM tags WHERE slug ${inList([...slugs])}`)).map(row => row.id).sort()
-  if (ids.length !== 3 || !await roomFor(db, ids)) return false
+  if (ids.length !== 3 || !await roomFor(db, ids)) {
+    withoutRoom.set(db, key, 0, now)
+    return false
+  }
   try {
     return await withinBudget(db, budgetMs, async (executor, _budget, budgetOf) => {
       const count = await match(executor, budgetOf)

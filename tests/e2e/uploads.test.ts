@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
@@ -66,7 +66,13 @@ describe('POST /api/upload (image)', () => {
     const input = await jpegWithGps({ width: 300, height: 200 })
     const source = join(tmpdir(), `gps-${randomUUID()}.jpg`)
     writeFileSync(source, input)
-    const before = JSON.parse(execFileSync('exiftool', ['-json', '-GPS:all', '-Make', source], { encoding: 'utf8' }))[0]
+    let before
+    try {
+      before = JSON.parse(execFileSync('exiftool', ['-json', '-GPS:all', '-Make', source], { encoding: 'utf8' }))[0]
+    }
+    finally {
+      rmSync(source, { force: true })
+    }
     expect(before.GPSLatitude).toBeTruthy()
     expect(before.Make).toBe('TestCam')
 

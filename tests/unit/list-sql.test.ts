@@ -51,6 +51,8 @@ function recorder(dialect: Dialect, answers: Answers) {
       return asked.filter(slug => answers.tags?.[slug] !== undefined).map(slug => ({ slug, public_uploads: answers.tags![slug] }))
     }
     if (text.startsWith('SELECT public_uploads FROM tag_triples')) return answers.triple === undefined ? [] : [{ public_uploads: answers.triple }]
+    // A page whose total reads a triple: its total is null while the triple is not kept.
+    if (/^SELECT c\.total,[^]*FROM tag_triples/.test(text)) return [{ total: answers.triple === undefined ? null : 2 * (answers.pair ?? 0) - answers.triple, id: null }]
     if (text.includes('FROM tag_pairs')) return [{ total: answers.pair ?? 0 }]
     if (text.includes('FROM upload_days ORDER BY day DESC')) return [{ n: answers.recent ?? 0 }]
     if (text.includes(' AS words,')) return [{ words: 1, found: answers.word?.found ?? 0, all: answers.word?.all ?? 0 }]

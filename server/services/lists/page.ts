@@ -38,24 +38,38 @@ export function pageWithTotal(db: Executor, source: Query, order: Query, paging:
  * reads links' copies of the counts; when it read them while some were
  * pending, they are copied and the page is read again (services/rank-copies.ts).
  */
-export async function totalAndPage(db: Executor, total: Query, keys: Query, order: Query,
-  options: { username: boolean, prefix?: Query, join?: Query, copies?: boolean }) {
+export async function totalAndPage(db: Executor, total: Query, keys: Query, order: Query, options: PageOptions) {
+  return entriesWithTotal(db, await pageRows(db, total, keys, order, options))
+}
+
+/**
+ * totalAndPage where `total` may yield null, a total not known from kept
+ * counts alone: then null, before the entries' tags are read, and the
+ * caller counts another way.
+ */
+export async function keptTotalAndPage(db: Executor, total: Query, keys: Query, order: Query, options: PageOptions) {
+  const rows = await pageRows(db, total, keys, order, options)
+  return rows[0] && rows[0].total === null ? null : entriesWithTotal(db, rows)
+}
+
+type PageOptions = { username: boolean, prefix?: Query, join?: Query, copies?: boolean }
+
+/** The rows of totalAndPage's statement, read again once pending copies are copied. */
+async function pageRows(db: Executor, total: Query, keys: Query, order: Query, options: PageOptions) {
   const statement = sql`${options.prefix ?? NOTHING}SELECT c.total, ${options.copies ? sql`${COPIES_PENDING} AS copies_pending, ` : NOTHING}${ENTRY_COLUMNS}${sql.raw(options.username ? ', us.username' : '')}
     FROM (${total}) c
     LEFT JOIN (${keys}) p ON true
     LEFT JOIN uploads u ON ${options.join ?? sql`u.${ROW_KEY} = p.rid`}
     ${sql.raw(options.username ? 'LEFT JOIN users us ON us.id = u.user_id' : '')}
     ORDER BY ${order}`
-  let rows = await db.all<PageRow>(statement)
-  if (options.copies && rows[0]?.copies_pending) {
-    await flushRankCopies(db)
-    rows = await db.all<PageRow>(statement)
-  }
-  return entriesWithTotal(db, rows)
+  const rows = await db.all<PageRow>(statement)
+  if (!options.copies || !rows[0]?.copies_pending) return rows
+  await flushRankCopies(db)
+  return db.all<PageRow>(statement)
 }
 
 /** A row of a page's statement: an entry (or nulls, when the page is empty) with the total, and whether copies were pending. */
-type PageRow = ListRow & { total: number, copies_pending?: boolean | number }
+type PageRow = ListRow & { total: number | null, copies_pending?: boolean | number }
 
 /** A page's entries and its total, from rows that each carry `total` (one row with a null id when the page is empty). */
 async function entriesWithTotal(db: Executor, rows: PageRow[]) {

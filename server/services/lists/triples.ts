@@ -32,8 +32,12 @@ const WRITES_WAIT_MS = 50
  */
 const withoutRoom = new KeptCounts()
 
-/** The three tags' ids, as statement pieces for `IN`. */
-const idsOf = (slugs: readonly string[]) => sql`(SELECT id FROM tags WHERE slug ${inList([...slugs])})`
+/**
+ * The three tags' ids, as statement pieces for `IN`: a parameter per slug,
+ * so PostgreSQL knows there are three and keeps one plan for the page
+ * statements that read the triple (anyOfPage in tags.ts).
+ */
+const idsOf = (slugs: readonly string[]) => sql`(SELECT id FROM tags WHERE slug IN (${sql.join(slugs.map(slug => sql`${slug}`))}))`
 
 /**
  * The kept triple of three distinct slugs, as a statement yielding its

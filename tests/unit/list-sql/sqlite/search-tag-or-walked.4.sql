@@ -1,3 +1,12 @@
 -- GET /api/search?q=(cats OR dogs) pets, newest (pets' links walked, the total from the pairs less the uploads with all three, matched: the triple could not be kept)
-SELECT id FROM tags WHERE slug IN (SELECT value FROM json_each(?))
--- 1: "[\"pets\",\"cats\",\"dogs\"]"
+SELECT public_uploads FROM tag_triples
+    WHERE first_tag_id IN (SELECT id FROM tags WHERE slug IN (?, ?, ?)) AND second_tag_id IN (SELECT id FROM tags WHERE slug IN (?, ?, ?)) AND third_tag_id IN (SELECT id FROM tags WHERE slug IN (?, ?, ?))
+-- 1: "pets"
+-- 2: "cats"
+-- 3: "dogs"
+-- 4: "pets"
+-- 5: "cats"
+-- 6: "dogs"
+-- 7: "pets"
+-- 8: "cats"
+-- 9: "dogs"

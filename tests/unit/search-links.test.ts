@@ -5,7 +5,7 @@ import { sql } from '../../server/database/sql'
 import { listMatchingUploads, PUBLIC_VIEW } from '../../server/services/lists'
 import type { Paging } from '../../server/services/lists/paging'
 import { linkSearchPage } from '../../server/services/lists/tags'
-import { keepTriple, keptTriple, TRIPLES_PER_TAG } from '../../server/services/lists/triples'
+import { foundWithoutRoom, keepTriple, keptTriple, TRIPLES_PER_TAG } from '../../server/services/lists/triples'
 import { onOneTag, parseSearch, searchCondition } from '../../server/services/search'
 import type { Sort } from '../../shared/utils/ranking'
 import { TEST_ENGINES } from '../support/database'
@@ -98,13 +98,17 @@ describe.each(TEST_ENGINES)('a search one tag\'s links answer ($name)', ({ open 
     const triple = ['gold', 'red', 'blue'] as const
     // gold in TRIPLES_PER_TAG kept triples already (of tags no upload has).
     for (let i = 0; i < TRIPLES_PER_TAG; i++) await db.run(sql`INSERT INTO tag_triples (first_tag_id, second_tag_id, third_tag_id) VALUES (${gold}, ${`~x${i}`}, ${`~y${i}`})`)
+    expect(foundWithoutRoom(db, triple)).toBe(false)
     expect(await keepTriple(db, triple, matched, Number.POSITIVE_INFINITY)).toBe(false)
     expect(await db.get(keptTriple(triple))).toBeUndefined()
+    // A search of it then matches it without reading its page twice (anyOfPage in lists/tags.ts).
+    expect(foundWithoutRoom(db, ['red', 'blue', 'gold'])).toBe(true)
     // Still past the cap for a minute once found there, though room was made.
     await db.run(sql`DELETE FROM tag_triples WHERE second_tag_id = '~x0'`)
     expect(await keepTriple(db, triple, matched, Number.POSITIVE_INFINITY)).toBe(false)
     vi.useFakeTimers({ now: Date.now() + 61_000, toFake: ['Date'] })
     try {
+      expect(foundWithoutRoom(db, triple)).toBe(false)
       expect(await keepTriple(db, triple, matched, Number.POSITIVE_INFINITY)).toBe(true)
     }
     finally {

@@ -11,7 +11,7 @@ import { NOTHING, THEN_JOIN } from './pieces'
 import { flushRankCopies } from '../rank-copies'
 import { withinBudget, type BudgetOf } from '../search-budget'
 import { LIST_SORTS, ORDER_COLUMNS } from './sorts'
-import { keepTriple, keptTriple } from './triples'
+import { foundWithoutRoom, keepTriple, keptTriple } from './triples'
 
 /**
  * SQLite: how many links read in a merge one lookup by primary key costs,
@@ -546,11 +546,13 @@ async function anyOfPage(db: Executor, search: LinkSearch, paging: Paging, sort:
   if (known.length === 1) return page(db, pairCount(tag, known[0]!))
   const either = [known[0]!, known[1]!] as const
   const all = [tag, ...either] as const
-  // The kept triple is read with the page: its total is null while the triple is not kept.
-  const kept = await keptTotalAndPage(db, orTotal(tag, either, keptTriple(all)), keys, LIST_SORTS[sort], options)
-  if (kept) return kept
-  if (await keepTriple(db, all, (executor, budgetOf) => matchedTriple(executor, all, budgetOf), budgetMs)) {
-    return page(db, orTotal(tag, either, keptTriple(all)))
+  if (!foundWithoutRoom(db, all)) {
+    // The kept triple is read with the page: its total is null while the triple is not kept.
+    const kept = await keptTotalAndPage(db, orTotal(tag, either, keptTriple(all)), keys, LIST_SORTS[sort], options)
+    if (kept) return kept
+    if (await keepTriple(db, all, (executor, budgetOf) => matchedTriple(executor, all, budgetOf), budgetMs)) {
+      return page(db, orTotal(tag, either, keptTriple(all)))
+    }
   }
   // A ranked page may copy pending votes first (totalAndPage): not within the budget.
   if (sort !== 'new') await flushRankCopies(db)

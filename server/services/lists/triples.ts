@@ -65,7 +65,7 @@ export type TripleMatch = (db: Executor, budgetOf: BudgetOf) => Promise<Query>
  */
 export async function keepTriple(db: Executor, slugs: readonly [string, string, string], match: TripleMatch, budgetMs: number): Promise<boolean> {
   if (await db.get(keptTriple(slugs))) return true
-  const key = [...slugs].sort().join(' ')
+  const key = roomKey(slugs)
   const now = Date.now()
   if (withoutRoom.get(db, key, now) !== undefined) return false
   const ids = (await db.all<{ id: string }>(sql`SELECT id FROM tags WHERE slug ${inList([...slugs])}`)).map(row => row.id).sort()
@@ -93,6 +93,13 @@ export async function keepTriple(db: Executor, slugs: readonly [string, string, 
     throw error
   }
 }
+
+/** Whether the triple was found past the caps within the last minute: then it is matched, not looked for among the kept. */
+export function foundWithoutRoom(db: Executor, slugs: readonly string[]): boolean {
+  return withoutRoom.get(db, roomKey(slugs), Date.now()) !== undefined
+}
+
+const roomKey = (slugs: readonly string[]) => [...slugs].sort().join(' ')
 
 /** Whether another triple may be kept for these tags (TRIPLES_PER_TAG, KEPT_TRIPLES). */
 async function roomFor(db: Executor, ids: string[]): Promise<boolean> {

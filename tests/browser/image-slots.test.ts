@@ -125,7 +125,9 @@ function networkLog(page: Page) {
 /**
  * Layout shifts whose moved nodes sit in an upload card (an image arriving
  * without a reserved box): each moved node with where it was and where it
- * went, and when (ms since the navigation began).
+ * went, and when (ms since the navigation began). `beforeCut`: the node
+ * comes before the first card's vote legend icon in the page, or holds it
+ * (the part of the page the cut test below sends first).
  */
 const WATCH_SHIFTS = `
   window.__cardShifts = [];
@@ -136,13 +138,15 @@ const WATCH_SHIFTS = `
         const element = node && (node.nodeType === 1 ? node : node.parentElement);
         if (!element || !element.closest('[data-testid=upload-card], [data-testid=upload-detail]')) continue;
         const box = rect => [rect.x, rect.y, rect.width, rect.height].map(n => Math.round(n * 100) / 100);
-        window.__cardShifts.push({ at: entry.startTime, value: entry.value, node: element.outerHTML.slice(0, 120), from: box(source.previousRect), to: box(source.currentRect) });
+        const cut = document.querySelector('[data-testid=upload-card] .legend-yes svg');
+        const beforeCut = !!cut && (element === cut || !!(element.compareDocumentPosition(cut) & (Node.DOCUMENT_POSITION_FOLLOWING | Node.DOCUMENT_POSITION_CONTAINED_BY)));
+        window.__cardShifts.push({ at: entry.startTime, value: entry.value, node: element.outerHTML.slice(0, 120), from: box(source.previousRect), to: box(source.currentRect), beforeCut });
       }
     }
   }).observe({ type: 'layout-shift', buffered: true });
 `
 
-interface CardShift { at: number, value: number, node: string, from: number[], to: number[] }
+interface CardShift { at: number, value: number, node: string, from: number[], to: number[], beforeCut: boolean }
 
 /**
  * The shifts a visitor can see: a node that moved or changed size by a CSS
@@ -316,9 +320,11 @@ describe('pictures sized to their slots', () => {
       expect((await goto(page, `/tags/${tag}`))?.status()).toBe(200)
       await page.waitForLoadState('networkidle')
       const [first] = await page.$$eval('[data-testid=upload-card] .legend-yes svg', icons => icons.map(icon => icon.getBoundingClientRect().top))
-      // The first row is in view (a shift out of view is not reported), and nothing in a card moved.
+      // The first row is in view (a shift out of view is not reported), and nothing sent before the
+      // cut moved. What comes after it may itself be split again by chance (a loaded machine's parser
+      // paints a favourite button before its heart and count), as visibleCardShifts says.
       expect(first).toBeLessThan(VIEWPORTS[0].viewport.height)
-      expect(await visibleCardShifts(page, { whileParsing: true })).toEqual([])
+      expect((await visibleCardShifts(page, { whileParsing: true })).filter(shift => shift.beforeCut)).toEqual([])
       await context.close()
     }
     finally {

@@ -49,7 +49,7 @@ export async function totalAndPage(db: Executor, total: Query, keys: Query, orde
  */
 export async function keptTotalAndPage(db: Executor, total: Query, keys: Query, order: Query, options: PageOptions) {
   const rows = await pageRows(db, total, keys, order, options)
-  return rows[0] && rows[0].total === null ? null : entriesWithTotal(db, rows)
+  return rows[0]?.total === null ? null : entriesWithTotal(db, rows)
 }
 
 type PageOptions = { username: boolean, prefix?: Query, join?: Query, copies?: boolean }

@@ -9,6 +9,8 @@ const rateLimit = (max: number, windowSeconds: number) => ({ max, windowSeconds 
 const incrementalIn = (name: string) => ({ incremental: true, tsBuildInfoFile: `../node_modules/.cache/typecheck/${name}.tsbuildinfo` })
 
 const pageRoutes: string[] = []
+// Every stylesheet of the browser's build, as the manifest names them before Nuxt drops the ones it inlines (server/plugins/inlined-styles.ts).
+const buildStylesheets: string[] = []
 interface PageRoute { path: string, children?: PageRoute[] }
 const pagePaths = (pages: PageRoute[], parent = ''): string[] => pages.flatMap((page) => {
   const path = page.path.startsWith('/') ? page.path : `${parent}/${page.path}`
@@ -149,6 +151,9 @@ export default defineNuxtConfig({
     'pages:resolved'(pages) {
       pageRoutes.splice(0, pageRoutes.length, ...pagePaths(pages))
     },
+    'build:manifest'(manifest) {
+      buildStylesheets.splice(0, buildStylesheets.length, ...new Set(Object.values(manifest).flatMap(chunk => chunk.css ?? [])))
+    },
     // Our handler answers /api/** errors in the API's JSON shape (docs/behaviour.md,
     // Errors); error-pages.ts logs a page's 4xx in one line; Nuxt's own (already set when
     // this hook runs) still renders the error page elsewhere.
@@ -160,7 +165,11 @@ export default defineNuxtConfig({
         ...[nuxtHandler ?? []].flat(),
       ]
       // Read when the server is bundled, after the pages are resolved.
-      config.virtual = { ...config.virtual, '#page-routes': () => `export default ${JSON.stringify(pageRoutes)}` }
+      config.virtual = {
+        ...config.virtual,
+        '#page-routes': () => `export default ${JSON.stringify(pageRoutes)}`,
+        '#build-stylesheets': () => `export default ${JSON.stringify(buildStylesheets)}`,
+      }
     },
   },
   // nuxt-auth-utils carries the OAuth handshake only (our sign-in is the auth-token cookie):

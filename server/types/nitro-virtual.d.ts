@@ -15,3 +15,9 @@ declare module '#page-routes' {
   const pageRoutes: string[]
   export default pageRoutes
 }
+
+declare module '#build-stylesheets' {
+  /** The browser build's stylesheets, as file names in the build's assets folder (`default.Bk-8JzEB.css`), from nuxt.config.ts. */
+  const buildStylesheets: string[]
+  export default buildStylesheets
+}

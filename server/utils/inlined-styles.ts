@@ -3,8 +3,12 @@ const KEPT_STYLE_SETS = 32
 
 /**
  * A page's head without its stylesheet links (server/plugins/inlined-styles.ts):
- * a link whose every rule is in the head's inline styles goes, and any other is
- * given back in `later`, to be linked after the page's markup. The first link
+ * each is given back in `later`, to be linked after the page's markup. A link
+ * whose every rule is in the head's inline styles comes back `disabled`: the
+ * browser neither fetches nor applies it, and the app's loader of a page's code
+ * finds it there and adds no link of its own for the same file (each added
+ * stylesheet restyles the whole page once it loads). So does every other file
+ * of `stylesheets` (the build's, by href) that the page carries whole. The first link
  * is the site's own stylesheet (Nuxt's entry): unless it is all inline too, the
  * head is given back as it was, so a page never paints without its styles.
  * `cssText` gives a linked file's text, read once (null when it cannot be
@@ -12,7 +16,7 @@ const KEPT_STYLE_SETS = 32
  * drew, not on its data, so whether a file is all inline is kept per set of
  * inline styles: comparing the rules took 0.15 ms a render.
  */
-export function stylesheetMover(cssText: (href: string) => Promise<string | null>) {
+export function stylesheetMover(cssText: (href: string) => Promise<string | null>, stylesheets: readonly string[] = []) {
   const kept = new Map<string, Map<string, boolean | null>>()
   const texts = new Map<string, Promise<string | null>>()
   const textOf = (href: string) => {
@@ -38,24 +42,44 @@ export function stylesheetMover(cssText: (href: string) => Promise<string | null
     return whole
   }
 
+  /** Disabled links to the files Nuxt links not at all because the page carries them whole (its page's and layout's). */
+  const unlinked = new Map<string, Promise<string[]>>()
+  function carriedWhole(inline: string, linked: Set<string>): Promise<string[]> {
+    let links = unlinked.get(inline)
+    if (!links) {
+      if (unlinked.size >= KEPT_STYLE_SETS) unlinked.delete(unlinked.keys().next().value!)
+      links = (async () => {
+        const found: string[] = []
+        for (const href of stylesheets) {
+          if (!linked.has(href) && await wholeIn(inline, href) === true) found.push(`<link rel="stylesheet" href="${href}" crossorigin disabled>`)
+        }
+        return found
+      })()
+      unlinked.set(inline, links)
+    }
+    return links
+  }
+
   return async function withoutBlockingStylesheets(head: string[]): Promise<{ head: string[], later: string[] }> {
     const inline = head.join('').match(/<style[^>]*>[\s\S]*?<\/style>/g)?.join('') ?? ''
     const later: string[] = []
     const out: string[] = []
+    const linked = new Set<string>()
     let first = true
     for (const chunk of head) {
       let rest = chunk
       for (const [tag, href] of chunk.matchAll(/<link rel="stylesheet" href="([^"]+\.css)"[^>]*>\n?/g)) {
+        linked.add(href!)
         const whole = await wholeIn(inline, href!)
         if (first && whole !== true) return { head, later: [] }
         first = false
         if (whole === null) continue
         rest = rest.replace(tag, '')
-        if (!whole) later.push(tag.trim())
+        later.push(whole ? tag.trim().replace(/>$/, ' disabled>') : tag.trim())
       }
       out.push(rest)
     }
-    return { head: out, later }
+    return { head: out, later: [...later, ...await carriedWhole(inline, linked)] }
   }
 }
 

@@ -89,4 +89,21 @@ describe('styles of a page', () => {
     await alone.close()
     await page.close()
   })
+
+  it('are not fetched again once the page runs', async () => {
+    const page = await context.newPage()
+    const errors = watchErrors(page)
+    const fetched: string[] = []
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.endsWith('.css')) fetched.push(new URL(request.url()).pathname)
+    })
+    const html = await (await goto(page, `/tags/${tag}`))!.text()
+    const links = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)"[^>]*>/g)]
+    const inline = links.filter(([link]) => link!.endsWith(' disabled>')).map(([, href]) => href!)
+    expect(inline.length).toBeGreaterThan(2)
+    await page.waitForLoadState('networkidle')
+    expect(fetched.filter(path => inline.includes(path))).toEqual([])
+    expect(errors).toEqual([])
+    await page.close()
+  })
 })

@@ -8,23 +8,34 @@ const files: Record<string, string> = {
 }
 const cssText = async (href: string) => files[href] ?? null
 const link = (href: string) => `<link rel="stylesheet" href="${href}" crossorigin>`
+const disabled = (href: string) => `<link rel="stylesheet" href="${href}" crossorigin disabled>`
 
 describe('stylesheet links of a rendered page', () => {
-  it('drops the links whose every rule is inline and moves the others after the markup', async () => {
+  it('moves every link after the markup, disabled when its every rule is inline', async () => {
     const head = [
       `<meta charset="utf-8">${link('/_nuxt/entry.css')}\n${link('/_nuxt/Card.css')}\n${link('/_nuxt/Later.css')}\n<link rel="modulepreload" as="script" href="/_nuxt/a.js">`,
       `<style>:root{--a:1}body{margin:0}@media (max-width:600px){body{margin:1px}}</style><style>.card[data-v-1]{padding:4px}</style>`,
     ]
     const { head: out, later } = await stylesheetMover(cssText)(head)
     expect(out).toEqual(['<meta charset="utf-8"><link rel="modulepreload" as="script" href="/_nuxt/a.js">', head[1]])
-    expect(later).toEqual([link('/_nuxt/Later.css')])
+    expect(later).toEqual([disabled('/_nuxt/entry.css'), disabled('/_nuxt/Card.css'), link('/_nuxt/Later.css')])
   })
 
   it('moves a later link when nothing of it is inline, and leaves a link it cannot read where it is', async () => {
     const head = [`${link('/_nuxt/entry.css')}${link('/_nuxt/Later.css')}${link('/_nuxt/missing.css')}`, `<style>${files['/_nuxt/entry.css']}</style>`]
     const { head: out, later } = await stylesheetMover(cssText)(head)
     expect(out).toEqual([link('/_nuxt/missing.css'), head[1]])
-    expect(later).toEqual([link('/_nuxt/Later.css')])
+    expect(later).toEqual([disabled('/_nuxt/entry.css'), link('/_nuxt/Later.css')])
+  })
+
+  it('adds a disabled link to each other file of the build the page carries whole', async () => {
+    const head = [link('/_nuxt/entry.css'), '<style>:root{--a:1}body{margin:0}@media (max-width:600px){body{margin:1px}}</style><style>.card[data-v-1]{padding:4px}</style>']
+    const mover = stylesheetMover(cssText, ['/_nuxt/entry.css', '/_nuxt/Card.css', '/_nuxt/Later.css', '/_nuxt/missing.css'])
+    for (let render = 0; render < 2; render++) {
+      const { head: out, later } = await mover(head)
+      expect(out).toEqual(['', head[1]])
+      expect(later).toEqual([disabled('/_nuxt/entry.css'), disabled('/_nuxt/Card.css')])
+    }
   })
 
   it('changes nothing when the first stylesheet, the site\'s own, is not all inline', async () => {

@@ -108,8 +108,14 @@ export default defineNuxtConfig({
   srcDir: '.',
   // The server runs without --enable-source-maps, so its source maps were never read.
   sourcemap: { server: false, client: false },
-  // No route rule needs the client-side app manifest: its code and a /_nuxt/builds request on every first visit.
-  experimental: { appManifest: false },
+  experimental: {
+    // No route rule needs the client-side app manifest: its code and a /_nuxt/builds request on every first visit.
+    appManifest: false,
+    // A NuxtLink fetches the code of its page as a pointer comes over it or it takes focus, as the
+    // plain links do (composables/useAppLinks.ts), not once it is in view: each page's code brings
+    // its stylesheet, which restyles the whole page it is added to (docs/performance.md, "First paint").
+    defaults: { nuxtLink: { prefetchOn: { visibility: false, interaction: true } } },
+  },
   compatibilityDate: '2026-11-01',
   nitro: {
     // Build assets (/_nuxt JS, CSS) and public files are written beside their .br and .gz

@@ -8,8 +8,33 @@
  * loads its page in full.
  */
 export function useAppLinks() {
-  onMounted(() => document.addEventListener('click', followAppLink))
-  onBeforeUnmount(() => document.removeEventListener('click', followAppLink))
+  onMounted(() => {
+    document.addEventListener('click', followAppLink)
+    for (const type of INTENT_EVENTS) document.addEventListener(type, fetchAppLinkCode, { passive: true })
+  })
+  onBeforeUnmount(() => {
+    document.removeEventListener('click', followAppLink)
+    for (const type of INTENT_EVENTS) document.removeEventListener(type, fetchAppLinkCode)
+  })
+}
+
+/**
+ * The code of the page a plain link opens is fetched when a pointer comes
+ * over the link, a finger touches it or the keyboard focuses it, as a
+ * NuxtLink's is (nuxt.config.ts): the click comes later, and the code is
+ * there by then. Not when the page is ready: each page's code brings its
+ * stylesheet, and every stylesheet added restyles the whole page
+ * (docs/performance.md, "First paint").
+ */
+const INTENT_EVENTS = ['pointerover', 'touchstart', 'focusin'] as const
+const fetched = new Set<string>()
+
+function fetchAppLinkCode(event: Event) {
+  const link = (event.target as Element | null)?.closest?.('a[data-app-link]')
+  const href = link?.getAttribute('href')
+  if (!href || fetched.has(href)) return
+  fetched.add(href)
+  void preloadRouteComponents(href)
 }
 
 function followAppLink(event: MouseEvent) {
@@ -24,10 +49,4 @@ function followAppLink(event: MouseEvent) {
 export function useCurrentPage() {
   const route = useRoute()
   return (path: string): 'page' | undefined => (route.path === path ? 'page' : undefined)
-}
-
-/** Fetches the code of the pages the plain links inside `root` open, as NuxtLinks in view do. */
-export function preloadAppLinks(root: Element | null | undefined) {
-  const paths = new Set([...root?.querySelectorAll('a[data-app-link]') ?? []].map(link => link.getAttribute('href')!))
-  for (const path of paths) void preloadRouteComponents(path)
 }

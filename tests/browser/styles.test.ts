@@ -90,7 +90,7 @@ describe('styles of a page', () => {
     await page.close()
   })
 
-  it('are not fetched again once the page runs', async () => {
+  it('are not fetched again once the page runs, nor another page\'s before a pointer comes over its link', async () => {
     const page = await context.newPage()
     const errors = watchErrors(page)
     const fetched: string[] = []
@@ -100,9 +100,19 @@ describe('styles of a page', () => {
     const html = await (await goto(page, `/tags/${tag}`))!.text()
     const links = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)"[^>]*>/g)]
     const inline = links.filter(([link]) => link!.endsWith(' disabled>')).map(([, href]) => href!)
+    const later = links.filter(([link]) => !link!.endsWith(' disabled>')).map(([, href]) => href!)
     expect(inline.length).toBeGreaterThan(2)
     await page.waitForLoadState('networkidle')
+    expect(fetched.sort()).toEqual(later.sort())
+
+    // The upload page's code, its stylesheet with it, comes as the pointer reaches a card's link.
+    const opened = page.locator(`[data-testid="upload-card"][data-upload-id="${id}"] .description a`)
+    await opened.hover()
+    await expect.poll(() => fetched.length).toBeGreaterThan(later.length)
     expect(fetched.filter(path => inline.includes(path))).toEqual([])
+    await opened.click()
+    await page.waitForURL(`**/upload/${id}`)
+    await page.getByTestId('upload-description').waitFor()
     expect(errors).toEqual([])
     await page.close()
   })

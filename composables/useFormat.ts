@@ -1,28 +1,24 @@
-/** One formatter for every date: toLocaleDateString builds a new one per call, a cost a page of cards pays dozens of times. */
-const DATE_FORMAT = new Intl.DateTimeFormat('en-GB', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' })
-const DAY_MS = 86_400_000
 /**
- * Each UTC day's text, formatted once: a page of 48 cards spent 1.5% of its
- * render in the formatter (`node --cpu-prof`), and its cards share a few days.
+ * Dates are written by hand, not by Intl.DateTimeFormat: a page's first
+ * formatter loads the locale's data, 20-27 ms (a quarter of the home page's
+ * JavaScript time as it loads, in a CPU profile of Chromium; docs/performance.md,
+ * "First paint"), and the server and every browser must write the same text for
+ * hydration, whatever their ICU. The months are en-GB's short names as
+ * Node's ICU writes them ("Sept"), which the site always showed.
  */
-const formattedDays = new Map<number, string>()
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sept', 'Oct', 'Nov', 'Dec'] as const
+
+/** "1 Dec 2026": the UTC day of `date`. */
+function dayOf(date: Date): string {
+  return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`
+}
 
 /** Display helpers shared by the pages. */
 export function formatDate(iso: string | null | undefined): string {
   if (!iso) return ''
   const time = Date.parse(iso)
-  if (Number.isNaN(time)) return ''
-  const day = Math.floor(time / DAY_MS)
-  let text = formattedDays.get(day)
-  if (text === undefined) {
-    if (formattedDays.size >= 1000) formattedDays.clear()
-    text = DATE_FORMAT.format(time)
-    formattedDays.set(day, text)
-  }
-  return text
+  return Number.isNaN(time) ? '' : dayOf(new Date(time))
 }
-
-const DATE_TIME_FORMAT = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })
 
 /**
  * A moment to the minute, in UTC like every date on the site ("1 Dec 2026, 16:05 UTC"):
@@ -31,7 +27,10 @@ const DATE_TIME_FORMAT = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium',
 export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return ''
   const time = Date.parse(iso)
-  return Number.isNaN(time) ? '' : `${DATE_TIME_FORMAT.format(time)} UTC`
+  if (Number.isNaN(time)) return ''
+  const date = new Date(time)
+  const twoDigits = (value: number) => String(value).padStart(2, '0')
+  return `${dayOf(date)}, ${twoDigits(date.getUTCHours())}:${twoDigits(date.getUTCMinutes())} UTC`
 }
 
 export function formatRating(rating: number | null | undefined): string {

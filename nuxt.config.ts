@@ -142,7 +142,8 @@ export default defineNuxtConfig({
     vue: { features: { optionsAPI: false } },
     // Browsers preload modules themselves (Safari since 17); an older one loads the same
     // chunks as the entry imports them, only later. Nuxt's polyfill is left out of the entry.
-    $client: { build: { minify: 'terser', modulePreload: { polyfill: false } } },
+    // PROFILE_BUILD=1: not minified and with source maps, for `npm run profile:page` to name source lines.
+    $client: { build: { minify: process.env.PROFILE_BUILD === '1' ? false : 'terser', sourcemap: process.env.PROFILE_BUILD === '1', modulePreload: { polyfill: false } } },
   },
   // Incremental: a type check re-checks only what changed since the last one. Its state is
   // kept outside .nuxt, which `nuxt prepare` empties (tsconfig paths are relative to .nuxt).

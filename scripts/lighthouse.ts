@@ -12,76 +12,13 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { brotliCompressSync, constants } from 'node:zlib'
-import sharp from 'sharp'
 import lighthouse from 'lighthouse'
 import { freePort, startServer, type RunningServer } from '../tests/support/server'
+import { seedPages } from './lib/page-fixtures'
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3)
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium'
-
-async function json(server: RunningServer, path: string, init: { method?: string, token?: string, body?: unknown } = {}) {
-  const headers: Record<string, string> = { origin: server.url }
-  if (init.token) headers.cookie = `auth-token=${init.token}`
-  let body: BodyInit | undefined
-  if (init.body instanceof FormData) body = init.body
-  else if (init.body !== undefined) {
-    headers['content-type'] = 'application/json'
-    body = JSON.stringify(init.body)
-  }
-  const response = await fetch(`${server.url}${path}`, { method: init.method ?? 'GET', headers, body })
-  const text = await response.text()
-  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status} ${text}`)
-  return { body: JSON.parse(text), cookie: response.headers.getSetCookie().join('; ') }
-}
-
-/** A picture with a photo's worth of detail: a gradient and shapes placed at random, so no two look alike to the duplicate check. */
-function picture(hue: number, width: number, height: number): Promise<Buffer> {
-  const shapes = Array.from({ length: 8 }, (_, i) => {
-    const [x, y, r] = [Math.random() * width, Math.random() * height, (0.05 + Math.random() * 0.2) * height]
-    return i % 2
-      ? `<circle cx="${x}" cy="${y}" r="${r}" fill="hsl(${(hue + i * 40) % 360},85%,${30 + i * 7}%)"/>`
-      : `<rect x="${x - r}" y="${y - r}" width="${2 * r}" height="${r}" fill="hsl(${(hue + i * 50) % 360},70%,${80 - i * 6}%)"/>`
-  }).join('')
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
-    <defs><linearGradient id="g" x1="${Math.random()}" y1="0" x2="${Math.random()}" y2="1">
-      <stop offset="0" stop-color="hsl(${hue},80%,60%)"/><stop offset="1" stop-color="hsl(${(hue + 120) % 360},70%,25%)"/>
-    </linearGradient></defs>
-    <rect width="100%" height="100%" fill="url(#g)"/>${shapes}
-  </svg>`
-  return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer()
-}
-
-async function register(server: RunningServer, name: string): Promise<string> {
-  const { cookie } = await json(server, '/api/auth', { method: 'POST', body: { action: 'register', email: `${name}@example.com`, username: name, password: 'correct horse battery' } })
-  const token = /auth-token=([^;]+)/.exec(cookie)?.[1]
-  if (!token) throw new Error('no session cookie after registration')
-  return token
-}
-
-async function seed(server: RunningServer) {
-  const owner = await register(server, 'lighthouse_owner')
-  const voter = await register(server, 'lighthouse_voter')
-  const ids: string[] = []
-  for (let i = 0; i < 20; i++) {
-    const form = new FormData()
-    form.set('description', i % 5 === 4 ? `A link worth a look, number ${i + 1}` : `A sunset over the bay, picture ${i + 1}`)
-    form.set('tags', i % 2 ? 'Sunset, Beach' : 'Sunset')
-    if (i % 5 === 4) {
-      form.set('upload_type', 'link')
-      form.set('external_url', i % 10 === 4 ? `https://www.youtube.com/watch?v=video${i}` : `https://example.com/article-${i}`)
-    }
-    else {
-      form.set('upload_type', 'image')
-      form.set('file', new Blob([new Uint8Array(await picture(i * 37, i % 3 ? 1600 : 1080, i % 3 ? 1067 : 1350))], { type: 'image/jpeg' }), `sunset-${i}.jpg`)
-    }
-    ids.push((await json(server, '/api/upload', { method: 'POST', token: owner, body: form })).body.upload.id)
-  }
-  for (const [i, id] of ids.entries()) {
-    if (i % 3 !== 2) await json(server, '/api/vote', { method: 'POST', token: voter, body: { uploadId: id, vote: i % 2 ? 'fucks' : 'does_not_fuck' } })
-  }
-  return { imageId: ids[0]!, username: 'lighthouse_owner' }
-}
 
 /** The home page's first-load JavaScript: every script and module preload of its HTML, compressed with brotli (quality 11, as served precompressed). */
 async function firstLoadJs(server: RunningServer): Promise<{ files: number, raw: number, brotli: number }> {
@@ -136,7 +73,7 @@ async function main() {
   const server = await startServer({}, { engine: 'sqlite' })
   const chrome = await launchChromium()
   try {
-    const fixtures = await seed(server)
+    const fixtures = await seedPages(server)
     const pages = [
       ['home', '/'],
       ['upload page', `/upload/${fixtures.imageId}`],

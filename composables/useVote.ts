@@ -84,7 +84,7 @@ export async function fingerprint(): Promise<string> {
   const signals = [
     nav.userAgent, nav.language, (nav.languages ?? []).join(','), nav.platform, nav.hardwareConcurrency, nav.deviceMemory ?? '',
     nav.maxTouchPoints, screen.width, screen.height, screen.colorDepth, window.devicePixelRatio,
-    Intl.DateTimeFormat().resolvedOptions().timeZone, new Date().getTimezoneOffset(), canvasSignal(),
+    await timeZone(), new Date().getTimezoneOffset(), canvasSignal(),
   ].join('|')
   const value = await sha256Hex(signals)
   try {
@@ -92,6 +92,37 @@ export async function fingerprint(): Promise<string> {
   }
   catch { /* not kept: recomputed next time, to the same value */ }
   return value
+}
+
+/** How long the time zone's worker may take before the page reads the zone itself. */
+const TIME_ZONE_WORKER_MS = 2000
+
+/**
+ * The browser's time zone (its IANA name), read by a worker: the first
+ * Intl.DateTimeFormat of a page loads the locale's data, 33-40 ms of Chromium's
+ * main thread at full speed, on a first visit to vote mode before its first
+ * card (docs/performance.md, "Profiling"). Where no worker starts or answers
+ * in time, the page reads the same name itself.
+ */
+function timeZone(): Promise<string> {
+  const here = () => Intl.DateTimeFormat().resolvedOptions().timeZone
+  let worker: Worker
+  try {
+    worker = new Worker(new URL('./time-zone-worker.ts', import.meta.url), { type: 'module' })
+  }
+  catch {
+    return Promise.resolve(here())
+  }
+  return new Promise<string>((resolve) => {
+    const done = (zone: string) => {
+      clearTimeout(timer)
+      worker.terminate()
+      resolve(zone)
+    }
+    const timer = setTimeout(() => done(here()), TIME_ZONE_WORKER_MS)
+    worker.onmessage = (event: MessageEvent<unknown>) => done(typeof event.data === 'string' ? event.data : here())
+    worker.onerror = () => done(here())
+  })
 }
 
 function canvasSignal(): string {

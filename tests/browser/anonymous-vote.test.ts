@@ -42,6 +42,32 @@ describe('anonymous voting', () => {
     await context.close()
   })
 
+  it('gives a browser one fingerprint whether a worker reads its time zone or the page does', async () => {
+    const owner = await registerUser()
+    await seedLink(owner, { description: 'Fingerprint target' })
+    async function fingerprintOf(withWorker: boolean) {
+      const context = await browser.newContext({ baseURL: sharedServer().baseURL, viewport: { width: 1280, height: 900 }, timezoneId: 'Pacific/Chatham' })
+      if (!withWorker) await context.addInitScript(() => Reflect.deleteProperty(window, 'Worker'))
+      const page = await context.newPage()
+      const errors = watchErrors(page)
+      const workers: string[] = []
+      page.on('worker', worker => workers.push(new URL(worker.url()).pathname))
+      const sent = page.waitForRequest(request => request.url().includes('/api/vote/next'))
+      await goto(page, '/vote')
+      const fingerprint = new URL((await sent).url()).searchParams.get('clientFingerprint')
+      const kept = await page.evaluate(() => localStorage.getItem('dif:fingerprint'))
+      expect(errors).toEqual([])
+      await context.close()
+      return { fingerprint, kept, workers }
+    }
+    const [withWorker, without] = [await fingerprintOf(true), await fingerprintOf(false)]
+    expect(withWorker.fingerprint).toMatch(/^[0-9a-f]{64}$/)
+    expect(withWorker.kept).toBe(withWorker.fingerprint)
+    expect(withWorker.workers).toEqual([expect.stringMatching(/^\/_nuxt\/time-zone-worker-[\w-]+\.js$/)])
+    expect(without.workers).toEqual([])
+    expect(without.fingerprint).toBe(withWorker.fingerprint)
+  })
+
   it('asks for a second key press before casting, and shows the vote again after a reload', async () => {
     const owner = await registerUser()
     const id = await seedLink(owner, { description: 'Keyboard anonymous target' })

@@ -42,22 +42,20 @@ export function stylesheetMover(cssText: (href: string) => Promise<string | null
     return whole
   }
 
-  /** Disabled links to the files Nuxt links not at all because the page carries them whole (its page's and layout's). */
-  const unlinked = new Map<string, Promise<string[]>>()
-  function carriedWhole(inline: string, linked: Set<string>): Promise<string[]> {
-    let links = unlinked.get(inline)
-    if (!links) {
-      if (unlinked.size >= KEPT_STYLE_SETS) unlinked.delete(unlinked.keys().next().value!)
-      links = (async () => {
+  /** The files of `stylesheets` the page carries whole, worked out once per set of inline styles. */
+  const wholeFiles = new Map<string, Promise<string[]>>()
+  function carriedWhole(inline: string): Promise<string[]> {
+    let files = wholeFiles.get(inline)
+    if (!files) {
+      if (wholeFiles.size >= KEPT_STYLE_SETS) wholeFiles.delete(wholeFiles.keys().next().value!)
+      files = (async () => {
         const found: string[] = []
-        for (const href of stylesheets) {
-          if (!linked.has(href) && await wholeIn(inline, href) === true) found.push(`<link rel="stylesheet" href="${href}" crossorigin disabled>`)
-        }
+        for (const href of stylesheets) if (await wholeIn(inline, href) === true) found.push(href)
         return found
       })()
-      unlinked.set(inline, links)
+      wholeFiles.set(inline, files)
     }
-    return links
+    return files
   }
 
   return async function withoutBlockingStylesheets(head: string[]): Promise<{ head: string[], later: string[] }> {
@@ -79,7 +77,11 @@ export function stylesheetMover(cssText: (href: string) => Promise<string | null
       }
       out.push(rest)
     }
-    return { head: out, later: [...later, ...await carriedWhole(inline, linked)] }
+    // The files Nuxt does not link at all because the page carries them whole (its page's and layout's).
+    for (const href of await carriedWhole(inline)) {
+      if (!linked.has(href)) later.push(`<link rel="stylesheet" href="${href}" crossorigin disabled>`)
+    }
+    return { head: out, later }
   }
 }
 

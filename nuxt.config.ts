@@ -8,6 +8,9 @@ const rateLimit = (max: number, windowSeconds: number) => ({ max, windowSeconds 
 /** TypeScript options of one of the generated tsconfigs (in .nuxt): incremental, its state in node_modules/.cache. */
 const incrementalIn = (name: string) => ({ incremental: true, tsBuildInfoFile: `../node_modules/.cache/typecheck/${name}.tsbuildinfo` })
 
+// PROFILE_BUILD=1: the browser's code not minified and with source maps, for `npm run profile:page` to name source lines.
+const profileBuild = process.env.PROFILE_BUILD === '1'
+
 const pageRoutes: string[] = []
 // Every stylesheet of the browser's build, as the manifest names them before Nuxt drops the ones it inlines (server/plugins/inlined-styles.ts).
 const buildStylesheets: string[] = []
@@ -142,8 +145,7 @@ export default defineNuxtConfig({
     vue: { features: { optionsAPI: false } },
     // Browsers preload modules themselves (Safari since 17); an older one loads the same
     // chunks as the entry imports them, only later. Nuxt's polyfill is left out of the entry.
-    // PROFILE_BUILD=1: not minified and with source maps, for `npm run profile:page` to name source lines.
-    $client: { build: { minify: process.env.PROFILE_BUILD === '1' ? false : 'terser', sourcemap: process.env.PROFILE_BUILD === '1', modulePreload: { polyfill: false } } },
+    $client: { build: { minify: profileBuild ? false : 'terser', sourcemap: profileBuild, modulePreload: { polyfill: false } } },
   },
   // Incremental: a type check re-checks only what changed since the last one. Its state is
   // kept outside .nuxt, which `nuxt prepare` empties (tsconfig paths are relative to .nuxt).

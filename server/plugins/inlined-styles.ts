@@ -8,7 +8,8 @@ import { stylesheetMover } from '../utils/inlined-styles'
  * (the site's stylesheet among them, app.vue) into the page's head, and
  * still links each file they came from. Each link moves after the page's
  * markup, where it blocks nothing shown: disabled when its every rule is
- * already in the page, as it is for one the page may show later. Any other
+ * already in the page, as it was otherwise (a component the page may show
+ * later). Any other
  * file of the build the page carries whole (its page's and layout's, which
  * Nuxt does not link) gets a disabled link too: the app's code, loading a
  * page's code, links each stylesheet it finds no link to. When

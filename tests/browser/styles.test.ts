@@ -90,6 +90,29 @@ describe('styles of a page', () => {
     await page.close()
   })
 
+  it('are the site\'s own on an error page loaded on its own, as on one reached within the app', async () => {
+    const page = await context.newPage()
+    const missing = `/upload/${randomUUID()}`
+    expect((await goto(page, missing))!.status()).toBe(404)
+    await page.getByTestId('error-page').waitFor()
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--brand').trim())).not.toBe('')
+    const alone = await looks(page)
+
+    await goto(page, '/')
+    await page.evaluate((href) => {
+      const link = Object.assign(document.createElement('a'), { href, textContent: 'Missing' })
+      link.dataset.appLink = ''
+      link.id = 'missing-link'
+      document.body.prepend(link)
+    }, missing)
+    await page.locator('#missing-link').click()
+    await page.getByTestId('error-page').waitFor()
+    const [aloneShared, within] = shared(alone, await looks(page))
+    expect(aloneShared.filter(look => look.startsWith('error-page:') || look.startsWith('code:'))).toHaveLength(2)
+    expect(aloneShared).toEqual(within)
+    await page.close()
+  })
+
   it('are not fetched again once the page runs, nor another page\'s before a pointer comes over its link', async () => {
     const page = await context.newPage()
     const errors = watchErrors(page)

@@ -7,8 +7,8 @@ import { sitePageSession, type Who } from './site-pages'
 /**
  * What a phone shows beyond every page fitting its width (which the accessibility walk
  * checks of each page, docs/behaviour.md, Basics): tables whose controls lie whole inside
- * the screen, no key hints on a touch screen, and a settings page that still fits once it
- * shows a new token.
+ * the screen, no key hints on a touch screen, a list's title row that wraps rather than
+ * squeezing its heading, and a settings page that still fits once it shows a new token.
  */
 const WIDTH = PHONE.width
 
@@ -60,6 +60,21 @@ describe(`pages at ${WIDTH} px`, () => {
     const tops = await page.locator('nav[aria-label="Sort uploads"] a').evaluateAll(tabs => tabs.map(tab => Math.round(tab.getBoundingClientRect().top)))
     expect(tops).toHaveLength(6)
     expect(new Set(tops).size).toBe(1)
+    await page.close()
+  })
+
+  it('a list\'s title row gives its heading the row\'s width, and each control beside it one line', async () => {
+    const page = await (await contextFor('guest')).newPage()
+    await goto(page, '/tags/a-rather-long-tag-for-a-phone')
+    const row = page.locator('.feed .section-title')
+    const [heading, whole] = await Promise.all([row.locator('h2').boundingBox(), row.boundingBox()])
+    expect(heading!.width / whole!.width).toBeGreaterThan(0.9)
+    const lines = await page.locator('.feed .blind-toggle').evaluate((label) => {
+      const range = document.createRange()
+      range.selectNodeContents([...label.childNodes].find(node => node.nodeType === Node.TEXT_NODE && node.textContent!.trim() !== '')!)
+      return new Set([...range.getClientRects()].map(rect => Math.round(rect.top))).size
+    })
+    expect(lines).toBe(1)
     await page.close()
   })
 

@@ -40,6 +40,11 @@ describe('search in Chromium', () => {
     await box.press('Enter')
     await page.waitForURL(url => url.pathname === '/search' && url.searchParams.get('q') === `${TAG}-two OR ${TAG}`)
     await page.getByText('2 uploads').waitFor()
+    // The count beside the heading, the feed link at the row's end.
+    const [heading, count, feed, row] = await Promise.all(['#results-title', 'text=2 uploads', '[aria-labelledby=results-title] .feed-link', '[aria-labelledby=results-title] .section-title']
+      .map(selector => page.locator(selector).boundingBox()))
+    expect(count!.x - (heading!.x + heading!.width)).toBeLessThan(24)
+    expect(row!.x + row!.width - (feed!.x + feed!.width)).toBeLessThan(1)
     expect(errors).toEqual([])
     await context.close()
   })

@@ -75,6 +75,7 @@ describe('the favourite heart', () => {
     await page.waitForURL(url => url.pathname === '/favourites')
     await expect(page.locator(`[data-upload-id="${id}"]`).count()).resolves.toBe(1)
     await expect(page.innerText('[data-testid=favourites-total]')).resolves.toBe('1 favourite in all.')
+    await expect(page.innerText('.favourites-header p')).resolves.toBe('Uploads you marked with the heart, newest first. 1 favourite in all. Others see them on your profile. Change')
     // Taken back there, the card stays for an undo, and the total says what is left.
     await page.locator(`[data-upload-id="${id}"] [data-testid=favourite]`).click()
     await settled('false')

@@ -73,6 +73,16 @@ describe('search in Chromium', () => {
       expect(await page.locator('input[name=q]').count()).toBe(1)
       expect(await page.locator('header input[name=q]').count()).toBe(0)
       await expect(page.locator('main input[name=q]').inputValue()).resolves.toBe(TAG)
+      // The image search's file button looks like the page's buttons, not the browser's own.
+      const looks = (element: Element, pseudo: string | null) => {
+        const style = getComputedStyle(element, pseudo)
+        return [style.backgroundColor, style.borderRadius, style.fontWeight, style.minHeight].join(' ')
+      }
+      const [fileButton, button] = await Promise.all([
+        page.locator('[data-testid=image-search-file]').evaluate(looks, '::file-selector-button'),
+        page.locator('[data-testid=image-search-form] button[type=submit]').evaluate(looks, null),
+      ])
+      expect(fileButton).toBe(button)
       if (mobile) {
         await page.click('header .menu-button')
         await page.locator('#site-nav.open').waitFor()

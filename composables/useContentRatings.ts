@@ -22,6 +22,8 @@ export const useContentRatings = perApp(() => {
   const preferences = useState<RatingPreferences>('ratings:preferences', () => ({ ...DEFAULT_RATING_PREFERENCES }))
   const revealed = useState<Record<string, true>>('ratings:revealed', () => ({}))
   const ready = useState<boolean>('ratings:ready', () => false)
+  // The choice the page was served with, before load() (useAsServed).
+  const served = { preferences: { ...preferences.value }, revealed: { ...revealed.value } }
 
   let reading: Promise<void> | undefined
   /** Saves begun: the account's choice read before one of them would put back what it replaced. */
@@ -36,6 +38,12 @@ export const useContentRatings = perApp(() => {
   }
 
   async function read() {
+    await readChoice()
+    const now = preferences.value
+    if (now.explicit !== served.preferences.explicit || now.suggestive !== served.preferences.suggestive) hydrateWaitingNow()
+  }
+
+  async function readChoice() {
     if (signedIn.value) {
       const begun = saves
       const saved = await api<Preferences>('/api/profile/preferences').catch(() => null)
@@ -72,12 +80,17 @@ export const useContentRatings = perApp(() => {
   const blurred = (upload: { id: string, rating: ContentRating }) => choice(upload.rating) === 'blur' && !revealed.value[upload.id]
   /** Whether an upload is left out of the page's lists. */
   const hidden = (upload: { rating: ContentRating }) => choice(upload.rating) === 'hide'
+  /** `blurred` and `hidden` of the page as served. */
+  const asServed = {
+    blurred: (upload: { id: string, rating: ContentRating }) => choiceFor(upload.rating, served.preferences) === 'blur' && !served.revealed[upload.id],
+    hidden: (upload: { rating: ContentRating }) => choiceFor(upload.rating, served.preferences) === 'hide',
+  }
   /** The ratings a screen asks the server for (`rating=`): all but those hidden; null when nothing is hidden. */
   const shown = () => ratingsShown(undefined, preferences.value)
   const reveal = (id: string) => {
     revealed.value = { ...revealed.value, [id]: true }
   }
-  return { preferences, load, save, blurred, hidden, shown, reveal }
+  return { preferences, load, save, blurred, hidden, asServed, shown, reveal }
 })
 
 /** useContentRatings, its choice read once the page is hydrated. */

@@ -128,6 +128,8 @@ const sharedBlindVoting = perApp(() => {
   const accountVoted = useState<Record<string, true>>('blind-voting:account-voted', () => ({}))
   const asked = useState<Record<string, true>>('blind-voting:asked', () => ({}))
   const ready = useState<boolean>('blind-voting:ready', () => false)
+  // The state the page was served with, before load() (useAsServed).
+  const served = { enabled: enabled.value, voted: [...voted.value], accountVoted: { ...accountVoted.value } }
 
   /** Reads the setting and the votes kept in this browser, once per page load (client only). */
   async function load() {
@@ -141,6 +143,7 @@ const sharedBlindVoting = perApp(() => {
     if (signedIn.value) {
       enabled.value = filters.blindVoting.value ?? await filters.loadAll().then(saved => saved.blindVoting, () => enabled.value)
     }
+    if (enabled.value !== served.enabled) hydrateWaitingNow()
     askAboutShown()
   }
 
@@ -207,6 +210,8 @@ const sharedBlindVoting = perApp(() => {
 
   /** Whether a card hides this upload's counts. */
   const hides = (uploadId: string) => enabled.value && !voted.value.includes(uploadId) && !accountVoted.value[uploadId] && anonymousVoteOf(uploadId) === null
+  /** Whether a card of the page as served hid them (the server knows no vote kept in this browser). */
+  const hidAsServed = (uploadId: string) => served.enabled && !served.voted.includes(uploadId) && !served.accountVoted[uploadId]
 
   /**
    * During a server render for a signed-in account with blind voting on: the
@@ -236,5 +241,5 @@ const sharedBlindVoting = perApp(() => {
     return uploads.map(upload => accountVoted.value[upload.id] ? upload : { ...upload, upvotes: 0, downvote_count: 0, stats: HIDDEN_STATS })
   }
 
-  return { enabled, setEnabled, markVoted, shown, hides, load, withoutHiddenCounts }
+  return { enabled, served, setEnabled, markVoted, shown, hides, hidAsServed, load, withoutHiddenCounts }
 })

@@ -6,6 +6,7 @@ import { api } from '../support/api'
 import { uploadForm } from '../support/images'
 import { goto, noisePng, registerUser, signedInContext, watchErrors } from './helpers'
 import { sharedServer } from '../support/shared-server'
+import { complaints, reportViolations } from './complaints'
 
 describe('content ratings in the UI', () => {
   let browser: Browser
@@ -66,6 +67,42 @@ describe('content ratings in the UI', () => {
     await expect(settings.locator(card).count()).resolves.toBe(0)
     expect(signedInErrors).toEqual([])
     await signedIn.close()
+  })
+
+  it('hydrates the home page\'s late feed as it was served, then shows a visitor\'s blurring and blind voting', async () => {
+    const owner = await registerUser()
+    const tag = `late-${randomUUID().slice(0, 8)}`
+    const suggestive = await api('/api/upload', { method: 'POST', token: owner.token, body: uploadForm(
+      { upload_type: 'image', description: 'Suggestive picture', tags: tag, rating: 'suggestive' },
+      { data: await noisePng(), name: 'x.png', type: 'image/png' },
+    ) })
+    expect(suggestive.status).toBe(201)
+    const link = await api('/api/upload', { method: 'POST', token: owner.token, body: uploadForm({ upload_type: 'link', description: 'Voted link', tags: tag, external_url: `https://example.com/${tag}` }) })
+    expect(link.status).toBe(201)
+    expect((await api('/api/vote', { method: 'POST', token: (await registerUser()).token, body: { uploadId: link.body.upload.id, vote: 'fucks' } })).status).toBe(200)
+
+    // A visitor who blurs suggestive uploads and votes blind, kept in this browser: the server
+    // renders the defaults. On a phone the feed is below the fold and hydrates once scrolled to,
+    // after the page read the choices: it first renders what the server did (else Vue keeps the
+    // served class and checkbox), then the choices.
+    const context = await newContext(browser, sharedServer().baseURL, { mobile: true })
+    await context.addInitScript(() => {
+      localStorage.setItem('dif:rating-preferences', JSON.stringify({ explicit: 'blur', suggestive: 'blur' }))
+      localStorage.setItem('dif:blind-voting', 'on')
+    })
+    await reportViolations(context)
+    const page = await context.newPage()
+    const found = complaints(page, 200)
+    await goto(page, '/')
+    const feed = page.locator('[aria-labelledby=feed-title]')
+    await page.waitForLoadState('networkidle')
+    await feed.locator(`[data-upload-id="${link.body.upload.id}"]`).scrollIntoViewIfNeeded()
+    // Hydrated a moment after it came into view: its switch then shows blind voting on.
+    await page.waitForFunction(() => (document.querySelector('[aria-labelledby=feed-title] [data-testid=blind-toggle]') as HTMLInputElement).checked, null, { timeout: 5000 })
+    await expect(feed.locator(`[data-upload-id="${suggestive.body.upload.id}"] .preview.rating-blurred`).count()).resolves.toBe(1)
+    await expect(feed.locator(`[data-upload-id="${link.body.upload.id}"] [data-testid=blind-rating]`).count()).resolves.toBe(1)
+    expect(found).toEqual([])
+    await context.close()
   })
 
   it('keeps a choice made in Settings while the saved one was still being read', async () => {

@@ -6,7 +6,7 @@
  * What a page reads after its hydration (blind voting, the content ratings
  * kept in this browser) and what a visitor does on it (a favourite, a blurred
  * picture shown) change shared state. A component hydrated late (the home
- * page's grids below the fold, `hydrate-on-visible`) would otherwise render
+ * page's grids below the fold, hydrateInViewOrReached) would otherwise render
  * that new state over the markup of the old: Vue leaves a class or a checkbox
  * as the markup has it, and a blurred picture could stay unblurred. Where a
  * value differs, the component renders once more as it is mounted; where none

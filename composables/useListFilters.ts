@@ -210,8 +210,11 @@ const sharedBlindVoting = perApp(() => {
 
   /** Whether a card hides this upload's counts. */
   const hides = (uploadId: string) => enabled.value && !voted.value.includes(uploadId) && !accountVoted.value[uploadId] && anonymousVoteOf(uploadId) === null
-  /** Whether a card of the page as served hid them (the server knows no vote kept in this browser). */
-  const hidAsServed = (uploadId: string) => served.enabled && !served.voted.includes(uploadId) && !served.accountVoted[uploadId]
+  /** The setting and `hides` of the page as served (the server knows no vote kept in this browser). */
+  const asServed = {
+    enabled: served.enabled,
+    hides: (uploadId: string) => served.enabled && !served.voted.includes(uploadId) && !served.accountVoted[uploadId],
+  }
 
   /**
    * During a server render for a signed-in account with blind voting on: the
@@ -241,5 +244,5 @@ const sharedBlindVoting = perApp(() => {
     return uploads.map(upload => accountVoted.value[upload.id] ? upload : { ...upload, upvotes: 0, downvote_count: 0, stats: HIDDEN_STATS })
   }
 
-  return { enabled, served, setEnabled, markVoted, shown, hides, hidAsServed, load, withoutHiddenCounts }
+  return { enabled, setEnabled, markVoted, shown, hides, asServed, load, withoutHiddenCounts }
 })

@@ -8,6 +8,19 @@ import { goto, noisePng, registerUser, signedInContext, watchErrors } from './he
 import { sharedServer } from '../support/shared-server'
 import { complaints, reportViolations } from './complaints'
 
+/** A new account's picture of `rating` and a link, both tagged `tag`; their ids. */
+async function pictureAndLink(tag: string, made: { rating: string, picture: string, link: string }) {
+  const owner = await registerUser()
+  const picture = await api('/api/upload', { method: 'POST', token: owner.token, body: uploadForm(
+    { upload_type: 'image', description: made.picture, tags: tag, rating: made.rating },
+    { data: await noisePng(), name: 'x.png', type: 'image/png' },
+  ) })
+  expect(picture.status).toBe(201)
+  const link = await api('/api/upload', { method: 'POST', token: owner.token, body: uploadForm({ upload_type: 'link', description: made.link, tags: tag, external_url: `https://example.com/${tag}` }) })
+  expect(link.status).toBe(201)
+  return { picture: picture.body.upload.id as string, link: link.body.upload.id as string }
+}
+
 describe('content ratings in the UI', () => {
   let browser: Browser
   beforeAll(async () => {
@@ -16,16 +29,8 @@ describe('content ratings in the UI', () => {
   afterAll(() => browser?.close())
 
   it('blurs an explicit card with a keyboard-reachable Show, a visitor\'s header toggle, and an account\'s hide in Settings', async () => {
-    const owner = await registerUser()
     const tag = `blur-${randomUUID().slice(0, 8)}`
-    const created = await api('/api/upload', { method: 'POST', token: owner.token, body: uploadForm(
-      { upload_type: 'image', description: 'Explicit picture', tags: tag, rating: 'explicit' },
-      { data: await noisePng(), name: 'x.png', type: 'image/png' },
-    ) })
-    expect(created.status).toBe(201)
-    const id = created.body.upload.id as string
-    const safe = await api('/api/upload', { method: 'POST', token: owner.token, body: uploadForm({ upload_type: 'link', description: 'Safe link', tags: tag, external_url: `https://example.com/${tag}` }) })
-    expect(safe.status).toBe(201)
+    const { picture: id, link: safeId } = await pictureAndLink(tag, { rating: 'explicit', picture: 'Explicit picture', link: 'Safe link' })
     const card = `[data-upload-id="${id}"]`
 
     // A visitor: blurred by default, a Show button the keyboard reaches reveals it.
@@ -63,23 +68,16 @@ describe('content ratings in the UI', () => {
     await settings.waitForSelector('[data-testid=settings-content-ratings] [role=status]')
     expect((await api('/api/profile/preferences', { token: viewer.token })).body).toMatchObject({ explicit: 'hide', suggestive: 'show' })
     await goto(settings, `/tags/${tag}`)
-    await expect(settings.locator(`[data-upload-id="${safe.body.upload.id}"]`).count()).resolves.toBe(1)
+    await expect(settings.locator(`[data-upload-id="${safeId}"]`).count()).resolves.toBe(1)
     await expect(settings.locator(card).count()).resolves.toBe(0)
     expect(signedInErrors).toEqual([])
     await signedIn.close()
   })
 
   it('hydrates the home page\'s late feed as it was served, then shows a visitor\'s blurring and blind voting', async () => {
-    const owner = await registerUser()
     const tag = `late-${randomUUID().slice(0, 8)}`
-    const suggestive = await api('/api/upload', { method: 'POST', token: owner.token, body: uploadForm(
-      { upload_type: 'image', description: 'Suggestive picture', tags: tag, rating: 'suggestive' },
-      { data: await noisePng(), name: 'x.png', type: 'image/png' },
-    ) })
-    expect(suggestive.status).toBe(201)
-    const link = await api('/api/upload', { method: 'POST', token: owner.token, body: uploadForm({ upload_type: 'link', description: 'Voted link', tags: tag, external_url: `https://example.com/${tag}` }) })
-    expect(link.status).toBe(201)
-    expect((await api('/api/vote', { method: 'POST', token: (await registerUser()).token, body: { uploadId: link.body.upload.id, vote: 'fucks' } })).status).toBe(200)
+    const { picture: suggestiveId, link: linkId } = await pictureAndLink(tag, { rating: 'suggestive', picture: 'Suggestive picture', link: 'Voted link' })
+    expect((await api('/api/vote', { method: 'POST', token: (await registerUser()).token, body: { uploadId: linkId, vote: 'fucks' } })).status).toBe(200)
 
     // A visitor who blurs suggestive uploads and votes blind, kept in this browser: the server
     // renders the defaults. On a phone the feed is below the fold and hydrates once scrolled to,
@@ -96,11 +94,11 @@ describe('content ratings in the UI', () => {
     await goto(page, '/')
     const feed = page.locator('[aria-labelledby=feed-title]')
     await page.waitForLoadState('networkidle')
-    await feed.locator(`[data-upload-id="${link.body.upload.id}"]`).scrollIntoViewIfNeeded()
+    await feed.locator(`[data-upload-id="${linkId}"]`).scrollIntoViewIfNeeded()
     // Hydrated a moment after it came into view: its switch then shows blind voting on.
     await page.waitForFunction(() => (document.querySelector('[aria-labelledby=feed-title] [data-testid=blind-toggle]') as HTMLInputElement).checked, null, { timeout: 5000 })
-    await expect(feed.locator(`[data-upload-id="${suggestive.body.upload.id}"] .preview.rating-blurred`).count()).resolves.toBe(1)
-    await expect(feed.locator(`[data-upload-id="${link.body.upload.id}"] [data-testid=blind-rating]`).count()).resolves.toBe(1)
+    await expect(feed.locator(`[data-upload-id="${suggestiveId}"] .preview.rating-blurred`).count()).resolves.toBe(1)
+    await expect(feed.locator(`[data-upload-id="${linkId}"] [data-testid=blind-rating]`).count()).resolves.toBe(1)
     expect(found).toEqual([])
     await context.close()
   })

@@ -17,7 +17,7 @@ import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Database, Executor } from '../server/database/port'
 import { inList, sql } from '../server/database/sql'
-import { duelKey, duelLeaderboard, judgeDuel, nextDuel, type DuelJudge } from '../server/services/duels'
+import { duelKey, duelLeaderboard, judgeDuel, nextDuel, openDuel, type DuelJudge } from '../server/services/duels'
 import { setListCacheEnabled } from '../server/services/list-cache'
 import { openMigrated } from './lib/database'
 import { random } from './lib/seed'
@@ -115,7 +115,7 @@ async function main() {
     const times: number[] = []
     for (const { judge, duel } of duels) {
       const start = performance.now()
-      await judgeDuel(db, key, judge, { duelId: duel.duelId!, winner: 'left' })
+      await judgeDuel(db, judge, openDuel(key, duel.duelId!, judge), 'left')
       times.push(performance.now() - start)
     }
     rows.push(['POST /api/duel (a visitor\'s first judgement)', times.sort((a, b) => a - b)[Math.floor(RUNS / 2)]!])

@@ -9,7 +9,7 @@ import type { IncomingHttpHeaders } from 'node:http'
 import type { Database } from '../../server/database/port'
 import { inList, sql } from '../../server/database/sql'
 import { postComment, voteComment } from '../../server/services/comments'
-import { duelKey, DUEL_TTL_MS, judgeDuel, signDuel } from '../../server/services/duels'
+import { duelKey, DUEL_TTL_MS, judgeDuel, openDuel, signDuel } from '../../server/services/duels'
 import { setFavourite } from '../../server/services/favourites'
 import { editUpload } from '../../server/services/upload-edits'
 import { featureList, listFilteredUploads, listUploads, listUserUploads, PUBLIC_VIEW, type ListView } from '../../server/services/lists'
@@ -410,7 +410,11 @@ export const writeScenarios: Scenario[] = [
     minimal: true,
     prepare: duels.prepare,
     requests: singleUse(duels.request),
-    baseline: (db, _url, ctx, body) => judgeDuel(db, duels.key(ctx), { userId: ctx.actor.id }, body as { duelId: string, winner: 'left' | 'right' }),
+    baseline: (db, _url, ctx, body) => {
+      const judge = { userId: ctx.actor.id }
+      const { duelId, winner } = body as { duelId: string, winner: 'left' | 'right' }
+      return judgeDuel(db, judge, openDuel(duels.key(ctx), duelId, judge), winner)
+    },
   },
 ]
 

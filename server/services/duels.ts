@@ -8,15 +8,18 @@ import { apiError } from './errors'
 import { cachedList, type DataVersion } from './list-cache'
 import { resolveSlugsIn } from './tag-rules'
 import { ENTRY_COLUMNS, filterKey, filtering, NO_FILTER, withTags, type CallerFilter, type ListRow, type Paging } from './lists'
+import { liveSessionQuery, noteSessionUse, type SessionClaims } from './sessions'
 import { hashSignal } from './votes'
 
 /**
  * Who judges a duel (docs/behaviour.md, This or That): an account, or a
  * visitor known by the fingerprint they send and the keyed hash of their IP,
  * as anonymous votes are. A pair judged under either signal counts as judged.
+ * An account judging with a cookie comes with the session's checked claims:
+ * the judgement reads the session itself and is a 401 when it is not live.
  */
 export type DuelJudge
-  = | { userId: string }
+  = | { userId: string, session?: SessionClaims }
     | { ipHash: string, fingerprint: string }
 
 /** How long a duel may be judged after it was handed out. */
@@ -188,8 +191,9 @@ interface Locked { id: string, strength: number, wins: number, losses: number }
 const standing = (row: Locked) => ({ id: row.id, strength: row.strength, wins: row.wins, losses: row.losses })
 
 /**
- * POST /api/duel: the judge's verdict on a duel handed out to them. The
- * duel's id becomes the judgement's, so it is used once (400 `Invalid duel`
+ * POST /api/duel: the judge's verdict on a duel handed out to them (its
+ * claims opened with `openDuel`, so a bad id is refused before the
+ * transaction). The duel's id becomes the judgement's, so it is used once (400 `Invalid duel`
  * after that); one judgement per judge and pair (409 `Already judged`), a
  * skip included. Locks, in the lock order (docs/behaviour.md, This or That):
  * the judge's user row (a shadow-ban waits for it, and its judgements move
@@ -197,29 +201,34 @@ const standing = (row: Locked) => ({ id: row.id, strength: row.strength, wins: r
  * under the lock and writes both, so judgements of one image apply one after
  * another on every engine and instance.
  */
-export function judgeDuel(db: Executor, key: Buffer, judge: DuelJudge, input: { duelId: string, winner: 'left' | 'right' | 'skip' }) {
-  const duel = openDuel(key, input.duelId, judge)
+export function judgeDuel(db: Executor, judge: DuelJudge, duel: DuelClaims, choice: 'left' | 'right' | 'skip') {
   const [low, high] = duel.left < duel.right ? [duel.left, duel.right] : [duel.right, duel.left]
   return db.transaction(async (tx) => {
-    let counts = input.winner !== 'skip'
+    let counts = choice !== 'skip'
+    const nowMs = Date.now()
     const userId = 'userId' in judge ? judge.userId : null
-    // The judge's row held FOR SHARE, then the pair's standings locked in id order (docs/database.md,
-    // "Locks and their order"); on PostgreSQL in one round trip: the standings' filter needs the
-    // judge's row, so it is locked before them.
-    const judgeRow = userId === null ? sql`SELECT 0 AS shadow_banned` : sql`SELECT shadow_banned FROM users WHERE id = ${userId}${FOR_SHARE}`
-    const rows = await tx.all<Locked & { shadow_banned: number }>(sql`WITH judge AS MATERIALIZED (${judgeRow})
-      SELECT s.upload_id AS id, s.strength, s.wins, s.losses, (SELECT shadow_banned FROM judge) AS shadow_banned
+    const session = 'userId' in judge ? judge.session : undefined
+    // The judge's row held FOR SHARE (with its session's, when it came with one), then the pair's
+    // standings locked in id order (docs/database.md, "Locks and their order"); on PostgreSQL in
+    // one round trip: the standings' filter needs the judge's row, so it is locked before them.
+    const judgeRow = userId === null
+      ? sql`SELECT 0 AS shadow_banned, NULL AS last_seen_at`
+      : session
+        ? liveSessionQuery(session, nowMs, { lockUser: true })
+        : sql`SELECT shadow_banned, NULL AS last_seen_at FROM users WHERE id = ${userId}${FOR_SHARE}`
+    const rows = await tx.all<Locked & { shadow_banned: number, last_seen_at: string | null }>(sql`WITH judge AS MATERIALIZED (${judgeRow})
+      SELECT s.upload_id AS id, s.strength, s.wins, s.losses, (SELECT shadow_banned FROM judge) AS shadow_banned, (SELECT last_seen_at FROM judge) AS last_seen_at
       FROM duel_standings s WHERE s.upload_id ${inList([low, high])} AND ${POOL} AND EXISTS (SELECT 1 FROM judge)
       ORDER BY s.upload_id${FOR_UPDATE_OF_STANDINGS}`)
     const lowRow = rows.find(row => row.id === low)
     const highRow = rows.find(row => row.id === high)
     if (!lowRow || !highRow) {
-      if (userId !== null && !await tx.get(sql`SELECT id FROM users WHERE id = ${userId}`)) throw apiError(401, 'Invalid or expired token')
+      if (userId !== null && !await tx.get(session ? liveSessionQuery(session, nowMs) : sql`SELECT id FROM users WHERE id = ${userId}`)) throw apiError(401, 'Invalid or expired token')
       // An image deleted or made private since the duel was handed out.
       throw invalidDuel()
     }
     if (lowRow.shadow_banned === 1) counts = false
-    const winnerId = input.winner === 'skip' ? null : input.winner === 'left' ? duel.left : duel.right
+    const winnerId = choice === 'skip' ? null : choice === 'left' ? duel.left : duel.right
     const who = 'userId' in judge ? { user: judge.userId, fingerprint: null, ip: null } : { user: null, fingerprint: judge.fingerprint, ip: judge.ipHash }
     const insert = sql`INSERT INTO duel_judgements (id, low_id, high_id, user_id, fingerprint, ip_hash, winner, counted)
       VALUES (${duel.id}, ${low}, ${high}, ${who.user}, ${who.fingerprint}, ${who.ip}, ${winnerId === null ? 'skip' : winnerId === low ? 'low' : 'high'}, ${counts ? 1 : 0})
@@ -249,6 +258,7 @@ export function judgeDuel(db: Executor, key: Buffer, judge: DuelJudge, input: { 
       throw used ? invalidDuel() : apiError(409, 'Already judged')
     }
     if (moved && tx.dialect === 'sqlite') await tx.run(moved)
+    if (session) await noteSessionUse(tx, session.sid, lowRow.last_seen_at, nowMs)
     const byId = (id: string) => standing(id === low ? lowRow : highRow)
     return { left: byId(duel.left), right: byId(duel.right) }
   })

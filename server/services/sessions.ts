@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { SignJWT, jwtVerify } from 'jose'
 import type { Executor, Row } from '../database/port'
 import type { sessions, users } from '../database/schema-postgres'
-import { dialects, sql, type SharedHold } from '../database/sql'
+import { dialects, sql, type Query, type SharedHold } from '../database/sql'
 import { apiError } from './errors'
 
 export const SESSION_COOKIE = 'auth-token'
@@ -141,13 +141,23 @@ const LOCKING_USER = dialects({ sqlite: '', postgres: ' FOR SHARE OF u' })
  */
 export async function actorOfSession(db: Executor, claims: SessionClaims, adminEmails: string[], options: { nowMs?: number, lockUser?: boolean, hold?: SharedHold } = {}): Promise<Actor | null> {
   const nowMs = options.nowMs ?? Date.now()
-  const now = new Date(nowMs).toISOString()
-  const row = await db.get<ActorRow & { last_seen_at: string | null }>(sql`SELECT u.id, u.username, u.email, u.is_admin, u.email_verified, u.shadow_banned, s.last_seen_at${options.hold?.entry ?? sql.raw('')}
-    FROM sessions s JOIN users u ON u.id = s.user_id
-    WHERE s.id = ${claims.sid} AND s.user_id = ${claims.sub} AND s.revoked_at IS NULL AND s.expires_at > ${now}${options.lockUser ? LOCKING_USER : sql.raw('')}`)
+  const row = await db.get<ActorRow & { last_seen_at: string | null }>(liveSessionQuery(claims, nowMs, options))
   if (!row) return null
-  await touchSession(db, claims.sid, row.last_seen_at, nowMs)
+  await noteSessionUse(db, claims.sid, row.last_seen_at, nowMs)
   return toActor(row, adminEmails, claims.sid)
+}
+
+/**
+ * The statement of `actorOfSession`: the session's user and the session's
+ * last use, no row when the session was revoked or has expired (`lockUser`
+ * and `hold` as there). A write that reads the session inside a statement
+ * of its own (a judgement's first, server/services/duels.ts) runs it as a
+ * `WITH` and calls `noteSessionUse` with what it read.
+ */
+export function liveSessionQuery(claims: SessionClaims, nowMs: number, options: { lockUser?: boolean, hold?: SharedHold } = {}): Query {
+  return sql`SELECT u.id, u.username, u.email, u.is_admin, u.email_verified, u.shadow_banned, s.last_seen_at${options.hold?.entry ?? sql.raw('')}
+    FROM sessions s JOIN users u ON u.id = s.user_id
+    WHERE s.id = ${claims.sid} AND s.user_id = ${claims.sub} AND s.revoked_at IS NULL AND s.expires_at > ${new Date(nowMs).toISOString()}${options.lockUser ? LOCKING_USER : sql.raw('')}`
 }
 
 /**
@@ -155,7 +165,7 @@ export async function actorOfSession(db: Executor, claims: SessionClaims, adminE
  * while the stored time is recent, and the UPDATE itself is conditional, so
  * requests racing on several instances still write it once.
  */
-async function touchSession(db: Executor, sessionId: string, lastSeenAt: string | null, nowMs: number): Promise<void> {
+export async function noteSessionUse(db: Executor, sessionId: string, lastSeenAt: string | null, nowMs: number): Promise<void> {
   const cutoff = new Date(nowMs - LAST_SEEN_INTERVAL_MS).toISOString()
   if (lastSeenAt !== null && lastSeenAt >= cutoff) return
   await db.run(sql`UPDATE sessions SET last_seen_at = ${new Date(nowMs).toISOString()}

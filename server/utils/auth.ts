@@ -4,7 +4,7 @@ import { actorFromApiToken } from '../services/api-tokens'
 import { sharedByPageView } from './in-process'
 import type { Executor } from '../database/port'
 import type { SharedHold } from '../database/sql'
-import { actorFromSessionToken, actorOfSession, createSession, sessionClaims, SESSION_COOKIE, SESSION_TTL_SECONDS, type Actor, type Caller } from '../services/sessions'
+import { actorFromSessionToken, actorOfSession, createSession, sessionClaims, SESSION_COOKIE, SESSION_TTL_SECONDS, type Actor, type Caller, type SessionClaims } from '../services/sessions'
 
 export { SESSION_COOKIE, type Actor }
 
@@ -68,17 +68,7 @@ export async function requireUser(event: H3Event, options: { allowBearer?: boole
 export async function requireCaller<T>(event: H3Event, read: () => T | Promise<T>, options: { lockUser?: boolean } = {}): Promise<{ caller: Caller, input: T }> {
   const token = event.context.actor === undefined ? getCookie(event, SESSION_COOKIE) : undefined
   if (!token) return { caller: await requireUser(event), input: await read() }
-  const { sessionSecret } = useSecrets()
-  const claims = await sessionClaims(sessionSecret, token)
-  if (!claims) throw unauthorized('Invalid or expired token')
-  let input: T
-  try {
-    input = await read()
-  }
-  catch (error) {
-    await requireUser(event)
-    throw error
-  }
+  const { claims, input } = await claimsThenInput(event, token, read)
   const caller = async (tx: Executor, hold?: SharedHold) => {
     const actor = await actorOfSession(tx, claims, adminEmails(), { lockUser: options.lockUser, hold })
     if (!actor) throw unauthorized('Invalid or expired token')
@@ -86,6 +76,31 @@ export async function requireCaller<T>(event: H3Event, read: () => T | Promise<T
     return actor
   }
   return { caller, input }
+}
+
+/**
+ * The same for a write that visitors may make too (a judgement): the
+ * cookie's checked claims, or null when no cookie is sent, for the write to
+ * read the session inside a statement of its own (sessions.ts
+ * `liveSessionQuery`) and answer 401 when it is not live. `read` is given
+ * the claims and takes the input, with the same order of errors.
+ */
+export async function optionalSessionClaims<T>(event: H3Event, read: (claims: SessionClaims | null) => T | Promise<T>): Promise<{ claims: SessionClaims | null, input: T }> {
+  const token = getCookie(event, SESSION_COOKIE)
+  if (!token) return { claims: null, input: await read(null) }
+  return claimsThenInput(event, token, read)
+}
+
+async function claimsThenInput<T>(event: H3Event, token: string, read: (claims: SessionClaims) => T | Promise<T>): Promise<{ claims: SessionClaims, input: T }> {
+  const claims = await sessionClaims(useSecrets().sessionSecret, token)
+  if (!claims) throw unauthorized('Invalid or expired token')
+  try {
+    return { claims, input: await read(claims) }
+  }
+  catch (error) {
+    await requireUser(event)
+    throw error
+  }
 }
 
 /** 401 when signed out, 403 when signed in but not an admin. */

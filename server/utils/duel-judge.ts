@@ -10,7 +10,11 @@ import { hashSignal } from '../services/votes'
  */
 export async function duelJudgeOf(event: H3Event, clientFingerprint: string | undefined): Promise<DuelJudge> {
   const actor = await getUser(event)
-  if (actor) return { userId: actor.id }
+  return actor ? { userId: actor.id } : visitorJudge(event, clientFingerprint)
+}
+
+/** A visitor as a judge: the fingerprint they send (400 `Invalid client fingerprint` when missing) and their IP's keyed hash. */
+export function visitorJudge(event: H3Event, clientFingerprint: string | undefined): DuelJudge {
   if (clientFingerprint === undefined) throw badRequest('Invalid client fingerprint')
   return { ipHash: hashSignal(useSecrets().ipHashSecret, clientIp(event)), fingerprint: clientFingerprint }
 }

@@ -105,6 +105,23 @@ describe('This or That', () => {
     expect((await judge(one, duelId, 'left')).status).toBe(200)
   })
 
+  it('reads the judge\'s session in the judgement: its use noted, a revoked one a 401 before a bad duel, with nothing written', async () => {
+    const user = await registerUser({}, server.url)
+    const { db } = databaseOf(server)
+    const [first, second] = [(await next(user)).body, (await next(user)).body]
+    await db.run(sql`UPDATE sessions SET last_seen_at = '2020-01-01T00:00:00.000Z' WHERE user_id = ${user.id}`)
+    expect((await judge(user, first.duelId, 'left')).status).toBe(200)
+    const seen = await db.get<{ last_seen_at: string }>(sql`SELECT last_seen_at FROM sessions WHERE user_id = ${user.id}`)
+    expect(Date.now() - Date.parse(seen!.last_seen_at)).toBeLessThan(60_000)
+    expect((await api('/api/auth/logout', { baseURL: server.url, method: 'POST', token: user.token })).status).toBe(200)
+    const before = [await standing(a), await standing(b)]
+    expect(await judge(user, second.duelId, 'right')).toMatchObject({ status: 401, body: { statusCode: 401, message: 'Invalid or expired token' } })
+    expect(await judge(user, 'not-a-duel', 'right')).toMatchObject({ status: 401, body: { statusCode: 401, message: 'Invalid or expired token' } })
+    expect(await judge(user, second.duelId, 'up')).toMatchObject({ status: 401, body: { statusCode: 401, message: 'Invalid or expired token' } })
+    expect([await standing(a), await standing(b)]).toEqual(before)
+    expect(await db.get(sql`SELECT count(*) AS n FROM duel_judgements WHERE user_id = ${user.id}`)).toEqual({ n: 1 })
+  })
+
   it('lets a skip and a shadow-banned judge move nothing', async () => {
     const skipper = await registerUser({}, server.url)
     const before = [await standing(a), await standing(b)]

@@ -1,6 +1,9 @@
 /** How many sets of inline styles (one per kind of page, in practice) keep their answers. */
 const KEPT_STYLE_SETS = 32
 
+/** How long a file that could not be read is taken as unreadable before it is read again. */
+const UNREAD_RETRY_MS = 5_000
+
 /**
  * A page's head without its stylesheet links (server/plugins/inlined-styles.ts):
  * each is given back in `later`, to be linked after the page's markup. A link
@@ -12,16 +15,23 @@ const KEPT_STYLE_SETS = 32
  * is the site's own stylesheet (Nuxt's entry): unless it is all inline too, the
  * head is given back as it was, so a page never paints without its styles.
  * `cssText` gives a linked file's text, read once (null when it cannot be
- * read: the link stays where it was). A page's inline styles depend on the components it
+ * read: the link stays where it was, and a render UNREAD_RETRY_MS later reads
+ * it again, so one failed read does not leave every page the process renders
+ * with blocking links). A page's inline styles depend on the components it
  * drew, not on its data, so whether a file is all inline is kept per set of
  * inline styles: comparing the rules took 0.15 ms a render.
  */
 export function stylesheetMover(cssText: (href: string) => Promise<string | null>, stylesheets: readonly string[] = []) {
-  const kept = new Map<string, Map<string, boolean | null>>()
+  const kept = new Map<string, Map<string, boolean>>()
   const texts = new Map<string, Promise<string | null>>()
   const textOf = (href: string) => {
     let text = texts.get(href)
-    if (!text) texts.set(href, text = cssText(href))
+    if (!text) {
+      texts.set(href, text = cssText(href))
+      void text.then((css) => {
+        if (css === null) setTimeout(() => texts.delete(href), UNREAD_RETRY_MS).unref()
+      })
+    }
     return text
   }
 
@@ -33,12 +43,12 @@ export function stylesheetMover(cssText: (href: string) => Promise<string | null
       answers = new Map()
       kept.set(inline, answers)
     }
-    let whole = answers.get(href)
-    if (whole === undefined) {
-      const css = await textOf(href)
-      whole = css === null ? null : allInline(css, inline)
-      answers.set(href, whole)
-    }
+    const known = answers.get(href)
+    if (known !== undefined) return known
+    const css = await textOf(href)
+    if (css === null) return null
+    const whole = allInline(css, inline)
+    answers.set(href, whole)
     return whole
   }
 
@@ -50,7 +60,14 @@ export function stylesheetMover(cssText: (href: string) => Promise<string | null
       if (wholeFiles.size >= KEPT_STYLE_SETS) wholeFiles.delete(wholeFiles.keys().next().value!)
       files = (async () => {
         const found: string[] = []
-        for (const href of stylesheets) if (await wholeIn(inline, href) === true) found.push(href)
+        let unread = false
+        for (const href of stylesheets) {
+          const whole = await wholeIn(inline, href)
+          if (whole === true) found.push(href)
+          unread ||= whole === null
+        }
+        // A file that could not be read is looked at again by a later render of this set.
+        if (unread) wholeFiles.delete(inline)
         return found
       })()
       wholeFiles.set(inline, files)

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { stylesheetMover } from '../../server/utils/inlined-styles'
 
 const files: Record<string, string> = {
@@ -36,6 +36,31 @@ describe('stylesheet links of a rendered page', () => {
       expect(out).toEqual(['', head[1]])
       expect(later).toEqual([disabled('/_nuxt/entry.css'), disabled('/_nuxt/Card.css')])
     }
+  })
+
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it('reads a file that could not be read again a few seconds later, so one failed read does not keep every page\'s links blocking', async () => {
+    vi.useFakeTimers()
+    const failing = new Set(['/_nuxt/entry.css', '/_nuxt/Card.css'])
+    const reads: string[] = []
+    const flaky = async (href: string) => {
+      reads.push(href)
+      return failing.delete(href) ? null : files[href] ?? null
+    }
+    const head = [link('/_nuxt/entry.css'), '<style>:root{--a:1}body{margin:0}@media (max-width:600px){body{margin:1px}}</style><style>.card[data-v-1]{padding:4px}</style>']
+    const mover = stylesheetMover(flaky, ['/_nuxt/entry.css', '/_nuxt/Card.css'])
+    expect(await mover(head)).toEqual({ head, later: [] })
+    expect(await mover(head)).toEqual({ head, later: [] })
+    expect(reads).toEqual(['/_nuxt/entry.css'])
+    await vi.advanceTimersByTimeAsync(5_000)
+    // The site's stylesheet reads now; the other file failed on its first read and is left out until its own retry.
+    expect(await mover(head)).toEqual({ head: ['', head[1]], later: [disabled('/_nuxt/entry.css')] })
+    await vi.advanceTimersByTimeAsync(5_000)
+    expect(await mover(head)).toEqual({ head: ['', head[1]], later: [disabled('/_nuxt/entry.css'), disabled('/_nuxt/Card.css')] })
+    expect(reads).toEqual(['/_nuxt/entry.css', '/_nuxt/entry.css', '/_nuxt/Card.css', '/_nuxt/Card.css'])
   })
 
   it('changes nothing when the first stylesheet, the site\'s own, is not all inline', async () => {

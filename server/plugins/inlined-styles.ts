@@ -7,11 +7,11 @@ import { stylesheetMover } from '../utils/inlined-styles'
  * "First paint"). Nuxt writes the styles of the components a render used
  * (the site's stylesheet among them, app.vue) into the page's head, and
  * still links each file they came from. Each link moves after the page's
- * markup, where it blocks nothing shown: disabled when its every rule is
- * already in the page, as it was otherwise (a component the page may show
- * later). Any other
+ * markup, where it blocks nothing shown: marked as carried (neither fetched
+ * nor applied) when its every rule is already in the page, as it was
+ * otherwise (a component the page may show later). Any other
  * file of the build the page carries whole (its page's and layout's, which
- * Nuxt does not link) gets a disabled link too: the app's code, loading a
+ * Nuxt does not link) gets such a link too: the app's code, loading a
  * page's code, links each stylesheet it finds no link to. When
  * the first link, the site's own stylesheet, is not all in the page, the
  * head stays as Nuxt wrote it. The files are read once each, through the

@@ -5,10 +5,19 @@ const KEPT_STYLE_SETS = 32
 const UNREAD_RETRY_MS = 5_000
 
 /**
+ * What marks a link to a file the page carries inline: `disabled`, and a
+ * `type` that is no stylesheet language. A browser fetches no stylesheet of
+ * a type it does not know, where some still fetched a disabled one (Chromium
+ * 150 did; 156 does not), and the app's loader finds the link all the same:
+ * it looks for one of the file's href with rel="stylesheet".
+ */
+const CARRIED = ' type="text/x-inlined" disabled'
+
+/**
  * A page's head without its stylesheet links (server/plugins/inlined-styles.ts):
  * each is given back in `later`, to be linked after the page's markup. A link
- * whose every rule is in the head's inline styles comes back `disabled`: the
- * browser neither fetches nor applies it, and the app's loader of a page's code
+ * whose every rule is in the head's inline styles comes back marked as carried
+ * (CARRIED): the browser neither fetches nor applies it, and the app's loader of a page's code
  * finds it there and adds no link of its own for the same file (each added
  * stylesheet restyles the whole page once it loads). So does every other file
  * of `stylesheets` (the build's, by href) that the page carries whole. The first link
@@ -90,13 +99,13 @@ export function stylesheetMover(cssText: (href: string) => Promise<string | null
         first = false
         if (whole === null) continue
         rest = rest.replace(tag, '')
-        later.push(whole ? tag.trim().replace(/>$/, ' disabled>') : tag.trim())
+        later.push(whole ? tag.trim().replace(/>$/, `${CARRIED}>`) : tag.trim())
       }
       out.push(rest)
     }
     // The files Nuxt does not link at all because the page carries them whole (its page's and layout's).
     for (const href of await carriedWhole(inline)) {
-      if (!linked.has(href)) later.push(`<link rel="stylesheet" href="${href}" crossorigin disabled>`)
+      if (!linked.has(href)) later.push(`<link rel="stylesheet" href="${href}" crossorigin${CARRIED}>`)
     }
     return { head: out, later }
   }

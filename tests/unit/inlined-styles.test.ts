@@ -8,7 +8,7 @@ const files: Record<string, string> = {
 }
 const cssText = async (href: string) => files[href] ?? null
 const link = (href: string) => `<link rel="stylesheet" href="${href}" crossorigin>`
-const disabled = (href: string) => `<link rel="stylesheet" href="${href}" crossorigin disabled>`
+const disabled = (href: string) => `<link rel="stylesheet" href="${href}" crossorigin type="text/x-inlined" disabled>`
 
 describe('stylesheet links of a rendered page', () => {
   it('moves every link after the markup, disabled when its every rule is inline', async () => {

@@ -36,7 +36,8 @@ export function stylesheetMover(cssText: (href: string) => Promise<string | null
   const textOf = (href: string) => {
     let text = texts.get(href)
     if (!text) {
-      texts.set(href, text = cssText(href))
+      // A read that throws counts as one that could not be read.
+      texts.set(href, text = cssText(href).catch(() => null))
       void text.then((css) => {
         if (css === null) setTimeout(() => texts.delete(href), UNREAD_RETRY_MS).unref()
       })

@@ -193,9 +193,9 @@ const standing = (row: Locked) => ({ id: row.id, strength: row.strength, wins: r
 /**
  * POST /api/duel: the judge's verdict on a duel handed out to them (its
  * claims opened with `openDuel`, so a bad id is refused before the
- * transaction). The duel's id becomes the judgement's, so it is used once (400 `Invalid duel`
- * after that); one judgement per judge and pair (409 `Already judged`), a
- * skip included. Locks, in the lock order (docs/behaviour.md, This or That):
+ * transaction). The duel's id becomes the judgement's, so it is used once
+ * (400 `Invalid duel` after that); one judgement per judge and pair (409
+ * `Already judged`), a skip included. Locks, in the lock order (docs/behaviour.md, This or That):
  * the judge's user row (a shadow-ban waits for it, and its judgements move
  * nothing), then both images' standings in id order, reads their strengths
  * under the lock and writes both, so judgements of one image apply one after

@@ -79,7 +79,8 @@ export default defineNitroPlugin((nitroApp) => {
   const enabled = useRuntimeConfig().apiFastPath !== false && !problem
   // The hot routes, whose records say `fast` (server/utils/route-table.ts): the public lists,
   // whose answers the list cache keeps (server/services/list-cache.ts), casting or taking back
-  // a vote, and the pictures every card asks for.
+  // a vote, the pictures every card asks for, and an upload's edit (the write furthest from
+  // its minimal twin: docs/performance.md, "The writes, each against its minimal write").
   for (const { method, route, fast: hot } of enabled ? ROUTE_TABLE : []) {
     if (!hot) continue
     const handler = routeHandler(route, method.toLowerCase())

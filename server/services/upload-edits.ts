@@ -91,9 +91,10 @@ const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffe
  * order (made, or locked), then the links removed and added (the kept counts
  * follow by their triggers), the upload's own columns, the revision and, for
  * an admin's change of someone else's upload, the moderation log entry.
- * Returns the revision and the upload as `viewer` now sees it.
+ * Returns the upload as `viewer` now sees it and the revision, in the order
+ * an edit that changes nothing answers them.
  */
-async function applyChange(tx: Executor, row: EditRow, change: Change, changes: RevisionChanges, editor: Editor): Promise<{ revision: number, upload: FullUpload }> {
+async function applyChange(tx: Executor, row: EditRow, change: Change, changes: RevisionChanges, editor: Editor): Promise<{ upload: FullUpload, revision: number }> {
   // Logged first, so the entry names the upload as the admin found it.
   if (row.user_id !== editor.actor.id) {
     await logModeration(tx, { actorId: editor.actor.id, action: editor.logAs, targetType: 'upload', targetId: row.id, note: editor.note ?? editor.reason })
@@ -134,7 +135,7 @@ async function applyChange(tx: Executor, row: EditRow, change: Change, changes: 
     if (unlinked.length > 0) await tx.run(unlink)
     const { revision } = (await tx.get<{ revision: number }>(sql`UPDATE uploads SET ${sql.join(set)} WHERE id = ${row.id} RETURNING revision`))!
     await tx.run(record(sql`${revision}`))
-    return { revision, upload: (await getUploadForViewer(tx, row.id, editor.actor))! }
+    return { upload: (await getUploadForViewer(tx, row.id, editor.actor))!, revision }
   }
   // PostgreSQL, in as few round trips as the kept counts allow. The tag rows the change touches were
   // made or locked above in one upsert in byte order (as the triggers lock them), so two edits of
@@ -158,7 +159,7 @@ async function applyChange(tx: Executor, row: EditRow, change: Change, changes: 
     sql`changed AS (UPDATE uploads SET ${sql.join(set)} WHERE id = ${row.id} RETURNING *)`,
     sql`revised AS (${record(sql`changed.revision`)} FROM changed)`,
   ])} ${selectFullUpload(editor.actor, sql`changed`)}`))!
-  return { revision: upload.revision, upload: await fullUploadOf(tx, upload) }
+  return { upload: await fullUploadOf(tx, upload), revision: upload.revision }
 }
 
 /** The names and slugs of a tag list as given (already per the tag rule and one per slug). */

@@ -109,7 +109,7 @@ export const ROUTE_TABLE: readonly RouteRecord[] = [
   // Pictures are not counted; the answer is not JSON, so the handler sets its `image` policy itself.
   { method: 'GET', route: '/api/image/:id', limit: null, cache: 'image', body: 'none', fast: { list: false }, openapi: uploads['/api/image/{id}'].get },
   // Upload edits
-  { method: 'PATCH', route: '/api/upload/:id', limit: 'general', cache: null, body: 'json', openapi: uploadEdits['/api/upload/{id}'].patch },
+  { method: 'PATCH', route: '/api/upload/:id', limit: 'general', cache: null, body: 'json', fast: { list: false }, openapi: uploadEdits['/api/upload/{id}'].patch },
   { method: 'GET', route: '/api/upload/:id/history', limit: 'general', cache: 'revalidate', body: 'none', openapi: uploadEdits['/api/upload/{id}/history'].get },
   { method: 'DELETE', route: '/api/uploads/:id/tags/:slug', limit: 'general', cache: null, body: 'none', openapi: uploadEdits['/api/uploads/{id}/tags/{slug}'].delete },
   { method: 'POST', route: '/api/admin/uploads/:id/revert', limit: 'general', cache: null, body: 'json', openapi: uploadEdits['/api/admin/uploads/{id}/revert'].post },

@@ -157,6 +157,26 @@ describe('the hot routes answer as the full pipeline does', () => {
     expect(JSON.parse(removed.a.body.toString())).toEqual({ success: true, vote: null })
   })
 
+  it('edits an upload alike, and refuses a bad edit alike', async () => {
+    const json = { 'content-type': 'application/json', 'cookie': `auth-token=${user.token}` }
+    const [fast, escaped] = [`/api/upload/${uploadId}`, `/api/%75pload/${uploadId}`]
+    const edit = JSON.stringify({ description: 'Edited on the fast path', tags: ['fastpathtag', 'fastpathedit'] })
+    // The first makes revision 2; the second, the same change again, changes nothing and answers it.
+    const edited = await both('PATCH', fast, escaped, json, edit)
+    expect(edited.a.status).toBe(200)
+    const answer = JSON.parse(edited.a.body.toString()) as { revision: number, upload: { description: string, tags: { slug: string }[] } }
+    expect([answer.revision, answer.upload.description, answer.upload.tags.map(tag => tag.slug)]).toEqual([2, 'Edited on the fast path', ['fastpathtag', 'fastpathedit']])
+    expect(remaining(edited.b)).toBe(remaining(edited.a) - 1)
+    const refusals = [
+      await both('PATCH', fast, escaped, { ...json, 'if-match': '"stale"' }, edit),
+      await both('PATCH', fast, escaped, json, JSON.stringify({ tags: 'not a list' })),
+      await both('PATCH', fast, escaped, { ...json, 'content-type': 'text/plain' }, edit),
+      await both('PATCH', fast, escaped, { ...json, origin: 'https://elsewhere.example' }, edit),
+      await both('PATCH', fast, escaped, { 'content-type': 'application/json' }, edit),
+    ]
+    expect(refusals.map(answer => answer.a.status)).toEqual([412, 400, 415, 403, 401])
+  })
+
   it('serves a picture alike: the original, a derivative made on request, a 304, a HEAD, and refusals', async () => {
     for (const query of ['', '?size=thumb', '?size=small']) {
       const [fast, escaped] = [`/api/image/${uploadId}${query}`, `/api/%69mage/${uploadId}${query}`]

@@ -78,9 +78,11 @@ export default defineNitroPlugin((nitroApp) => {
   if (problem) console.warn(`[fast-path] off: ${problem}; every request takes Nitro's pipeline`)
   const enabled = useRuntimeConfig().apiFastPath !== false && !problem
   // The hot routes, whose records say `fast` (server/utils/route-table.ts): the public lists,
-  // whose answers the list cache keeps (server/services/list-cache.ts), casting or taking back
-  // a vote, the pictures every card asks for, and an upload's edit (the write furthest from
-  // its minimal twin: docs/performance.md, "The writes, each against its minimal write").
+  // whose answers the list cache keeps (server/services/list-cache.ts), the pictures every card
+  // asks for, and the writes held to a minimal twin (docs/performance.md, "The writes, each
+  // against its minimal write"): a vote cast or taken back, signed in or not, a favourite, a
+  // comment and its vote, an upload's edit. A judgement's limit depends on its caller, which
+  // a route's category here cannot, so it takes the pipeline.
   for (const { method, route, fast: hot } of enabled ? ROUTE_TABLE : []) {
     if (!hot) continue
     const handler = routeHandler(route, method.toLowerCase())

@@ -143,7 +143,7 @@ export const ROUTE_TABLE: readonly RouteRecord[] = [
   { method: 'DELETE', route: '/api/vote', limit: 'vote', cache: null, body: 'none', fast: { list: false }, openapi: votes['/api/vote'].delete },
   { method: 'GET', route: '/api/vote/next', limit: 'general', cache: 'personal', body: 'none', openapi: votes['/api/vote/next'].get },
   { method: 'GET', route: '/api/vote/mine', limit: 'general', cache: 'personal', body: 'none', openapi: votes['/api/vote/mine'].get },
-  { method: 'POST', route: '/api/vote/anonymous', limit: 'anonVote', cache: null, body: 'json', openapi: votes['/api/vote/anonymous'].post },
+  { method: 'POST', route: '/api/vote/anonymous', limit: 'anonVote', cache: null, body: 'json', fast: { list: false }, openapi: votes['/api/vote/anonymous'].post },
   // Duels
   { method: 'GET', route: '/api/duel/next', limit: 'general', cache: 'revalidate', body: 'none', openapi: duels['/api/duel/next'].get },
   // A duel's judgement is a vote between two: VOTE with a session cookie, ANON_VOTE without.
@@ -193,8 +193,8 @@ export const ROUTE_TABLE: readonly RouteRecord[] = [
   } },
   // Favourites
   // A favourite is a write like a vote, as cheap and as easy to repeat: it counts as one (docs/behaviour.md, Rate limits).
-  { method: 'PUT', route: '/api/upload/:id/favourite', limit: 'vote', cache: null, body: 'none', openapi: favourites['/api/upload/{id}/favourite'].put },
-  { method: 'DELETE', route: '/api/upload/:id/favourite', limit: 'vote', cache: null, body: 'none', openapi: favourites['/api/upload/{id}/favourite'].delete },
+  { method: 'PUT', route: '/api/upload/:id/favourite', limit: 'vote', cache: null, body: 'none', fast: { list: false }, openapi: favourites['/api/upload/{id}/favourite'].put },
+  { method: 'DELETE', route: '/api/upload/:id/favourite', limit: 'vote', cache: null, body: 'none', fast: { list: false }, openapi: favourites['/api/upload/{id}/favourite'].delete },
   { method: 'GET', route: '/api/profile/favourites', limit: 'general', cache: 'revalidate', body: 'none', openapi: favourites['/api/profile/favourites'].get },
   { method: 'GET', route: '/api/user/:username/favourites', limit: 'general', cache: 'revalidate', body: 'none', openapi: favourites['/api/user/{username}/favourites'].get },
   { method: 'GET', route: '/api/profile/preferences', limit: 'general', cache: 'revalidate', body: 'none', openapi: favourites['/api/profile/preferences'].get },
@@ -202,10 +202,10 @@ export const ROUTE_TABLE: readonly RouteRecord[] = [
   // Comments
   { method: 'GET', route: '/api/upload/:id/comments', limit: 'general', cache: 'revalidate', body: 'none', openapi: comments['/api/upload/{id}/comments'].get },
   // Posting and editing a comment count per account, in the handler (limitAccount), like uploads.
-  { method: 'POST', route: '/api/upload/:id/comments', limit: 'comment', cache: null, body: 'json', openapi: comments['/api/upload/{id}/comments'].post },
+  { method: 'POST', route: '/api/upload/:id/comments', limit: 'comment', cache: null, body: 'json', fast: { list: false }, openapi: comments['/api/upload/{id}/comments'].post },
   { method: 'PATCH', route: '/api/comments/:id', limit: 'comment', cache: null, body: 'json', openapi: comments['/api/comments/{id}'].patch },
   { method: 'DELETE', route: '/api/comments/:id', limit: 'general', cache: null, body: 'none', openapi: comments['/api/comments/{id}'].delete },
-  { method: 'PUT', route: '/api/comments/:id/vote', limit: 'general', cache: null, body: 'json', openapi: comments['/api/comments/{id}/vote'].put },
+  { method: 'PUT', route: '/api/comments/:id/vote', limit: 'general', cache: null, body: 'json', fast: { list: false }, openapi: comments['/api/comments/{id}/vote'].put },
   { method: 'POST', route: '/api/comments/:id/report', limit: 'general', cache: null, body: 'json', openapi: comments['/api/comments/{id}/report'].post },
   { method: 'POST', route: '/api/comments/preview', limit: 'general', cache: null, body: 'json', openapi: comments['/api/comments/preview'].post },
 ]

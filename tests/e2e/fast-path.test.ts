@@ -61,7 +61,14 @@ async function both(method: string, fast: string, escaped: string, headers: Reco
 }
 
 beforeAll(async () => {
-  server = await startServer({ NUXT_API_FAST_PATH: 'true', NUXT_RATE_LIMIT_ENABLED: 'true', NUXT_RATE_LIMIT_GENERAL_MAX: '1000', NUXT_RATE_LIMIT_VOTE_MAX: '1000' })
+  server = await startServer({
+    NUXT_API_FAST_PATH: 'true',
+    NUXT_RATE_LIMIT_ENABLED: 'true',
+    NUXT_RATE_LIMIT_GENERAL_MAX: '1000',
+    NUXT_RATE_LIMIT_VOTE_MAX: '1000',
+    NUXT_RATE_LIMIT_ANON_VOTE_MAX: '1000',
+    NUXT_RATE_LIMIT_COMMENT_MAX: '1000',
+  })
   user = await registerUser({}, server.url)
   uploadId = (await uploadImage(user, { baseURL: server.url, tags: 'fastpathtag' })).id
 })
@@ -175,6 +182,49 @@ describe('the hot routes answer as the full pipeline does', () => {
       await both('PATCH', fast, escaped, { 'content-type': 'application/json' }, edit),
     ]
     expect(refusals.map(answer => answer.a.status)).toEqual([412, 400, 415, 403, 401])
+  })
+
+  it('takes a visitor\'s vote, a favourite, a comment and a comment vote alike', async () => {
+    const visitor = { 'content-type': 'application/json', 'user-agent': 'fast-path-test/1.0' }
+    const ballot = JSON.stringify({ uploadId, vote: 'upvote', clientFingerprint: 'fp-fast-path' })
+    const [anonymous, anonymousEscaped] = ['/api/vote/anonymous', '/api/%76ote/anonymous']
+    expect((await raw('POST', anonymous, visitor, ballot)).status).toBe(200)
+    const ballots = [
+      await both('POST', anonymous, anonymousEscaped, visitor, ballot),
+      await both('POST', anonymous, anonymousEscaped, visitor, JSON.stringify({ uploadId, vote: 'maybe', clientFingerprint: 'fp-fast-path' })),
+      await both('POST', anonymous, anonymousEscaped, { ...visitor, 'content-type': 'text/plain' }, ballot),
+      await both('POST', anonymous, anonymousEscaped, { ...visitor, origin: 'https://elsewhere.example' }, ballot),
+    ]
+    expect(ballots.map(answer => answer.a.status)).toEqual([409, 400, 415, 403])
+
+    const cookie = { cookie: `auth-token=${user.token}` }
+    const [favourite, favouriteEscaped] = [`/api/upload/${uploadId}/favourite`, `/api/%75pload/${uploadId}/favourite`]
+    // Kept twice and dropped twice: the second of each changes nothing and answers the same.
+    const kept = await both('PUT', favourite, favouriteEscaped, cookie)
+    expect([kept.a.status, JSON.parse(kept.a.body.toString())]).toEqual([200, { favourited: true, favourites: 1 }])
+    expect(remaining(kept.b)).toBe(remaining(kept.a) - 1)
+    const dropped = await both('DELETE', favourite, favouriteEscaped, cookie)
+    expect([dropped.a.status, JSON.parse(dropped.a.body.toString())]).toEqual([200, { favourited: false, favourites: 0 }])
+    expect((await both('PUT', favourite, favouriteEscaped)).a.status).toBe(401)
+
+    const json = { 'content-type': 'application/json', ...cookie }
+    const [comments, commentsEscaped] = [`/api/upload/${uploadId}/comments`, `/api/%75pload/${uploadId}/comments`]
+    // Each post is a new comment: the two answers differ by id and time, so each path posts one.
+    const posted = [await raw('POST', comments, json, JSON.stringify({ body: 'Fast' })), await raw('POST', commentsEscaped, json, JSON.stringify({ body: 'Piped' }))]
+    expect(posted.map(answer => [answer.status, (JSON.parse(answer.body.toString()) as { comment: { body: string } }).comment.body])).toEqual([[201, 'Fast'], [201, 'Piped']])
+    const refusedPosts = [
+      await both('POST', comments, commentsEscaped, json, JSON.stringify({ body: '' })),
+      await both('POST', comments, commentsEscaped, { 'content-type': 'application/json' }, JSON.stringify({ body: 'Nobody' })),
+    ]
+    expect(refusedPosts.map(answer => answer.a.status)).toEqual([400, 401])
+
+    const commentId = (JSON.parse(posted[0]!.body.toString()) as { comment: { id: string } }).comment.id
+    const voter = await registerUser({}, server.url)
+    const voterJson = { 'content-type': 'application/json', 'cookie': `auth-token=${voter.token}` }
+    const [commentVote, commentVoteEscaped] = [`/api/comments/${commentId}/vote`, `/api/%63omments/${commentId}/vote`]
+    const up = await both('PUT', commentVote, commentVoteEscaped, voterJson, JSON.stringify({ vote: 'up' }))
+    expect([up.a.status, JSON.parse(up.a.body.toString())]).toEqual([200, { score: 1, myVote: 'up' }])
+    expect((await both('PUT', commentVote, commentVoteEscaped, voterJson, JSON.stringify({ vote: 'sideways' }))).a.status).toBe(400)
   })
 
   it('serves a picture alike: the original, a derivative made on request, a 304, a HEAD, and refusals', async () => {

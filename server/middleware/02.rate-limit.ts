@@ -8,6 +8,6 @@
 export default defineEventHandler(async (event) => {
   markServing(event)
   const category = rateLimitCategory(event.method, event.path, () => getCookie(event, SESSION_COOKIE) !== undefined)
-  if (!category || category === 'upload' || category === 'comment' || isInProcessRequest(event)) return
+  if (!category || COUNTED_BY_HANDLER.has(category) || isInProcessRequest(event)) return
   await enforceRateLimit(event, category, clientIp(event))
 })

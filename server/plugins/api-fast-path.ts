@@ -2,14 +2,14 @@ import { createError, defineEventHandler, sendNoContent, type EventHandler, type
 import type { IncomingMessage } from 'node:http'
 import { VersionedMap } from '../services/versioned-map'
 import { countListLookup } from '../services/metrics'
-import type { RateLimitCategory } from '../utils/rate-limit'
+import { COUNTED_BY_HANDLER, type RateLimitCategory } from '../utils/rate-limit'
 import { hasRequestHooks, hasRouteRules, markBeforeResponseDone, nitroInternalsProblem, treatAsGet } from '../utils/nitro-internals'
 
 interface FastRoute {
   handler: EventHandler
   /** The route's template in request logs and metrics (server/utils/route-template.ts). */
   template: string
-  /** The rate-limit category a request of this route counts in (server/middleware/02.rate-limit.ts). */
+  /** The rate-limit category a request of this route counts in here, as in server/middleware/02.rate-limit.ts (null: not counted, or counted by its handler). */
   category: RateLimitCategory | null
   /** A list, whose answers may be kept as sent (`replays`). */
   list: boolean
@@ -87,7 +87,8 @@ export default defineNitroPlugin((nitroApp) => {
     if (!hot) continue
     const handler = routeHandler(route, method.toLowerCase())
     if (!handler || hasRouteRules(route.replace(/:\w+/g, '_'))) continue
-    const fast: FastRoute = { handler, template: templateOf(route), category: rateLimitCategory(method, route), list: hot.list }
+    const category = rateLimitCategory(method, route)
+    const fast: FastRoute = { handler, template: templateOf(route), category: category && !COUNTED_BY_HANDLER.has(category) ? category : null, list: hot.list }
     routes.set(`${method} ${route}`, fast)
     const param = route.match(/:(\w+)/)?.[1]
     if (param) paramRoutes.push({ method, route: fast, param, pattern: new RegExp(`^${route.replace(`:${param}`, '([^/%]+)')}$`) })

@@ -7,6 +7,14 @@ import { routeRecord } from './route-table'
 export type RateLimitCategory = 'auth' | 'upload' | 'vote' | 'anonVote' | 'comment' | 'general'
 
 /**
+ * The categories whose handlers count a request themselves (`limitAccount`: per
+ * account once the caller is known, by IP otherwise), so that two accounts
+ * behind one address do not share a limit: the middleware and the API fast
+ * path leave these to them.
+ */
+export const COUNTED_BY_HANDLER: ReadonlySet<RateLimitCategory> = new Set(['upload', 'comment'])
+
+/**
  * The one category a request counts in (docs/behaviour.md, Rate limits): its
  * route record's `limit` (server/utils/route-table.ts), or null for requests
  * that are not counted (pages, assets, /api/image/**, and /api/health, which

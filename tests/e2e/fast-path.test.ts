@@ -277,6 +277,24 @@ describe('a repeated list over the rate limit', () => {
   })
 })
 
+describe('a comment on the fast path', () => {
+  it('counts against its author\'s limit only, as its handler counts it, not against the address', async () => {
+    const limited = await startServer({ NUXT_API_FAST_PATH: 'true', NUXT_RATE_LIMIT_ENABLED: 'true', NUXT_RATE_LIMIT_COMMENT_MAX: '2' })
+    try {
+      const [first, second] = [await registerUser({}, limited.url), await registerUser({}, limited.url)]
+      const target = (await uploadImage(first, { baseURL: limited.url })).id
+      const post = (author: TestUser) => raw('POST', `/api/upload/${target}/comments`, { 'content-type': 'application/json', 'cookie': `auth-token=${author.token}` },
+        JSON.stringify({ body: 'Counted once' }), limited.url)
+      // Both accounts post from 127.0.0.1: a count by address would refuse the second account's first post.
+      const statuses = [(await post(first)).status, (await post(first)).status, (await post(first)).status, (await post(second)).status]
+      expect(statuses).toEqual([201, 201, 429, 201])
+    }
+    finally {
+      await limited.stop()
+    }
+  })
+})
+
 describe('NUXT_API_FAST_PATH=false', () => {
   it('sends every request through the pipeline: a repeated list is made anew each time, with the same bytes', async () => {
     const off = await startServer({ NUXT_API_FAST_PATH: 'false' })

@@ -1,7 +1,8 @@
-import { createError, defineEventHandler, sendNoContent, type EventHandler, type H3Event } from 'h3'
+import { createError, defineEventHandler, getCookie, sendNoContent, type EventHandler, type H3Event } from 'h3'
 import type { IncomingMessage } from 'node:http'
 import { VersionedMap } from '../services/versioned-map'
 import { countListLookup } from '../services/metrics'
+import { SESSION_COOKIE } from '../services/sessions'
 import { COUNTED_BY_HANDLER, type RateLimitCategory } from '../utils/rate-limit'
 import { hasRequestHooks, hasRouteRules, markBeforeResponseDone, nitroInternalsProblem, treatAsGet } from '../utils/nitro-internals'
 
@@ -10,7 +11,7 @@ interface FastRoute {
   /** The route's template in request logs and metrics (server/utils/route-template.ts). */
   template: string
   /** The rate-limit category a request of this route counts in here, as in server/middleware/02.rate-limit.ts (null: not counted, or counted by its handler). */
-  category: RateLimitCategory | null
+  category: (event: H3Event) => RateLimitCategory | null
   /** A list, whose answers may be kept as sent (`replays`). */
   list: boolean
 }
@@ -81,14 +82,12 @@ export default defineNitroPlugin((nitroApp) => {
   // whose answers the list cache keeps (server/services/list-cache.ts), the pictures every card
   // asks for, and the writes held to a minimal twin (docs/performance.md, "The writes, each
   // against its minimal write"): a vote cast or taken back, signed in or not, a favourite, a
-  // comment and its vote, an upload's edit. A judgement's limit depends on its caller, which
-  // a route's category here cannot, so it takes the pipeline.
+  // comment and its vote, an upload's edit, a duel's judgement.
   for (const { method, route, fast: hot } of enabled ? ROUTE_TABLE : []) {
     if (!hot) continue
     const handler = routeHandler(route, method.toLowerCase())
     if (!handler || hasRouteRules(route.replace(/:\w+/g, '_'))) continue
-    const category = rateLimitCategory(method, route)
-    const fast: FastRoute = { handler, template: templateOf(route), category: category && !COUNTED_BY_HANDLER.has(category) ? category : null, list: hot.list }
+    const fast: FastRoute = { handler, template: templateOf(route), category: categoryOf(method, route), list: hot.list }
     routes.set(`${method} ${route}`, fast)
     const param = route.match(/:(\w+)/)?.[1]
     if (param) paramRoutes.push({ method, route: fast, param, pattern: new RegExp(`^${route.replace(`:${param}`, '([^/%]+)')}$`) })
@@ -124,11 +123,13 @@ export default defineNitroPlugin((nitroApp) => {
       if (requestId) res.setHeader('X-Request-Id', requestId)
       setSecurityHeaders(event)
       if (unsafe) refuseCrossSite(event)
-      if (route.category) await enforceRateLimit(event, route.category, clientIp(event))
+      const category = route.category(event)
+      if (category) await enforceRateLimit(event, category, clientIp(event))
     }
     else {
       // Counted first and its headers written with the kept ones in one `writeHead`: a replay sets no header one by one.
-      const count = route.category ? await countRateLimit(event, route.category, clientIp(event)) : null
+      const category = route.category(event)
+      const count = category ? await countRateLimit(event, category, clientIp(event)) : null
       if (!count?.limited) {
         // The handler's cached list reads at the same version (a cache miss costs no second read).
         version = await dataVersionOf(event)
@@ -181,6 +182,19 @@ export default defineNitroPlugin((nitroApp) => {
     return pipeline(event)
   })
 })
+
+/**
+ * The rate-limit category of a route's requests, as the middleware takes it: a
+ * category its handler counts is left to the handler, and one that depends on
+ * whether the caller is signed in (a judgement) is told by the session cookie.
+ */
+function categoryOf(method: string, route: string): (event: H3Event) => RateLimitCategory | null {
+  const counted = (category: RateLimitCategory | null) => category && !COUNTED_BY_HANDLER.has(category) ? category : null
+  const visitor = counted(rateLimitCategory(method, route, () => false))
+  const signedIn = counted(rateLimitCategory(method, route, () => true))
+  if (visitor === signedIn) return () => visitor
+  return event => getCookie(event, SESSION_COOKIE) !== undefined ? signedIn : visitor
+}
 
 /**
  * The cache key of a request whose answer may be replayed: a GET of a list

@@ -147,7 +147,7 @@ export const ROUTE_TABLE: readonly RouteRecord[] = [
   // Duels
   { method: 'GET', route: '/api/duel/next', limit: 'general', cache: 'revalidate', body: 'none', openapi: duels['/api/duel/next'].get },
   // A duel's judgement is a vote between two: VOTE with a session cookie, ANON_VOTE without.
-  { method: 'POST', route: '/api/duel', limit: signedIn => signedIn ? 'vote' : 'anonVote', cache: null, body: 'json', openapi: duels['/api/duel'].post },
+  { method: 'POST', route: '/api/duel', limit: signedIn => signedIn ? 'vote' : 'anonVote', cache: null, body: 'json', fast: { list: false }, openapi: duels['/api/duel'].post },
   { method: 'GET', route: '/api/duels/leaderboard', limit: 'general', cache: 'revalidate', body: 'none', openapi: duels['/api/duels/leaderboard'].get },
   // Reports
   { method: 'POST', route: '/api/upload/:id/report', limit: 'general', cache: null, body: 'json', openapi: reports['/api/upload/{id}/report'].post },

@@ -14,6 +14,9 @@ let server: RunningServer
 let user: TestUser
 let uploadId: string
 
+/** Two limits apart, so an answer's RateLimit-Limit tells which category it counted in. */
+const [VOTE_MAX, ANON_VOTE_MAX] = [1000, 999]
+
 interface RawAnswer { status: number, headers: [string, string][], body: Buffer }
 
 function raw(method: string, path: string, headers: Record<string, string> = {}, body?: string, baseUrl = server.url): Promise<RawAnswer> {
@@ -65,8 +68,8 @@ beforeAll(async () => {
     NUXT_API_FAST_PATH: 'true',
     NUXT_RATE_LIMIT_ENABLED: 'true',
     NUXT_RATE_LIMIT_GENERAL_MAX: '1000',
-    NUXT_RATE_LIMIT_VOTE_MAX: '1000',
-    NUXT_RATE_LIMIT_ANON_VOTE_MAX: '1000',
+    NUXT_RATE_LIMIT_VOTE_MAX: String(VOTE_MAX),
+    NUXT_RATE_LIMIT_ANON_VOTE_MAX: String(ANON_VOTE_MAX),
     NUXT_RATE_LIMIT_COMMENT_MAX: '1000',
   })
   user = await registerUser({}, server.url)
@@ -225,6 +228,31 @@ describe('the hot routes answer as the full pipeline does', () => {
     const up = await both('PUT', commentVote, commentVoteEscaped, voterJson, JSON.stringify({ vote: 'up' }))
     expect([up.a.status, JSON.parse(up.a.body.toString())]).toEqual([200, { score: 1, myVote: 'up' }])
     expect((await both('PUT', commentVote, commentVoteEscaped, voterJson, JSON.stringify({ vote: 'sideways' }))).a.status).toBe(400)
+  })
+
+  it('judges a duel alike, counting a judge\'s judgement as a vote and a visitor\'s as an anonymous vote', async () => {
+    const limitOf = (answer: RawAnswer) => Number(answer.headers.find(([name]) => name.toLowerCase() === 'ratelimit-limit')?.[1])
+    // Two images of another account at least, whichever tests ran before: a duel to judge.
+    await uploadImage(user, { baseURL: server.url })
+    const judge = await registerUser({}, server.url)
+    const signedIn = { 'content-type': 'application/json', 'cookie': `auth-token=${judge.token}` }
+    const duel = JSON.parse((await raw('GET', '/api/duel/next', { cookie: signedIn.cookie })).body.toString()) as { duelId: string }
+    const judgement = JSON.stringify({ duelId: duel.duelId, winner: 'left' })
+    const judged = await raw('POST', '/api/duel', signedIn, judgement)
+    expect([judged.status, limitOf(judged)]).toEqual([200, VOTE_MAX])
+    const refusals = [
+      await both('POST', '/api/duel', '/api/%64uel', signedIn, judgement),
+      await both('POST', '/api/duel', '/api/%64uel', signedIn, JSON.stringify({ duelId: duel.duelId, winner: 'up' })),
+      await both('POST', '/api/duel', '/api/%64uel', { ...signedIn, 'content-type': 'text/plain' }, judgement),
+      await both('POST', '/api/duel', '/api/%64uel', { ...signedIn, origin: 'https://elsewhere.example' }, judgement),
+    ]
+    expect(refusals.map(answer => [answer.a.status, limitOf(answer.a)])).toEqual([[400, VOTE_MAX], [400, VOTE_MAX], [415, VOTE_MAX], [403, NaN]])
+
+    const visitor = { 'content-type': 'application/json', 'user-agent': 'fast-path-test/1.0' }
+    const fingerprint = 'fp-fast-path-duel'
+    const visitorDuel = JSON.parse((await raw('GET', `/api/duel/next?clientFingerprint=${fingerprint}`, visitor)).body.toString()) as { duelId: string }
+    const visitorJudged = await raw('POST', '/api/duel', visitor, JSON.stringify({ duelId: visitorDuel.duelId, winner: 'right', clientFingerprint: fingerprint }))
+    expect([visitorJudged.status, limitOf(visitorJudged)]).toEqual([200, ANON_VOTE_MAX])
   })
 
   it('serves a picture alike: the original, a derivative made on request, a 304, a HEAD, and refusals', async () => {

@@ -7,7 +7,7 @@
  */
 export default defineEventHandler(async (event) => {
   markServing(event)
-  const category = rateLimitCategory(event.method, event.path, () => getCookie(event, SESSION_COOKIE) !== undefined)
-  if (!category || COUNTED_BY_HANDLER.has(category) || isInProcessRequest(event)) return
+  const category = categoryByAddress(event.method, event.path, () => hasSessionCookie(event))
+  if (!category || isInProcessRequest(event)) return
   await enforceRateLimit(event, category, clientIp(event))
 })

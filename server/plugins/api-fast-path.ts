@@ -1,9 +1,8 @@
-import { createError, defineEventHandler, getCookie, sendNoContent, type EventHandler, type H3Event } from 'h3'
+import { createError, defineEventHandler, sendNoContent, type EventHandler, type H3Event } from 'h3'
 import type { IncomingMessage } from 'node:http'
 import { VersionedMap } from '../services/versioned-map'
 import { countListLookup } from '../services/metrics'
-import { SESSION_COOKIE } from '../services/sessions'
-import { COUNTED_BY_HANDLER, type RateLimitCategory } from '../utils/rate-limit'
+import { categoryByAddress, hasSessionCookie, type RateLimitCategory } from '../utils/rate-limit'
 import { hasRequestHooks, hasRouteRules, markBeforeResponseDone, nitroInternalsProblem, treatAsGet } from '../utils/nitro-internals'
 
 interface FastRoute {
@@ -184,16 +183,15 @@ export default defineNitroPlugin((nitroApp) => {
 })
 
 /**
- * The rate-limit category of a route's requests, as the middleware takes it: a
- * category its handler counts is left to the handler, and one that depends on
- * whether the caller is signed in (a judgement) is told by the session cookie.
+ * The rate-limit category of a route's requests, as the middleware takes it
+ * (`categoryByAddress`), looked up once: a category that depends on whether the
+ * caller is signed in (a judgement) is then told by the session cookie.
  */
 function categoryOf(method: string, route: string): (event: H3Event) => RateLimitCategory | null {
-  const counted = (category: RateLimitCategory | null) => category && !COUNTED_BY_HANDLER.has(category) ? category : null
-  const visitor = counted(rateLimitCategory(method, route, () => false))
-  const signedIn = counted(rateLimitCategory(method, route, () => true))
+  const visitor = categoryByAddress(method, route, () => false)
+  const signedIn = categoryByAddress(method, route, () => true)
   if (visitor === signedIn) return () => visitor
-  return event => getCookie(event, SESSION_COOKIE) !== undefined ? signedIn : visitor
+  return event => hasSessionCookie(event) ? signedIn : visitor
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { H3Event } from 'h3'
-import { setResponseHeader } from 'h3'
+import { getCookie, setResponseHeader } from 'h3'
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
+import { SESSION_COOKIE } from '../services/sessions'
 import { isInProcessRequest } from './in-process'
 import { routeRecord } from './route-table'
 
@@ -12,7 +13,20 @@ export type RateLimitCategory = 'auth' | 'upload' | 'vote' | 'anonVote' | 'comme
  * behind one address do not share a limit: the middleware and the API fast
  * path leave these to them.
  */
-export const COUNTED_BY_HANDLER: ReadonlySet<RateLimitCategory> = new Set(['upload', 'comment'])
+const COUNTED_BY_HANDLER: ReadonlySet<RateLimitCategory> = new Set(['upload', 'comment'])
+
+/**
+ * The category the middleware and the API fast path count a request in by
+ * address: its route's (`rateLimitCategory`), or null when the route is not
+ * counted or its handler counts it (COUNTED_BY_HANDLER).
+ */
+export function categoryByAddress(method: string, rawPath: string, signedIn?: () => boolean): RateLimitCategory | null {
+  const category = rateLimitCategory(method, rawPath, signedIn)
+  return category && !COUNTED_BY_HANDLER.has(category) ? category : null
+}
+
+/** Whether a request carries a session cookie: what tells a judgement's category (a vote, or an anonymous vote). */
+export const hasSessionCookie = (event: H3Event) => getCookie(event, SESSION_COOKIE) !== undefined
 
 /**
  * The one category a request counts in (docs/behaviour.md, Rate limits): its

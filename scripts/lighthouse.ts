@@ -4,7 +4,9 @@
  * first-load JavaScript as brotli. Starts the built server on 127.0.0.1 with a
  * fresh SQLite data dir, seeds it through the API (a user, 16 pictures, 4 links,
  * some votes), runs each page `RUNS` times (the median score counts: one run on a
- * shared machine swings by several points) and prints a table. Not part of
+ * shared machine swings by several points) and prints a table.
+ * `LIGHTHOUSE_PAGES` names the pages to audit, comma-separated (`home,upload
+ * page`; default all four), for comparing two builds page by page. Not part of
  * `npm test`. Chromium is Debian's (`CHROME_PATH`, default /usr/bin/chromium).
  */
 import { spawn } from 'node:child_process'
@@ -17,6 +19,7 @@ import { freePort, startServer, type RunningServer } from '../tests/support/serv
 import { seedPages } from './lib/page-fixtures'
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3)
+const ONLY = process.env.LIGHTHOUSE_PAGES?.split(',').map(name => name.trim())
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium'
 
@@ -81,7 +84,9 @@ async function main() {
       ['user page', `/user/${fixtures.username}`],
     ] as const
     const rows: string[][] = []
-    for (const [name, path] of pages) {
+    const chosen = pages.filter(([name]) => !ONLY || ONLY.includes(name))
+    if (chosen.length === 0) throw new Error(`LIGHTHOUSE_PAGES names none of: ${pages.map(([name]) => name).join(', ')}`)
+    for (const [name, path] of chosen) {
       const scores: Record<string, number[]> = {}
       const failed = new Set<string>()
       let lcp = 0

@@ -19,7 +19,17 @@ import { freePort, startServer, type RunningServer } from '../tests/support/serv
 import { seedPages } from './lib/page-fixtures'
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3)
+/** The pages audited, by name, each with its path on the seeded site. */
+const PAGES: [string, (fixtures: Awaited<ReturnType<typeof seedPages>>) => string][] = [
+  ['home', () => '/'],
+  ['upload page', fixtures => `/upload/${fixtures.imageId}`],
+  ['vote mode', () => '/vote'],
+  ['user page', fixtures => `/user/${fixtures.username}`],
+]
 const ONLY = process.env.LIGHTHOUSE_PAGES?.split(',').map(name => name.trim())
+const unknown = ONLY?.filter(name => !PAGES.some(([page]) => page === name)) ?? []
+// Told before the server starts and seeds: a misspelt page would otherwise be left out without a word.
+if (unknown.length) throw new Error(`LIGHTHOUSE_PAGES: no page named ${unknown.join(', ')} (pages: ${PAGES.map(([name]) => name).join(', ')})`)
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium'
 
@@ -77,16 +87,9 @@ async function main() {
   const chrome = await launchChromium()
   try {
     const fixtures = await seedPages(server)
-    const pages = [
-      ['home', '/'],
-      ['upload page', `/upload/${fixtures.imageId}`],
-      ['vote mode', '/vote'],
-      ['user page', `/user/${fixtures.username}`],
-    ] as const
     const rows: string[][] = []
-    const chosen = pages.filter(([name]) => !ONLY || ONLY.includes(name))
-    if (chosen.length === 0) throw new Error(`LIGHTHOUSE_PAGES names none of: ${pages.map(([name]) => name).join(', ')}`)
-    for (const [name, path] of chosen) {
+    for (const [name, pathOf] of PAGES.filter(([name]) => !ONLY || ONLY.includes(name))) {
+      const path = pathOf(fixtures)
       const scores: Record<string, number[]> = {}
       const failed = new Set<string>()
       let lcp = 0

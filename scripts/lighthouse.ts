@@ -4,7 +4,8 @@
  * first-load JavaScript as brotli. Starts the built server on 127.0.0.1 with a
  * fresh SQLite data dir, seeds it through the API (a user, 16 pictures, 4 links,
  * some votes), runs each page `RUNS` times (the median score counts: one run on a
- * shared machine swings by several points) and prints a table.
+ * shared machine swings by several points) and prints a table, each run's score
+ * and metrics as it ends.
  * `LIGHTHOUSE_PAGES` names the pages to audit, comma-separated (`home,upload
  * page`; default all four), for comparing two builds page by page. Not part of
  * `npm test`. Chromium is Debian's (`CHROME_PATH`, default /usr/bin/chromium).
@@ -102,6 +103,10 @@ async function main() {
         lcp = Math.max(lcp, lhr.audits['largest-contentful-paint']?.numericValue ?? 0)
         cls = Math.max(cls, lhr.audits['cumulative-layout-shift']?.numericValue ?? 0)
         tbt = Math.max(tbt, lhr.audits['total-blocking-time']?.numericValue ?? 0)
+        const metric = (id: string) => Math.round(lhr.audits[id]?.numericValue ?? 0)
+        // Each run's metrics, so a low median can be traced to the metric that moved.
+        console.log(`${name} run ${run + 1}: ${scores.performance!.at(-1)} (FCP ${metric('first-contentful-paint')} ms, SI ${metric('speed-index')} ms, `
+          + `LCP ${metric('largest-contentful-paint')} ms, TBT ${metric('total-blocking-time')} ms, CLS ${(lhr.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)})`)
         for (const category of CATEGORIES.slice(1)) {
           for (const ref of lhr.categories[category]?.auditRefs ?? []) {
             const audit = lhr.audits[ref.id]

@@ -1,8 +1,9 @@
 import type * as v from 'valibot'
 import { forgetOldDrafts, keptDraft } from './keptDraft'
 import type {
-  CommentPreviewSchema, CommentResponseSchema, CommentsPageSchema, CommentVoteResponseSchema, COMMENT_SORTS,
+  CommentPreviewSchema, CommentResponseSchema, CommentsPageSchema, CommentVoteResponseSchema,
 } from '#shared/schemas/comments'
+import type { COMMENT_SORTS } from '#shared/utils/comment-limits'
 
 export type CommentsPage = v.InferOutput<typeof CommentsPageSchema>
 export type CommentSort = (typeof COMMENT_SORTS)[number]

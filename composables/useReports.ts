@@ -1,8 +1,9 @@
 import type * as v from 'valibot'
 import type { ModlogResponseSchema } from '#shared/schemas/modlog'
 import type {
-  AdminReportsResponseSchema, CommentReportCreatedSchema, ReportAction, ReportClaimedSchema, ReportCreatedSchema, ReportReason, ReportResolvedSchema, ReportStatus,
+  AdminReportsResponseSchema, CommentReportCreatedSchema, ReportClaimedSchema, ReportCreatedSchema, ReportResolvedSchema,
 } from '#shared/schemas/reports'
+import type { ReportAction, ReportReason, ReportStatus } from '#shared/utils/report-kinds'
 import { fingerprint } from './useVote'
 
 export type ReportQueue = v.InferOutput<typeof AdminReportsResponseSchema>

@@ -21,7 +21,7 @@ import { sql } from '../server/database/sql'
 import type { Database } from '../server/database/port'
 import { listReports } from '../server/services/reports'
 import { ENTRY_COLUMNS, withTags } from '../server/services/lists'
-import type { ReportReason } from '../shared/schemas/reports'
+import type { ReportReason } from '../shared/utils/report-kinds'
 
 const OPEN = Number(process.env.BENCH_REPORTS ?? 30_000)
 const UPLOADS = Number(process.env.BENCH_REPORT_UPLOADS ?? 12_000)

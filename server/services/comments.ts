@@ -1,4 +1,5 @@
-import { COMMENT_EDIT_WINDOW_MS, type Comment, type CommentWithReplies } from '../../shared/schemas/comments'
+import type { Comment, CommentWithReplies } from '../../shared/schemas/comments'
+import { COMMENT_EDIT_WINDOW_MS } from '../../shared/utils/comment-limits'
 import type { Executor } from '../database/port'
 import { dialects, FOR_UPDATE, sql, type Query } from '../database/sql'
 import { apiError, unlessGone } from './errors'

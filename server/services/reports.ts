@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { REPORT_SEVERITY, REPORT_TARGET_ACTIONS, type ReportAction, type ReportReason, type ReportStatus, type ReportTarget } from '../../shared/schemas/reports'
+import { REPORT_SEVERITY, REPORT_TARGET_ACTIONS, type ReportAction, type ReportReason, type ReportStatus, type ReportTarget } from '../../shared/utils/report-kinds'
 import { isForeignKeyViolation, type Executor, type Row } from '../database/port'
 import type { reports } from '../database/schema-postgres'
 import { FOR_UPDATE, inList, sql, type Query } from '../database/sql'

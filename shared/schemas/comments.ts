@@ -2,11 +2,7 @@ import * as v from 'valibot'
 import { limitSchema, PageSchema } from './lists'
 import { maxCharacters } from './common'
 import { AccountRefSchema } from './modlog'
-
-export const MAX_COMMENT_LENGTH = 2000
-export const COMMENT_SORTS = ['new', 'old', 'top'] as const
-/** How long after posting the author may still edit a comment. */
-export const COMMENT_EDIT_WINDOW_MS = 24 * 60 * 60 * 1000
+import { COMMENT_SORTS, MAX_COMMENT_LENGTH } from '../utils/comment-limits'
 
 /**
  * A comment's Markdown: 1–2000 characters once trimmed, counted as code points

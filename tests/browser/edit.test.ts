@@ -18,6 +18,11 @@ describe('editing an upload', () => {
     const page = await context.newPage()
     await goto(page, `/upload/${id}`)
 
+    // The form's code is not part of the page's first load; a pointer over Edit fetches it.
+    const scripts: string[] = []
+    page.on('request', request => request.resourceType() === 'script' && scripts.push(request.url()))
+    await page.hover('[data-testid=edit-upload]')
+    await expect.poll(() => scripts.length).toBeGreaterThan(0)
     await page.click('[data-testid=edit-upload]')
     // The keyboard goes on in the form, and back to Edit when it closes.
     await page.waitForFunction(() => document.activeElement?.id === 'edit-description')

@@ -100,13 +100,14 @@ async function main() {
         const result = await lighthouse(`${server.url}${path}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] })
         const lhr = result!.lhr
         for (const category of CATEGORIES) (scores[category] ??= []).push(Math.round((lhr.categories[category]?.score ?? 0) * 100))
-        lcp = Math.max(lcp, lhr.audits['largest-contentful-paint']?.numericValue ?? 0)
-        cls = Math.max(cls, lhr.audits['cumulative-layout-shift']?.numericValue ?? 0)
-        tbt = Math.max(tbt, lhr.audits['total-blocking-time']?.numericValue ?? 0)
-        const metric = (id: string) => Math.round(lhr.audits[id]?.numericValue ?? 0)
+        const metric = (id: string) => lhr.audits[id]?.numericValue ?? 0
+        const [runLcp, runCls, runTbt] = [metric('largest-contentful-paint'), metric('cumulative-layout-shift'), metric('total-blocking-time')]
+        lcp = Math.max(lcp, runLcp)
+        cls = Math.max(cls, runCls)
+        tbt = Math.max(tbt, runTbt)
         // Each run's metrics, so a low median can be traced to the metric that moved.
-        console.log(`${name} run ${run + 1}: ${scores.performance!.at(-1)} (FCP ${metric('first-contentful-paint')} ms, SI ${metric('speed-index')} ms, `
-          + `LCP ${metric('largest-contentful-paint')} ms, TBT ${metric('total-blocking-time')} ms, CLS ${(lhr.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)})`)
+        console.log(`${name} run ${run + 1}: ${scores.performance!.at(-1)} (FCP ${Math.round(metric('first-contentful-paint'))} ms, `
+          + `SI ${Math.round(metric('speed-index'))} ms, LCP ${Math.round(runLcp)} ms, TBT ${Math.round(runTbt)} ms, CLS ${runCls.toFixed(3)})`)
         for (const category of CATEGORIES.slice(1)) {
           for (const ref of lhr.categories[category]?.auditRefs ?? []) {
             const audit = lhr.audits[ref.id]

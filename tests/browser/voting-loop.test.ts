@@ -365,6 +365,8 @@ describe('content ratings in vote mode and This or That', () => {
     const [chosen] = await Promise.all([judged(page), page.keyboard.press(side === 'left' ? 'ArrowLeft' : 'ArrowRight')])
     expect(chosen.status()).toBe(200)
     expect(chosen.request().postDataJSON()).toMatchObject({ winner: side })
+    // The answer reaches the test before the page has shown it: first the result, then its end.
+    await page.locator('[data-testid=duel-change]').first().waitFor()
     await page.locator('[data-testid=duel-change]').first().waitFor({ state: 'detached' })
     await page.locator('[data-testid=duel-pair][aria-busy=false]').waitFor()
     const next = await blurredSide()

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { sql } from '../../server/database/sql'
 import { api, type TestUser } from '../support/api'
 import { launchBrowser, newContext } from '../support/browser'
 import { serverDatabase } from '../support/seed'
 import { sharedServer } from '../support/shared-server'
-import { createUpload, goto, noisePng, registerUser, signedInContext } from './helpers'
+import { createUpload, duelJudged, duelResultPassed, goto, noisePng, registerUser, signedInContext } from './helpers'
 
 /** A leaderboard row's selector. */
 const row = (id: string) => `[data-testid=duel-leaderboard] [data-upload-id="${id}"]`
@@ -16,9 +16,6 @@ async function rankedPicture(owner: TestUser, strength: number, options: { descr
   await serverDatabase().db.run(sql`UPDATE duel_standings SET strength = ${strength}, wins = 5 WHERE upload_id = ${id}`)
   return id
 }
-
-/** The answer of the next POST /api/duel this page sends. */
-const judged = (page: Page) => page.waitForResponse(response => response.url().endsWith('/api/duel') && response.request().method() === 'POST')
 
 describe('This or That', () => {
   let browser: Browser
@@ -35,7 +32,7 @@ describe('This or That', () => {
     await goto(page, '/duel')
     await page.locator('[data-testid=duel-pair]').waitFor()
     const left = await page.locator('[data-testid=duel-left]').getAttribute('data-upload-id')
-    const [answer] = await Promise.all([judged(page), page.keyboard.press('ArrowLeft')])
+    const [answer] = await Promise.all([duelJudged(page), page.keyboard.press('ArrowLeft')])
     expect(answer.status()).toBe(200)
     expect((await answer.json()).left).toMatchObject({ id: left, wins: expect.any(Number) })
     await expect(page.locator('[data-testid=duel-change]').first().textContent()).resolves.toMatch(/^[+−]\d+\.\d$/)
@@ -44,7 +41,7 @@ describe('This or That', () => {
     await page.locator('[data-testid=duel-change]').first().waitFor({ state: 'detached' })
     await page.locator('[data-testid=duel-pair][aria-busy=false]').waitFor()
     await expect(page.locator('[data-testid=duel-status]').textContent()).resolves.toBe('')
-    const [skipped] = await Promise.all([judged(page), page.keyboard.press('s')])
+    const [skipped] = await Promise.all([duelJudged(page), page.keyboard.press('s')])
     expect(skipped.status()).toBe(200)
     expect(skipped.request().postDataJSON()).toMatchObject({ winner: 'skip' })
     // The answer reaches the test before the page has taken it in: until the status says so, the skipped pair is still there, not busy yet.
@@ -53,11 +50,9 @@ describe('This or That', () => {
     // A choice from a focused button: the focus goes to the same button of the next pair (or the end, when none is left).
     if (await page.locator('[data-testid=duel-pair]').count()) {
       await page.focus('[data-testid=duel-right]')
-      const [chosen] = await Promise.all([judged(page), page.keyboard.press('Enter')])
+      const [chosen] = await Promise.all([duelJudged(page), page.keyboard.press('Enter')])
       expect(chosen.status()).toBe(200)
-      // The answer reaches the test before the page has shown it: first the result, then its end.
-      await page.locator('[data-testid=duel-change]').first().waitFor()
-      await page.locator('[data-testid=duel-change]').first().waitFor({ state: 'detached' })
+      await duelResultPassed(page)
       await page.locator('[data-testid=duel-pair][aria-busy=false], [data-testid=duel-done]').first().waitFor()
       const expected = await page.locator('[data-testid=duel-done]').count() ? 'duel-done' : 'duel-right'
       await page.waitForFunction(testid => document.activeElement?.getAttribute('data-testid') === testid, expected)

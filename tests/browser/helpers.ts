@@ -128,4 +128,16 @@ export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true })
 }
 
+/** The answer of the next POST /api/duel the page sends. */
+export const duelJudged = (page: Page) => page.waitForResponse(response => response.url().endsWith('/api/duel') && response.request().method() === 'POST')
+
+/**
+ * Waits for the result of the pair just judged to show, then to go. The answer reaches the
+ * test before the page has shown it, so waiting only for it to be gone would pass at once.
+ */
+export async function duelResultPassed(page: Page) {
+  await page.locator('[data-testid=duel-change]').first().waitFor()
+  await page.locator('[data-testid=duel-change]').first().waitFor({ state: 'detached' })
+}
+
 export { registerUser }

@@ -5,7 +5,7 @@ import { launchBrowser, newContext } from '../support/browser'
 import { seedUpload } from '../support/seed'
 import { startServer, type RunningServer } from '../support/server'
 import { uploadForm } from '../support/images'
-import { hydrated, noisePng, watchErrors } from './helpers'
+import { duelJudged, duelResultPassed, hydrated, noisePng, watchErrors } from './helpers'
 
 // Own server: vote mode walks through every public upload, so only these three may exist
 // (the last case, on content ratings, adds pictures of its own).
@@ -298,7 +298,6 @@ describe('blind voting', () => {
 
 // Last: it adds four pictures (the cases above count on the three links alone).
 describe('content ratings in vote mode and This or That', () => {
-  const judged = (page: Page) => page.waitForResponse(response => response.url().endsWith('/api/duel') && response.request().method() === 'POST')
   const blurOf = (page: Page, selector: string) => page.locator(selector).evaluate(image => getComputedStyle(image).filter)
 
   it('blurs an explicit picture for a visitor by default, Show reveals it, a blurred one can be voted on or chosen, and a hidden rating never comes', async () => {
@@ -329,7 +328,7 @@ describe('content ratings in vote mode and This or That', () => {
     await page.locator('[data-testid=duel-pair]').waitFor()
     const pair = await page.locator('[data-testid=duel-pair] .side').evaluateAll(sides => sides.map(side => side.getAttribute('data-upload-id')))
     expect(pair.sort()).toEqual([...safe].sort())
-    const [skipped] = await Promise.all([judged(page), page.keyboard.press('s')])
+    const [skipped] = await Promise.all([duelJudged(page), page.keyboard.press('s')])
     expect(skipped.status()).toBe(200)
     await page.locator('[data-testid=duel-done]').waitFor()
 
@@ -362,12 +361,10 @@ describe('content ratings in vote mode and This or That', () => {
     const side = await blurredSide()
     expect(await page.locator(`[data-testid=duel-${side}]`).getAttribute('class')).toContain('rating-blurred')
     expect(await blurOf(page, `[data-testid=duel-${side}] img`)).toBe('blur(28px)')
-    const [chosen] = await Promise.all([judged(page), page.keyboard.press(side === 'left' ? 'ArrowLeft' : 'ArrowRight')])
+    const [chosen] = await Promise.all([duelJudged(page), page.keyboard.press(side === 'left' ? 'ArrowLeft' : 'ArrowRight')])
     expect(chosen.status()).toBe(200)
     expect(chosen.request().postDataJSON()).toMatchObject({ winner: side })
-    // The answer reaches the test before the page has shown it: first the result, then its end.
-    await page.locator('[data-testid=duel-change]').first().waitFor()
-    await page.locator('[data-testid=duel-change]').first().waitFor({ state: 'detached' })
+    await duelResultPassed(page)
     await page.locator('[data-testid=duel-pair][aria-busy=false]').waitFor()
     const next = await blurredSide()
     const description = await page.locator(`[data-testid=duel-${next}] img`).getAttribute('alt')

@@ -8,7 +8,9 @@
  * BENCH_DURATION seconds per scenario (default 5), BENCH_CONNECTIONS (32),
  * BENCH_ONLY (substrings of scenario names, `|` between alternatives: `BENCH_ONLY='POST /api/vote|DELETE'`), BENCH_DATA_DIR (reuse a seeded dir),
  * BENCH_DATABASE_URL (run the same table on that PostgreSQL database: seeded
- * when it has no uploads yet, reused otherwise).
+ * when it has no uploads yet, reused otherwise). There, a run with a minimal write
+ * ends with the engine's floor: pgbench's p99 for one UPDATE a transaction at the
+ * same connections (scripts/lib/bench-engine-floor.ts).
  * Every scenario takes turns with its references three times, on three
  * processes of our server (see ROUNDS); each side keeps its median run.
  * Add a scenario by appending to `scenarios` in scripts/lib/bench-scenarios.ts
@@ -32,6 +34,7 @@ import { BENCH_SERVER_ENV, captureAnswer, startReference, type FixedAnswers } fr
 import { hasWrk, loadGet, loadWrite, median } from './lib/load'
 import { startChildServer } from './lib/child-server'
 import { MINIMAL_TABLES, startMinimalWrites } from './lib/bench-minimal-writes'
+import { measureEngineFloor, type EngineFloor } from './lib/bench-engine-floor'
 import { matchRoute, periodScenarios, READ_CALL, scenarios as listScenarios, writeScenarios, type BaselineCall, type BenchContext, type Scenario } from './lib/bench-scenarios'
 import { searchScenarios } from './lib/bench-search-scenarios'
 import { seedDatabase } from './seed'
@@ -215,6 +218,7 @@ async function main() {
   let sqlRows: { scenario: string, median: number, p99: number }[]
   let pages: string[] = []
   let commentPages: string[] = []
+  let floor: EngineFloor | undefined
   try {
     const register = await fetch(`${app.url}/api/auth`, {
       method: 'POST',
@@ -279,6 +283,8 @@ async function main() {
         console.info(`  ${scenario.name}: ours ${runs(oursRuns)} req/s (SQL baseline ${runs(baseRuns)}${row.bytesRps ? `, node:http bytes ${runs(bytesRuns)}, bare Nitro ${runs(nitroRuns)}, bare h3 ${row.h3Rps!.toFixed(0)}` : ''}${minimalRuns.length ? `, minimal write ${runs(minimalRuns)}` : ''})`)
       }
       if (!only || only === 'comments') commentPages = await measureCommentPages(app.url, reader, ctx)
+      // On PostgreSQL, the engine's own p99 for the least a write does, from as many clients.
+      if (databaseUrl && minimal) floor = await measureEngineFloor(databaseUrl, { rows: uploads, clients: connections, seconds: duration, rounds: ROUNDS })
     }
     finally {
       await Promise.all([baseline.stop(), bytes.stop(), nitro.stop(), h3.stop(), minimal?.stop()])
@@ -309,6 +315,8 @@ async function main() {
     const warn = row.bad ? ` (${row.bad} failed)` : ''
     console.info(`| ${row.scenario} | ${row.rps.toFixed(0)} | ${row.p99.toFixed(1)} | ${toBytes?.toFixed(2) ?? '-'} | ${toNitro?.toFixed(2) ?? '-'} | ${toH3?.toFixed(2) ?? '-'} | ${minimalCell} | ${toMinimal?.toFixed(2) ?? '-'} | ${row.baseRps.toFixed(0)} | ${toBase.toFixed(2)} | ${met ? 'met' : 'MISSED'}${warn} |`)
   }
+  if (floor) console.info(`\nThe engine's floor (pgbench, PostgreSQL's C client: one UPDATE of one row per transaction, ${connections} clients, median of ${floor.runs.length} runs of ${floor.runs.map(tps => tps.toFixed(0)).join(' / ')} tx/s): ${floor.tps.toFixed(0)} tx/s, p99 ${floor.p99.toFixed(1)} ms. The engine's own latency at this concurrency, one write a transaction, before any HTTP, JavaScript or driver.`)
+  else if (databaseUrl && rows.some(row => row.minimalRps)) console.info('\nThe engine\'s floor: pgbench not found (Debian: the postgresql package).')
   console.info('\nUncached SQL (the service call without the list cache, in this process; goal < 1 ms):\n')
   console.info('| scenario | median ms | p99 ms |')
   console.info('|---|---:|---:|')

@@ -18,7 +18,7 @@ async function pictureAndLink(tag: string, made: { rating: string, picture: stri
   expect(picture.status).toBe(201)
   const link = await api('/api/upload', { method: 'POST', token: owner.token, body: uploadForm({ upload_type: 'link', description: made.link, tags: tag, external_url: `https://example.com/${tag}` }) })
   expect(link.status).toBe(201)
-  return { picture: picture.body.upload.id as string, link: link.body.upload.id as string }
+  return { picture: picture.body.upload.id as string, link: link.body.upload.id as string, owner: owner.username }
 }
 
 describe('content ratings in the UI', () => {
@@ -74,9 +74,9 @@ describe('content ratings in the UI', () => {
     await signedIn.close()
   })
 
-  it('hydrates the home page\'s late feed as it was served, then shows a visitor\'s blurring and blind voting', async () => {
+  it('hydrates the home page\'s late feed and a user page\'s grid as served, then shows a visitor\'s blurring and blind voting', async () => {
     const tag = `late-${randomUUID().slice(0, 8)}`
-    const { picture: suggestiveId, link: linkId } = await pictureAndLink(tag, { rating: 'suggestive', picture: 'Suggestive picture', link: 'Voted link' })
+    const { picture: suggestiveId, link: linkId, owner } = await pictureAndLink(tag, { rating: 'suggestive', picture: 'Suggestive picture', link: 'Voted link' })
     expect((await api('/api/vote', { method: 'POST', token: (await registerUser()).token, body: { uploadId: linkId, vote: 'fucks' } })).status).toBe(200)
 
     // A visitor who blurs suggestive uploads and votes blind, kept in this browser: the server
@@ -99,6 +99,12 @@ describe('content ratings in the UI', () => {
     await page.waitForFunction(() => (document.querySelector('[aria-labelledby=feed-title] [data-testid=blind-toggle]') as HTMLInputElement).checked, null, { timeout: 5000 })
     await expect(feed.locator(`[data-upload-id="${suggestiveId}"] .preview.rating-blurred`).count()).resolves.toBe(1)
     await expect(feed.locator(`[data-upload-id="${linkId}"] [data-testid=blind-rating]`).count()).resolves.toBe(1)
+
+    // A user page's grid is in view at once and hydrates apart from the page all the same.
+    await goto(page, `/user/${owner}`)
+    const grid = page.getByRole('list', { name: `Uploads by ${owner}` })
+    await grid.locator(`[data-upload-id="${suggestiveId}"] .preview.rating-blurred`).waitFor({ timeout: 5000 })
+    await expect(grid.locator(`[data-upload-id="${linkId}"] [data-testid=blind-rating]`).count()).resolves.toBe(1)
     expect(found).toEqual([])
     await context.close()
   })

@@ -1,5 +1,6 @@
 import type * as v from 'valibot'
 import type { VoteDeleteResponseSchema, VoteResponseSchema, VoteStatusResponseSchema } from '#shared/schemas/votes'
+import { drawFingerprintCanvas, FINGERPRINT_CANVAS, type FingerprintWorkerAnswer } from './fingerprint-canvas'
 
 export type VoteValue = NonNullable<v.InferOutput<typeof VoteStatusResponseSchema>['vote']>
 
@@ -81,10 +82,11 @@ export async function fingerprint(): Promise<string> {
   }
   catch { /* storage unavailable */ }
   const nav = navigator as Navigator & { deviceMemory?: number }
+  const { timeZone, canvas } = await workerSignals()
   const signals = [
     nav.userAgent, nav.language, (nav.languages ?? []).join(','), nav.platform, nav.hardwareConcurrency, nav.deviceMemory ?? '',
     nav.maxTouchPoints, screen.width, screen.height, screen.colorDepth, window.devicePixelRatio,
-    await timeZone(), new Date().getTimezoneOffset(), canvasSignal(),
+    timeZone, new Date().getTimezoneOffset(), canvas,
   ].join('|')
   const value = await sha256Hex(signals)
   try {
@@ -94,50 +96,52 @@ export async function fingerprint(): Promise<string> {
   return value
 }
 
-/** How long the time zone's worker may take before the page reads the zone itself. */
-const TIME_ZONE_WORKER_MS = 2000
+/** How long the fingerprint's worker may take before the page reads its signals itself. */
+const FINGERPRINT_WORKER_MS = 2000
 
 /**
- * The browser's time zone (its IANA name), read by a worker: the first
- * Intl.DateTimeFormat of a page loads the locale's data, 33-40 ms of Chromium's
- * main thread at full speed, on a first visit to vote mode before its first
- * card (docs/performance.md, "Profiling"). Where no worker starts or answers
- * in time, the page reads the same name itself.
+ * The browser's time zone (its IANA name) and the canvas signal, read by a
+ * worker (composables/fingerprint-worker.ts): the first Intl.DateTimeFormat of
+ * a page loads the locale's data, 33-40 ms of Chromium's main thread at full
+ * speed, and the drawing took 36-49 ms of it with the CPU slowed four times, on
+ * a first visit to vote mode before its first card (docs/performance.md,
+ * "Profiling"). Where no worker starts or answers in time, or it has no canvas,
+ * the page reads the same values itself.
  */
-function timeZone(): Promise<string> {
-  const here = () => Intl.DateTimeFormat().resolvedOptions().timeZone
+function workerSignals(): Promise<{ timeZone: string, canvas: string }> {
+  const timeZoneHere = () => Intl.DateTimeFormat().resolvedOptions().timeZone
+  const here = () => ({ timeZone: timeZoneHere(), canvas: canvasSignal() })
   let worker: Worker
   try {
-    worker = new Worker(new URL('./time-zone-worker.ts', import.meta.url), { type: 'module' })
+    worker = new Worker(new URL('./fingerprint-worker.ts', import.meta.url), { type: 'module' })
   }
   catch {
     return Promise.resolve(here())
   }
-  return new Promise<string>((resolve) => {
-    const done = (zone: string) => {
+  return new Promise((resolve) => {
+    const done = (signals: { timeZone: string, canvas: string }) => {
       clearTimeout(timer)
       worker.terminate()
-      resolve(zone)
+      resolve(signals)
     }
-    const timer = setTimeout(() => done(here()), TIME_ZONE_WORKER_MS)
-    worker.onmessage = (event: MessageEvent<unknown>) => done(typeof event.data === 'string' ? event.data : here())
+    const timer = setTimeout(() => done(here()), FINGERPRINT_WORKER_MS)
+    worker.onmessage = (event: MessageEvent<Partial<FingerprintWorkerAnswer> | null>) => {
+      const timeZone = typeof event.data?.timeZone === 'string' ? event.data.timeZone : timeZoneHere()
+      done({ timeZone, canvas: typeof event.data?.canvas === 'string' ? event.data.canvas : canvasSignal() })
+    }
     worker.onerror = () => done(here())
   })
 }
 
+/** The canvas signal drawn on the page's own canvas. */
 function canvasSignal(): string {
   try {
     const canvas = document.createElement('canvas')
-    canvas.width = 200
-    canvas.height = 40
+    canvas.width = FINGERPRINT_CANVAS.width
+    canvas.height = FINGERPRINT_CANVAS.height
     const context = canvas.getContext('2d')
     if (!context) return ''
-    context.textBaseline = 'top'
-    context.font = '16px sans-serif'
-    context.fillStyle = '#6a2bd9'
-    context.fillRect(0, 0, 100, 20)
-    context.fillStyle = '#13773b'
-    context.fillText('Does It Fuck? 🗳', 4, 12)
+    drawFingerprintCanvas(context)
     return canvas.toDataURL()
   }
   catch {

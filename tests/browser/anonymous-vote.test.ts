@@ -42,12 +42,20 @@ describe('anonymous voting', () => {
     await context.close()
   })
 
-  it('gives a browser one fingerprint whether a worker reads its time zone or the page does', async () => {
+  it('gives a browser one fingerprint whether a worker reads its time zone and draws its canvas or the page does', async () => {
     const owner = await registerUser()
     await seedLink(owner, { description: 'Fingerprint target' })
     async function fingerprintOf(withWorker: boolean) {
       const context = await browser.newContext({ baseURL: sharedServer().baseURL, viewport: { width: 1280, height: 900 }, timezoneId: 'Pacific/Chatham' })
       if (!withWorker) await context.addInitScript(() => Reflect.deleteProperty(window, 'Worker'))
+      // Counts the page's own canvas drawings: with a worker, the page draws none.
+      await context.addInitScript(() => {
+        const toDataURL = HTMLCanvasElement.prototype.toDataURL
+        HTMLCanvasElement.prototype.toDataURL = function (...args: Parameters<typeof toDataURL>) {
+          (window as unknown as { pageCanvases: number }).pageCanvases = ((window as unknown as { pageCanvases?: number }).pageCanvases ?? 0) + 1
+          return toDataURL.apply(this, args)
+        }
+      })
       const page = await context.newPage()
       const errors = watchErrors(page)
       const workers: string[] = []
@@ -56,15 +64,18 @@ describe('anonymous voting', () => {
       await goto(page, '/vote')
       const fingerprint = new URL((await sent).url()).searchParams.get('clientFingerprint')
       const kept = await page.evaluate(() => localStorage.getItem('dif:fingerprint'))
+      const pageCanvases = await page.evaluate(() => (window as unknown as { pageCanvases?: number }).pageCanvases ?? 0)
       expect(errors).toEqual([])
       await context.close()
-      return { fingerprint, kept, workers }
+      return { fingerprint, kept, workers, pageCanvases }
     }
     const [withWorker, without] = [await fingerprintOf(true), await fingerprintOf(false)]
     expect(withWorker.fingerprint).toMatch(/^[0-9a-f]{64}$/)
     expect(withWorker.kept).toBe(withWorker.fingerprint)
-    expect(withWorker.workers).toEqual([expect.stringMatching(/^\/_nuxt\/time-zone-worker-[\w-]+\.js$/)])
+    expect(withWorker.workers).toEqual([expect.stringMatching(/^\/_nuxt\/fingerprint-worker-[\w-]+\.js$/)])
+    expect(withWorker.pageCanvases).toBe(0)
     expect(without.workers).toEqual([])
+    expect(without.pageCanvases).toBe(1)
     expect(without.fingerprint).toBe(withWorker.fingerprint)
   })
 

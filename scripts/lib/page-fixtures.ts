@@ -52,18 +52,27 @@ export async function seedPages(server: RunningServer): Promise<{ imageId: strin
   const voter = await register(server, 'lighthouse_voter')
   const ids: string[] = []
   for (let i = 0; i < 20; i++) {
-    const form = new FormData()
-    form.set('description', i % 5 === 4 ? `A link worth a look, number ${i + 1}` : `A sunset over the bay, picture ${i + 1}`)
-    form.set('tags', i % 2 ? 'Sunset, Beach' : 'Sunset')
-    if (i % 5 === 4) {
-      form.set('upload_type', 'link')
-      form.set('external_url', i % 10 === 4 ? `https://www.youtube.com/watch?v=video${i}` : `https://example.com/article-${i}`)
+    // Now and then two random pictures still look alike to the duplicate check (409): another draw then.
+    for (let draw = 1; ; draw++) {
+      const form = new FormData()
+      form.set('description', i % 5 === 4 ? `A link worth a look, number ${i + 1}` : `A sunset over the bay, picture ${i + 1}`)
+      form.set('tags', i % 2 ? 'Sunset, Beach' : 'Sunset')
+      if (i % 5 === 4) {
+        form.set('upload_type', 'link')
+        form.set('external_url', i % 10 === 4 ? `https://www.youtube.com/watch?v=video${i}` : `https://example.com/article-${i}`)
+      }
+      else {
+        form.set('upload_type', 'image')
+        form.set('file', new Blob([new Uint8Array(await picture(i * 37, i % 3 ? 1600 : 1080, i % 3 ? 1067 : 1350))], { type: 'image/jpeg' }), `sunset-${i}.jpg`)
+      }
+      try {
+        ids.push((await json(server, '/api/upload', { method: 'POST', token: owner, body: form })).body.upload.id)
+        break
+      }
+      catch (error) {
+        if (draw >= 5 || !(error instanceof Error && error.message.includes('"duplicate":true'))) throw error
+      }
     }
-    else {
-      form.set('upload_type', 'image')
-      form.set('file', new Blob([new Uint8Array(await picture(i * 37, i % 3 ? 1600 : 1080, i % 3 ? 1067 : 1350))], { type: 'image/jpeg' }), `sunset-${i}.jpg`)
-    }
-    ids.push((await json(server, '/api/upload', { method: 'POST', token: owner, body: form })).body.upload.id)
   }
   for (const [i, id] of ids.entries()) {
     if (i % 3 !== 2) await json(server, '/api/vote', { method: 'POST', token: voter, body: { uploadId: id, vote: i % 2 ? 'fucks' : 'does_not_fuck' } })

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
+import { pgToolTarget } from './pg-tools'
 
 /**
  * PostgreSQL's own floor for a write under load: pgbench (the engine's C client) running
@@ -34,11 +35,9 @@ function pgbenchPath(): string | undefined {
 /** One pgbench run; its per-transaction log gives the latencies (third field, microseconds). */
 async function run(bin: string, url: string, script: string, dir: string, clients: number, seconds: number): Promise<{ tps: number, p99: number }> {
   for (const name of readdirSync(dir).filter(name => name.startsWith('floor.'))) rmSync(join(dir, name))
-  const target = new URL(url)
-  const password = decodeURIComponent(target.password)
-  target.password = ''
-  const args = ['-n', '-c', String(clients), '-j', '1', '-T', String(seconds), '-f', script, '-l', `--log-prefix=${join(dir, 'floor')}`, target.toString()]
-  const child = spawn(bin, args, { env: { ...process.env, ...(password ? { PGPASSWORD: password } : {}) }, stdio: ['ignore', 'ignore', 'pipe'] })
+  const target = pgToolTarget(url)
+  const args = ['-n', '-c', String(clients), '-j', '1', '-T', String(seconds), '-f', script, '-l', `--log-prefix=${join(dir, 'floor')}`, target.url]
+  const child = spawn(bin, args, { env: target.env, stdio: ['ignore', 'ignore', 'pipe'] })
   let said = ''
   child.stderr.on('data', (chunk: Buffer) => {
     said += chunk.toString()

@@ -5,17 +5,26 @@ import type { CopiedRows } from './sqlite-copy'
 import { IMAGES_QUERY } from './sqlite-copy'
 
 /**
+ * How a PostgreSQL client tool is given `url`: the address without its password,
+ * and the environment with the password in PGPASSWORD, never on the command line.
+ */
+export function pgToolTarget(url: string): { url: string, env: NodeJS.ProcessEnv } {
+  const target = new URL(url)
+  const password = decodeURIComponent(target.password)
+  target.password = ''
+  return { url: target.toString(), env: { ...process.env, ...(password ? { PGPASSWORD: password } : {}) } }
+}
+
+/**
  * Runs pg_dump or pg_restore (Debian's postgresql-client) on `url`: the
  * password travels in PGPASSWORD, never on the command line. Lines of its
  * `--verbose` output that name a table are passed to `log` as progress;
  * a failure throws with what the tool said.
  */
 export async function runPgTool(tool: 'pg_dump' | 'pg_restore', args: string[], url: string, log: (line: string) => void): Promise<void> {
-  const target = new URL(url)
-  const password = decodeURIComponent(target.password)
-  target.password = ''
-  const child = spawn(tool, ['--verbose', '--no-password', `--dbname=${target.toString()}`, ...args], {
-    env: { ...process.env, ...(password ? { PGPASSWORD: password } : {}) },
+  const target = pgToolTarget(url)
+  const child = spawn(tool, ['--verbose', '--no-password', `--dbname=${target.url}`, ...args], {
+    env: target.env,
     stdio: ['ignore', 'ignore', 'pipe'],
   })
   const said: string[] = []

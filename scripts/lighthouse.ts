@@ -3,8 +3,10 @@
  * home page, an upload page, vote mode and a user page, and the home page's
  * first-load JavaScript as brotli. Starts the built server on 127.0.0.1 with a
  * fresh SQLite data dir, seeds it through the API (a user, 16 pictures, 4 links,
- * some votes), runs each page `RUNS` times (the median score counts: one run on a
- * shared machine swings by several points) and prints a table, each run's score
+ * some votes), runs each page `LIGHTHOUSE_RUNS` times (default 5; the median score
+ * counts: one run on a shared machine swings by several points, and Lighthouse's
+ * own guide to variability takes the median of five, which halves the spread of
+ * one run) and prints a table, each run's score
  * and metrics as it ends. One request to each page and one audit of the first, not
  * counted, come before: the first render after a start is no visitor's.
  * `LIGHTHOUSE_PAGES` names the pages to audit, comma-separated (`home,upload
@@ -20,7 +22,7 @@ import lighthouse from 'lighthouse'
 import { freePort, startServer, type RunningServer } from '../tests/support/server'
 import { seedPages } from './lib/page-fixtures'
 
-const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3)
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 5)
 /** The pages audited, by name, each with its path on the seeded site. */
 const PAGES: [string, (fixtures: Awaited<ReturnType<typeof seedPages>>) => string][] = [
   ['home', () => '/'],

@@ -6,9 +6,9 @@
  * some votes), runs each page `LIGHTHOUSE_RUNS` times (default 5; the median score
  * counts: one run on a shared machine swings by several points, and Lighthouse's
  * own guide to variability takes the median of five, which halves the spread of
- * one run) and prints a table, each run's score
- * and metrics as it ends. One request to each page and one audit of the first, not
- * counted, come before: the first render after a start is no visitor's.
+ * one run) and prints a table, each run's score and metrics as it ends. One
+ * request to each page and one audit of the first, not counted, come before: the
+ * first render after a start is no visitor's.
  * `LIGHTHOUSE_PAGES` names the pages to audit, comma-separated (`home,upload
  * page`; default all four), for comparing two builds page by page. Not part of
  * `npm test`. Chromium is Debian's (`CHROME_PATH`, default /usr/bin/chromium).

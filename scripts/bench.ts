@@ -279,7 +279,8 @@ async function main() {
           row.minimalP99 = median(minimalRuns).p99
         }
         rows.push(row)
-        const runs = (list: { rps: number }[]) => list.map(run => run.rps.toFixed(0)).join(' / ')
+        // Each run's rate, and for a write its p99 in ms: the table keeps the median run's.
+        const runs = (list: { rps: number, p99: number }[]) => list.map(run => scenario.read ? run.rps.toFixed(0) : `${run.rps.toFixed(0)} (${run.p99.toFixed(1)})`).join(' / ')
         console.info(`  ${scenario.name}: ours ${runs(oursRuns)} req/s (SQL baseline ${runs(baseRuns)}${row.bytesRps ? `, node:http bytes ${runs(bytesRuns)}, bare Nitro ${runs(nitroRuns)}, bare h3 ${row.h3Rps!.toFixed(0)}` : ''}${minimalRuns.length ? `, minimal write ${runs(minimalRuns)}` : ''})`)
       }
       if (!only || only === 'comments') commentPages = await measureCommentPages(app.url, reader, ctx)

@@ -13,8 +13,9 @@ import { setFlagsFromString } from 'node:v8'
  * from the first full collection on (about ten seconds into a load), young
  * collections copied 1.5 MB each where they had copied 0.2 MB, took 5 ms
  * where they had taken 1, and full collections came every 1.5 s. A
- * signed-in vote's p99 went from 6–8 ms to 12 ms and a page's throughput fell
- * by a third (docs/performance.md, "Where a write's time goes").
+ * signed-in vote's p99 went from 6–8 ms to 12 ms, and a GET through Nitro's
+ * pipeline (/robots.txt) answered a third fewer requests a second
+ * (docs/performance.md, "Where a write's time goes").
  *
  * Nothing a request makes lives long; what does (the caches, the prepared
  * statements) is copied once or twice and then stays old. V8 reads the flag

@@ -26,13 +26,16 @@ const logFormat = () => String(useRuntimeConfig().logFormat || '').trim().toLowe
 
 /** Writes what is still buffered (at shutdown). */
 export function flushLog(): void {
+  writeRequestLines()
   destination?.flushSync()
 }
 
 let logger: pino.Logger | undefined
 let destination: pino.DestinationStream & { flushSync: () => void } | undefined
+let pretty = false
 
-function createLogger(pretty: boolean): pino.Logger {
+function createLogger(forPeople: boolean): pino.Logger {
+  pretty = forPeople
   const options: pino.LoggerOptions = {
     base: null,
     timestamp: pino.stdTimeFunctions.isoTime,
@@ -41,6 +44,68 @@ function createLogger(pretty: boolean): pino.Logger {
   if (pretty) return pino(options, { write: (line: string) => process.stdout.write(prettyLine(line)) })
   destination = pino.destination({ dest: 1, sync: false })
   return pino(options, destination)
+}
+
+/** What a request's line says (docs/operations.md, Logs). */
+export interface RequestLine {
+  requestId: string
+  method: string
+  route: string
+  status: number
+  durationMs: number
+  clientIp: string
+  cut?: 'shutdown'
+}
+
+/**
+ * A request's line: the same JSON that `useLogger().info(line, 'request')`
+ * writes, built here, and handed to the destination once per turn of the event
+ * loop with the turn's other request lines. Every request writes one, so it
+ * skips pino's serialisation, and the destination, which measures its whole
+ * pending buffer on each write, gets one write a turn instead of one a request
+ * (docs/performance.md, "What a request's log line costs").
+ */
+export function logRequest(line: RequestLine): void {
+  useLogger()
+  const json = requestLineJson(line, isoNow())
+  if (pretty) {
+    process.stdout.write(prettyLine(json))
+    return
+  }
+  pendingRequestLines += json
+  if (!requestLinesScheduled) {
+    requestLinesScheduled = true
+    setImmediate(writeRequestLines)
+  }
+}
+
+/** The JSON line of a request at `time` (ISO 8601), with its newline: key for key what pino writes. */
+export function requestLineJson(line: RequestLine, time: string): string {
+  return `{"level":"info","time":"${time}","requestId":${JSON.stringify(line.requestId)},"method":${JSON.stringify(line.method)},"route":${JSON.stringify(line.route)},"status":${line.status},"durationMs":${line.durationMs},"clientIp":${JSON.stringify(line.clientIp)}${line.cut ? `,"cut":${JSON.stringify(line.cut)}` : ''},"msg":"request"}\n`
+}
+
+let pendingRequestLines = ''
+let requestLinesScheduled = false
+
+function writeRequestLines(): void {
+  requestLinesScheduled = false
+  if (!pendingRequestLines) return
+  const lines = pendingRequestLines
+  pendingRequestLines = ''
+  destination?.write(lines)
+}
+
+let isoMs = 0
+let iso = ''
+
+/** Now as pino's `isoTime` writes it, made once a millisecond. */
+function isoNow(): string {
+  const now = Date.now()
+  if (now !== isoMs) {
+    isoMs = now
+    iso = new Date(now).toISOString()
+  }
+  return iso
 }
 
 /**

@@ -122,15 +122,15 @@ function requestDone(event: H3Event, requestId: string, method: string, start: n
   const status = complete ? res.statusCode : stopping ? (res.headersSent ? res.statusCode : SERVER_STOPPED) : CLIENT_CLOSED
   const route = fastRoute ?? routeTemplate(event, status)
   if (metricsEnabled()) count(route, method, status, seconds)
-  useLogger().info({
+  logRequest({
     requestId,
     method,
     route,
     status,
     durationMs: Math.round(seconds * 1e5) / 100,
     clientIp: clientIp(event),
-    ...(!complete && stopping ? { cut: 'shutdown' } : {}),
-  }, 'request')
+    ...(!complete && stopping ? { cut: 'shutdown' as const } : {}),
+  })
 }
 
 interface Series { requests: Counter.Internal, duration: Histogram.Internal<'route' | 'method' | 'status'> }

@@ -211,8 +211,11 @@ async function main() {
 
   // Three processes of our server on the same data: a scenario's rounds each go to another one (see ROUNDS).
   const serverEnv = { ...BENCH_SERVER_ENV, ...(databaseUrl ? { NUXT_DATABASE_URL: databaseUrl } : {}) }
-  const app = await startServer(serverEnv, { dataDir })
-  const others = await Promise.all([startServer(serverEnv, { dataDir }), startServer(serverEnv, { dataDir })])
+  // Each server's log goes to a file, as `npm start > file` writes it, not into this process.
+  const logDir = mkdtempSync(join(tmpdir(), 'dif-bench-logs-'))
+  const start = (n: number) => startServer(serverEnv, { dataDir, logFile: join(logDir, `server-${n}.log`) })
+  const app = await start(1)
+  const others = await Promise.all([start(2), start(3)])
   const instances = [app, ...others]
   const rows: Row[] = []
   let sqlRows: { scenario: string, median: number, p99: number }[]
@@ -296,6 +299,7 @@ async function main() {
   finally {
     await Promise.all(others.map(other => other.stop({ keepData: true })))
     await app.stop({ keepData: true })
+    rmSync(logDir, { recursive: true, force: true })
     if (!reuse) rmSync(dataDir, { recursive: true, force: true })
   }
 

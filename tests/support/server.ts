@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -46,6 +46,12 @@ export interface StartOptions {
   databaseUrl?: string
   /** Defaults to `testEngine()`; global set-up passes its project's engine. */
   engine?: TestEngine
+  /**
+   * Send what the server prints to this file rather than into this process
+   * (the bench: reading thousands of log lines a second cost this process
+   * about 5 µs of CPU a request, on the machine the server shares).
+   */
+  logFile?: string
 }
 
 /**
@@ -59,10 +65,10 @@ export async function startServer(env: Record<string, string> = {}, options: Sta
   const engine = options.engine ?? testEngine()
   const ownsDatabase = engine === 'postgres' && env.NUXT_DATABASE_URL === undefined && !options.databaseUrl
   const databaseUrl = env.NUXT_DATABASE_URL ?? options.databaseUrl ?? (ownsDatabase ? await createTestDatabase(undefined, { migrated: true }) : '')
-  if (!ownsDatabase) return launch(env, options.dataDir, databaseUrl)
+  if (!ownsDatabase) return launch(env, options, databaseUrl)
   let server: RunningServer
   try {
-    server = await launch(env, options.dataDir, databaseUrl)
+    server = await launch(env, options, databaseUrl)
   }
   catch (error) {
     await dropTestDatabase(databaseUrl)
@@ -77,12 +83,14 @@ export async function startServer(env: Record<string, string> = {}, options: Sta
   }
 }
 
-async function launch(env: Record<string, string>, givenDataDir: string | undefined, databaseUrl: string, attempt = 1): Promise<RunningServer> {
+async function launch(env: Record<string, string>, options: StartOptions, databaseUrl: string, attempt = 1): Promise<RunningServer> {
+  const givenDataDir = options.dataDir
   // A PORT in `env` is kept (a site URL that names it, e.g. http://localhost:<port>, needs it up front).
   const port = env.PORT ? Number(env.PORT) : await freePort()
   const dataDir = givenDataDir ?? mkdtempSync(join(tmpdir(), 'dif-e2e-'))
   const url = `http://127.0.0.1:${port}`
   let log = ''
+  const logFd = options.logFile ? openSync(options.logFile, 'a') : undefined
   // SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof': profile the servers a bench or test starts (docs/performance.md, Profiling).
   const nodeArgs = process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []
   const child = spawn(process.execPath, [...nodeArgs, ENTRY], {
@@ -103,30 +111,32 @@ async function launch(env: Record<string, string>, givenDataDir: string | undefi
       ...(databaseUrl ? { NUXT_DATABASE_URL: databaseUrl } : {}),
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', logFd ?? 'pipe', logFd ?? 'pipe'],
   })
+  if (logFd !== undefined) closeSync(logFd)
+  const output = () => options.logFile ? readFileSync(options.logFile, 'utf8') : log
   const collect = (chunk: Buffer) => {
     log += chunk.toString()
     // TEST_SERVER_LOG=1: every test server's output also goes to stderr, with the time, to follow a failing case.
     if (process.env.TEST_SERVER_LOG) process.stderr.write(`[srv ${new Date().toISOString().slice(11, 23)}] ${chunk}`)
   }
-  child.stdout!.on('data', collect)
-  child.stderr!.on('data', collect)
+  child.stdout?.on('data', collect)
+  child.stderr?.on('data', collect)
   const deadline = Date.now() + 30_000
   for (;;) {
     if (child.exitCode !== null) {
       // Another test run on this machine (scripts/test-engines.sh runs two) took the free port first: take another.
-      if (!env.PORT && attempt < 3 && log.includes('EADDRINUSE')) {
+      if (!env.PORT && attempt < 3 && output().includes('EADDRINUSE')) {
         if (!givenDataDir) rmSync(dataDir, { recursive: true, force: true })
-        return launch(env, givenDataDir, databaseUrl, attempt + 1)
+        return launch(env, options, databaseUrl, attempt + 1)
       }
-      throw new Error(`Server exited with ${child.exitCode}:\n${log}`)
+      throw new Error(`Server exited with ${child.exitCode}:\n${output()}`)
     }
     try {
       // A page, not an /api route, so the probe never counts against a rate limit. Only once
       // this server says it listens: until then an answer may come from another test run's
       // server that holds the port, and this one is about to exit with EADDRINUSE.
-      if (log.includes('Listening on')) {
+      if (output().includes('Listening on')) {
         const response = await fetch(`${url}/robots.txt`)
         await response.arrayBuffer()
         if (response.status < 500) break
@@ -135,7 +145,7 @@ async function launch(env: Record<string, string>, givenDataDir: string | undefi
     catch { /* not listening yet */ }
     if (Date.now() > deadline) {
       child.kill('SIGKILL')
-      throw new Error(`Server did not start within 30 s:\n${log}`)
+      throw new Error(`Server did not start within 30 s:\n${output()}`)
     }
     await new Promise(r => setTimeout(r, 100))
   }
@@ -145,7 +155,7 @@ async function launch(env: Record<string, string>, givenDataDir: string | undefi
     dataDir,
     databaseUrl,
     process: child,
-    output: () => log,
+    output,
     stop: async ({ keepData = false } = {}) => {
       if (child.exitCode === null) {
         const exited = new Promise(r => child.once('exit', r))

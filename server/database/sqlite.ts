@@ -56,6 +56,8 @@ export class SqliteDatabase implements Database {
   /** The open `-shm` file (the WAL index), null when there is none to read. */
   private walIndex: number | null | undefined
   private readonly walIndexHeader = Buffer.alloc(2 * WAL_INDEX_HEADER_BYTES)
+  /** The data version to be read at the end of this turn (see `dataVersion`). */
+  private versionThisTurn: Promise<string> | null = null
   private checkpointer: Worker | null = null
 
   constructor(private readonly file: string) {
@@ -241,14 +243,29 @@ export class SqliteDatabase implements Database {
    * Moves with every commit by any connection, in this process or another
    * (the admin CLI, a seed). Read from the WAL-index header when there is
    * one: a file read of 96 bytes instead of a read transaction.
+   *
+   * Read once a turn of the event loop for all who asked in it, at the turn's
+   * end (`setImmediate`, after its I/O callbacks): each caller's version is
+   * still read after it asked, so after its request arrived, and reflects
+   * every commit acknowledged before that. A busy server reads it once for
+   * the requests of a turn, not once each: the read(2) was about a tenth of a
+   * cached list's CPU (docs/performance.md, "What a cached read costs").
    */
   dataVersion(): Promise<string> {
-    return this.outside(() => {
-      const header = this.walIndexVersion()
-      if (header !== null) return `w${header}`
-      const { changes, data } = this.getNow<{ changes: number, data: number }>(VERSION_QUERY)!
-      return `p${changes}:${data}`
+    this.versionThisTurn ??= new Promise((resolve, reject) => {
+      setImmediate(() => {
+        this.versionThisTurn = null
+        this.outside(() => this.readDataVersion()).then(resolve, reject)
+      })
     })
+    return this.versionThisTurn
+  }
+
+  private readDataVersion(): string {
+    const header = this.walIndexVersion()
+    if (header !== null) return `w${header}`
+    const { changes, data } = this.getNow<{ changes: number, data: number }>(VERSION_QUERY)!
+    return `p${changes}:${data}`
   }
 
   /**

@@ -31,6 +31,18 @@ describe('SqliteDatabase.dataVersion', () => {
     }
   })
 
+  it('is read once a turn, after every caller of the turn asked: a commit made after asking is in it', async () => {
+    const { db, other } = await twoConnections()
+    const before = await db.dataVersion()
+    const first = db.dataVersion()
+    other.sqlite.prepare(`INSERT INTO users (id, username) VALUES ('t', 'turn')`).run()
+    const second = db.dataVersion()
+    expect(second).toBe(first)
+    const after = await first
+    expect(after).not.toBe(before)
+    expect(await db.dataVersion()).toBe(after)
+  })
+
   it('moves with a commit after a checkpoint has emptied the WAL', async () => {
     const { db, other } = await twoConnections()
     await other.run(sql`INSERT INTO users (id, username) VALUES ('a', 'first')`)

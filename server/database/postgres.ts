@@ -203,18 +203,21 @@ export class PostgresDatabase extends PostgresExecutor implements Database {
    * checkpoints or vacuum's page work, which moved the WAL position this
    * used to be and made every cached list recompute while they ran.
    *
-   * One read is in flight at a time. A caller that comes while one is gets
-   * the next one, sent when it returns, with every other caller that came
-   * meanwhile: each caller's version is still read after it asked, so it
-   * reflects every commit before that, and a busy instance pays one round
-   * trip per batch of requests instead of one per request.
+   * One read is in flight at a time, sent at the end of a turn of the event
+   * loop (`setImmediate`). A caller gets the next read, with every other
+   * caller that comes before it is sent: the requests of a turn, and those
+   * that came while the one before was in flight. Each caller's version is
+   * still read after it asked, so it reflects every commit before that, and
+   * a busy instance pays one round trip per batch of requests instead of one
+   * per request.
    */
   dataVersion(): Promise<string> {
-    if (!this.versionInFlight) return this.readVersion()
-    this.versionQueued ??= this.versionInFlight.then(() => undefined, () => undefined).then(() => {
-      this.versionQueued = null
-      return this.readVersion()
-    })
+    this.versionQueued ??= new Promise<void>(resolve => setImmediate(resolve))
+      .then(() => this.versionInFlight?.then(() => undefined, () => undefined))
+      .then(() => {
+        this.versionQueued = null
+        return this.readVersion()
+      })
     return this.versionQueued
   }
 

@@ -54,6 +54,12 @@ describe.skipIf(testEngine() !== 'postgres')('PostgresDatabase.dataVersion', () 
     expect(await reader.dataVersion()).not.toBe(updated)
   })
 
+  it('sends one read for the callers of a turn', async () => {
+    const asked = [reader.dataVersion(), reader.dataVersion(), reader.dataVersion()]
+    expect(new Set(asked).size).toBe(1)
+    expect(await asked[0]).toMatch(/^\d+:\d+:/)
+  })
+
   it('answers a caller with a read sent after it asked, even while another is under way', async () => {
     // A proxy that can hold PostgreSQL's answers back: the first read is done at the
     // server but not yet back when a write commits and a second caller asks.

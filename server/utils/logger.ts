@@ -63,7 +63,7 @@ export interface RequestLine {
  * loop with the turn's other request lines. Every request writes one, so it
  * skips pino's serialisation, and the destination, which measures its whole
  * pending buffer on each write, gets one write a turn instead of one a request
- * (docs/performance.md, "What a request's log line costs").
+ * (docs/performance.md, "What a cached read costs").
  */
 export function logRequest(line: RequestLine): void {
   useLogger()

@@ -39,8 +39,11 @@ export interface Database extends Executor {
    * the last call (SQLite: change counter and data_version; PostgreSQL: the
    * WAL insert position, moved by every instance's commit). The list cache
    * keys its answers on it. Null: unknown right now, so nothing may be cached.
+   * Callers that ask together may share one read made after the last of them
+   * asked; `now` reads at once where the engine can (SQLite), for the fast
+   * path keeping an answer it has just sent before the next request can ask.
    */
-  dataVersion(): Promise<string | null>
+  dataVersion(when?: 'now'): Promise<string | null>
   /** Resolves when the engine answers a trivial query. */
   ping(): Promise<void>
   close(): Promise<void>

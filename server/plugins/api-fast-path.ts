@@ -168,7 +168,8 @@ export default defineNitroPlugin((nitroApp) => {
         return [name, Array.isArray(value) ? value : String(value)]
       }), 'Content-Length', String(body.length)]
       // The answer is sent: a version that cannot be read now only means it is not kept.
-      if (await useDB().dataVersion().catch(() => null) === version) replays.set(version, replayKey!, { headers, body })
+      // Read at once, not with the turn's other readers: the client may ask again before then.
+      if (await useDB().dataVersion('now').catch(() => null) === version) replays.set(version, replayKey!, { headers, body })
     }
   }
 

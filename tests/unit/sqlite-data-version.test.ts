@@ -43,6 +43,17 @@ describe('SqliteDatabase.dataVersion', () => {
     expect(await db.dataVersion()).toBe(after)
   })
 
+  it('is read at the call when asked for now', async () => {
+    const { db, other } = await twoConnections()
+    const before = await db.dataVersion('now')
+    other.sqlite.prepare(`INSERT INTO users (id, username) VALUES ('n1', 'now1')`).run()
+    const now = db.dataVersion('now')
+    other.sqlite.prepare(`INSERT INTO users (id, username) VALUES ('n2', 'now2')`).run()
+    const read = await now
+    expect(read).not.toBe(before)
+    expect(await db.dataVersion('now')).not.toBe(read)
+  })
+
   it('moves with a commit after a checkpoint has emptied the WAL', async () => {
     const { db, other } = await twoConnections()
     await other.run(sql`INSERT INTO users (id, username) VALUES ('a', 'first')`)

@@ -36,8 +36,9 @@ export interface Executor {
 export interface Database extends Executor {
   /**
    * Changes whenever any connection or instance has committed a write since
-   * the last call (SQLite: change counter and data_version; PostgreSQL: the
-   * WAL insert position, moved by every instance's commit). The list cache
+   * the last call (SQLite: the WAL-index header, or the change counter and
+   * data_version; PostgreSQL: the cluster's snapshot, moved by every
+   * instance's commit). The list cache
    * keys its answers on it. Null: unknown right now, so nothing may be cached.
    * Callers that ask together may share one read made after the last of them
    * asked; `now` reads at once where the engine can (SQLite), for the fast

@@ -1,4 +1,5 @@
 import pg from 'pg'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { DatabaseUnavailableError, DeadlinePassedError, UnstorableTextError, type Database, type Executor } from './port'
 import { advisoryLock, render, sql, type Query } from './sql'
 
@@ -212,7 +213,7 @@ export class PostgresDatabase extends PostgresExecutor implements Database {
    * per request.
    */
   dataVersion(): Promise<string> {
-    this.versionQueued ??= new Promise<void>(resolve => setImmediate(resolve))
+    this.versionQueued ??= nextTurn()
       .then(() => this.versionInFlight?.then(() => undefined, () => undefined))
       .then(() => {
         this.versionQueued = null

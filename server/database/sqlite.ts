@@ -1,5 +1,6 @@
 import { chmodSync, closeSync, existsSync, openSync, readSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { Worker } from 'node:worker_threads'
 import BetterSqlite3 from 'better-sqlite3'
 import { DatabaseUnavailableError, DeadlinePassedError, type Database, type Executor } from './port'
@@ -254,11 +255,9 @@ export class SqliteDatabase implements Database {
    */
   dataVersion(when?: 'now'): Promise<string> {
     if (when === 'now') return this.outside(() => this.readDataVersion())
-    this.versionThisTurn ??= new Promise((resolve, reject) => {
-      setImmediate(() => {
-        this.versionThisTurn = null
-        this.outside(() => this.readDataVersion()).then(resolve, reject)
-      })
+    this.versionThisTurn ??= nextTurn().then(() => {
+      this.versionThisTurn = null
+      return this.outside(() => this.readDataVersion())
     })
     return this.versionThisTurn
   }

@@ -60,6 +60,10 @@ export class SqliteDatabase implements Database {
   /** The data version to be read at the end of this turn (see `dataVersion`). */
   private versionThisTurn: Promise<string> | null = null
   private checkpointer: Worker | null = null
+  /** The checkpoint worker asked for the writes to pause while the group now running ends (see `startCheckpoints`). */
+  private pauseDue = false
+  /** No group starts while the checkpoint worker copies the end of the WAL. */
+  private paused = false
 
   constructor(private readonly file: string) {
     // The file holds TOTP secrets and hashes: readable by its owner only (also its WAL and shm files).
@@ -164,7 +168,7 @@ export class SqliteDatabase implements Database {
     this.groupDue = true
     setImmediate(() => {
       this.groupDue = false
-      if (!this.writer && this.queued.length > 0) this.startGroup()
+      if (!this.writer && !this.paused && this.queued.length > 0) this.startGroup()
     })
   }
 
@@ -173,7 +177,8 @@ export class SqliteDatabase implements Database {
     const group = this.queued.splice(0, GROUP_MAX)
     this.writer = this.runGroup(group).finally(() => {
       this.writer = null
-      if (this.queued.length > 0) this.scheduleGroup()
+      if (this.pauseDue) this.pauseForCheckpoint()
+      else if (this.queued.length > 0) this.scheduleGroup()
     })
   }
 
@@ -302,24 +307,61 @@ export class SqliteDatabase implements Database {
   /**
    * Moves the WAL's checkpoints off this thread: a worker with a connection of
    * its own copies committed pages into the database file every `everyMs`
-   * (PASSIVE: it never waits for or blocks a writer), and this connection's
-   * own checkpoints start only past CHECKPOINT_FALLBACK_PAGES of WAL, should
-   * the worker fall behind or stop. Left to SQLite, every 1,000 pages the
-   * commit that crossed them copied and synced the WAL inside its request, on
-   * the event loop every other request waits on (docs/database.md, "The two engines").
-   * The worker runs often, so that what this connection's own checkpoint still
-   * has to copy, when the WAL passes the fallback under a steady load, is small.
-   * For the server only: a short-lived script keeps SQLite's default.
+   * (PASSIVE: it never waits for or blocks a writer). Left to SQLite, every
+   * 1,000 pages the commit that crossed them copied and synced the WAL inside
+   * its request, on the event loop every other request waits on
+   * (docs/database.md, "The two engines").
+   *
+   * A WAL starts again from its beginning only when a write begins with all
+   * of it copied, which a worker copying behind writes that never pause does
+   * not see. So once the WAL passes `restartPages` the worker asks for a
+   * pause: no new group of writes starts (reads go on) while it copies what
+   * is left and syncs, then the next group starts the WAL again. This
+   * connection still checkpoints itself past `fallbackPages`, should the
+   * worker stop. For the server only: a short-lived script keeps SQLite's default.
    */
-  startCheckpoints(everyMs = 100): void {
+  startCheckpoints({ everyMs = 100, restartPages = CHECKPOINT_RESTART_PAGES, fallbackPages = CHECKPOINT_FALLBACK_PAGES } = {}): void {
     if (this.checkpointer || this.file === ':memory:') return
     const driver = createRequire(import.meta.url).resolve('better-sqlite3')
-    const worker = new Worker(CHECKPOINTER, { eval: true, workerData: { driver, file: this.file, everyMs } })
+    const worker = new Worker(CHECKPOINTER, { eval: true, workerData: { driver, file: this.file, everyMs, restartPages } })
     worker.unref()
     // A checkpointer that fails leaves the fallback: this connection checkpoints again.
-    worker.on('error', error => console.warn(`[db] SQLite checkpoint worker stopped, checkpoints fall back to this connection: ${error.message}`))
+    worker.on('error', (error) => {
+      console.warn(`[db] SQLite checkpoint worker stopped, checkpoints fall back to this connection: ${error.message}`)
+      this.checkpointer = null
+    })
+    worker.on('message', (message) => {
+      if (message !== 'pause') return
+      if (this.writer) this.pauseDue = true
+      else this.pauseForCheckpoint()
+    })
     this.checkpointer = worker
-    this.sqlite.pragma(`wal_autocheckpoint = ${CHECKPOINT_FALLBACK_PAGES}`)
+    this.sqlite.pragma(`wal_autocheckpoint = ${fallbackPages}`)
+  }
+
+  /**
+   * Starts no group until the worker has copied the rest of the WAL (its
+   * answer `copied`), or PAUSE_MAX_MS have passed without one. Writes wait;
+   * reads do not, they see what was committed.
+   */
+  private pauseForCheckpoint(): void {
+    this.pauseDue = false
+    const worker = this.checkpointer
+    if (!worker || this.paused) return
+    this.paused = true
+    const resume = () => {
+      clearTimeout(timer)
+      worker.off('message', copied)
+      this.paused = false
+      if (!this.writer && this.queued.length > 0) this.scheduleGroup()
+    }
+    const copied = (message: unknown) => {
+      if (message === 'copied') resume()
+    }
+    const timer = setTimeout(resume, PAUSE_MAX_MS)
+    timer.unref()
+    worker.on('message', copied)
+    worker.postMessage('copy')
   }
 
   async close(): Promise<void> {
@@ -342,19 +384,46 @@ interface QueuedTransaction {
 /** Transactions one group takes at most, so one group never holds the writer for long. */
 const GROUP_MAX = 64
 
-/** WAL pages past which the serving connection checkpoints itself (4 KB pages: 40 MB), while a worker does it. */
+/** WAL pages past which the checkpoint worker asks for a pause to start the WAL again (4 KB pages: 20 MB). */
+const CHECKPOINT_RESTART_PAGES = 5_000
+
+/** WAL pages past which the serving connection checkpoints itself, should the worker stop (4 KB pages: 40 MB). */
 const CHECKPOINT_FALLBACK_PAGES = 10_000
 
-/** The checkpoint worker (see SqliteDatabase.startCheckpoints): CommonJS, given the driver's path. */
+/** The longest the writes wait for the checkpoint worker's copy. */
+const PAUSE_MAX_MS = 250
+
+/**
+ * The checkpoint worker (see SqliteDatabase.startCheckpoints): CommonJS, given
+ * the driver's path. Past `restartPages` of WAL it copies again at once (what
+ * came while it copied), then asks for the pause; told `copy`, it copies the
+ * rest with the writes paused and answers `copied`. Unanswered, it goes on
+ * copying a second later.
+ */
 const CHECKPOINTER = `
-const { workerData } = require('node:worker_threads')
+const { workerData, parentPort } = require('node:worker_threads')
 const Database = require(workerData.driver)
 const db = new Database(workerData.file, { fileMustExist: true })
 db.pragma('busy_timeout = 1000')
+function checkpoint() {
+  try { return db.pragma('wal_checkpoint(PASSIVE)')[0] }
+  catch { return null }
+}
+let askedAt = 0
 setInterval(() => {
-  try { db.pragma('wal_checkpoint(PASSIVE)') }
-  catch {}
+  if (Date.now() - askedAt < 1000) return
+  const result = checkpoint()
+  if (result && result.log >= workerData.restartPages) {
+    checkpoint()
+    askedAt = Date.now()
+    parentPort.postMessage('pause')
+  }
 }, workerData.everyMs)
+parentPort.on('message', () => {
+  checkpoint()
+  askedAt = 0
+  parentPort.postMessage('copied')
+})
 `
 
 /** One copy of the WAL-index header; the file holds two, back to back. */

@@ -353,7 +353,8 @@ export class SqliteDatabase implements Database {
       clearTimeout(timer)
       worker.off('message', copied)
       this.paused = false
-      if (!this.writer && this.queued.length > 0) this.scheduleGroup()
+      // No group ran meanwhile: none starts while paused.
+      if (this.queued.length > 0) this.scheduleGroup()
     }
     const copied = (message: unknown) => {
       if (message === 'copied') resume()

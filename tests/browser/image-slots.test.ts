@@ -270,6 +270,33 @@ describe('pictures sized to their slots', () => {
     await context.close()
   })
 
+  it('user page on a phone: its grid, in view at once, hydrates when a picture fails or the visitor acts, not while they only look', async () => {
+    /** How many elements under `selector` have Vue's event handlers (its `_vei` symbol): none before their component hydrates. */
+    const withHandlers = (page: Page, selector: string) => page.evaluate(selector => [...document.querySelectorAll(selector)]
+      .filter(element => Object.getOwnPropertySymbols(element).some(symbol => symbol.description === '_vei')).length, selector)
+    const { context, page } = await openAt(browser, VIEWPORTS[1])
+    const errors = watchErrors(page)
+    expect((await goto(page, `/user/${user.username}`))?.status()).toBe(200)
+    await page.waitForLoadState('networkidle')
+    expect(await withHandlers(page, 'header *')).toBeGreaterThan(0)
+    expect(await withHandlers(page, '.upload-grid *')).toBe(0)
+    // A finger or a pointer on the page: the grid in view hydrates.
+    await page.mouse.move(20, 20)
+    await page.waitForFunction(() => [...document.querySelectorAll('.upload-grid img')]
+      .some(element => Object.getOwnPropertySymbols(element).some(symbol => symbol.description === '_vei')))
+
+    // Every size but the thumbnail refused: the pictures that fail hydrate the grid with no input, and show the thumbnail.
+    const refused = await context.newPage()
+    await refused.route(url => /[?&]size=(small|medium|display)\b/.test(url.search), route => route.fulfill({ status: 503, body: '' }))
+    expect((await goto(refused, `/user/${user.username}`))?.status()).toBe(200)
+    await refused.waitForFunction(() => {
+      const loaded = [...document.querySelectorAll<HTMLImageElement>('.upload-grid img')].filter(image => image.loading !== 'lazy')
+      return loaded.length > 0 && loaded.every(image => image.complete && image.naturalWidth > 0 && image.currentSrc.endsWith('?size=thumb'))
+    }, null, { timeout: 10_000 })
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
   for (const size of VIEWPORTS) {
     it(`home page, ${size.name}: the size the slot needs, the first row first, the rest when scrolled near, nothing shifts`, async () => {
       // The derivatives exist (made one at a time), as on a site that has shown them once.

@@ -35,9 +35,11 @@ function becameActive() {
   onActive.clear()
 }
 
-/** Whether a picture in `element` has already failed to load (before its handlers were there). */
-const hasFailedPicture = (element: Element) =>
-  [...element.querySelectorAll('img')].some(image => image.complete && image.naturalWidth === 0 && image.currentSrc !== '')
+/**
+ * Whether `image` has already failed to load: its error event may have fired
+ * before any handler was there to hear it (before hydration).
+ */
+export const pictureFailed = (image: HTMLImageElement) => image.complete && image.naturalWidth === 0 && image.currentSrc !== ''
 
 /**
  * A lazy hydration strategy (`defineAsyncComponent({ hydrate })`): the markup
@@ -80,7 +82,7 @@ export const hydrateInViewOrReached: HydrationStrategy = (hydrate, forEach) => {
   forEach((element) => {
     observer.observe(element)
     events.forEach(event => element.addEventListener(event, reached, true))
-    failed ||= hasFailedPicture(element)
+    failed ||= [...element.querySelectorAll('img')].some(pictureFailed)
   })
   if (failed) hydrateOnce()
   return stop

@@ -282,8 +282,7 @@ describe('pictures sized to their slots', () => {
     expect(await withHandlers(page, '.upload-grid *')).toBe(0)
     // A finger or a pointer on the page: the grid in view hydrates.
     await page.mouse.move(20, 20)
-    await page.waitForFunction(() => [...document.querySelectorAll('.upload-grid img')]
-      .some(element => Object.getOwnPropertySymbols(element).some(symbol => symbol.description === '_vei')))
+    await expect.poll(() => withHandlers(page, '.upload-grid img')).toBeGreaterThan(0)
 
     // Every size but the thumbnail refused: the pictures that fail hydrate the grid with no input, and show the thumbnail.
     const refused = await context.newPage()

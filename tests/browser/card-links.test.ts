@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { registerUser, type TestUser } from '../support/api'
 import { launchBrowser, newContext } from '../support/browser'
-import { goto, seedLink, watchErrors } from './helpers'
+import { goto, seedLink, signedInContext, watchErrors } from './helpers'
 import { sharedServer } from '../support/shared-server'
 
 // A card's links (its picture, description, tags and owner) are plain <a> elements that
@@ -105,5 +105,40 @@ describe('links on an upload card', () => {
     expect(await marked(page)).toBe('kept')
     expect(errors).toEqual([])
     await page.close()
+  })
+})
+
+describe('a card and the upload page', () => {
+  it('draw the same rating bar and tag chips: the grid writes them inline, apart from their components', async () => {
+    const viewer = await registerUser()
+    const context = await signedInContext(browser, viewer)
+    const voted = await seedLink(owner, { description: `Card markup ${suffix}`, tags: [tag, other], upvotes: 3, downvotes: 1 })
+    const page = await context.newPage()
+    const errors = watchErrors(page)
+    /** The markup under `selector` as served, without what only Vue writes (its comments, scoped styles' attributes) and the upload page's `large`. */
+    const markup = (selector: string) => page.locator(selector).evaluate((element) => {
+      const copy = element.cloneNode(true) as Element
+      const walker = document.createTreeWalker(copy, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_COMMENT)
+      const comments: Node[] = []
+      for (let node: Node | null = walker.currentNode; node; node = walker.nextNode()) {
+        if (node.nodeType === Node.COMMENT_NODE) comments.push(node)
+        else for (const name of (node as Element).getAttributeNames()) if (name.startsWith('data-v-')) (node as Element).removeAttribute(name)
+      }
+      comments.forEach(comment => comment.parentNode!.removeChild(comment))
+      copy.classList.remove('large')
+      return copy.outerHTML.replace(/\s+/g, ' ').replace(/> </g, '><')
+    })
+
+    await goto(page, `/tags/${tag}`)
+    const card = `[data-testid="upload-card"][data-upload-id="${voted}"]`
+    const inCard = { rating: await markup(`${card} .rating`), chips: await markup(`${card} .chips`) }
+    await goto(page, `/upload/${voted}`)
+    const onPage = { rating: await markup('[data-testid="upload-detail"] .rating'), chips: await markup('[data-testid="upload-detail"] .chips') }
+
+    expect(inCard.rating).toContain('3 fucks')
+    expect(inCard.chips).toContain('data-testid="hide-tag"')
+    expect(onPage).toEqual(inCard)
+    expect(errors).toEqual([])
+    await context.close()
   })
 })

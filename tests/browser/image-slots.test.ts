@@ -9,6 +9,7 @@ import { randomImage } from '../support/images'
 import { createUpload, goto, registerUser, watchErrors } from './helpers'
 import type { TestUser } from '../support/api'
 import { sharedServer } from '../support/shared-server'
+import { IMAGE_JOB_SECONDS, IMAGE_QUEUE_WAIT_MS } from '../../server/services/media'
 
 /**
  * "What a visitor feels": every picture is fetched in about the size of the
@@ -28,6 +29,13 @@ const CANDIDATES = DERIVATIVES.map(([, width]) => width)
 const srcsetOf = (id: string) => DERIVATIVES.map(([size, width]) => `/api/image/${id}?size=${size} ${width}w`).join(', ')
 /** The derivatives made on first request (the thumbnail is made with the upload). */
 const MADE_ON_REQUEST = ['small', 'medium', 'display']
+/**
+ * Longest a picture may take to load: the server's longest answer for a size made on
+ * request (its wait for the image slot, then its job; docs/behaviour.md, Images), and
+ * 10 s more for the thumbnail a refused picture falls back to. A wait shorter than the
+ * server's own bound fails on a loaded machine while the server keeps its promise.
+ */
+const PICTURE_LOAD_MS = IMAGE_QUEUE_WAIT_MS + IMAGE_JOB_SECONDS * 1000 + 10_000
 
 const VIEWPORTS = [
   { name: 'desktop', viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, isMobile: false },
@@ -217,7 +225,11 @@ async function scrollThrough(page: Page) {
     await page.waitForTimeout(60)
   }
   // Pictures off to the side in a card row that scrolls sideways (phones) stay unloaded until that row scrolls.
-  await page.waitForFunction(() => [...document.querySelectorAll('img')].every(img => img.complete || img.getBoundingClientRect().left >= window.innerWidth))
+  const unloaded = () => page.evaluate(() => [...document.querySelectorAll('img')]
+    .filter(img => !img.complete && img.getBoundingClientRect().left < window.innerWidth)
+    .map(img => `${img.currentSrc || img.src} (${img.loading || 'eager'}, ${Math.round(img.getBoundingClientRect().top)} px from the screen's top)`))
+  // The pictures still waited for are named when the wait runs out.
+  await expect.poll(unloaded, { timeout: PICTURE_LOAD_MS, interval: 250 }).toEqual([])
   await page.waitForLoadState('networkidle')
 }
 
@@ -237,7 +249,8 @@ function expectSized(picture: Picture, all: Picture[], widths: Map<string, numbe
   expect(width, `${path}: ${width} px for a slot of ${Math.round(slot)} device px`).toBeLessThanOrEqual(2 * slot)
 }
 
-describe('pictures sized to their slots', () => {
+// A test scrolls through up to three pages, each of which may wait PICTURE_LOAD_MS for its pictures.
+describe('pictures sized to their slots', { timeout: 3 * PICTURE_LOAD_MS + 60_000 }, () => {
   let browser: Browser
   let user: TestUser
   const tag = `slots${randomUUID().slice(0, 8)}`

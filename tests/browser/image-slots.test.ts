@@ -249,7 +249,7 @@ function expectSized(picture: Picture, all: Picture[], widths: Map<string, numbe
   expect(width, `${path}: ${width} px for a slot of ${Math.round(slot)} device px`).toBeLessThanOrEqual(2 * slot)
 }
 
-// A test scrolls through up to three pages, each of which may wait PICTURE_LOAD_MS for its pictures.
+// A test waits for the pictures of up to five pages; it has room for three of those waits to take PICTURE_LOAD_MS.
 describe('pictures sized to their slots', { timeout: 3 * PICTURE_LOAD_MS + 60_000 }, () => {
   let browser: Browser
   let user: TestUser
@@ -406,7 +406,7 @@ describe('pictures sized to their slots', { timeout: 3 * PICTURE_LOAD_MS + 60_00
         }).observe({ type: 'layout-shift', buffered: true })`)
         expect((await goto(page, path))?.status()).toBe(200)
         await page.waitForLoadState('networkidle')
-        await page.waitForFunction(() => [...document.images].every(image => image.complete || image.loading === 'lazy'))
+        await page.waitForFunction(() => [...document.images].every(image => image.complete || image.loading === 'lazy'), null, { timeout: PICTURE_LOAD_MS })
         // Let a late paint settle, then read the page's cumulative layout shift.
         await page.waitForTimeout(300)
         const cls = await page.evaluate(() => (window as unknown as { __cls: number }).__cls)
@@ -448,7 +448,7 @@ describe('pictures sized to their slots', { timeout: 3 * PICTURE_LOAD_MS + 60_00
       const log = networkLog(page)
       expect((await goto(page, `/upload/${ids[0]}`))?.status()).toBe(200)
       await page.waitForLoadState('networkidle')
-      await page.waitForFunction(() => (document.querySelector('[data-testid=upload-image]') as HTMLImageElement | null)?.complete)
+      await page.waitForFunction(() => (document.querySelector('[data-testid=upload-image]') as HTMLImageElement | null)?.complete, null, { timeout: PICTURE_LOAD_MS })
       const [picture] = await pictures(page, '[data-testid=upload-image]')
       expect(picture!.fetchpriority).toBe('high')
       expect(picture!.loading).toBeNull()
@@ -466,7 +466,7 @@ describe('pictures sized to their slots', { timeout: 3 * PICTURE_LOAD_MS + 60_00
       await context.addCookies([{ name: 'auth-token', value: user.token, url: sharedServer().baseURL, httpOnly: true, sameSite: 'Lax' }])
       expect((await goto(page, '/vote'))?.status()).toBe(200)
       await page.waitForSelector('[data-testid=vote-mode-upload] img')
-      await page.waitForFunction(() => (document.querySelector('[data-testid=vote-mode-upload] img') as HTMLImageElement).complete)
+      await page.waitForFunction(() => (document.querySelector('[data-testid=vote-mode-upload] img') as HTMLImageElement).complete, null, { timeout: PICTURE_LOAD_MS })
       const [voting] = await pictures(page, '[data-testid=vote-mode-upload] img')
       expect(ids).toContain(voting!.id)
       expect(voting!.srcset).toBe(srcsetOf(voting!.id))

@@ -230,7 +230,7 @@ async function scrollThrough(page: Page) {
     .map(img => `${img.currentSrc || img.src} (${img.loading || 'eager'}, ${Math.round(img.getBoundingClientRect().top)} px from the screen's top)`))
   // The pictures still waited for are named when the wait runs out.
   await expect.poll(unloaded, { timeout: PICTURE_LOAD_MS, interval: 250 }).toEqual([])
-  await page.waitForLoadState('networkidle')
+  await page.waitForLoadState('networkidle', { timeout: PICTURE_LOAD_MS })
 }
 
 /**
@@ -269,7 +269,7 @@ describe('pictures sized to their slots', { timeout: 3 * PICTURE_LOAD_MS + 60_00
     const { context, page } = await openAt(browser, VIEWPORTS[1])
     const log = networkLog(page)
     expect((await goto(page, '/'))?.status()).toBe(200)
-    await page.waitForLoadState('networkidle')
+    await page.waitForLoadState('networkidle', { timeout: PICTURE_LOAD_MS })
     await scrollThrough(page)
     const shown = (await pictures(page, '[data-testid=upload-card] img')).filter(p => ids.includes(p.id) && p.currentSrc)
     expect(shown.length).toBeGreaterThanOrEqual(12)
@@ -290,7 +290,7 @@ describe('pictures sized to their slots', { timeout: 3 * PICTURE_LOAD_MS + 60_00
     const { context, page } = await openAt(browser, VIEWPORTS[1])
     const errors = watchErrors(page)
     expect((await goto(page, `/user/${user.username}`))?.status()).toBe(200)
-    await page.waitForLoadState('networkidle')
+    await page.waitForLoadState('networkidle', { timeout: PICTURE_LOAD_MS })
     expect(await withHandlers(page, 'header *')).toBeGreaterThan(0)
     expect(await withHandlers(page, '.upload-grid *')).toBe(0)
     // A finger or a pointer on the page: the grid in view hydrates.
@@ -319,7 +319,7 @@ describe('pictures sized to their slots', { timeout: 3 * PICTURE_LOAD_MS + 60_00
       const errors = watchErrors(page)
       const log = networkLog(page)
       expect((await goto(page, '/'))?.status()).toBe(200)
-      await page.waitForLoadState('networkidle')
+      await page.waitForLoadState('networkidle', { timeout: PICTURE_LOAD_MS })
       const viewportHeight = size.viewport.height
 
       const before = await pictures(page, '[data-testid=upload-card] img')
@@ -383,7 +383,7 @@ describe('pictures sized to their slots', { timeout: 3 * PICTURE_LOAD_MS + 60_00
       await context.addInitScript(WATCH_SHIFTS)
       const page = await context.newPage()
       expect((await goto(page, `/tags/${tag}`))?.status()).toBe(200)
-      await page.waitForLoadState('networkidle')
+      await page.waitForLoadState('networkidle', { timeout: PICTURE_LOAD_MS })
       const [first] = await page.$$eval('[data-testid=upload-card] .legend-yes svg', icons => icons.map(icon => icon.getBoundingClientRect().top))
       // The first row is in view (a shift out of view is not reported), and nothing sent before the
       // cut moved. What comes after it may itself be split again by chance (a loaded machine's parser
@@ -405,7 +405,7 @@ describe('pictures sized to their slots', { timeout: 3 * PICTURE_LOAD_MS + 60_00
           for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__cls += entry.value
         }).observe({ type: 'layout-shift', buffered: true })`)
         expect((await goto(page, path))?.status()).toBe(200)
-        await page.waitForLoadState('networkidle')
+        await page.waitForLoadState('networkidle', { timeout: PICTURE_LOAD_MS })
         await page.waitForFunction(() => [...document.images].every(image => image.complete || image.loading === 'lazy'), null, { timeout: PICTURE_LOAD_MS })
         // Let a late paint settle, then read the page's cumulative layout shift.
         await page.waitForTimeout(300)
@@ -447,7 +447,7 @@ describe('pictures sized to their slots', { timeout: 3 * PICTURE_LOAD_MS + 60_00
       const { context, page } = await openAt(browser, size)
       const log = networkLog(page)
       expect((await goto(page, `/upload/${ids[0]}`))?.status()).toBe(200)
-      await page.waitForLoadState('networkidle')
+      await page.waitForLoadState('networkidle', { timeout: PICTURE_LOAD_MS })
       await page.waitForFunction(() => (document.querySelector('[data-testid=upload-image]') as HTMLImageElement | null)?.complete, null, { timeout: PICTURE_LOAD_MS })
       const [picture] = await pictures(page, '[data-testid=upload-image]')
       expect(picture!.fetchpriority).toBe('high')

@@ -211,8 +211,18 @@ async function openAt(browser: Browser, size: typeof VIEWPORTS[number]): Promise
     isMobile: size.isMobile,
     hasTouch: size.isMobile,
   })
+  return { context, page: await watched(context) }
+}
+
+/**
+ * A page of `context` that records its layout shifts. Its every wait (a page's load
+ * event, the network settling, a picture complete) may wait on a picture, so each
+ * lasts PICTURE_LOAD_MS unless it says otherwise.
+ */
+async function watched(context: BrowserContext): Promise<Page> {
+  context.setDefaultTimeout(PICTURE_LOAD_MS)
   await context.addInitScript(WATCH_SHIFTS)
-  return { context, page: await context.newPage() }
+  return context.newPage()
 }
 
 /** Scrolls down the whole page in screen steps, so every lazy picture comes near and loads. */
@@ -230,7 +240,7 @@ async function scrollThrough(page: Page) {
     .map(img => `${img.currentSrc || img.src} (${img.loading || 'eager'}, ${Math.round(img.getBoundingClientRect().top)} px from the screen's top)`))
   // The pictures still waited for are named when the wait runs out.
   await expect.poll(unloaded, { timeout: PICTURE_LOAD_MS, interval: 250 }).toEqual([])
-  await page.waitForLoadState('networkidle', { timeout: PICTURE_LOAD_MS })
+  await page.waitForLoadState('networkidle')
 }
 
 /**
@@ -269,7 +279,7 @@ describe('pictures sized to their slots', { timeout: 3 * PICTURE_LOAD_MS + 60_00
     const { context, page } = await openAt(browser, VIEWPORTS[1])
     const log = networkLog(page)
     expect((await goto(page, '/'))?.status()).toBe(200)
-    await page.waitForLoadState('networkidle', { timeout: PICTURE_LOAD_MS })
+    await page.waitForLoadState('networkidle')
     await scrollThrough(page)
     const shown = (await pictures(page, '[data-testid=upload-card] img')).filter(p => ids.includes(p.id) && p.currentSrc)
     expect(shown.length).toBeGreaterThanOrEqual(12)
@@ -290,7 +300,7 @@ describe('pictures sized to their slots', { timeout: 3 * PICTURE_LOAD_MS + 60_00
     const { context, page } = await openAt(browser, VIEWPORTS[1])
     const errors = watchErrors(page)
     expect((await goto(page, `/user/${user.username}`))?.status()).toBe(200)
-    await page.waitForLoadState('networkidle', { timeout: PICTURE_LOAD_MS })
+    await page.waitForLoadState('networkidle')
     expect(await withHandlers(page, 'header *')).toBeGreaterThan(0)
     expect(await withHandlers(page, '.upload-grid *')).toBe(0)
     // A finger or a pointer on the page: the grid in view hydrates.
@@ -319,7 +329,7 @@ describe('pictures sized to their slots', { timeout: 3 * PICTURE_LOAD_MS + 60_00
       const errors = watchErrors(page)
       const log = networkLog(page)
       expect((await goto(page, '/'))?.status()).toBe(200)
-      await page.waitForLoadState('networkidle', { timeout: PICTURE_LOAD_MS })
+      await page.waitForLoadState('networkidle')
       const viewportHeight = size.viewport.height
 
       const before = await pictures(page, '[data-testid=upload-card] img')
@@ -380,10 +390,9 @@ describe('pictures sized to their slots', { timeout: 3 * PICTURE_LOAD_MS + 60_00
     await new Promise<void>(resolve => proxy.listen(0, '127.0.0.1', resolve))
     try {
       const context = await browser.newContext({ baseURL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, viewport: VIEWPORTS[0].viewport })
-      await context.addInitScript(WATCH_SHIFTS)
-      const page = await context.newPage()
+      const page = await watched(context)
       expect((await goto(page, `/tags/${tag}`))?.status()).toBe(200)
-      await page.waitForLoadState('networkidle', { timeout: PICTURE_LOAD_MS })
+      await page.waitForLoadState('networkidle')
       const [first] = await page.$$eval('[data-testid=upload-card] .legend-yes svg', icons => icons.map(icon => icon.getBoundingClientRect().top))
       // The first row is in view (a shift out of view is not reported), and nothing sent before the
       // cut moved. What comes after it may itself be split again by chance (a loaded machine's parser
@@ -405,8 +414,8 @@ describe('pictures sized to their slots', { timeout: 3 * PICTURE_LOAD_MS + 60_00
           for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__cls += entry.value
         }).observe({ type: 'layout-shift', buffered: true })`)
         expect((await goto(page, path))?.status()).toBe(200)
-        await page.waitForLoadState('networkidle', { timeout: PICTURE_LOAD_MS })
-        await page.waitForFunction(() => [...document.images].every(image => image.complete || image.loading === 'lazy'), null, { timeout: PICTURE_LOAD_MS })
+        await page.waitForLoadState('networkidle')
+        await page.waitForFunction(() => [...document.images].every(image => image.complete || image.loading === 'lazy'))
         // Let a late paint settle, then read the page's cumulative layout shift.
         await page.waitForTimeout(300)
         const cls = await page.evaluate(() => (window as unknown as { __cls: number }).__cls)
@@ -447,8 +456,8 @@ describe('pictures sized to their slots', { timeout: 3 * PICTURE_LOAD_MS + 60_00
       const { context, page } = await openAt(browser, size)
       const log = networkLog(page)
       expect((await goto(page, `/upload/${ids[0]}`))?.status()).toBe(200)
-      await page.waitForLoadState('networkidle', { timeout: PICTURE_LOAD_MS })
-      await page.waitForFunction(() => (document.querySelector('[data-testid=upload-image]') as HTMLImageElement | null)?.complete, null, { timeout: PICTURE_LOAD_MS })
+      await page.waitForLoadState('networkidle')
+      await page.waitForFunction(() => (document.querySelector('[data-testid=upload-image]') as HTMLImageElement | null)?.complete)
       const [picture] = await pictures(page, '[data-testid=upload-image]')
       expect(picture!.fetchpriority).toBe('high')
       expect(picture!.loading).toBeNull()
@@ -466,7 +475,7 @@ describe('pictures sized to their slots', { timeout: 3 * PICTURE_LOAD_MS + 60_00
       await context.addCookies([{ name: 'auth-token', value: user.token, url: sharedServer().baseURL, httpOnly: true, sameSite: 'Lax' }])
       expect((await goto(page, '/vote'))?.status()).toBe(200)
       await page.waitForSelector('[data-testid=vote-mode-upload] img')
-      await page.waitForFunction(() => (document.querySelector('[data-testid=vote-mode-upload] img') as HTMLImageElement).complete, null, { timeout: PICTURE_LOAD_MS })
+      await page.waitForFunction(() => (document.querySelector('[data-testid=vote-mode-upload] img') as HTMLImageElement).complete)
       const [voting] = await pictures(page, '[data-testid=vote-mode-upload] img')
       expect(ids).toContain(voting!.id)
       expect(voting!.srcset).toBe(srcsetOf(voting!.id))

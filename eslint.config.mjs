@@ -5,8 +5,12 @@ export default withNuxt({
   ignores: ['drizzle/**', 'data/**'],
 }, {
   rules: {
-    // AppLink is an inline link, as NuxtLink (ignored by default): a line break around its
-    // text would put spaces into the link.
-    'vue/singleline-html-element-content-newline': ['error', { externalIgnores: ['AppLink'] }],
+    // Every link within the site is a plain <a data-app-link> (composables/useAppLinks.ts): a
+    // NuxtLink brings its component into the entry chunk that every first visit loads
+    // (docs/performance.md, "First-load JavaScript").
+    'vue/no-restricted-syntax': ['error', {
+      selector: 'VElement[rawName=/^(Lazy)?(NuxtLink|nuxt-link|RouterLink|router-link)$/]',
+      message: 'Link with a plain <a data-app-link href="…"> (composables/useAppLinks.ts), not a NuxtLink.',
+    }],
   },
 })

@@ -114,10 +114,6 @@ export default defineNuxtConfig({
   experimental: {
     // No route rule needs the client-side app manifest: its code and a /_nuxt/builds request on every first visit.
     appManifest: false,
-    // A NuxtLink fetches the code of its page as a pointer comes over it or it takes focus, as the
-    // plain links do (composables/useAppLinks.ts), not once it is in view: each page's code brings
-    // its stylesheet, which restyles the whole page it is added to (docs/performance.md, "First paint").
-    defaults: { nuxtLink: { prefetchOn: { visibility: false, interaction: true } } },
   },
   compatibilityDate: '2026-11-01',
   nitro: {

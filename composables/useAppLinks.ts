@@ -1,7 +1,8 @@
 /**
- * Links repeated in lists (a card's three, a tag chip's) are plain
- * `<a data-app-link>` elements: the server render writes them as strings,
- * with no component, vnode or router state per link. One listener on the
+ * Every link within the site is a plain `<a data-app-link>` element, not a
+ * NuxtLink (eslint.config.mjs refuses one): the server render writes it as a
+ * string, with no component, vnode or router state per link, and no page
+ * brings NuxtLink's component into the entry chunk. One listener on the
  * document changes page within the app on a plain left click of any of them
  * and leaves every other click (a new tab, a modifier key, a target) to the
  * browser. app.vue installs it; error.vue does not, so there such a link
@@ -20,9 +21,9 @@ export function useAppLinks() {
 
 /**
  * The code of the page a plain link opens is fetched when a pointer comes
- * over the link, a finger touches it or the keyboard focuses it, as a
- * NuxtLink's is (nuxt.config.ts): the click comes later, and the code is
- * there by then. Not when the page is ready: each page's code brings its
+ * over the link, a finger touches it or the keyboard focuses it: the click
+ * comes later, and the code is there by then. Not when the page is ready, nor
+ * once the link is in view (a NuxtLink's default): each page's code brings its
  * stylesheet, and every stylesheet added restyles the whole page
  * (docs/performance.md, "First paint").
  */

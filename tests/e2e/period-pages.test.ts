@@ -64,6 +64,10 @@ beforeAll(async () => {
     const upvotes = 20 + Math.floor(rand() * 20)
     await seedUpload(owner, { createdAt: new Date(Date.now() - 3 * 24 * HOUR - i * 60_000).toISOString(), upvotes, downvotes: Math.floor(rand() * 4), description: `Busy day ${i}` }, server)
   }
+  // One day led by an upload above every one of the busy day's, its others below them: a
+  // page that reads on the best days first reads it first, then the busy day, and stops
+  // part way through the busy day, whose rows left must still be read.
+  await seedUpload(owner, { createdAt: new Date(Date.now() - 10 * 24 * HOUR).toISOString(), upvotes: 60, downvotes: 0, description: 'Best of its day' }, server)
   const old = new Date(Date.now() - 400 * 24 * HOUR).toISOString()
   for (let i = 0; i < 1500; i++) {
     const [upvotes, downvotes] = i < 500 ? [200, 1] : [100, 100]
@@ -83,6 +87,7 @@ describe('a period\'s pages merged from its days', () => {
         for (let page = 1; page <= 12; page++) byOne.push(...await ids(`/api/uploads?sort=${sort}&period=${period}&limit=1&page=${page}`))
         expect(byOne).toEqual(expected.slice(0, 12))
         expect(await ids(`/api/uploads?sort=${sort}&period=${period}&limit=7&page=3`)).toEqual(expected.slice(14, 21))
+        expect(await ids(`/api/uploads?sort=${sort}&period=${period}&limit=30`)).toEqual(expected.slice(0, 30))
         // The deepest page merged from the days (offset + limit = 200), and one past it,
         // which walks the whole period instead.
         expect(await ids(`/api/uploads?sort=${sort}&period=${period}&limit=100&page=2`)).toEqual(expected.slice(100, 200))

@@ -118,6 +118,7 @@ const CASES: { name: string, title: string, answers?: Answers, run: (db: Databas
   { name: 'uploads-new-two-ratings', title: 'GET /api/uploads, newest, two ratings', run: db => listUploads(db, page(1), { ...VIEW, ratings: ['safe', 'suggestive'] }) },
   { name: 'uploads-top-week', title: 'GET /api/uploads, top of the week, page 1 (merged from its days)', run: db => listUploads(db, page(1), { ...VIEW, sort: 'top', since: since(7) }) },
   { name: 'uploads-best-month-page-2', title: 'GET /api/uploads, best of the month, page 2 (days read on to a bound)', run: db => listUploads(db, page(2), { ...VIEW, sort: 'best', since: since(30) }) },
+  { name: 'uploads-favourites-month-page-3', title: 'GET /api/uploads, favourites of the month, page 3 (the best days read on first)', run: db => listUploads(db, page(3), { ...VIEW, sort: 'favourites', since: since(30) }) },
   { name: 'uploads-divisive-year', title: 'GET /api/uploads, divisive of the year (the ranking\'s first rows, then its days)', run: db => listUploads(db, page(1), { ...VIEW, sort: 'divisive', since: since(365) }) },
   { name: 'uploads-top-week-deep', title: 'GET /api/uploads, top of the week, a page past the merge', run: db => listUploads(db, page(20), { ...VIEW, sort: 'top', since: since(7) }) },
   { name: 'filtered-no-tags', title: 'GET /api/uploads/filtered, no tags, favourites', run: db => listFilteredUploads(db, { ...page(1), match: 'all' }, { ...VIEW, sort: 'favourites' }) },

@@ -118,18 +118,43 @@ export async function periodPage(db: Executor, since: string, view: ListView, pa
         ORDER BY ${order} ${pageWindow(paging)}`
     }
     const tuple = (alias: string) => sql.raw(`(${columns.map(column => `${alias}.${column}`).join(', ')})`)
-    const readOn = (bounded: boolean) => sql`SELECT u.* FROM heads l${sql.raw(bounded ? ' CROSS JOIN bound b' : '')}
-        CROSS JOIN LATERAL (${head(sql`l.day`, need, sql`${inPeriod('l.day')} AND ${tuple('u')} < ${tuple('l')}${bounded ? sql` AND ${tuple('u')} >= ${tuple('b')}` : sql.raw('')}`)}) u
-        WHERE l.n = ${sql.raw(String(first))} AND ${bounded ? sql`${tuple('l')} > ${tuple('b')}` : sql`NOT EXISTS (SELECT 1 FROM bound)`}`
+    const n = sql.raw(String(first))
     // Past that, the same bound as SQLite's below, in one statement (one snapshot, one round
-    // trip): each day's first `first` rows (`heads`, numbered within the day), their need-th
-    // best (`bound`), and each day that gave all `first` rows with its last above the bound
-    // read on down to it (a row-value range on the day index).
+    // trip). `heads`: each day's first `first` rows, numbered within the day. `bound`: the
+    // need-th best of the rows read. `more`: each day not read to its end whose last row read
+    // is above the bound, read on down to it (a row-value range on the day index).
+    //
+    // The bound from the heads alone is loose where the page needs most of them (over
+    // three in four), or where the sort's first column ties across days (`favourites`: most
+    // uploads have none, so every day's head is its newest upload, and every newer day was
+    // read on by a page). There the days are first read on, best last head first, until
+    // `need` rows are read (`lead`: the LIMIT ends the loop over the days), and `lasts`
+    // holds each day's last row read: page 3 of a month of favourites read 552 rows, and
+    // now 61. Where the heads' bound is tight (pages 1 and 2 of a month by top), `lead`
+    // read no fewer rows and cost 0.1 ms more.
+    const leading = view.sort === 'favourites' || need * 4 > days.length * first * 3
+    const readRows = (withKey: boolean) => {
+      const selecting = withKey ? sql`u.rid, ${selected}` : selected
+      return leading
+        ? sql`SELECT ${selecting} FROM heads u UNION ALL SELECT ${selecting} FROM lead u`
+        : sql`SELECT ${selecting} FROM heads u`
+    }
+    const readOn = (bounded: boolean) => sql`SELECT u.* FROM ${sql.raw(leading ? 'lasts' : 'heads')} l${sql.raw(bounded ? ' CROSS JOIN bound b' : '')}
+        CROSS JOIN LATERAL (${head(sql`l.day`, need, sql`${inPeriod('l.day')} AND ${tuple('u')} < ${tuple('l')}${bounded ? sql` AND ${tuple('u')} >= ${tuple('b')}` : sql.raw('')}`)}) u
+        WHERE ${leading ? sql.raw('') : sql`l.n = ${n} AND `}${bounded ? sql`${tuple('l')} > ${tuple('b')}` : sql`NOT EXISTS (SELECT 1 FROM bound)`}`
+    const lead = leading
+      ? sql`
+      lead AS MATERIALIZED (SELECT l.day, u.* FROM (SELECT u.* FROM heads u WHERE u.n = ${n} ORDER BY ${order} LIMIT ${sql.raw(String(need))}) l
+        CROSS JOIN LATERAL (${head(sql`l.day`, need, sql`${inPeriod('l.day')} AND ${tuple('u')} < ${tuple('l')}`)}) u
+        LIMIT ${sql.raw(String(need))}),
+      lasts AS (SELECT u.day, ${selected} FROM heads u WHERE u.n = ${n} AND u.day NOT IN (SELECT day FROM lead)
+        UNION ALL (SELECT DISTINCT ON (u.day) u.day, ${selected} FROM lead u ORDER BY u.day, ${sql.raw(columns.map(column => `u.${column}`).join(', '))})),`
+      : sql.raw('')
     return sql`WITH heads AS MATERIALIZED (SELECT d.day, u.*, ${first === 1 ? sql.raw('1') : sql`row_number() OVER (PARTITION BY d.day ORDER BY ${order})`} AS n
-        FROM unnest(CAST(${days} AS text[])) AS d(day) CROSS JOIN LATERAL (${head(sql`d.day`, first, inPeriod('d.day'))}) u),
-      bound AS MATERIALIZED (SELECT ${selected} FROM heads u ORDER BY ${order} LIMIT 1 OFFSET ${sql.raw(String(need - 1))}),
+        FROM unnest(CAST(${days} AS text[])) AS d(day) CROSS JOIN LATERAL (${head(sql`d.day`, first, inPeriod('d.day'))}) u),${lead}
+      bound AS MATERIALIZED (SELECT ${selected} FROM (${readRows(false)}) u ORDER BY ${order} LIMIT 1 OFFSET ${sql.raw(String(need - 1))}),
       more AS (${readOn(true)} UNION ALL ${readOn(false)})
-      SELECT u.rid FROM (SELECT u.rid, ${selected} FROM heads u UNION ALL SELECT u.rid, ${selected} FROM more u) u
+      SELECT u.rid FROM (${readRows(true)} UNION ALL SELECT u.rid, ${selected} FROM more u) u
       ORDER BY ${order} ${pageWindow(paging)}`
   }
   // SQLite has no LATERAL, and a compound of a year's 367 arms costs more than its reads:

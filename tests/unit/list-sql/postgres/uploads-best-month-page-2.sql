@@ -4,7 +4,7 @@ SELECT u.id, u.user_id, u.filename, u.description, u.upload_type, u.external_url
         FROM unnest(CAST($1 AS text[])) AS d(day) CROSS JOIN LATERAL (SELECT u.id AS rid, u.best_score, u.created_at, u.id FROM uploads u
       WHERE u.is_private = 0 AND u.created_day = d.day AND (d.day <> $2 OR u.created_at >= $3)
       ORDER BY u.best_score DESC, u.created_at DESC, u.id DESC LIMIT 2) u),
-      bound AS MATERIALIZED (SELECT u.best_score, u.created_at, u.id FROM heads u ORDER BY u.best_score DESC, u.created_at DESC, u.id DESC LIMIT 1 OFFSET 39),
+      bound AS MATERIALIZED (SELECT u.best_score, u.created_at, u.id FROM (SELECT u.best_score, u.created_at, u.id FROM heads u) u ORDER BY u.best_score DESC, u.created_at DESC, u.id DESC LIMIT 1 OFFSET 39),
       more AS (SELECT u.* FROM heads l CROSS JOIN bound b
         CROSS JOIN LATERAL (SELECT u.id AS rid, u.best_score, u.created_at, u.id FROM uploads u
       WHERE u.is_private = 0 AND u.created_day = l.day AND (l.day <> $4 OR u.created_at >= $5) AND (u.best_score, u.created_at, u.id) < (l.best_score, l.created_at, l.id) AND (u.best_score, u.created_at, u.id) >= (b.best_score, b.created_at, b.id)

@@ -4,7 +4,7 @@ SELECT u.id, u.user_id, u.filename, u.description, u.upload_type, u.external_url
         FROM unnest(CAST($1 AS text[])) AS d(day) CROSS JOIN LATERAL (SELECT u.id AS rid, u.divisive_score, u.created_at, u.id FROM uploads u
       WHERE u.is_private = 0 AND u.created_day = d.day AND (d.day <> $2 OR u.created_at >= $3)
       ORDER BY u.divisive_score DESC, u.created_at DESC, u.id DESC LIMIT 1) u),
-      bound AS MATERIALIZED (SELECT u.divisive_score, u.created_at, u.id FROM heads u ORDER BY u.divisive_score DESC, u.created_at DESC, u.id DESC LIMIT 1 OFFSET 19),
+      bound AS MATERIALIZED (SELECT u.divisive_score, u.created_at, u.id FROM (SELECT u.divisive_score, u.created_at, u.id FROM heads u) u ORDER BY u.divisive_score DESC, u.created_at DESC, u.id DESC LIMIT 1 OFFSET 19),
       more AS (SELECT u.* FROM heads l CROSS JOIN bound b
         CROSS JOIN LATERAL (SELECT u.id AS rid, u.divisive_score, u.created_at, u.id FROM uploads u
       WHERE u.is_private = 0 AND u.created_day = l.day AND (l.day <> $4 OR u.created_at >= $5) AND (u.divisive_score, u.created_at, u.id) < (l.divisive_score, l.created_at, l.id) AND (u.divisive_score, u.created_at, u.id) >= (b.divisive_score, b.created_at, b.id)

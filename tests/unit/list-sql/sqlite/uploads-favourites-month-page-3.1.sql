@@ -1,0 +1,7 @@
+-- GET /api/uploads, favourites of the month, page 3 (the best days read on first)
+-- run 32 times (values of the first)
+SELECT u.rowid AS rid, u.favourites, u.created_at, u.id FROM uploads u
+      WHERE u.is_private = 0 AND u.created_day = ? AND u.created_at >= ?
+      ORDER BY u.favourites DESC, u.created_at DESC, u.id DESC LIMIT 2
+-- 1: "2026-10-29"
+-- 2: "2026-10-29T12:00:00.000Z"

@@ -64,6 +64,8 @@ function recorder(dialect: Dialect, answers: Answers) {
       return Array.from({ length: Number(head[2]) }, (_, i) => Object.fromEntries(['rid', ...head[1]!.split(', ').map(column => column.slice(2))]
         .map(column => [column, 10_000 - day * 10 - i])))
     }
+    // A user's whole public list: the account's row, with no upload on the page.
+    if (text.includes(' AS owner_public_uploads,')) return [{ owner_id: 'user-1', owner_username: 'alice', owner_created_at: '2026-01-01T00:00:00.000Z', owner_public_uploads: 3, id: null }]
     if (text.includes('FROM users WHERE lower(username)')) return [{ id: 'user-1', username: 'alice', created_at: '2026-01-01T00:00:00.000Z', public_uploads: 3 }]
     return []
   }

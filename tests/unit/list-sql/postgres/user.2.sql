@@ -1,6 +1,0 @@
--- GET /api/user/{username}/uploads, by date (the account's kept count)
-SELECT u.id, u.user_id, u.filename, u.description, u.upload_type, u.external_url, u.width, u.height, u.upvotes, u.downvote_count, u.is_private, u.created_at, u.edited_at, u.revision, u.rating, u.tag_ids, u.favourites, u.comments
-        FROM (SELECT u.id AS rid FROM uploads u WHERE u.user_id = $1 AND u.is_private = 0
-          ORDER BY u.created_at DESC, u.id DESC LIMIT 20 OFFSET 0) p
-        JOIN uploads u ON u.id = p.rid ORDER BY u.created_at DESC, u.id DESC
--- 1: "user-1"

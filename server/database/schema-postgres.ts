@@ -257,6 +257,7 @@ export const uploads = pgTable('uploads', {
   index('uploads_public_rating_newest_idx').on(t.rating, sql`${t.createdAt} desc`, sql`${t.id} desc`).where(sql`${t.isPrivate} = 0`),
   index('uploads_user_date_idx').on(t.userId, t.isPrivate, t.createdAt),
   index('uploads_user_votes_idx').on(t.userId, t.isPrivate, t.upvotes, t.createdAt),
+  index('uploads_user_favourites_idx').on(t.userId, t.isPrivate, t.favourites, t.createdAt),
   index('uploads_user_name_lower_idx').on(t.userId, t.isPrivate, sql`lower(${t.originalName})`),
   // The image hashes, for duplicates and banned media: a link has none, and no entry here (its upload writes six index pages fewer).
   index('uploads_sha256_idx').on(t.sha256).where(sql`${t.sha256} IS NOT NULL`),

@@ -1,0 +1,1 @@
+CREATE INDEX "uploads_user_favourites_idx" ON "uploads" USING btree ("user_id","is_private","favourites","created_at");

@@ -129,9 +129,9 @@ export async function periodPage(db: Executor, since: string, view: ListView, pa
     // uploads have none, so every day's head is its newest upload, and every newer day was
     // read on by a page). There the days are first read on, best last head first, until
     // `need` rows are read (`lead`: the LIMIT ends the loop over the days), and `lasts`
-    // holds each day's last row read: page 3 of a month of favourites read 552 rows, and
-    // now 61. Where the heads' bound is tight (pages 1 and 2 of a month by top), `lead`
-    // read no fewer rows and cost 0.1 ms more.
+    // holds each day's last row read, so a month of favourites reads about a page of rows,
+    // not a page a day. Where the heads' bound is tight (pages 1 and 2 of a month by top),
+    // `lead` reads no fewer rows, and its steps cost more than they save.
     const leading = view.sort === 'favourites' || need * 4 > days.length * first * 3
     const readRows = (withKey: boolean) => {
       const selecting = withKey ? sql`u.rid, ${selected}` : selected

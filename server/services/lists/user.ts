@@ -30,9 +30,9 @@ type OwnerColumns = { owner_id: string, owner_username: string, owner_created_at
  * it) and the page. On PostgreSQL in one statement, the page joined to the
  * account, so that a name no account has gives no row and an account without
  * public uploads one row of NULL entry columns: the account read on its own
- * was a round trip of its own, a quarter of an uncached page. On SQLite, where
- * a statement is a call in this process, the account first: the join cost a
- * materialised page and a sort of it (0.17 → 0.21 ms).
+ * was a round trip of its own, about a quarter of an uncached page. On SQLite,
+ * where a statement is a call in this process, the account first: there the
+ * join materialised the page and sorted it again, and cost more than the call.
  */
 async function everythingPublic(db: Executor, username: string, query: Paging & { sort: keyof typeof USER_SORTS }) {
   const order = USER_SORTS[query.sort]
@@ -65,7 +65,7 @@ async function accountNamed(db: Executor, username: string) {
 }
 
 async function listOfUser(db: Executor, username: string, slugs: string[], query: Paging & { sort: keyof typeof USER_SORTS }, filter: CallerFilter) {
-  if (!POSSIBLE_USERNAME.test(username)) throw apiError(404, 'User not found')
+  if (!POSSIBLE_USERNAME.test(username)) notFound()
   const { user, uploads, total } = (slugs.length === 0 && !isFiltering(filter))
     ? await everythingPublic(db, username, query)
     : await narrowed(db, username, slugs, query, filter)

@@ -92,6 +92,8 @@ export async function periodPage(db: Executor, since: string, view: ListView, pa
   const columns = ORDER_COLUMNS[view.sort]
   const need = offset(paging) + paging.limit
   const selected = sql.raw(columns.map(column => `u.${column}`).join(', '))
+  /** The sort's columns of row `alias` as one row value: a greater one comes first (every column descending). */
+  const tuple = (alias: string) => sql.raw(`(${columns.map(column => `${alias}.${column}`).join(', ')})`)
   const page = (rows: HeadRow[]) => rowKeys(rows.slice(offset(paging), need).map(row => row.rid!))
   const days = periodDays(since)
   const head = (day: Query | string, rows: number, inPeriod: Query) => sql`SELECT u.${ROW_KEY} AS rid, ${selected} FROM uploads u
@@ -117,7 +119,6 @@ export async function periodPage(db: Executor, since: string, view: ListView, pa
       return sql`SELECT u.rid FROM unnest(CAST(${days} AS text[])) AS d(day) CROSS JOIN LATERAL (${head(sql`d.day`, need, inPeriod('d.day'))}) u
         ORDER BY ${order} ${pageWindow(paging)}`
     }
-    const tuple = (alias: string) => sql.raw(`(${columns.map(column => `${alias}.${column}`).join(', ')})`)
     const n = sql.raw(String(first))
     // Past that, the same bound as SQLite's below, in one statement (one snapshot, one round
     // trip). `heads`: each day's first `first` rows, numbered within the day. `bound`: the
@@ -148,7 +149,7 @@ export async function periodPage(db: Executor, since: string, view: ListView, pa
         CROSS JOIN LATERAL (${head(sql`l.day`, need, sql`${inPeriod('l.day')} AND ${tuple('u')} < ${tuple('l')}`)}) u
         LIMIT ${sql.raw(String(need))}),
       lasts AS (SELECT u.day, ${selected} FROM heads u WHERE u.n = ${n} AND u.day NOT IN (SELECT day FROM lead)
-        UNION ALL (SELECT DISTINCT ON (u.day) u.day, ${selected} FROM lead u ORDER BY u.day, ${sql.raw(columns.map(column => `u.${column}`).join(', '))})),`
+        UNION ALL (SELECT DISTINCT ON (u.day) u.day, ${selected} FROM lead u ORDER BY u.day, ${selected})),`
       : sql.raw('')
     return sql`WITH heads AS MATERIALIZED (SELECT d.day, u.*, ${first === 1 ? sql.raw('1') : sql`row_number() OVER (PARTITION BY d.day ORDER BY ${order})`} AS n
         FROM unnest(CAST(${days} AS text[])) AS d(day) CROSS JOIN LATERAL (${head(sql`d.day`, first, inPeriod('d.day'))}) u),${lead}
@@ -172,7 +173,6 @@ export async function periodPage(db: Executor, since: string, view: ListView, pa
   // The LIMIT is written out (a whole number of ours): SQLite runs a bound LIMIT several
   // times slower on reads this small.
   const inPeriod = sql` AND u.created_at >= ${since}`
-  const rowValue = sql.raw(`(${columns.map(column => `u.${column}`).join(', ')})`)
   const valueOf = (row: HeadRow) => sql`(${sql.join(columns.map(column => sql`${row[column]}`))})`
   const reads = await Promise.all(days.map(async day => ({ day, rows: await db.all<HeadRow>(head(day, first, inPeriod)) })))
   // The best `need` rows read so far, in order: the page is their end.
@@ -182,8 +182,8 @@ export async function periodPage(db: Executor, since: string, view: ListView, pa
     const last = rows.at(-1)!
     const bound = best.length === need ? best[need - 1]! : undefined
     if (bound && inOrder(last, bound) >= 0) continue
-    const upTo = bound ? sql` AND ${rowValue} >= ${valueOf(bound)}` : sql.raw('')
-    const more = await db.all<HeadRow>(head(day, need, sql`${inPeriod} AND ${rowValue} < ${valueOf(last)}${upTo}`))
+    const upTo = bound ? sql` AND ${tuple('u')} >= ${valueOf(bound)}` : sql.raw('')
+    const more = await db.all<HeadRow>(head(day, need, sql`${inPeriod} AND ${tuple('u')} < ${valueOf(last)}${upTo}`))
     best = [...best, ...more].sort(inOrder).slice(0, need)
   }
   return page(best)

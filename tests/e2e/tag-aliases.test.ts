@@ -67,7 +67,22 @@ describe('tag aliases', () => {
     // A tag's page looks the alias up in its own statement: its total is `to`'s, not the emptied `from`'s.
     const ranked = await api(`/api/uploads/filtered?tags=${from}&sort=top`)
     expect({ ids: ids(ranked.body), total: ranked.body.total }).toEqual({ ids: everyone, total: 3 })
-    expect(ids((await api(`/api/uploads/filtered?tags=${from},${other}`)).body)).toEqual([first])
+    // Every way to a page of tags resolves the alias: two tags' pages, their match whole, a period.
+    const listed = async (query: string) => {
+      const { body } = await api(`/api/uploads/filtered?${query}`)
+      return { ids: ids(body), total: body.total }
+    }
+    const onlyFirst = { ids: [first], total: 1 }
+    const all3 = { ids: everyone, total: 3 }
+    expect(await listed(`tags=${from},${other}`)).toEqual(onlyFirst)
+    expect(await listed(`tags=${from},${other}&sort=favourites`)).toEqual(onlyFirst)
+    expect(await listed(`tags=${from},${to}`)).toEqual(all3) // two names of one tag
+    expect(await listed(`tags=${from},${to}&match=any`)).toEqual(all3)
+    expect(await listed(`tags=${from},${other}&match=any`)).toEqual(all3)
+    expect(await listed(`tags=${from},${other}&match=any&sort=favourites`)).toEqual(all3)
+    expect(await listed(`tags=${from}&sort=favourites`)).toEqual(all3)
+    expect(await listed(`tags=${from}&sort=top&period=week`)).toEqual(all3)
+    expect(ids((await api(`/api/user/${owner.username}/uploads?tags=${from},${other}`)).body)).toEqual([first])
     expect(ids((await api(`/api/search?q=${from} -${other}`)).body)).toEqual([both, onlyTo].sort())
     expect((await api(`/feeds/tag/${from}.json`)).body.items.map((item: { id: string }) => item.id).sort()).toEqual(everyone)
     const tag = await api(`/api/tags/${from}`)
@@ -102,7 +117,11 @@ describe('tag aliases', () => {
     expect(removed.body).toEqual({ success: true })
     await expectMatchesOpenApi('delete', '/api/admin/tags/aliases/{from}', removed)
     expect((await api(`/api/admin/tags/aliases/${from}`, { method: 'DELETE', token: admin.token })).body).toEqual(error(404, 'Not Found', 'Alias not found'))
-    expect(await tagsOf(await link([from]))).toEqual([from])
+    const own = await link([from])
+    expect(await tagsOf(own)).toEqual([from])
+    // The tags' sizes kept to choose a pair's way still hold `to`'s for `from`: the page reads `from` itself.
+    expect(await listed(`tags=${from},${to}`)).toEqual({ ids: [], total: 0 })
+    expect(await listed(`tags=${from},${to}&match=any`)).toEqual({ ids: [...everyone, later, own].sort(), total: 5 })
     expect((await api(`/api/tags/${to}`)).body.tag.aliases).toEqual([])
     expect((await serverDatabase().db.get<{ n: number }>(sql`SELECT count(*) AS n FROM moderation_log WHERE target_id = ${tag.body.tag.id} AND action = 'tag_alias_removed'`))!.n).toBe(1)
   })

@@ -27,16 +27,17 @@ async function listFiltered(db: Executor, given: string[], query: Paging & { mat
   const onLinks = LINK_SORTS.includes(view.sort)
   // Over all time, a tag's page and a pair's read the tags' links.
   const onAllLinks = onLinks && since === null
-  // A tag's page resolves an alias in its own statement (tagPage); every other way first.
-  const slugs = onAllLinks && given.length === 1 ? given : await resolveSlugsIn(db, given)
+  // A pair's page, a tag's and every statement on PostgreSQL resolve aliases themselves: no
+  // round trip for it. SQLite's match of tags (taggedSource) first reads the tags' own sizes.
+  if (given.length === 2 && onTagLinks(view)) {
+    const paired = query.match === 'all'
+      ? await pairPage(db, given, query, view.sort)
+      : await eitherTagPage(db, [given[0]!, given[1]!], query, view.sort)
+    if (paired) return { ...paired, page: query.page, limit: query.limit }
+  }
+  const slugs = db.dialect === 'postgres' || (onAllLinks && given.length === 1) ? given : await resolveSlugsIn(db, given)
   if (onAllLinks && slugs.length === 1) {
     return { ...await tagPage(db, slugs[0]!, query, view), page: query.page, limit: query.limit }
-  }
-  if (slugs.length === 2 && onTagLinks(view)) {
-    const paired = query.match === 'all'
-      ? await pairPage(db, slugs, query, view.sort)
-      : await eitherTagPage(db, [slugs[0]!, slugs[1]!], query, view.sort)
-    if (paired) return { ...paired, page: query.page, limit: query.limit }
   }
   let source: Query | null
   if (slugs.length === 0) source = sql`uploads u WHERE u.is_private = 0${viewConditions(view)}`

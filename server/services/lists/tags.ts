@@ -41,7 +41,7 @@ async function tagSizes(db: Executor, slugs: string[]): Promise<{ slug: string, 
     .sort((a, b) => a.publicUploads - b.publicUploads || (a.slug < b.slug ? -1 : 1))
 }
 
-/** The public upload counts of those of the slugs that have a tag. */
+/** The public upload counts of the tags the slugs name (an alias its tag's), for those that name one. */
 async function knownTagSizes(db: Executor, slugs: string[]): Promise<Map<string, number>> {
   const now = Date.now()
   const sizes = new Map<string, number>()
@@ -52,7 +52,8 @@ async function knownTagSizes(db: Executor, slugs: string[]): Promise<Map<string,
     else missing.push(slug)
   }
   if (missing.length > 0) {
-    const rows = await db.all<{ slug: string, public_uploads: number }>(sql`SELECT slug, public_uploads FROM tags WHERE slug ${inList(missing)}`)
+    const rows = await db.all<{ slug: string, public_uploads: number }>(sql`SELECT n.slug, t.public_uploads FROM ${namedTags(missing)}
+      JOIN tags t ON t.id = n.tag_id`)
     for (const row of rows) {
       sizes.set(row.slug, row.public_uploads)
       tagSizesKept.set(db, row.slug, row.public_uploads, now)
@@ -63,13 +64,27 @@ async function knownTagSizes(db: Executor, slugs: string[]): Promise<Map<string,
 
 /**
  * The kept count of public uploads carrying both tags (tag_pairs, kept by
- * triggers; no row when they never met), as a statement yielding `total`.
- * The pair's key is ordered by the database, as its triggers order it.
+ * triggers; no row when they never met), as a statement yielding `total`;
+ * each tag a slug or a statement giving its id. The pair's key is ordered
+ * by the database, as its triggers order it.
  */
-function pairCount(first: string, second: string): Query {
-  const [a, b] = [tagIdOf(first), tagIdOf(second)]
+function pairCount(first: string | Query, second: string | Query): Query {
+  const [a, b] = [idOf(first), idOf(second)]
   return sql`SELECT coalesce((SELECT public_uploads FROM tag_pairs
     WHERE first_tag_id = ${LEAST}(${a}, ${b}) AND second_tag_id = ${GREATEST}(${a}, ${b})), 0) AS total`
+}
+
+/**
+ * A statement yielding `total` from the tags two slugs name, each an alias
+ * or a tag's own (aliasedTagIdOf), each looked up once (`n.a` and `n.b`):
+ * `total` of the pair's kept count (pairCount, where two names of one tag
+ * count that tag's uploads), the count itself by default. A pair's and an
+ * OR's page so need no round trip to resolve their slugs, and stay exact
+ * whatever aliases were added or removed since their way was chosen.
+ */
+function namedPairTotal(first: string, second: string, total: (pair: Query) => Query = pair => pair): Query {
+  const pair = sql`CASE WHEN n.a = n.b THEN (${keptTagCount(sql`n.a`)}) ELSE (${pairCount(sql`n.a`, sql`n.b`)}) END`
+  return sql`SELECT ${total(pair)} AS total FROM (SELECT ${aliasedTagIdOf(first)} AS a, ${aliasedTagIdOf(second)} AS b) n`
 }
 
 const LEAST = dialects({ sqlite: 'min', postgres: 'least' })
@@ -87,7 +102,7 @@ async function pairSize(db: Executor, first: string, second: string): Promise<nu
   const now = Date.now()
   const kept = pairSizesKept.get(db, key, now)
   if (kept !== undefined) return kept
-  const count = (await db.get<{ total: number }>(pairCount(first, second)))!.total
+  const count = (await db.get<{ total: number }>(namedPairTotal(first, second)))!.total
   pairSizesKept.set(db, key, count, now)
   return count
 }
@@ -131,7 +146,7 @@ export async function pairPage(db: Executor, slugs: string[], paging: Paging, so
   const pair = await pairSize(db, rarer.slug, other.slug)
   const share = pair === 0 ? 1 : Math.min(1, (offset(paging) + paging.limit) / pair)
   if (!walkPays(db, rarer.publicUploads, other.publicUploads, pair, share)) return null
-  return totalAndPage(db, pairCount(rarer.slug, other.slug), pairIds(tagIdOf(rarer.slug), tagIdOf(other.slug), sort, paging),
+  return totalAndPage(db, namedPairTotal(rarer.slug, other.slug), pairIds(aliasedTagIdOf(rarer.slug), aliasedTagIdOf(other.slug), sort, paging),
     LIST_SORTS[sort], { username: true, join: sql`u.id = p.upload_id`, copies: sort !== 'new' })
 }
 
@@ -148,9 +163,8 @@ export async function pairPage(db: Executor, slugs: string[], paging: Paging, so
  */
 export async function eitherTagPage(db: Executor, slugs: readonly [string, string], paging: Paging, sort: Sort) {
   if (!await tagSizes(db, [...slugs])) return null
-  const [first, second] = [tagIdOf(slugs[0]), tagIdOf(slugs[1])]
-  const total = sql`SELECT (SELECT public_uploads FROM tags WHERE id = ${first}) + (SELECT public_uploads FROM tags WHERE id = ${second})
-    - (${pairCount(slugs[0], slugs[1])}) AS total`
+  const [first, second] = [aliasedTagIdOf(slugs[0]), aliasedTagIdOf(slugs[1])]
+  const total = namedPairTotal(slugs[0], slugs[1], pair => sql`coalesce((${keptTagCount(sql`n.a`)}), 0) + coalesce((${keptTagCount(sql`n.b`)}), 0) - ${pair}`)
   const head = { ...paging, from: 'start' as const }
   const keys = sql`SELECT u.id AS upload_id FROM uploads u
     WHERE u.id IN (SELECT upload_id FROM (${taggedIds(first, sort, head)}) a UNION SELECT upload_id FROM (${taggedIds(second, sort, head)}) b)
@@ -191,10 +205,12 @@ function pairIds(rarer: Query, other: Query, sort: Sort, paging: Paging): Query 
  * two tags of 2,178 and 1,651 uploads in 0.66 ms (1.59 joining their links),
  * a tag of 57 and one of 5,152 in 0.37 (0.48 looking the rare one's up), one
  * tag of 1,139 in 4.6 (10.3), any of two common tags in 11 (27). A slug no
- * tag has stands for NULL, which no array contains.
+ * tag has stands for NULL, which no array contains. There a slug may be an
+ * alias, resolved in the statement; on SQLite the slugs are tags' own
+ * (resolveSlugsIn), whose sizes choose the way.
  */
 export async function taggedSource(db: Executor, slugs: string[], match: 'all' | 'any'): Promise<Query | null> {
-  if (db.dialect === 'postgres') return sql`uploads u WHERE u.is_private = 0 AND ${carryingTags(slugs, match)}`
+  if (db.dialect === 'postgres') return sql`uploads u WHERE u.is_private = 0 AND ${carryingTags(slugs, match, true)}`
   const tagged = await taggedUploads(db, slugs, match)
   return tagged && sql`(${tagged}) m CROSS JOIN uploads u ON u.id = m.upload_id WHERE u.is_private = 0`
 }
@@ -204,14 +220,14 @@ export async function taggedSource(db: Executor, slugs: string[], match: 'all' |
  * period's links of the tag, each carrying its upload's date and privacy,
  * read by date in its two ranges (upload_tags_tag_newest_idx for uploads
  * with votes, upload_tags_tag_unvoted_idx for the others), so a period
- * reads its own uploads, not all of the tag's. The date is the link's copy,
+ * reads its own uploads, not all of the tag's; `slug` may be an alias. The date is the link's copy,
  * not a condition on `uploads`, so PostgreSQL keeps one plan for every
  * period. Side by side at 100,000 uploads, a tag of 1,139 ranked over a week
  * (2 uploads): SQLite 1.56 -> 0.07 ms, PostgreSQL 2.32 -> 1.27; over a month
  * (33): 2.13 -> 0.32 and 4.46 -> 1.63.
  */
 export function oneTagSince(slug: string, since: string): Query {
-  const range = (voted: boolean) => sql`SELECT ut.upload_id FROM ${linkRange(tagIdOf(slug), voted)} AND ut.upload_created_at >= ${since}`
+  const range = (voted: boolean) => sql`SELECT ut.upload_id FROM ${linkRange(aliasedTagIdOf(slug), voted)} AND ut.upload_created_at >= ${since}`
   return sql`(${range(true)} UNION ALL ${range(false)}) m ${THEN_JOIN} uploads u ON u.id = m.upload_id
     WHERE u.is_private = 0`
 }
@@ -220,6 +236,19 @@ export function oneTagSince(slug: string, since: string): Query {
 function tagIdOf(slug: string): Query {
   return sql`(SELECT id FROM tags WHERE slug = ${slug})`
 }
+
+/**
+ * The tags the slugs name, as `n` (`slug`, `tag_id`): an alias's tag for an
+ * alias, as aliasedTagIdOf reads it, else the tag's own; none for a slug
+ * that names no tag.
+ */
+function namedTags(slugs: string[]): Query {
+  return sql`(SELECT slug, tag_id FROM tag_aliases WHERE slug ${inList(slugs)}
+    UNION ALL SELECT slug, id FROM tags WHERE slug ${inList(slugs)} AND slug NOT IN (SELECT slug FROM tag_aliases)) n`
+}
+
+/** A tag's id: given as a statement, or looked up by its slug (tagIdOf). */
+const idOf = (tag: string | Query): Query => typeof tag === 'string' ? tagIdOf(tag) : tag
 
 /**
  * The id of the tag a slug names, looked up inside the statement: an alias's
@@ -362,11 +391,15 @@ const UNVOTED_COPIES: Record<string, Query> = {
   })} AS upload_hot_score`,
 }
 
-/** PostgreSQL: `uploads u` carries all (or any) of the slugs, as uploads_public_tag_ids_idx answers. */
-export function carryingTags(slugs: string[], match: 'all' | 'any'): Query {
-  return match === 'all'
-    ? sql`string_to_array(u.tag_ids, ',') @> ARRAY[${sql.join(slugs.map(slug => tagIdOf(slug)))}]`
-    : sql`string_to_array(u.tag_ids, ',') && ARRAY(SELECT id FROM tags WHERE slug ${inList(slugs)})`
+/**
+ * PostgreSQL: `uploads u` carries all (or any) of the slugs, as
+ * uploads_public_tag_ids_idx answers. `aliases`: a slug may be an alias,
+ * resolved to its tag in the statement.
+ */
+export function carryingTags(slugs: string[], match: 'all' | 'any', aliases = false): Query {
+  if (match === 'all') return sql`string_to_array(u.tag_ids, ',') @> ARRAY[${sql.join(slugs.map(aliases ? aliasedTagIdOf : tagIdOf))}]`
+  const ids = aliases ? sql`SELECT tag_id FROM ${namedTags(slugs)}` : sql`SELECT id FROM tags WHERE slug ${inList(slugs)}`
+  return sql`string_to_array(u.tag_ids, ',') && ARRAY(${ids})`
 }
 
 /**

@@ -1,5 +1,5 @@
 -- GET /api/uploads/filtered, two tags that rarely meet, hot (matched whole)
-WITH matched AS MATERIALIZED (SELECT u.id AS rid, u.hot_score, u.created_at, u.id FROM uploads u WHERE u.is_private = 0 AND string_to_array(u.tag_ids, ',') @> ARRAY[(SELECT id FROM tags WHERE slug = $1), (SELECT id FROM tags WHERE slug = $2)])
+WITH matched AS MATERIALIZED (SELECT u.id AS rid, u.hot_score, u.created_at, u.id FROM uploads u WHERE u.is_private = 0 AND string_to_array(u.tag_ids, ',') @> ARRAY[COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = $1), (SELECT id FROM tags WHERE slug = $2)), COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = $3), (SELECT id FROM tags WHERE slug = $4))])
 SELECT c.total, u.id, u.user_id, u.filename, u.description, u.upload_type, u.external_url, u.width, u.height, u.upvotes, u.downvote_count, u.is_private, u.created_at, u.edited_at, u.revision, u.rating, u.tag_ids, u.favourites, u.comments, us.username
     FROM (SELECT count(*) AS total FROM matched) c
     LEFT JOIN (SELECT u.rid FROM matched u ORDER BY u.hot_score DESC, u.created_at DESC, u.id DESC LIMIT 20 OFFSET 0) p ON true
@@ -7,4 +7,6 @@ SELECT c.total, u.id, u.user_id, u.filename, u.description, u.upload_type, u.ext
     LEFT JOIN users us ON us.id = u.user_id
     ORDER BY u.hot_score DESC, u.created_at DESC, u.id DESC
 -- 1: "cats"
--- 2: "dogs"
+-- 2: "cats"
+-- 3: "dogs"
+-- 4: "dogs"

@@ -1,5 +1,5 @@
 -- GET /api/uploads/filtered, one tag, top of the week
-WITH matched AS MATERIALIZED (SELECT u.id AS rid, u.upvotes, u.downvote_count, u.created_at, u.id FROM (SELECT ut.upload_id FROM upload_tags ut WHERE ut.tag_id = (SELECT id FROM tags WHERE slug = $1) AND ut.upload_is_private = 0 AND ut.upload_upvotes + ut.upload_downvote_count > 0 AND ut.upload_created_at >= $2 UNION ALL SELECT ut.upload_id FROM upload_tags ut WHERE ut.tag_id = (SELECT id FROM tags WHERE slug = $3) AND ut.upload_is_private = 0 AND ut.upload_upvotes + ut.upload_downvote_count = 0 AND ut.upload_created_at >= $4) m JOIN uploads u ON u.id = m.upload_id
+WITH matched AS MATERIALIZED (SELECT u.id AS rid, u.upvotes, u.downvote_count, u.created_at, u.id FROM (SELECT ut.upload_id FROM upload_tags ut WHERE ut.tag_id = COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = $1), (SELECT id FROM tags WHERE slug = $2)) AND ut.upload_is_private = 0 AND ut.upload_upvotes + ut.upload_downvote_count > 0 AND ut.upload_created_at >= $3 UNION ALL SELECT ut.upload_id FROM upload_tags ut WHERE ut.tag_id = COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = $4), (SELECT id FROM tags WHERE slug = $5)) AND ut.upload_is_private = 0 AND ut.upload_upvotes + ut.upload_downvote_count = 0 AND ut.upload_created_at >= $6) m JOIN uploads u ON u.id = m.upload_id
     WHERE u.is_private = 0)
 SELECT c.total, u.id, u.user_id, u.filename, u.description, u.upload_type, u.external_url, u.width, u.height, u.upvotes, u.downvote_count, u.is_private, u.created_at, u.edited_at, u.revision, u.rating, u.tag_ids, u.favourites, u.comments, us.username
     FROM (SELECT count(*) AS total FROM matched) c
@@ -8,6 +8,8 @@ SELECT c.total, u.id, u.user_id, u.filename, u.description, u.upload_type, u.ext
     LEFT JOIN users us ON us.id = u.user_id
     ORDER BY u.upvotes DESC, u.downvote_count DESC, u.created_at DESC, u.id DESC
 -- 1: "cats"
--- 2: "2026-11-21T12:00:00.000Z"
--- 3: "cats"
--- 4: "2026-11-21T12:00:00.000Z"
+-- 2: "cats"
+-- 3: "2026-11-21T12:00:00.000Z"
+-- 4: "cats"
+-- 5: "cats"
+-- 6: "2026-11-21T12:00:00.000Z"

@@ -1,3 +1,6 @@
 -- GET /api/search?q=votes:>=10 cats, top (the tag's links walked and counted)
-SELECT slug, public_uploads FROM tags WHERE slug = ANY($1)
+SELECT n.slug, t.public_uploads FROM (SELECT slug, tag_id FROM tag_aliases WHERE slug = ANY($1)
+    UNION ALL SELECT slug, id FROM tags WHERE slug = ANY($2) AND slug NOT IN (SELECT slug FROM tag_aliases)) n
+      JOIN tags t ON t.id = n.tag_id
 -- 1: ["cats"]
+-- 2: ["cats"]

@@ -1,3 +1,6 @@
 -- GET /api/search?q=(cats OR dogs) pets, top (pets' links walked, the total from the pairs less the kept triple)
-SELECT slug, public_uploads FROM tags WHERE slug = ANY($1)
+SELECT n.slug, t.public_uploads FROM (SELECT slug, tag_id FROM tag_aliases WHERE slug = ANY($1)
+    UNION ALL SELECT slug, id FROM tags WHERE slug = ANY($2) AND slug NOT IN (SELECT slug FROM tag_aliases)) n
+      JOIN tags t ON t.id = n.tag_id
 -- 1: ["pets","cats","dogs"]
+-- 2: ["pets","cats","dogs"]

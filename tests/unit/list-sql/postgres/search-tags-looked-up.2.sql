@@ -1,8 +1,8 @@
 -- GET /api/search?q=(cats OR dogs) pets, newest (SQLite: from the rare OR, the common tag looked up)
 -- run 2 times (values of the first)
-SELECT coalesce((SELECT public_uploads FROM tag_pairs
-    WHERE first_tag_id = least((SELECT id FROM tags WHERE slug = $1), (SELECT id FROM tags WHERE slug = $2)) AND second_tag_id = greatest((SELECT id FROM tags WHERE slug = $3), (SELECT id FROM tags WHERE slug = $4))), 0) AS total
+SELECT CASE WHEN n.a = n.b THEN (SELECT public_uploads AS total FROM tags WHERE id = n.a) ELSE (SELECT coalesce((SELECT public_uploads FROM tag_pairs
+    WHERE first_tag_id = least(n.a, n.b) AND second_tag_id = greatest(n.a, n.b)), 0) AS total) END AS total FROM (SELECT COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = $1), (SELECT id FROM tags WHERE slug = $2)) AS a, COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = $3), (SELECT id FROM tags WHERE slug = $4)) AS b) n
 -- 1: "pets"
--- 2: "cats"
--- 3: "pets"
+-- 2: "pets"
+-- 3: "cats"
 -- 4: "cats"

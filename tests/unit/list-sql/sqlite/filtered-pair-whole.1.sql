@@ -1,3 +1,6 @@
 -- GET /api/uploads/filtered, two tags that rarely meet, hot (matched whole)
-SELECT slug, public_uploads FROM tags WHERE slug IN (SELECT value FROM json_each(?))
+SELECT n.slug, t.public_uploads FROM (SELECT slug, tag_id FROM tag_aliases WHERE slug IN (SELECT value FROM json_each(?))
+    UNION ALL SELECT slug, id FROM tags WHERE slug IN (SELECT value FROM json_each(?)) AND slug NOT IN (SELECT slug FROM tag_aliases)) n
+      JOIN tags t ON t.id = n.tag_id
 -- 1: "[\"cats\",\"dogs\"]"
+-- 2: "[\"cats\",\"dogs\"]"

@@ -1,8 +1,8 @@
 -- GET /api/search?q=(cats OR dogs) pets, newest (pets' links walked, the total from the pairs less the uploads with all three, matched: the triple could not be kept)
 -- run 2 times (values of the first)
-SELECT coalesce((SELECT public_uploads FROM tag_pairs
-    WHERE first_tag_id = min((SELECT id FROM tags WHERE slug = ?), (SELECT id FROM tags WHERE slug = ?)) AND second_tag_id = max((SELECT id FROM tags WHERE slug = ?), (SELECT id FROM tags WHERE slug = ?))), 0) AS total
+SELECT CASE WHEN n.a = n.b THEN (SELECT public_uploads AS total FROM tags WHERE id = n.a) ELSE (SELECT coalesce((SELECT public_uploads FROM tag_pairs
+    WHERE first_tag_id = min(n.a, n.b) AND second_tag_id = max(n.a, n.b)), 0) AS total) END AS total FROM (SELECT COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = ?), (SELECT id FROM tags WHERE slug = ?)) AS a, COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = ?), (SELECT id FROM tags WHERE slug = ?)) AS b) n
 -- 1: "pets"
--- 2: "cats"
--- 3: "pets"
+-- 2: "pets"
+-- 3: "cats"
 -- 4: "cats"

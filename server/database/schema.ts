@@ -249,10 +249,12 @@ export const uploads = sqliteTable('uploads', {
   index('uploads_public_day_favourites_idx').on(t.createdDay, sql`${t.favourites} desc`, sql`${t.createdAt} desc`, sql`${t.id} desc`).where(sql`${t.isPrivate} = 0`),
   // A rating's newest public uploads (rating=explicit and the like): one range, however rare the rating.
   index('uploads_public_rating_newest_idx').on(t.rating, sql`${t.createdAt} desc`, sql`${t.id} desc`).where(sql`${t.isPrivate} = 0`),
-  index('uploads_user_date_idx').on(t.userId, t.isPrivate, t.createdAt),
-  index('uploads_user_votes_idx').on(t.userId, t.isPrivate, t.upvotes, t.createdAt),
-  index('uploads_user_favourites_idx').on(t.userId, t.isPrivate, t.favourites, t.createdAt),
-  index('uploads_user_name_lower_idx').on(t.userId, t.isPrivate, sql`lower(${t.originalName})`),
+  // A user's list in each of its orders (lists/sorts.ts USER_SORTS), ties to the id, the name in
+  // byte order on both engines: a page is read from the index, however deep, with no sort.
+  index('uploads_user_date_idx').on(t.userId, t.isPrivate, sql`${t.createdAt} desc`, sql`${t.id} desc`),
+  index('uploads_user_votes_idx').on(t.userId, t.isPrivate, sql`${t.upvotes} desc`, sql`${t.createdAt} desc`, sql`${t.id} desc`),
+  index('uploads_user_favourites_idx').on(t.userId, t.isPrivate, sql`${t.favourites} desc`, sql`${t.createdAt} desc`, sql`${t.id} desc`),
+  index('uploads_user_name_idx').on(t.userId, t.isPrivate, sql`lower(${t.originalName})`, sql`${t.createdAt} desc`, sql`${t.id} desc`),
   // The image hashes, for duplicates and banned media: a link has none, and no entry here (its upload writes six index pages fewer).
   index('uploads_sha256_idx').on(t.sha256).where(sql`${t.sha256} IS NOT NULL`),
   index('uploads_source_sha256_idx').on(t.sourceSha256).where(sql`${t.sourceSha256} IS NOT NULL`),

@@ -7,7 +7,7 @@ import { runMigrations, type MigrationJournal } from '../../server/database/migr
 import { render, sql, type Query } from '../../server/database/sql'
 import type { SqliteDatabase } from '../../server/database/sqlite'
 import { taggedIds } from '../../server/services/lists'
-import { LINK_SORTS } from '../../server/services/lists/sorts'
+import { LINK_SORTS, USER_SORTS } from '../../server/services/lists/sorts'
 import { linkSearchPage, oneTagSince } from '../../server/services/lists/tags'
 import { onOneTag, parseSearch } from '../../server/services/search'
 import { ROOT } from '../../scripts/lib/database'
@@ -90,7 +90,12 @@ describe('migrations', () => {
       expect(found).toMatch(new RegExp(`USING (COVERING )?INDEX uploads_public_${name}_idx`))
       expect(found).not.toContain('TEMP B-TREE')
     }
-    expect(plan(`SELECT id FROM uploads WHERE user_id = 'u' AND is_private = 0 ORDER BY created_at DESC`)).toContain('uploads_user_date_idx')
+    // A user's list in each of its orders (USER_SORTS), to the last tie, from its index with no sort.
+    for (const [name, order] of Object.entries(USER_SORTS)) {
+      const found = plan(render(sql`SELECT u.rowid AS rid FROM uploads u WHERE u.user_id = 'u' AND u.is_private = 0 ORDER BY ${order} LIMIT 20 OFFSET 100`, 'sqlite').text)
+      expect(found).toMatch(new RegExp(`USING (COVERING )?INDEX uploads_user_${name}_idx`))
+      expect(found).not.toContain('TEMP B-TREE')
+    }
     // The image hashes' indexes leave links out (WHERE … IS NOT NULL); the look-ups of duplicates still use them.
     expect(plan(`SELECT id FROM uploads u WHERE (u.sha256 = 'a' OR u.source_sha256 = 'b') AND u.is_private = 0`)).toMatch(/uploads_sha256_idx.*uploads_source_sha256_idx/)
     for (const band of [0, 1, 2, 3]) expect(plan(`SELECT id FROM uploads WHERE phash_band${band} IN ('0001', '0002')`)).toContain(`uploads_phash_band${band}_idx`)

@@ -5,11 +5,11 @@ SELECT c.total, u.id, u.user_id, u.filename, u.description, u.upload_type, u.ext
     WHERE ht.upload_id = ut.upload_id AND ht.tag_id IN (SELECT id FROM tags WHERE slug = ANY($8)))) AS total) c
     LEFT JOIN (SELECT upload_id FROM (
     SELECT * FROM (SELECT ut.upload_created_at, ut.upload_id FROM upload_tags ut WHERE ut.tag_id = COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = $9), (SELECT id FROM tags WHERE slug = $10)) AND ut.upload_is_private = 0 AND ut.upload_upvotes + ut.upload_downvote_count > 0 AND NOT EXISTS (SELECT 1 FROM votes v WHERE v.user_id = $11 AND v.upload_id = ut.upload_id) AND (SELECT r.rating FROM uploads r WHERE r.id = ut.upload_id) = 'safe' AND NOT EXISTS (SELECT 1 FROM upload_tags ht
-    WHERE ht.upload_id = ut.upload_id AND ht.tag_id IN (SELECT id FROM tags WHERE slug = ANY($12))) ORDER BY ut.upload_created_at DESC, ut.upload_id DESC LIMIT $13) r
+    WHERE ht.upload_id = ut.upload_id AND ht.tag_id IN (SELECT id FROM tags WHERE slug = ANY($12))) ORDER BY ut.upload_created_at DESC, ut.upload_id DESC LIMIT 40) r
     UNION ALL
-    SELECT * FROM (SELECT ut.upload_created_at, ut.upload_id FROM upload_tags ut WHERE ut.tag_id = COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = $14), (SELECT id FROM tags WHERE slug = $15)) AND ut.upload_is_private = 0 AND ut.upload_upvotes + ut.upload_downvote_count = 0 AND NOT EXISTS (SELECT 1 FROM votes v WHERE v.user_id = $16 AND v.upload_id = ut.upload_id) AND (SELECT r.rating FROM uploads r WHERE r.id = ut.upload_id) = 'safe' AND NOT EXISTS (SELECT 1 FROM upload_tags ht
-    WHERE ht.upload_id = ut.upload_id AND ht.tag_id IN (SELECT id FROM tags WHERE slug = ANY($17))) ORDER BY ut.upload_created_at DESC, ut.upload_id DESC LIMIT $18) r) m
-    ORDER BY m.upload_created_at DESC, m.upload_id DESC LIMIT 20 OFFSET $19) p ON true
+    SELECT * FROM (SELECT ut.upload_created_at, ut.upload_id FROM upload_tags ut WHERE ut.tag_id = COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = $13), (SELECT id FROM tags WHERE slug = $14)) AND ut.upload_is_private = 0 AND ut.upload_upvotes + ut.upload_downvote_count = 0 AND NOT EXISTS (SELECT 1 FROM votes v WHERE v.user_id = $15 AND v.upload_id = ut.upload_id) AND (SELECT r.rating FROM uploads r WHERE r.id = ut.upload_id) = 'safe' AND NOT EXISTS (SELECT 1 FROM upload_tags ht
+    WHERE ht.upload_id = ut.upload_id AND ht.tag_id IN (SELECT id FROM tags WHERE slug = ANY($16))) ORDER BY ut.upload_created_at DESC, ut.upload_id DESC LIMIT 40) r) m
+    ORDER BY m.upload_created_at DESC, m.upload_id DESC LIMIT 20 OFFSET 20) p ON true
     LEFT JOIN uploads u ON u.id = p.upload_id
     LEFT JOIN users us ON us.id = u.user_id
     ORDER BY u.created_at DESC, u.id DESC
@@ -25,10 +25,7 @@ SELECT c.total, u.id, u.user_id, u.filename, u.description, u.upload_type, u.ext
 -- 10: "cats"
 -- 11: "user-2"
 -- 12: ["gore"]
--- 13: 40
+-- 13: "cats"
 -- 14: "cats"
--- 15: "cats"
--- 16: "user-2"
--- 17: ["gore"]
--- 18: 40
--- 19: 20
+-- 15: "user-2"
+-- 16: ["gore"]

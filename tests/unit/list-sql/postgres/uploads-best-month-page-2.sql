@@ -15,7 +15,7 @@ SELECT u.id, u.user_id, u.filename, u.description, u.upload_type, u.external_url
       ORDER BY u.best_score DESC, u.created_at DESC, u.id DESC LIMIT 40) u
         WHERE l.n = 2 AND NOT EXISTS (SELECT 1 FROM bound))
       SELECT u.rid FROM (SELECT u.rid, u.best_score, u.created_at, u.id FROM heads u UNION ALL SELECT u.rid, u.best_score, u.created_at, u.id FROM more u) u
-      ORDER BY u.best_score DESC, u.created_at DESC, u.id DESC LIMIT 20 OFFSET $8) p
+      ORDER BY u.best_score DESC, u.created_at DESC, u.id DESC LIMIT 20 OFFSET 20) p
     JOIN uploads u ON u.id = p.rid JOIN users us ON us.id = u.user_id
     ORDER BY u.best_score DESC, u.created_at DESC, u.id DESC
 -- 1: ["2026-10-29","2026-10-30", … 32 values …, "2026-11-29"]
@@ -25,4 +25,3 @@ SELECT u.id, u.user_id, u.filename, u.description, u.upload_type, u.external_url
 -- 5: "2026-10-29T12:00:00.000Z"
 -- 6: "2026-10-29"
 -- 7: "2026-10-29T12:00:00.000Z"
--- 8: 20

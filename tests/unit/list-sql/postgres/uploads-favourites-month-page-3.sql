@@ -22,7 +22,7 @@ SELECT u.id, u.user_id, u.filename, u.description, u.upload_type, u.external_url
       ORDER BY u.favourites DESC, u.created_at DESC, u.id DESC LIMIT 60) u
         WHERE NOT EXISTS (SELECT 1 FROM bound))
       SELECT u.rid FROM (SELECT u.rid, u.favourites, u.created_at, u.id FROM heads u UNION ALL SELECT u.rid, u.favourites, u.created_at, u.id FROM lead u UNION ALL SELECT u.rid, u.favourites, u.created_at, u.id FROM more u) u
-      ORDER BY u.favourites DESC, u.created_at DESC, u.id DESC LIMIT 20 OFFSET $10) p
+      ORDER BY u.favourites DESC, u.created_at DESC, u.id DESC LIMIT 20 OFFSET 40) p
     JOIN uploads u ON u.id = p.rid JOIN users us ON us.id = u.user_id
     ORDER BY u.favourites DESC, u.created_at DESC, u.id DESC
 -- 1: ["2026-10-29","2026-10-30", … 32 values …, "2026-11-29"]
@@ -34,4 +34,3 @@ SELECT u.id, u.user_id, u.filename, u.description, u.upload_type, u.external_url
 -- 7: "2026-10-29T12:00:00.000Z"
 -- 8: "2026-10-29"
 -- 9: "2026-10-29T12:00:00.000Z"
--- 10: 40

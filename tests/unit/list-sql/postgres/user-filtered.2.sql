@@ -3,7 +3,7 @@ SELECT c.total, u.id, u.user_id, u.filename, u.description, u.upload_type, u.ext
     FROM (SELECT count(*) AS total FROM uploads u WHERE u.user_id = $1 AND u.is_private = 0 AND u.rating = 'safe' AND NOT EXISTS (SELECT 1 FROM upload_tags ht
     WHERE ht.upload_id = u.id AND ht.tag_id IN (SELECT id FROM tags WHERE slug = ANY($2)))) c
     LEFT JOIN (SELECT u.id AS rid FROM uploads u WHERE u.user_id = $3 AND u.is_private = 0 AND u.rating = 'safe' AND NOT EXISTS (SELECT 1 FROM upload_tags ht
-    WHERE ht.upload_id = u.id AND ht.tag_id IN (SELECT id FROM tags WHERE slug = ANY($4))) ORDER BY u.upvotes DESC, u.created_at DESC, u.id DESC LIMIT 20 OFFSET $5) p ON true
+    WHERE ht.upload_id = u.id AND ht.tag_id IN (SELECT id FROM tags WHERE slug = ANY($4))) ORDER BY u.upvotes DESC, u.created_at DESC, u.id DESC LIMIT 20 OFFSET 20) p ON true
     LEFT JOIN uploads u ON u.id = p.rid
 
     ORDER BY u.upvotes DESC, u.created_at DESC, u.id DESC
@@ -11,4 +11,3 @@ SELECT c.total, u.id, u.user_id, u.filename, u.description, u.upload_type, u.ext
 -- 2: ["gore"]
 -- 3: "user-1"
 -- 4: ["gore"]
--- 5: 20

@@ -4,15 +4,15 @@ SELECT c.total, EXISTS (SELECT 1 FROM rank_copies_pending) AS copies_pending, u.
     WHERE first_tag_id = min(n.a, n.b) AND second_tag_id = max(n.a, n.b)), 0) AS total) END AS total FROM (SELECT COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = ?), (SELECT id FROM tags WHERE slug = ?)) AS a, COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = ?), (SELECT id FROM tags WHERE slug = ?)) AS b) n) c
     LEFT JOIN (SELECT u.id AS upload_id FROM uploads u
     WHERE u.id IN (SELECT upload_id FROM (SELECT upload_id FROM (
-    SELECT * FROM (SELECT ut.upload_upvotes, ut.upload_downvote_count, ut.upload_created_at, ut.upload_id FROM upload_tags ut WHERE ut.tag_id = COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = ?), (SELECT id FROM tags WHERE slug = ?)) AND ut.upload_is_private = 0 AND ut.upload_upvotes + ut.upload_downvote_count > 0 ORDER BY ut.upload_upvotes DESC, ut.upload_downvote_count DESC, ut.upload_created_at DESC, ut.upload_id DESC LIMIT ?) r
+    SELECT * FROM (SELECT ut.upload_upvotes, ut.upload_downvote_count, ut.upload_created_at, ut.upload_id FROM upload_tags ut WHERE ut.tag_id = COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = ?), (SELECT id FROM tags WHERE slug = ?)) AND ut.upload_is_private = 0 AND ut.upload_upvotes + ut.upload_downvote_count > 0 ORDER BY ut.upload_upvotes DESC, ut.upload_downvote_count DESC, ut.upload_created_at DESC, ut.upload_id DESC LIMIT 40) r
     UNION ALL
-    SELECT * FROM (SELECT 0 AS upload_upvotes, 0 AS upload_downvote_count, ut.upload_created_at, ut.upload_id FROM upload_tags ut WHERE ut.tag_id = COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = ?), (SELECT id FROM tags WHERE slug = ?)) AND ut.upload_is_private = 0 AND ut.upload_upvotes + ut.upload_downvote_count = 0 ORDER BY ut.upload_created_at DESC, ut.upload_id DESC LIMIT ?) r) m
-    ORDER BY m.upload_upvotes DESC, m.upload_downvote_count DESC, m.upload_created_at DESC, m.upload_id DESC LIMIT ? OFFSET 0) a UNION SELECT upload_id FROM (SELECT upload_id FROM (
-    SELECT * FROM (SELECT ut.upload_upvotes, ut.upload_downvote_count, ut.upload_created_at, ut.upload_id FROM upload_tags ut WHERE ut.tag_id = COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = ?), (SELECT id FROM tags WHERE slug = ?)) AND ut.upload_is_private = 0 AND ut.upload_upvotes + ut.upload_downvote_count > 0 ORDER BY ut.upload_upvotes DESC, ut.upload_downvote_count DESC, ut.upload_created_at DESC, ut.upload_id DESC LIMIT ?) r
+    SELECT * FROM (SELECT 0 AS upload_upvotes, 0 AS upload_downvote_count, ut.upload_created_at, ut.upload_id FROM upload_tags ut WHERE ut.tag_id = COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = ?), (SELECT id FROM tags WHERE slug = ?)) AND ut.upload_is_private = 0 AND ut.upload_upvotes + ut.upload_downvote_count = 0 ORDER BY ut.upload_created_at DESC, ut.upload_id DESC LIMIT 40) r) m
+    ORDER BY m.upload_upvotes DESC, m.upload_downvote_count DESC, m.upload_created_at DESC, m.upload_id DESC LIMIT 40 OFFSET 0) a UNION SELECT upload_id FROM (SELECT upload_id FROM (
+    SELECT * FROM (SELECT ut.upload_upvotes, ut.upload_downvote_count, ut.upload_created_at, ut.upload_id FROM upload_tags ut WHERE ut.tag_id = COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = ?), (SELECT id FROM tags WHERE slug = ?)) AND ut.upload_is_private = 0 AND ut.upload_upvotes + ut.upload_downvote_count > 0 ORDER BY ut.upload_upvotes DESC, ut.upload_downvote_count DESC, ut.upload_created_at DESC, ut.upload_id DESC LIMIT 40) r
     UNION ALL
-    SELECT * FROM (SELECT 0 AS upload_upvotes, 0 AS upload_downvote_count, ut.upload_created_at, ut.upload_id FROM upload_tags ut WHERE ut.tag_id = COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = ?), (SELECT id FROM tags WHERE slug = ?)) AND ut.upload_is_private = 0 AND ut.upload_upvotes + ut.upload_downvote_count = 0 ORDER BY ut.upload_created_at DESC, ut.upload_id DESC LIMIT ?) r) m
-    ORDER BY m.upload_upvotes DESC, m.upload_downvote_count DESC, m.upload_created_at DESC, m.upload_id DESC LIMIT ? OFFSET 0) b)
-    ORDER BY u.upvotes DESC, u.downvote_count DESC, u.created_at DESC, u.id DESC LIMIT 20 OFFSET ?) p ON true
+    SELECT * FROM (SELECT 0 AS upload_upvotes, 0 AS upload_downvote_count, ut.upload_created_at, ut.upload_id FROM upload_tags ut WHERE ut.tag_id = COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = ?), (SELECT id FROM tags WHERE slug = ?)) AND ut.upload_is_private = 0 AND ut.upload_upvotes + ut.upload_downvote_count = 0 ORDER BY ut.upload_created_at DESC, ut.upload_id DESC LIMIT 40) r) m
+    ORDER BY m.upload_upvotes DESC, m.upload_downvote_count DESC, m.upload_created_at DESC, m.upload_id DESC LIMIT 40 OFFSET 0) b)
+    ORDER BY u.upvotes DESC, u.downvote_count DESC, u.created_at DESC, u.id DESC LIMIT 20 OFFSET 20) p ON true
     LEFT JOIN uploads u ON u.id = p.upload_id
     LEFT JOIN users us ON us.id = u.user_id
     ORDER BY u.upvotes DESC, u.downvote_count DESC, u.created_at DESC, u.id DESC
@@ -22,16 +22,9 @@ SELECT c.total, EXISTS (SELECT 1 FROM rank_copies_pending) AS copies_pending, u.
 -- 4: "dogs"
 -- 5: "cats"
 -- 6: "cats"
--- 7: 40
+-- 7: "cats"
 -- 8: "cats"
--- 9: "cats"
--- 10: 40
--- 11: 40
+-- 9: "dogs"
+-- 10: "dogs"
+-- 11: "dogs"
 -- 12: "dogs"
--- 13: "dogs"
--- 14: 40
--- 15: "dogs"
--- 16: "dogs"
--- 17: 40
--- 18: 40
--- 19: 20

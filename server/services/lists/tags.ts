@@ -220,9 +220,9 @@ export async function taggedSource(db: Executor, slugs: string[], match: 'all' |
  * period's links of the tag, each carrying its upload's date and privacy,
  * read by date in its two ranges (upload_tags_tag_newest_idx for uploads
  * with votes, upload_tags_tag_unvoted_idx for the others), so a period
- * reads its own uploads, not all of the tag's; `slug` may be an alias. The date is the link's copy,
- * not a condition on `uploads`, so PostgreSQL keeps one plan for every
- * period. Side by side at 100,000 uploads, a tag of 1,139 ranked over a week
+ * reads its own uploads, not all of the tag's; `slug` may be an alias. The
+ * date is the link's copy, not a condition on `uploads`, so PostgreSQL keeps
+ * one plan for every period. Side by side at 100,000 uploads, a tag of 1,139 ranked over a week
  * (2 uploads): SQLite 1.56 -> 0.07 ms, PostgreSQL 2.32 -> 1.27; over a month
  * (33): 2.13 -> 0.32 and 4.46 -> 1.63.
  */

@@ -85,12 +85,15 @@ describe.skipIf(testEngine() !== 'postgres')('PostgresDatabase.dataVersion', () 
   })
 
   it('stays put through reads, a checkpoint and a vacuum', async () => {
-    // The version is the whole cluster's, and other test files write to it meanwhile:
-    // one quiet try is enough (the WAL position moved on every try, with the checkpoint).
+    // The version is the whole cluster's, and other test files write to it meanwhile
+    // (the other side's tests of PostgreSQL alone, for seconds at a time): one quiet try
+    // is enough (the WAL position moved on every try, with the checkpoint). The tries,
+    // 25 ms apart, span about ten seconds.
     const admin = openDatabase({ url: adminDatabaseUrl(), sqliteFile: '', poolMax: 1 })
     const tries: boolean[] = []
     try {
-      for (let i = 0; i < 30 && !tries.includes(true); i++) {
+      for (let i = 0; i < 300 && !tries.includes(true); i++) {
+        if (i > 0) await new Promise(resolve => setTimeout(resolve, 25))
         await writer.run(sql`UPDATE t SET n = n + 1`)
         const before = await reader.dataVersion()
         await writer.all(sql`SELECT * FROM t`)

@@ -3,7 +3,6 @@ import { DeadlinePassedError, type Database, type Executor } from '../../databas
 import { sql, type Query } from '../../database/sql'
 import { cachedList, type DataVersion } from '../list-cache'
 import { overBudget, withinBudget, type BudgetOf } from '../search-budget'
-import { resolveSlugsIn } from '../tag-rules'
 import { callerConditions, narrowed, periodSince, PUBLIC_VIEW, tagSlugs, viewConditions, viewKey, type ListView } from './filters'
 import { pageWithTotal } from './page'
 import type { Paging } from './paging'
@@ -22,20 +21,19 @@ export function onTagLinks(view: ListView): boolean {
   return LINK_SORTS.includes(view.sort) && periodSince(view) === null && !narrowed(view)
 }
 
-async function listFiltered(db: Executor, given: string[], query: Paging & { match: 'all' | 'any' }, view: ListView) {
+async function listFiltered(db: Executor, slugs: string[], query: Paging & { match: 'all' | 'any' }, view: ListView) {
   const since = periodSince(view)
   const onLinks = LINK_SORTS.includes(view.sort)
   // Over all time, a tag's page and a pair's read the tags' links.
   const onAllLinks = onLinks && since === null
-  // A pair's page, a tag's and every statement on PostgreSQL resolve aliases themselves: no
-  // round trip for it. SQLite's match of tags (taggedSource) first reads the tags' own sizes.
-  if (given.length === 2 && onTagLinks(view)) {
+  // Each way resolves aliases where it reads the tags (in its statement, or taggedSource on
+  // SQLite): no round trip for it on PostgreSQL.
+  if (slugs.length === 2 && onTagLinks(view)) {
     const paired = query.match === 'all'
-      ? await pairPage(db, given, query, view.sort)
-      : await eitherTagPage(db, [given[0]!, given[1]!], query, view.sort)
+      ? await pairPage(db, slugs, query, view.sort)
+      : await eitherTagPage(db, [slugs[0]!, slugs[1]!], query, view.sort)
     if (paired) return { ...paired, page: query.page, limit: query.limit }
   }
-  const slugs = db.dialect === 'postgres' || (onAllLinks && given.length === 1) ? given : await resolveSlugsIn(db, given)
   if (onAllLinks && slugs.length === 1) {
     return { ...await tagPage(db, slugs[0]!, query, view), page: query.page, limit: query.limit }
   }

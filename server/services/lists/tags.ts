@@ -9,6 +9,7 @@ import { keptTotalAndPage, totalAndPage } from './page'
 import { offset, pageReach, pageWindow, type Paging } from './paging'
 import { NOTHING, THEN_JOIN } from './pieces'
 import { flushRankCopies } from '../rank-copies'
+import { resolveSlugsIn } from '../tag-rules'
 import { withinBudget, type BudgetOf } from '../search-budget'
 import { LIST_SORTS, ORDER_COLUMNS } from './sorts'
 import { foundWithoutRoom, keepTriple, keptTriple } from './triples'
@@ -205,13 +206,13 @@ function pairIds(rarer: Query, other: Query, sort: Sort, paging: Paging): Query 
  * two tags of 2,178 and 1,651 uploads in 0.66 ms (1.59 joining their links),
  * a tag of 57 and one of 5,152 in 0.37 (0.48 looking the rare one's up), one
  * tag of 1,139 in 4.6 (10.3), any of two common tags in 11 (27). A slug no
- * tag has stands for NULL, which no array contains. There a slug may be an
- * alias, resolved in the statement; on SQLite the slugs are tags' own
- * (resolveSlugsIn), whose sizes choose the way.
+ * tag has stands for NULL, which no array contains. A slug may be an alias:
+ * PostgreSQL resolves it in the statement; SQLite first (resolveSlugsIn), as
+ * the tags' own sizes choose its way.
  */
 export async function taggedSource(db: Executor, slugs: string[], match: 'all' | 'any'): Promise<Query | null> {
   if (db.dialect === 'postgres') return sql`uploads u WHERE u.is_private = 0 AND ${carryingTags(slugs, match, true)}`
-  const tagged = await taggedUploads(db, slugs, match)
+  const tagged = await taggedUploads(db, await resolveSlugsIn(db, slugs), match)
   return tagged && sql`(${tagged}) m CROSS JOIN uploads u ON u.id = m.upload_id WHERE u.is_private = 0`
 }
 

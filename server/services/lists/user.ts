@@ -3,7 +3,6 @@ import type { Database, Executor } from '../../database/port'
 import { sql, type Query } from '../../database/sql'
 import { apiError } from '../errors'
 import { cachedList, type DataVersion } from '../list-cache'
-import { resolveSlugsIn } from '../tag-rules'
 import { ENTRY_COLUMNS, withTags, type ListRow } from './entry'
 import { filterKey, filtering, isFiltering, NO_FILTER, tagSlugs, type CallerFilter } from './filters'
 import { pageWithTotal } from './page'
@@ -16,8 +15,7 @@ import { taggedSource } from './tags'
 export function listUserUploads(db: Database, username: string, query: Paging & { sort: keyof typeof USER_SORTS, tags?: string }, filter: CallerFilter = NO_FILTER, at?: DataVersion) {
   const slugs = tagSlugs(query.tags)
   const key = `user ${username.toLowerCase()} ${query.sort} ${query.page} ${query.limit} ${slugs.join(',')} ${filterKey(filter)}`
-  // PostgreSQL's match of tags resolves aliases itself (taggedSource): no round trip for it.
-  return cachedList(db, key, async () => listOfUser(db, username, db.dialect === 'postgres' ? slugs : await resolveSlugsIn(db, slugs), query, filter), at)
+  return cachedList(db, key, async () => listOfUser(db, username, slugs, query, filter), at)
 }
 
 /** Every account's name is made of these (the registration rule and OAuth's usernameBase). */

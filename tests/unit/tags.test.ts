@@ -7,7 +7,7 @@ import { parseSearchQuery } from '../../shared/utils/search-query'
 import { uploadStats } from '../../shared/utils/rating'
 import { sql } from '../../server/database/sql'
 import { addUploadTags } from '../../server/services/upload-edits'
-import { tagsOf } from '../../server/services/upload-tags'
+import { tagLists, tagsOf } from '../../server/services/upload-tags'
 import { testDatabase } from '../support/database'
 
 describe('tag-name rule', () => {
@@ -67,6 +67,28 @@ describe('addUploadTags', () => {
     expect(await db.get(sql`SELECT count(*) AS n FROM tags`)).toEqual({ n: 3 })
     expect((await tagsOf(db, 'a')).map(t => [t.name, t.slug])).toEqual([['Cats', 'cats'], ['Dogs', 'dogs'], ['Birds', 'birds']])
     expect((await tagsOf(db, 'b'))[0]).toEqual((await tagsOf(db, 'a'))[0])
+  })
+})
+
+describe('tagLists', () => {
+  it('gives each tag_ids value its tags in order, kept by the value: a kept list is read with no query', async () => {
+    const db = await testDatabase()
+    for (const [id, name] of [['t1', 'Cats'], ['t2', 'Dogs'], ['t3', 'Birds']]) {
+      await db.run(sql`INSERT INTO tags (id, name, slug) VALUES (${id}, ${name}, ${name!.toLowerCase()})`)
+    }
+    const names = (lists: (readonly { name: string }[])[]) => lists.map(list => list.map(tag => tag.name))
+    const first = await tagLists(db, ['t3,t1', '', 't2,t3,t1', 't3,t1'])
+    expect(names(first)).toEqual([['Birds', 'Cats'], [], ['Dogs', 'Birds', 'Cats'], ['Birds', 'Cats']])
+    expect(Object.isFrozen(first[0])).toBe(true)
+    // Kept: the same values again (a new string of one of them) are answered from memory, with no statement.
+    const statements: unknown[] = []
+    const counting = Object.create(db, { all: { value: (query: unknown) => (statements.push(query), db.all(query as never)) } })
+    const again = await tagLists(counting, [['t2', 't3', 't1'].join(','), 't3,t1'])
+    expect(statements).toEqual([])
+    expect(again[0]).toBe(first[2])
+    // A value not kept yet reads only its tags not kept either.
+    expect(names(await tagLists(counting, ['t1,t2']))).toEqual([['Cats', 'Dogs']])
+    expect(statements).toEqual([])
   })
 })
 

@@ -3,7 +3,7 @@ import { uploadStats } from '../../../shared/utils/rating'
 import type { Executor, Row } from '../../database/port'
 import type { uploads } from '../../database/schema-postgres'
 import { sql } from '../../database/sql'
-import { tagIdsOf, tagRows, type TagRow } from '../upload-tags'
+import { tagLists, type TagRow } from '../upload-tags'
 
 /** A row of `uploads` as SQL text returns it. */
 type UploadsRow = Row<typeof uploads>
@@ -29,7 +29,7 @@ export const ENTRY_COLUMNS = uploadColumns(ENTRY_FIELDS)
 export type ListRow = Pick<UploadsRow, typeof ENTRY_FIELDS[number]> & { username?: string }
 
 /** The one mapping of an upload row to a list entry (docs/behaviour.md, Lists). */
-export function toListEntry(row: ListRow, tags: TagRow[]) {
+export function toListEntry(row: ListRow, tags: readonly TagRow[]) {
   return {
     id: row.id,
     user_id: row.user_id,
@@ -58,15 +58,14 @@ export type ListEntry = ReturnType<typeof toListEntry>
 
 /**
  * The tags of a page of uploads: their ids come with the rows (`tag_ids`,
- * kept by the database), the tags' names and slugs from the kept rows
- * (`tagRows`), so a page is one query. On the bench's PostgreSQL a query for
+ * kept by the database), the tags' names and slugs from the kept lists
+ * (`tagLists`), so a page is one query. On the bench's PostgreSQL a query for
  * the page's links was a second round trip of 0.4–0.5 ms.
  */
 export async function withTags(db: Executor, rows: ListRow[]): Promise<ListEntry[]> {
   if (rows.length === 0) return []
-  const ids = rows.map(row => tagIdsOf(row.tag_ids))
-  const tags = await tagRows(db, ids.flat())
-  return rows.map((row, i) => toListEntry(row, ids[i]!.map(id => tags.get(id)!)))
+  const lists = await tagLists(db, rows.map(row => row.tag_ids))
+  return rows.map((row, i) => toListEntry(row, lists[i]!))
 }
 
 /** The full upload's columns: the entry's and what only the upload's own page shows. */
@@ -79,7 +78,7 @@ export const UPLOAD_COLUMNS = uploadColumns(UPLOAD_FIELDS)
 export type UploadRow = Pick<UploadsRow, typeof UPLOAD_FIELDS[number]> & { username: string, favourited?: number }
 
 /** The one mapping of an upload row to the full Upload object (GET /api/upload/{id}, an edit's answer): the list entry and what only it shows. */
-export function toFullUpload(row: UploadRow, tags: TagRow[]) {
+export function toFullUpload(row: UploadRow, tags: readonly TagRow[]) {
   return {
     ...toListEntry(row, tags),
     original_name: row.original_name,

@@ -76,17 +76,30 @@ function pairCount(first: string | Query, second: string | Query): Query {
 }
 
 /**
- * A statement yielding `total` from the tags two slugs name, each an alias
- * or a tag's own (aliasedTagIdOf), each looked up once (`n.a` and `n.b`):
- * `total` of the pair's kept count (pairCount, where two names of one tag
- * count that tag's uploads), the count itself by default. A pair's and an
- * OR's page so need no round trip to resolve their slugs, and stay exact
- * whatever aliases were added or removed since their way was chosen.
+ * The tags two slugs name, each an alias or a tag's own (aliasedTagIdOf),
+ * looked up once for a whole statement, and a total from them: a WITH to put
+ * before the statement, naming `named` (`a`, `b`), which NAMED_TAGS read, and
+ * `counted` (`total`), which NAMED_TOTAL reads. `total` is made from the
+ * pair's kept count (pairCount, where two names of one tag count that tag's
+ * uploads), the count itself by default. A pair's and an OR's page so need no
+ * round trip to resolve their slugs, and stay exact whatever aliases were
+ * added or removed since their way was chosen. Both are materialised, so
+ * each is computed once: PostgreSQL pulled a subquery of the two lookups up
+ * into each use (a pair's page looked each slug up seven times), and a total
+ * read from `named` in the page's join into each row of the page.
  */
-function namedPairTotal(first: string, second: string, total: (pair: Query) => Query = pair => pair): Query {
+function namedPair(first: string, second: string, total: (pair: Query) => Query = pair => pair): Query {
   const pair = sql`CASE WHEN n.a = n.b THEN (${keptTagCount(sql`n.a`)}) ELSE (${pairCount(sql`n.a`, sql`n.b`)}) END`
-  return sql`SELECT ${total(pair)} AS total FROM (SELECT ${aliasedTagIdOf(first)} AS a, ${aliasedTagIdOf(second)} AS b) n`
+  return sql`WITH named AS MATERIALIZED (SELECT ${aliasedTagIdOf(first)} AS a, ${aliasedTagIdOf(second)} AS b),
+    counted AS MATERIALIZED (SELECT ${total(pair)} AS total FROM named n)
+`
 }
+
+/** The two tags of namedPair, each as a statement giving its id. */
+const NAMED_TAGS = [sql`(SELECT a FROM named)`, sql`(SELECT b FROM named)`] as const
+
+/** The total of namedPair, as a statement yielding `total`. */
+const NAMED_TOTAL = sql`SELECT total FROM counted`
 
 const LEAST = dialects({ sqlite: 'min', postgres: 'least' })
 const GREATEST = dialects({ sqlite: 'max', postgres: 'greatest' })
@@ -103,7 +116,7 @@ async function pairSize(db: Executor, first: string, second: string): Promise<nu
   const now = Date.now()
   const kept = pairSizesKept.get(db, key, now)
   if (kept !== undefined) return kept
-  const count = (await db.get<{ total: number }>(namedPairTotal(first, second)))!.total
+  const count = (await db.get<{ total: number }>(sql`${namedPair(first, second)}${NAMED_TOTAL}`))!.total
   pairSizesKept.set(db, key, count, now)
   return count
 }
@@ -147,8 +160,8 @@ export async function pairPage(db: Executor, slugs: string[], paging: Paging, so
   const pair = await pairSize(db, rarer.slug, other.slug)
   const share = pair === 0 ? 1 : Math.min(1, (offset(paging) + paging.limit) / pair)
   if (!walkPays(db, rarer.publicUploads, other.publicUploads, pair, share)) return null
-  return totalAndPage(db, namedPairTotal(rarer.slug, other.slug), pairIds(aliasedTagIdOf(rarer.slug), aliasedTagIdOf(other.slug), sort, paging),
-    LIST_SORTS[sort], { username: true, join: sql`u.id = p.upload_id`, copies: sort !== 'new' })
+  return totalAndPage(db, NAMED_TOTAL, pairIds(...NAMED_TAGS, sort, paging), LIST_SORTS[sort],
+    { username: true, join: sql`u.id = p.upload_id`, copies: sort !== 'new', prefix: namedPair(rarer.slug, other.slug) })
 }
 
 /**
@@ -164,13 +177,14 @@ export async function pairPage(db: Executor, slugs: string[], paging: Paging, so
  */
 export async function eitherTagPage(db: Executor, slugs: readonly [string, string], paging: Paging, sort: Sort) {
   if (!await tagSizes(db, [...slugs])) return null
-  const [first, second] = [aliasedTagIdOf(slugs[0]), aliasedTagIdOf(slugs[1])]
-  const total = namedPairTotal(slugs[0], slugs[1], pair => sql`coalesce((${keptTagCount(sql`n.a`)}), 0) + coalesce((${keptTagCount(sql`n.b`)}), 0) - ${pair}`)
+  const [first, second] = NAMED_TAGS
+  const either = (pair: Query) => sql`coalesce((${keptTagCount(sql`n.a`)}), 0) + coalesce((${keptTagCount(sql`n.b`)}), 0) - ${pair}`
   const head = { ...paging, from: 'start' as const }
   const keys = sql`SELECT u.id AS upload_id FROM uploads u
     WHERE u.id IN (SELECT upload_id FROM (${taggedIds(first, sort, head)}) a UNION SELECT upload_id FROM (${taggedIds(second, sort, head)}) b)
     ORDER BY ${LIST_SORTS[sort]} ${pageWindow(paging)}`
-  return totalAndPage(db, total, keys, LIST_SORTS[sort], { username: true, join: sql`u.id = p.upload_id`, copies: sort !== 'new' })
+  return totalAndPage(db, NAMED_TOTAL, keys, LIST_SORTS[sort],
+    { username: true, join: sql`u.id = p.upload_id`, copies: sort !== 'new', prefix: namedPair(...slugs, either) })
 }
 
 /**

@@ -1,16 +1,18 @@
 -- GET /api/uploads/filtered, any of two tags, top, page 2 (the tags' pages united; kept counts less the pair's)
+WITH named AS MATERIALIZED (SELECT COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = $1), (SELECT id FROM tags WHERE slug = $2)) AS a, COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = $3), (SELECT id FROM tags WHERE slug = $4)) AS b),
+    counted AS MATERIALIZED (SELECT coalesce((SELECT public_uploads AS total FROM tags WHERE id = n.a), 0) + coalesce((SELECT public_uploads AS total FROM tags WHERE id = n.b), 0) - CASE WHEN n.a = n.b THEN (SELECT public_uploads AS total FROM tags WHERE id = n.a) ELSE (SELECT coalesce((SELECT public_uploads FROM tag_pairs
+    WHERE first_tag_id = least(n.a, n.b) AND second_tag_id = greatest(n.a, n.b)), 0) AS total) END AS total FROM named n)
 SELECT c.total, EXISTS (SELECT 1 FROM rank_copies_pending) AS copies_pending, u.id, u.user_id, u.filename, u.description, u.upload_type, u.external_url, u.width, u.height, u.upvotes, u.downvote_count, u.is_private, u.created_at, u.edited_at, u.revision, u.rating, u.tag_ids, u.favourites, u.comments, us.username
-    FROM (SELECT coalesce((SELECT public_uploads AS total FROM tags WHERE id = n.a), 0) + coalesce((SELECT public_uploads AS total FROM tags WHERE id = n.b), 0) - CASE WHEN n.a = n.b THEN (SELECT public_uploads AS total FROM tags WHERE id = n.a) ELSE (SELECT coalesce((SELECT public_uploads FROM tag_pairs
-    WHERE first_tag_id = least(n.a, n.b) AND second_tag_id = greatest(n.a, n.b)), 0) AS total) END AS total FROM (SELECT COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = $1), (SELECT id FROM tags WHERE slug = $2)) AS a, COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = $3), (SELECT id FROM tags WHERE slug = $4)) AS b) n) c
+    FROM (SELECT total FROM counted) c
     LEFT JOIN (SELECT u.id AS upload_id FROM uploads u
     WHERE u.id IN (SELECT upload_id FROM (SELECT upload_id FROM (
-    SELECT * FROM (SELECT ut.upload_upvotes, ut.upload_downvote_count, ut.upload_created_at, ut.upload_id FROM upload_tags ut WHERE ut.tag_id = COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = $5), (SELECT id FROM tags WHERE slug = $6)) AND ut.upload_is_private = 0 AND ut.upload_upvotes + ut.upload_downvote_count > 0 ORDER BY ut.upload_upvotes DESC, ut.upload_downvote_count DESC, ut.upload_created_at DESC, ut.upload_id DESC LIMIT 40) r
+    SELECT * FROM (SELECT ut.upload_upvotes, ut.upload_downvote_count, ut.upload_created_at, ut.upload_id FROM upload_tags ut WHERE ut.tag_id = (SELECT a FROM named) AND ut.upload_is_private = 0 AND ut.upload_upvotes + ut.upload_downvote_count > 0 ORDER BY ut.upload_upvotes DESC, ut.upload_downvote_count DESC, ut.upload_created_at DESC, ut.upload_id DESC LIMIT 40) r
     UNION ALL
-    SELECT * FROM (SELECT 0 AS upload_upvotes, 0 AS upload_downvote_count, ut.upload_created_at, ut.upload_id FROM upload_tags ut WHERE ut.tag_id = COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = $7), (SELECT id FROM tags WHERE slug = $8)) AND ut.upload_is_private = 0 AND ut.upload_upvotes + ut.upload_downvote_count = 0 ORDER BY ut.upload_created_at DESC, ut.upload_id DESC LIMIT 40) r) m
+    SELECT * FROM (SELECT 0 AS upload_upvotes, 0 AS upload_downvote_count, ut.upload_created_at, ut.upload_id FROM upload_tags ut WHERE ut.tag_id = (SELECT a FROM named) AND ut.upload_is_private = 0 AND ut.upload_upvotes + ut.upload_downvote_count = 0 ORDER BY ut.upload_created_at DESC, ut.upload_id DESC LIMIT 40) r) m
     ORDER BY m.upload_upvotes DESC, m.upload_downvote_count DESC, m.upload_created_at DESC, m.upload_id DESC LIMIT 40 OFFSET 0) a UNION SELECT upload_id FROM (SELECT upload_id FROM (
-    SELECT * FROM (SELECT ut.upload_upvotes, ut.upload_downvote_count, ut.upload_created_at, ut.upload_id FROM upload_tags ut WHERE ut.tag_id = COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = $9), (SELECT id FROM tags WHERE slug = $10)) AND ut.upload_is_private = 0 AND ut.upload_upvotes + ut.upload_downvote_count > 0 ORDER BY ut.upload_upvotes DESC, ut.upload_downvote_count DESC, ut.upload_created_at DESC, ut.upload_id DESC LIMIT 40) r
+    SELECT * FROM (SELECT ut.upload_upvotes, ut.upload_downvote_count, ut.upload_created_at, ut.upload_id FROM upload_tags ut WHERE ut.tag_id = (SELECT b FROM named) AND ut.upload_is_private = 0 AND ut.upload_upvotes + ut.upload_downvote_count > 0 ORDER BY ut.upload_upvotes DESC, ut.upload_downvote_count DESC, ut.upload_created_at DESC, ut.upload_id DESC LIMIT 40) r
     UNION ALL
-    SELECT * FROM (SELECT 0 AS upload_upvotes, 0 AS upload_downvote_count, ut.upload_created_at, ut.upload_id FROM upload_tags ut WHERE ut.tag_id = COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = $11), (SELECT id FROM tags WHERE slug = $12)) AND ut.upload_is_private = 0 AND ut.upload_upvotes + ut.upload_downvote_count = 0 ORDER BY ut.upload_created_at DESC, ut.upload_id DESC LIMIT 40) r) m
+    SELECT * FROM (SELECT 0 AS upload_upvotes, 0 AS upload_downvote_count, ut.upload_created_at, ut.upload_id FROM upload_tags ut WHERE ut.tag_id = (SELECT b FROM named) AND ut.upload_is_private = 0 AND ut.upload_upvotes + ut.upload_downvote_count = 0 ORDER BY ut.upload_created_at DESC, ut.upload_id DESC LIMIT 40) r) m
     ORDER BY m.upload_upvotes DESC, m.upload_downvote_count DESC, m.upload_created_at DESC, m.upload_id DESC LIMIT 40 OFFSET 0) b)
     ORDER BY u.upvotes DESC, u.downvote_count DESC, u.created_at DESC, u.id DESC LIMIT 20 OFFSET 20) p ON true
     LEFT JOIN uploads u ON u.id = p.upload_id
@@ -20,11 +22,3 @@ SELECT c.total, EXISTS (SELECT 1 FROM rank_copies_pending) AS copies_pending, u.
 -- 2: "cats"
 -- 3: "dogs"
 -- 4: "dogs"
--- 5: "cats"
--- 6: "cats"
--- 7: "cats"
--- 8: "cats"
--- 9: "dogs"
--- 10: "dogs"
--- 11: "dogs"
--- 12: "dogs"

@@ -71,9 +71,13 @@ async function pageRows(db: Executor, total: Query, keys: Query, order: Query, o
 /** A row of a page's statement: an entry (or nulls, when the page is empty) with the total, and whether copies were pending. */
 type PageRow = ListRow & { total: number | null, copies_pending?: boolean | number }
 
-/** A page's entries and its total, from rows that each carry `total` (one row with a null id when the page is empty). */
+/**
+ * A page's entries and its total, from rows that each carry `total` (one row
+ * with a null id when the page is empty). The rows go to withTags as they
+ * are: an entry takes its fields by name (toListEntry), so `total` and
+ * `copies_pending` stay behind without a copy of each row made to drop them.
+ */
 async function entriesWithTotal(db: Executor, rows: PageRow[]) {
   const total = rows[0]?.total ?? 0
-  const found = rows.filter(row => row.id !== null).map(({ total: _, copies_pending: __, ...row }) => row)
-  return { uploads: await withTags(db, found), total }
+  return { uploads: await withTags(db, rows.filter(row => row.id !== null)), total }
 }

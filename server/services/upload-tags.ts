@@ -66,7 +66,11 @@ export async function tagRows(db: Executor, ids: readonly string[]): Promise<Map
 const tagListsKept = new Map<string, readonly TagRow[]>()
 const TAG_LISTS_KEPT = 10_000
 
-/** The tags of each `tag_ids` value, in order: kept lists from memory, the rest built from tagRows. Frozen, as pages share them. */
+/**
+ * The tags of each `tag_ids` value, in order: kept lists from memory, the
+ * rest built from tagRows. Frozen, as pages share them. A list missing a tag
+ * row is not kept (no tag row is ever deleted, so none should be missing).
+ */
 export async function tagLists(db: Executor, values: readonly string[]): Promise<(readonly TagRow[])[]> {
   const lists: (readonly TagRow[] | undefined)[] = values.map(value => tagListsKept.get(value))
   if (!lists.includes(undefined)) return lists as (readonly TagRow[])[]
@@ -74,7 +78,9 @@ export async function tagLists(db: Executor, values: readonly string[]): Promise
   return values.map((value, i) => {
     const kept = lists[i]
     if (kept) return kept
-    const list = Object.freeze(tagIdsOf(value).map(id => tags.get(id)!))
+    const ids = tagIdsOf(value)
+    const list = Object.freeze(ids.map(id => tags.get(id)!))
+    if (!ids.every(id => tags.has(id))) return list
     if (tagListsKept.size >= TAG_LISTS_KEPT) tagListsKept.delete(tagListsKept.keys().next().value!)
     tagListsKept.set(value, list)
     return list

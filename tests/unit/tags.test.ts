@@ -89,6 +89,10 @@ describe('tagLists', () => {
     // A value not kept yet reads only its tags not kept either.
     expect(names(await tagLists(counting, ['t1,t2']))).toEqual([['Cats', 'Dogs']])
     expect(statements).toEqual([])
+    // A list missing a tag row is not kept: it is looked up again.
+    await tagLists(counting, ['t1,gone'])
+    await tagLists(counting, ['t1,gone'])
+    expect(statements).toHaveLength(2)
   })
 })
 

@@ -5,8 +5,10 @@
  * once into a database of its own, so a cost that grows with the data shows.
  * Goals: the largest size within 1.5× of the smallest; every list under 1 ms
  * and every search under 5 ms at every size; page 500 within 2× of page 1.
- * Timed in this process through the data-access port, list cache off, the
- * sizes taking turns call by call, five rounds. A statement's floor, `SELECT
+ * Timed through the data-access port, list cache off, the sizes taking turns
+ * call by call, five rounds, in each of BENCH_SCALE_PROCESSES processes (3)
+ * started one after the other once the sizes are seeded, each cell the median
+ * of theirs. A statement's floor, `SELECT
  * 1` through the same port, is timed the same way and printed beside them: it
  * moves with the machine's speed, which the goals' milliseconds do not.
  *
@@ -17,7 +19,7 @@
  * `dif_scale_<size>`, created and seeded when missing, kept for reuse).
  */
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
@@ -101,47 +103,89 @@ const FLOOR: Scenario = {
   baseline: async db => ({ items: [await db.get(sql`SELECT 1 AS one`)] }),
 }
 
+type Timing = { ms: number, entries: number }
+
+/**
+ * Processes that measure, one after the other, each cell the median of
+ * theirs: one process is one draw (a build can run at two speeds from one
+ * start to the next, docs/performance.md, "Profiling"). One run of SQLite on
+ * 7 Dec read two tags at 1.018 ms and a month by top at 0.960 at 1,000,000
+ * uploads; the next two runs, 0.589 and 0.655, 0.497 and 0.508.
+ */
+const PROCESSES = Number(process.env.BENCH_SCALE_PROCESSES ?? 3)
+
+/** A child's work: every chosen scenario timed at every size, written as JSON to `out`. */
+async function measureAll(targets: { url?: string, dataDir: string }[], chosen: Scenario[], out: string) {
+  // A read needs no signed-in user; the context only satisfies the scenario type.
+  const ctx: BenchContext = { token: '', uploadIds: [], actor: { id: '', username: '', email: '', isAdmin: false, shadowBanned: false } }
+  setListCacheEnabled(false)
+  const dbs: Database[] = []
+  try {
+    for (const target of targets) dbs.push(await openMigrated(target))
+    const results: [string, Timing[]][] = []
+    // Each scenario is timed ROUNDS times, and each size keeps the median of its rounds.
+    for (const scenario of [FLOOR, ...chosen]) {
+      const rounds: Timing[][] = dbs.map(() => [])
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const [at, time] of (await measureScenario(dbs, scenario, ctx)).entries()) rounds[at]!.push(time)
+      }
+      results.push([scenario.name, rounds.map(times => times.sort((a, b) => a.ms - b.ms)[Math.floor(ROUNDS / 2)]!)])
+    }
+    writeFileSync(out, JSON.stringify(results))
+  }
+  finally {
+    for (const db of dbs) await db.close()
+  }
+}
+
 async function main() {
   const sizes = (process.env.BENCH_SCALE ?? '1000,10000,100000,1000000').split(',').map(Number)
   if (sizes.some(size => !Number.isInteger(size) || size < 1)) throw new Error('BENCH_SCALE must be sizes like 1000,10000')
+  if (!Number.isInteger(PROCESSES) || PROCESSES < 1) throw new Error('BENCH_SCALE_PROCESSES must be a whole number of at least 1')
   const votesPerUpload = Number(process.env.BENCH_VOTES_PER_UPLOAD ?? 10)
   const dir = process.env.BENCH_SCALE_DIR ?? mkdtempSync(join(tmpdir(), 'dif-scale-'))
   const only = process.env.BENCH_ONLY
   const chosen = [...scenarios.filter(s => s.read), ...periodScenarios, ...searchScenarios].filter(s => !only || s.name.includes(only))
-  // A read needs no signed-in user; the context only satisfies the scenario type.
-  const ctx: BenchContext = { token: '', uploadIds: [], actor: { id: '', username: '', email: '', isAdmin: false, shadowBanned: false } }
+  const targets = await Promise.all(sizes.map(size => targetFor(size, dir)))
+  const measuring = process.env.BENCH_SCALE_MEASURE
+  if (measuring) return measureAll(targets, chosen, measuring)
+
   const machine = `${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${availableParallelism()} cores, Node ${process.versions.node}, load average ${loadavg()[0]!.toFixed(1)} at start`
-  const results = new Map<string, { ms: number, entries: number }[]>()
-  setListCacheEnabled(false)
-  const dbs: Database[] = []
+  const draws: Map<string, Timing[]>[] = []
   try {
-    for (const size of sizes) {
-      const target = await targetFor(size, dir)
+    for (const [at, size] of sizes.entries()) {
+      const target = targets[at]!
       if (await needsSeed(target)) {
         console.info(`Seeding ${size} uploads, ${size * votesPerUpload} votes ...`)
         const seeded = await seedDatabase(target, { uploads: size, votes: size * votesPerUpload })
         console.info(`  done in ${seeded.seconds.toFixed(1)} s`)
       }
       const db = await openMigrated(target)
-      dbs.push(db)
-      await settle(db)
-    }
-    // Each scenario is timed ROUNDS times, and each size keeps the median of its rounds.
-    for (const scenario of [FLOOR, ...chosen]) {
-      const rounds: { ms: number, entries: number }[][] = dbs.map(() => [])
-      for (let round = 0; round < ROUNDS; round++) {
-        for (const [at, time] of (await measureScenario(dbs, scenario, ctx)).entries()) rounds[at]!.push(time)
+      try {
+        await settle(db)
       }
-      results.set(scenario.name, rounds.map(times => times.sort((a, b) => a.ms - b.ms)[Math.floor(ROUNDS / 2)]!))
+      finally {
+        await db.close()
+      }
     }
-    console.info(`  ${sizes.map(size => size.toLocaleString('en')).join(', ')} uploads measured`)
+    for (let draw = 0; draw < PROCESSES; draw++) {
+      const out = join(dir, `measured-${draw}.json`)
+      execFileSync(process.execPath, ['--import', 'tsx', import.meta.filename], { env: { ...process.env, BENCH_SCALE_DIR: dir, BENCH_SCALE_MEASURE: out }, stdio: 'inherit' })
+      draws.push(new Map(JSON.parse(readFileSync(out, 'utf8')) as [string, Timing[]][]))
+      rmSync(out)
+      console.info(`  ${sizes.map(size => size.toLocaleString('en')).join(', ')} uploads measured in process ${draw + 1} of ${PROCESSES}`)
+    }
   }
   finally {
-    for (const db of dbs) await db.close()
     if (!process.env.BENCH_SCALE_DIR) rmSync(dir, { recursive: true, force: true })
   }
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+  const results = new Map([...draws[0]!.keys()].map(name => [name, sizes.map((_, at) => ({
+    ms: median(draws.map(draw => draw.get(name)![at]!.ms)),
+    entries: draws[0]!.get(name)![at]!.entries,
+  }))]))
 
-  console.info(`\n${process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'SQLite'}, uncached SQL, in ms: the median of ${ROUNDS} rounds' medians of ${RUNS} calls, ${votesPerUpload} votes per upload; ${machine}\n`)
+  console.info(`\n${process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'SQLite'}, uncached SQL, in ms: the median of ${PROCESSES} processes' medians of ${ROUNDS} rounds' medians of ${RUNS} calls, ${votesPerUpload} votes per upload; ${machine}\n`)
   console.info('A size whose page is shorter than the largest size\'s (a period with few uploads yet, page 500 of 1,000) is')
   console.info('not a fair start: growth is measured from the smallest size answering as many entries as the largest.\n')
   console.info(`| scenario | ${sizes.map(size => `${size.toLocaleString('en')} uploads`).join(' | ')} | growth | goal (≤ 1.5) |`)
@@ -167,6 +211,11 @@ async function main() {
   const slowSearch = over(true, 5)
   if (chosen.some(s => !s.name.startsWith('GET /api/search'))) console.info(`Lists at or over 1 ms at the median: ${slowLists.length ? slowLists.join('; ') : 'none'} (goal: none)`)
   if (searchScenarios.some(s => results.has(s.name))) console.info(`Search queries at or over 5 ms at the median: ${slowSearch.length ? slowSearch.join('; ') : 'none'} (goal: none)`)
+  const apart = [...results.keys()].filter(name => name !== FLOOR.name).flatMap(name => sizes.flatMap((size, at) => {
+    const times = draws.map(draw => draw.get(name)![at]!.ms)
+    return Math.max(...times) > 1.5 * Math.min(...times) ? [`${name} at ${size.toLocaleString('en')} (${times.map(ms => ms.toFixed(3)).join(', ')})`] : []
+  }))
+  if (PROCESSES > 1) console.info(`Processes more than 1.5× apart: ${apart.length ? apart.join('; ') : 'none'}`)
   const floor = results.get(FLOOR.name)!
   console.info(`The floor, SELECT 1 through the same port: ${sizes.map((size, i) => `${size.toLocaleString('en')}: ${floor[i]!.ms.toFixed(3)}`).join(', ')} ms`)
 }

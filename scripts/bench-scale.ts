@@ -8,9 +8,9 @@
  * Timed through the data-access port, list cache off, the sizes taking turns
  * call by call, five rounds, in each of BENCH_SCALE_PROCESSES processes (3)
  * started one after the other once the sizes are seeded, each cell the median
- * of theirs. A statement's floor, `SELECT
- * 1` through the same port, is timed the same way and printed beside them: it
- * moves with the machine's speed, which the goals' milliseconds do not.
+ * of theirs. A statement's floor, `SELECT 1` through the same port, is timed
+ * the same way and printed after them: it moves with the machine's speed,
+ * which the goals' milliseconds do not.
  *
  * Env: BENCH_SCALE (sizes, default 1000,10000,100000,1000000),
  * BENCH_VOTES_PER_UPLOAD (default 10), BENCH_ONLY (substring of scenario names), BENCH_SCALE_DIR (keep the SQLite

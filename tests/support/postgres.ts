@@ -1,9 +1,10 @@
-import { onTestFinished } from 'vitest'
+import { afterAll, beforeAll, onTestFinished } from 'vitest'
 import { createHash, randomBytes } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import pg from 'pg'
 import { openDatabase } from '../../server/database/connection'
+import type { Database } from '../../server/database/port'
 import { runMigrations, type MigrationJournal } from '../../server/database/migrate'
 
 /** Names this file creates, and the only ones it drops. */
@@ -131,4 +132,25 @@ export async function restartableDatabase(options: { empty?: boolean } = {}): Pr
   const url = await createTestDatabase(undefined, { migrated: !options.empty })
   onTestFinished(() => dropTestDatabase(url))
   return url
+}
+
+/**
+ * A migrated database of the describe block's own, on one connection (a test of
+ * plans reads its session's prepared statements), filled by `fill` before the
+ * block's tests and dropped after them. Returns the open database, to call in
+ * the tests.
+ */
+export function suiteDatabase(fill: (db: Database) => Promise<void>): () => Database {
+  let url: string | undefined
+  let db: Database | undefined
+  beforeAll(async () => {
+    url = await createTestDatabase(undefined, { migrated: true })
+    db = openDatabase({ url, sqliteFile: '', poolMax: 1 })
+    await fill(db)
+  })
+  afterAll(async () => {
+    await db?.close()
+    if (url) await dropTestDatabase(url)
+  })
+  return () => db!
 }

@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { periodStart } from '../../shared/utils/ranking'
-import { openDatabase } from '../../server/database/connection'
-import type { Database } from '../../server/database/port'
 import { sql } from '../../server/database/sql'
 import { setListCacheEnabled } from '../../server/services/list-cache'
 import { listUploads } from '../../server/services/lists'
 import { PUBLIC_VIEW } from '../../server/services/lists/filters'
-import { createTestDatabase, dropTestDatabase } from '../support/postgres'
+import { suiteDatabase } from '../support/postgres'
 
 /**
  * A period's page on PostgreSQL unnests its days from an array parameter
@@ -17,12 +15,8 @@ import { createTestDatabase, dropTestDatabase } from '../support/postgres'
  * bench:scale` has them.
  */
 describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL plans of a period\'s page', () => {
-  let url: string
-  let db: Database
-
-  beforeAll(async () => {
-    url = await createTestDatabase(undefined, { migrated: true })
-    db = openDatabase({ url, sqliteFile: '', poolMax: 1 })
+  const database = suiteDatabase(async (db) => {
+    // As a production server's: VACUUM marks pages visible to all once their commits are on disk.
     await db.run(sql`SET synchronous_commit = on`)
     // Only the plans matter here: no trigger keeps counts of these rows.
     await db.run(sql`SET session_replication_role = replica`)
@@ -35,21 +29,17 @@ describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL plans of a period\'s p
     await db.run(sql`VACUUM ANALYZE uploads`)
   })
 
-  afterAll(async () => {
-    setListCacheEnabled(true)
-    await db?.close()
-    if (url) await dropTestDatabase(url)
-  })
+  afterAll(() => setListCacheEnabled(true))
 
   it('keeps one plan of a day\'s and a week\'s page for every call', async () => {
     setListCacheEnabled(false)
     for (const period of ['day', 'week'] as const) {
       for (let call = 0; call < 8; call++) {
-        const { uploads } = await listUploads(db, { page: 1, limit: 10 }, { ...PUBLIC_VIEW, sort: 'top', since: periodStart(period) })
+        const { uploads } = await listUploads(database(), { page: 1, limit: 10 }, { ...PUBLIC_VIEW, sort: 'top', since: periodStart(period) })
         expect(uploads.length).toBe(period === 'day' ? 1 : 7)
       }
     }
-    const plans = await db.all<{ generic: number, custom: number }>(sql`SELECT generic_plans::int AS generic, custom_plans::int AS custom
+    const plans = await database().all<{ generic: number, custom: number }>(sql`SELECT generic_plans::int AS generic, custom_plans::int AS custom
       FROM pg_prepared_statements WHERE statement LIKE '%unnest(%' AND statement NOT LIKE '%pg_prepared_statements%'`)
     expect(plans).toEqual([{ generic: 3, custom: 5 }, { generic: 3, custom: 5 }])
   })

@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openDatabase } from '../../server/database/connection'
-import type { Database } from '../../server/database/port'
+import { afterAll, describe, expect, it } from 'vitest'
 import { sql } from '../../server/database/sql'
 import { setListCacheEnabled } from '../../server/services/list-cache'
 import { listUserUploads } from '../../server/services/lists'
 import { pageWindow } from '../../server/services/lists/paging'
 import { USER_SORTS } from '../../server/services/lists/sorts'
-import { createTestDatabase, dropTestDatabase } from '../support/postgres'
+import { suiteDatabase } from '../support/postgres'
 
 /**
  * PostgreSQL reads a page of a user's list from the index of its order
@@ -17,12 +15,7 @@ import { createTestDatabase, dropTestDatabase } from '../support/postgres'
  * and PostgreSQL planned it again at every call.
  */
 describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL plans of a user\'s list', () => {
-  let url: string
-  let db: Database
-
-  beforeAll(async () => {
-    url = await createTestDatabase(undefined, { migrated: true })
-    db = openDatabase({ url, sqliteFile: '', poolMax: 1 })
+  const database = suiteDatabase(async (db) => {
     // The test server commits asynchronously (scripts/engines.sh), and VACUUM marks a page
     // visible to all only once the commits of its rows are on disk, as a production server's are.
     await db.run(sql`SET synchronous_commit = on`)
@@ -38,13 +31,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL plans of a user\'s lis
     await db.run(sql`VACUUM ANALYZE uploads`)
   })
 
-  afterAll(async () => {
-    setListCacheEnabled(true)
-    await db?.close()
-    if (url) await dropTestDatabase(url)
-  })
+  afterAll(() => setListCacheEnabled(true))
 
-  const planOf = async (sort: keyof typeof USER_SORTS, page: number) => (await db.all<{ 'QUERY PLAN': string }>(sql`EXPLAIN SELECT u.id AS rid FROM uploads u
+  const planOf = async (sort: keyof typeof USER_SORTS, page: number) => (await database().all<{ 'QUERY PLAN': string }>(sql`EXPLAIN SELECT u.id AS rid FROM uploads u
     WHERE u.user_id = (SELECT id FROM users WHERE lower(username) = lower(${'plan_user_0'})) AND u.is_private = 0
     ORDER BY ${USER_SORTS[sort]} ${pageWindow({ page, limit: 10 })}`)).map(row => row['QUERY PLAN']).join('\n')
 
@@ -67,9 +56,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL plans of a user\'s lis
   it('keeps one plan of page 3 for every call', async () => {
     setListCacheEnabled(false)
     for (let call = 0; call < 8; call++) {
-      expect((await listUserUploads(db, 'plan_user_0', { sort: 'name', page: 3, limit: 10 })).uploads).toHaveLength(10)
+      expect((await listUserUploads(database(), 'plan_user_0', { sort: 'name', page: 3, limit: 10 })).uploads).toHaveLength(10)
     }
-    const plans = await db.all<{ generic: number, custom: number }>(sql`SELECT generic_plans::int AS generic, custom_plans::int AS custom
+    const plans = await database().all<{ generic: number, custom: number }>(sql`SELECT generic_plans::int AS generic, custom_plans::int AS custom
       FROM pg_prepared_statements WHERE statement LIKE '%FROM users us%' AND statement NOT LIKE '%pg_prepared_statements%'`)
     expect(plans).toEqual([{ generic: 3, custom: 5 }])
   })

@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openDatabase } from '../../server/database/connection'
-import type { Database } from '../../server/database/port'
+import { describe, expect, it } from 'vitest'
 import { sql } from '../../server/database/sql'
-import { createTestDatabase, dropTestDatabase } from '../support/postgres'
+import { suiteDatabase } from '../support/postgres'
 
 /**
  * PostgreSQL keeps statistics on a link's vote count (upload_tags_votes_stats,
@@ -14,12 +12,7 @@ import { createTestDatabase, dropTestDatabase } from '../support/postgres'
  * size no unit test builds).
  */
 describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL statistics of links without votes', () => {
-  let url: string
-  let db: Database
-
-  beforeAll(async () => {
-    url = await createTestDatabase(undefined, { migrated: true })
-    db = openDatabase({ url, sqliteFile: '', poolMax: 1 })
+  const database = suiteDatabase(async (db) => {
     await db.run(sql`INSERT INTO users (id, username, created_at) VALUES ('stats-user', 'stats_user', '2026-01-01T00:00:00.000Z')`)
     await db.run(sql`INSERT INTO tags (id, name, slug, created_at) VALUES ('tag-a', 'a', 'a', '2026-01-01T00:00:00.000Z')`)
     await db.run(sql`INSERT INTO uploads (id, user_id, original_name, description, upload_type, external_url, created_at, tag_ids)
@@ -31,16 +24,11 @@ describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL statistics of links wi
     await db.run(sql`ANALYZE upload_tags`)
   })
 
-  afterAll(async () => {
-    await db?.close()
-    if (url) await dropTestDatabase(url)
-  })
-
   it('knows the share of links without votes, so a range of them is estimated as it is', async () => {
-    const stats = await db.get<{ values: string, frequencies: string }>(sql`SELECT most_common_vals::text AS values, most_common_freqs::text AS frequencies
+    const stats = await database().get<{ values: string, frequencies: string }>(sql`SELECT most_common_vals::text AS values, most_common_freqs::text AS frequencies
       FROM pg_stats_ext_exprs WHERE statistics_name = 'upload_tags_votes_stats' AND expr = '(upload_upvotes + upload_downvote_count)'`)
     expect(stats).toEqual({ values: '{0,1}', frequencies: '{0.8,0.2}' })
-    const plan = (await db.all<{ 'QUERY PLAN': string }>(sql`EXPLAIN SELECT upload_id FROM upload_tags ut
+    const plan = (await database().all<{ 'QUERY PLAN': string }>(sql`EXPLAIN SELECT upload_id FROM upload_tags ut
       WHERE ut.tag_id = 'tag-a' AND ut.upload_is_private = 0 AND ut.upload_upvotes + ut.upload_downvote_count = 0`))[0]!['QUERY PLAN']
     expect(plan).toMatch(/ rows=320 /)
   })

@@ -6,6 +6,7 @@ import pg from 'pg'
 import { openDatabase } from '../../server/database/connection'
 import type { Database } from '../../server/database/port'
 import { runMigrations, type MigrationJournal } from '../../server/database/migrate'
+import { sql } from '../../server/database/sql'
 
 /** Names this file creates, and the only ones it drops. */
 const TEST_DATABASE = /^dif_[0-9a-f]{16}$/
@@ -136,9 +137,11 @@ export async function restartableDatabase(options: { empty?: boolean } = {}): Pr
 
 /**
  * A migrated database of the describe block's own, on one connection (a test of
- * plans reads its session's prepared statements), filled by `fill` before the
- * block's tests and dropped after them. Returns the open database, to call in
- * the tests.
+ * plans reads its session's prepared statements) that commits synchronously as a
+ * production server does (the test cluster does not, scripts/engines.sh, and
+ * VACUUM marks a page visible to all only once its rows' commits are on disk),
+ * filled by `fill` before the block's tests and dropped after them. Returns the
+ * open database, to call in the tests.
  */
 export function suiteDatabase(fill: (db: Database) => Promise<void>): () => Database {
   let url: string | undefined
@@ -146,6 +149,7 @@ export function suiteDatabase(fill: (db: Database) => Promise<void>): () => Data
   beforeAll(async () => {
     url = await createTestDatabase(undefined, { migrated: true })
     db = openDatabase({ url, sqliteFile: '', poolMax: 1 })
+    await db.run(sql`SET synchronous_commit = on`)
     await fill(db)
   })
   afterAll(async () => {

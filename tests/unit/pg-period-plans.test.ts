@@ -16,8 +16,6 @@ import { suiteDatabase } from '../support/postgres'
  */
 describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL plans of a period\'s page', () => {
   const database = suiteDatabase(async (db) => {
-    // As a production server's: VACUUM marks pages visible to all once their commits are on disk.
-    await db.run(sql`SET synchronous_commit = on`)
     // Only the plans matter here: no trigger keeps counts of these rows.
     await db.run(sql`SET session_replication_role = replica`)
     await db.run(sql`INSERT INTO users (id, username, created_at) VALUES ('period-user', 'period_user', '2020-01-01T00:00:00.000Z')`)

@@ -16,9 +16,6 @@ import { suiteDatabase } from '../support/postgres'
  */
 describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL plans of a user\'s list', () => {
   const database = suiteDatabase(async (db) => {
-    // The test server commits asynchronously (scripts/engines.sh), and VACUUM marks a page
-    // visible to all only once the commits of its rows are on disk, as a production server's are.
-    await db.run(sql`SET synchronous_commit = on`)
     // Only the plans matter here: no trigger keeps counts of these rows.
     await db.run(sql`SET session_replication_role = replica`)
     await db.run(sql`INSERT INTO users (id, username, created_at)

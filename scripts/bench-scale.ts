@@ -6,7 +6,7 @@
  * Goals: the largest size within 1.5× of the smallest; every list under 1 ms
  * and every search under 5 ms at every size; page 500 within 2× of page 1.
  * Timed through the data-access port, list cache off, the sizes taking turns
- * call by call, five rounds, in each of BENCH_SCALE_PROCESSES processes (3)
+ * call by call, five rounds each timing every scenario, in each of BENCH_SCALE_PROCESSES processes (3)
  * started one after the other once the sizes are seeded, each cell the median
  * of theirs. A statement's floor, `SELECT 1` through the same port, is timed
  * the same way and printed after them: it moves with the machine's speed,
@@ -122,15 +122,18 @@ async function measureAll(targets: { url?: string, dataDir: string }[], chosen: 
   const dbs: Database[] = []
   try {
     for (const target of targets) dbs.push(await openMigrated(target))
-    const results: [string, Timing[]][] = []
-    // Each scenario is timed ROUNDS times, and each size keeps the median of its rounds.
-    for (const scenario of [FLOOR, ...chosen]) {
-      const rounds: Timing[][] = dbs.map(() => [])
-      for (let round = 0; round < ROUNDS; round++) {
-        for (const [at, time] of (await measureScenario(dbs, scenario, ctx)).entries()) rounds[at]!.push(time)
+    // Each scenario is timed ROUNDS times, and each size keeps the median of its rounds. A round
+    // times every scenario, so the rounds of each are spread over the whole process: the
+    // machine's speed moves for seconds at a time, and timed in a block of its own, a scenario
+    // read as fast or as slow as the moment it was given.
+    const measured = [FLOOR, ...chosen]
+    const rounds: Timing[][][] = measured.map(() => dbs.map(() => []))
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [index, scenario] of measured.entries()) {
+        for (const [at, time] of (await measureScenario(dbs, scenario, ctx)).entries()) rounds[index]![at]!.push(time)
       }
-      results.push([scenario.name, rounds.map(times => times.sort((a, b) => a.ms - b.ms)[Math.floor(ROUNDS / 2)]!)])
     }
+    const results = measured.map((scenario, index) => [scenario.name, rounds[index]!.map(times => times.sort((a, b) => a.ms - b.ms)[Math.floor(ROUNDS / 2)]!)])
     writeFileSync(out, JSON.stringify(results))
   }
   finally {

@@ -34,6 +34,12 @@ import { seedDatabase } from './seed'
 const RUNS = 200
 const ROUNDS = 5
 
+/** The middle item by `value` (the upper one of an even count): calls, rounds and processes alike. */
+function medianBy<T>(items: T[], value: (item: T) => number): T {
+  return items.sort((a, b) => value(a) - value(b))[Math.floor(items.length / 2)]!
+}
+const itself = (ms: number) => ms
+
 /** The database of one size: a PostgreSQL database of its own (created when missing) or a SQLite dir. */
 async function targetFor(size: number, dir: string): Promise<{ url?: string, dataDir: string }> {
   const adminUrl = process.env.BENCH_DATABASE_URL
@@ -91,7 +97,7 @@ async function measureScenario(dbs: Database[], scenario: Scenario, ctx: BenchCo
       times[at]!.push(performance.now() - start)
     }
   }
-  return times.map((list, at) => ({ ms: list.sort((a, b) => a - b)[RUNS / 2]!, entries: entries[at]! }))
+  return times.map((list, at) => ({ ms: medianBy(list, itself), entries: entries[at]! }))
 }
 
 /** The cheapest statement there is, through the same port: a round trip's (or a call's) floor on the day. */
@@ -133,7 +139,7 @@ async function measureAll(targets: { url?: string, dataDir: string }[], chosen: 
         for (const [at, time] of (await measureScenario(dbs, scenario, ctx)).entries()) rounds[index]![at]!.push(time)
       }
     }
-    const results = measured.map((scenario, index) => [scenario.name, rounds[index]!.map(times => times.sort((a, b) => a.ms - b.ms)[Math.floor(ROUNDS / 2)]!)])
+    const results = measured.map((scenario, index) => [scenario.name, rounds[index]!.map(times => medianBy(times, time => time.ms))])
     writeFileSync(out, JSON.stringify(results))
   }
   finally {
@@ -182,9 +188,8 @@ async function main() {
   finally {
     if (!process.env.BENCH_SCALE_DIR) rmSync(dir, { recursive: true, force: true })
   }
-  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!
   const results = new Map([...draws[0]!.keys()].map(name => [name, sizes.map((_, at) => ({
-    ms: median(draws.map(draw => draw.get(name)![at]!.ms)),
+    ms: medianBy(draws.map(draw => draw.get(name)![at]!.ms), itself),
     entries: draws[0]!.get(name)![at]!.entries,
   }))]))
   const floor = results.get(FLOOR.name)!
@@ -215,12 +220,11 @@ async function main() {
   const slowSearch = over(true, 5)
   if (chosen.some(s => !s.name.startsWith('GET /api/search'))) console.info(`Lists at or over 1 ms at the median: ${slowLists.length ? slowLists.join('; ') : 'none'} (goal: none)`)
   if (searchScenarios.some(s => results.has(s.name))) console.info(`Search queries at or over 5 ms at the median: ${slowSearch.length ? slowSearch.join('; ') : 'none'} (goal: none)`)
-  const spread = (name: string) => Math.max(...sizes.map((_, at) => {
+  const apart = [...results.keys()].map(name => ({ name, spread: Math.max(...sizes.map((_, at) => {
     const times = draws.map(draw => draw.get(name)![at]!.ms)
     return Math.max(...times) / Math.min(...times)
-  }))
-  const apart = [...results.keys()].filter(name => spread(name) > 1.5)
-  if (PROCESSES > 1) console.info(`Scenarios whose processes read more than 1.5× apart at a size: ${apart.length} of ${results.size}${apart.length ? ` (${apart.map(name => `${name} ${spread(name).toFixed(1)}×`).join('; ')})` : ''}`)
+  })) })).filter(({ spread }) => spread > 1.5)
+  if (PROCESSES > 1) console.info(`Scenarios whose processes read more than 1.5× apart at a size: ${apart.length} of ${results.size}${apart.length ? ` (${apart.map(({ name, spread }) => `${name} ${spread.toFixed(1)}×`).join('; ')})` : ''}`)
   console.info(`The floor, SELECT 1 through the same port: ${sizes.map((size, i) => `${size.toLocaleString('en')}: ${floor[i]!.ms.toFixed(3)}`).join(', ')} ms`)
 }
 

@@ -158,3 +158,13 @@ export function suiteDatabase(fill: (db: Database) => Promise<void>): () => Data
   })
   return () => db!
 }
+
+/**
+ * How often PostgreSQL planned this session's prepared statements whose text
+ * contains `fragment`: a generic plan kept for all values, or a custom plan made
+ * for the call's values (each of the first five calls makes one).
+ */
+export function preparedPlans(db: Database, fragment: string): Promise<{ generic: number, custom: number }[]> {
+  return db.all<{ generic: number, custom: number }>(sql`SELECT generic_plans::int AS generic, custom_plans::int AS custom
+    FROM pg_prepared_statements WHERE statement LIKE ${`%${fragment}%`} AND statement NOT LIKE '%pg_prepared_statements%'`)
+}

@@ -4,7 +4,7 @@ import { sql } from '../../server/database/sql'
 import { setListCacheEnabled } from '../../server/services/list-cache'
 import { listUploads } from '../../server/services/lists'
 import { PUBLIC_VIEW } from '../../server/services/lists/filters'
-import { suiteDatabase } from '../support/postgres'
+import { preparedPlans, suiteDatabase } from '../support/postgres'
 
 /**
  * A period's page on PostgreSQL unnests its days from an array parameter
@@ -37,8 +37,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL plans of a period\'s p
         expect(uploads.length).toBe(period === 'day' ? 1 : 7)
       }
     }
-    const plans = await database().all<{ generic: number, custom: number }>(sql`SELECT generic_plans::int AS generic, custom_plans::int AS custom
-      FROM pg_prepared_statements WHERE statement LIKE '%unnest(%' AND statement NOT LIKE '%pg_prepared_statements%'`)
+    const plans = await preparedPlans(database(), 'unnest(')
     expect(plans).toEqual([{ generic: 3, custom: 5 }, { generic: 3, custom: 5 }])
   })
 })

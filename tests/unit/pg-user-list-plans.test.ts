@@ -4,7 +4,7 @@ import { setListCacheEnabled } from '../../server/services/list-cache'
 import { listUserUploads } from '../../server/services/lists'
 import { pageWindow } from '../../server/services/lists/paging'
 import { USER_SORTS } from '../../server/services/lists/sorts'
-import { suiteDatabase } from '../support/postgres'
+import { preparedPlans, suiteDatabase } from '../support/postgres'
 
 /**
  * PostgreSQL reads a page of a user's list from the index of its order
@@ -55,8 +55,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL plans of a user\'s lis
     for (let call = 0; call < 8; call++) {
       expect((await listUserUploads(database(), 'plan_user_0', { sort: 'name', page: 3, limit: 10 })).uploads).toHaveLength(10)
     }
-    const plans = await database().all<{ generic: number, custom: number }>(sql`SELECT generic_plans::int AS generic, custom_plans::int AS custom
-      FROM pg_prepared_statements WHERE statement LIKE '%FROM users us%' AND statement NOT LIKE '%pg_prepared_statements%'`)
+    const plans = await preparedPlans(database(), 'FROM users us')
     expect(plans).toEqual([{ generic: 3, custom: 5 }])
   })
 })

@@ -15,11 +15,11 @@ import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { get } from 'node:http'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { openMigrated } from './lib/database'
 import { sql } from '../server/database/sql'
+import { cpuMs, freePort } from '../tests/support/server'
 
 const VOTES = Number(process.env.BENCH_EXPORT_VOTES ?? 100_000)
 const EXPORTS = Number(process.env.BENCH_EXPORTS ?? 8)
@@ -41,21 +41,6 @@ process.stdin.on('end', () => { running = false }).resume()
   process.stdout.write(JSON.stringify(times))
 })()
 `
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer().once('error', fail).listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => done(port))
-    })
-  })
-}
-
-/** CPU time a process has used so far, in ms (user + system). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-  return (Number(fields[11]) + Number(fields[12])) * 10
-}
 
 /** Resident memory of a process in MB (VmRSS). */
 function rssMb(pid: number): number {

@@ -179,12 +179,17 @@ async function launch(env: Record<string, string>, options: StartOptions, databa
   }
 }
 
-/** The CPU time a process has used so far, from /proc (Linux), or '?' where that cannot be read. */
+/** The CPU time a process has used so far, in ms (user + system), from /proc (Linux). */
+export function cpuMs(pid: number): number {
+  // Fields 14 and 15 (user and system time, in clock ticks of 1/100 s) follow the name in parentheses.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
+/** cpuMs in seconds for a message, or '?' where it cannot be read. */
 function cpuSeconds(pid: number | undefined): string {
   try {
-    // Fields 14 and 15 (user and system time, in clock ticks of 1/100 s) follow the name in parentheses.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')
-    return ((Number(fields[11]) + Number(fields[12])) / 100).toFixed(2)
+    return (cpuMs(pid!) / 1000).toFixed(2)
   }
   catch {
     return '?'

@@ -1,22 +1,24 @@
 /**
  * `npm run bench:scale`: the uncached SQL of every read scenario of the
- * benchmark (page 1 of each list, sort and period, page 500, the tag filter,
- * a user's uploads, the top-voted strip, the search language's queries) at growing sizes, each size seeded
- * once into a database of its own, so a cost that grows with the data shows.
- * Goals: the largest size within 1.5× of the smallest; every list under 1 ms
- * and every search under 5 ms at every size; page 500 within 2× of page 1.
- * Timed through the data-access port, list cache off, the sizes taking turns
- * call by call, five rounds each timing every scenario, in each of BENCH_SCALE_PROCESSES processes (3)
- * started one after the other once the sizes are seeded, each cell the median
- * of theirs. A statement's floor, `SELECT 1` through the same port, is timed
- * the same way and printed after them: it moves with the machine's speed,
- * which the goals' milliseconds do not.
+ * benchmark (page 1 of each list, sort and period, page 500, the tag filter, a
+ * user's uploads, the top-voted strip, the search language's queries) at
+ * growing sizes, each size seeded once into a database of its own, so a cost
+ * that grows with the data shows. Goals: the largest size within 1.5× of the
+ * smallest; every list under 1 ms and every search under 5 ms at every size;
+ * page 500 within 2× of page 1. Timed through the data-access port, list cache
+ * off, the sizes taking turns call by call, five rounds each timing every
+ * scenario, in each of BENCH_SCALE_PROCESSES processes (3) started one after
+ * the other once the sizes are seeded, each cell the median of theirs. A
+ * statement's floor, `SELECT 1` through the same port, is timed the same way
+ * and printed after them: it moves with the machine's speed, which the goals'
+ * milliseconds do not.
  *
  * Env: BENCH_SCALE (sizes, default 1000,10000,100000,1000000),
- * BENCH_VOTES_PER_UPLOAD (default 10), BENCH_ONLY (substring of scenario names), BENCH_SCALE_DIR (keep the SQLite
- * databases there and reuse them; default a temp dir removed at the end),
- * BENCH_DATABASE_URL (a PostgreSQL superuser URL: one database per size,
- * `dif_scale_<size>`, created and seeded when missing, kept for reuse).
+ * BENCH_VOTES_PER_UPLOAD (default 10), BENCH_ONLY (substring of scenario
+ * names), BENCH_SCALE_DIR (keep the SQLite databases there and reuse them;
+ * default a temp dir removed at the end), BENCH_DATABASE_URL (a PostgreSQL
+ * superuser URL: one database per size, `dif_scale_<size>`, created and seeded
+ * when missing, kept for reuse).
  */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'

@@ -279,6 +279,9 @@ function comparison(raw: string): { op: Comparison, rest: string, width: number 
   return { op: '=', rest: raw, width: 0 }
 }
 
+/** The largest count a query compares: the counts are 32-bit integers, and PostgreSQL refuses a larger parameter for one. */
+const COUNT_LIMIT = 2_147_483_647
+
 function numberTest(raw: string, field: CountField, bad: (expected: string, offset?: number) => never): NumberTest {
   const expected = field === 'ratio' ? 'a number from 0 to 1' : field === 'score' ? 'a whole number' : 'a whole number of 0 or more'
   const parse = (text: string, offset: number): number => {
@@ -286,6 +289,7 @@ function numberTest(raw: string, field: CountField, bad: (expected: string, offs
     const value = Number(text)
     // Only a score may be negative, not even as -0.
     if (field !== 'score' && text.startsWith('-')) return bad(expected, offset)
+    if (field !== 'ratio' && Math.abs(value) > COUNT_LIMIT) return bad(field === 'score' ? `a whole number from -${COUNT_LIMIT} to ${COUNT_LIMIT}` : `a whole number up to ${COUNT_LIMIT}`, offset)
     const fits = field === 'ratio' ? value >= 0 && value <= 1 : Number.isSafeInteger(value) && (field === 'score' || value >= 0)
     if (!fits) return bad(expected, offset)
     return value
@@ -307,7 +311,9 @@ function ageTest(raw: string, now: Date, bad: (expected: string, offset?: number
   const match = DURATION.exec(rest)
   if (!match) return bad('a duration such as 12h, 7d, 2w, 3m or 1y', width)
   const seconds = Number(match[1]) * DURATION_SECONDS[match[2] as keyof typeof DURATION_SECONDS]
-  const at = (s: number) => new Date(now.getTime() - s * 1000).toISOString()
+  // No upload is older than 1970: an age reaching further back (up to 999,999 years, past
+  // the dates JavaScript can hold) reaches back to then.
+  const at = (s: number) => new Date(Math.max(0, now.getTime() - s * 1000)).toISOString()
   const unit = DURATION_SECONDS[match[2] as keyof typeof DURATION_SECONDS]
   switch (op) {
     case '<': return { from: at(seconds), to: null }

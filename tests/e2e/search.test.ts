@@ -167,6 +167,8 @@ describe('GET /api/search', () => {
     const cases: [string, number, string, { position: number, expected: string }][] = [
       [`${TAG} (`, 400, 'Invalid query', { position: TAG.length + 2, expected: 'a term' }],
       ['fucks:>=x', 400, 'Invalid query', { position: 8, expected: 'a whole number of 0 or more' }],
+      // The counts are 32-bit: PostgreSQL would refuse the parameter, SQLite would read it.
+      ['fucks:2147483648', 400, 'Invalid query', { position: 6, expected: 'a whole number up to 2147483647' }],
       ['rating:lewd', 400, 'Invalid query', { position: 7, expected: 'safe, suggestive or explicit' }],
       ['colour:red', 400, 'Invalid query', { position: 0, expected: 'a field (fucks, nope, votes, score, ratio, tags, age, date, user, type, rating, is, text)' }],
       ['is:nothing', 400, 'Invalid query', { position: 3, expected: 'voted, unvoted, mine or fav' }],
@@ -185,6 +187,13 @@ describe('GET /api/search', () => {
     expect(blank.status).toBe(200)
     expect(blank.body.total).toBe(all.body.total)
     expect(missing.body).toEqual(all.body)
+  })
+
+  it('reads an age from before 1970, and before any date JavaScript holds, as since 1970', async () => {
+    const [older, all] = await Promise.all([search('age:<999999y', '&limit=3'), api('/api/uploads/filtered?limit=3')])
+    expect(older.status).toBe(200)
+    expect(older.body.total).toBe(all.body.total)
+    expect((await search('age:>999999y')).body.total).toBe(0)
   })
 })
 

@@ -54,6 +54,9 @@ describe('the search language', () => {
   it('reads age and date as spans of created_at', () => {
     expect(parse('age:<7d')).toEqual({ kind: 'time', field: 'age', test: { from: '2026-11-21T12:00:00.000Z', to: null } })
     expect(parse('age:>2w')).toEqual({ kind: 'time', field: 'age', test: { from: null, to: '2026-11-07T12:00:00.000Z' } })
+    // Further back than 1970 (and than a JavaScript date reaches) is 1970: no upload is older.
+    expect(parse('age:<999999y')).toEqual({ kind: 'time', field: 'age', test: { from: '1970-01-01T00:00:00.000Z', to: null } })
+    expect(parse('age:>=300000y')).toEqual({ kind: 'time', field: 'age', test: { from: null, to: '1970-01-01T00:00:00.000Z' } })
     expect(parse('date:2026-01')).toEqual({ kind: 'time', field: 'date', test: { from: '2026-01-01T00:00:00.000Z', to: '2026-02-01T00:00:00.000Z' } })
     expect(parse('date:>=2025')).toEqual({ kind: 'time', field: 'date', test: { from: '2025-01-01T00:00:00.000Z', to: null } })
     expect(parse('date:<=2024-02-29')).toEqual({ kind: 'time', field: 'date', test: { from: null, to: '2024-03-01T00:00:00.000Z' } })
@@ -74,6 +77,11 @@ describe('the search language', () => {
     expect(failure('fucks:lots')).toEqual({ reason: 'invalid', message: 'Invalid query', position: 6, expected: 'a whole number of 0 or more' })
     expect(failure('ratio:>1.5')).toMatchObject({ position: 7, expected: 'a number from 0 to 1' })
     expect(failure('fucks:>=-0')).toMatchObject({ position: 8, expected: 'a whole number of 0 or more' })
+    // The counts are 32-bit integers: PostgreSQL would refuse a larger parameter.
+    expect(parse('fucks:2147483647')).toEqual({ kind: 'count', field: 'fucks', test: { op: '=', value: 2147483647 } })
+    expect(failure('fucks:2147483648')).toMatchObject({ position: 6, expected: 'a whole number up to 2147483647' })
+    expect(failure('votes:1..9007199254740991')).toMatchObject({ position: 9, expected: 'a whole number up to 2147483647' })
+    expect(failure('score:<-2147483648')).toMatchObject({ position: 7, expected: 'a whole number from -2147483647 to 2147483647' })
     expect(failure('ratio:-0..1')).toMatchObject({ position: 6, expected: 'a number from 0 to 1' })
     expect(parse('score:-0')).toEqual({ kind: 'count', field: 'score', test: { op: '=', value: -0 } })
     expect(failure('colour:red')).toMatchObject({ position: 0, expected: expect.stringMatching(/^a field \(fucks, nope/) })

@@ -20,6 +20,9 @@ export default defineEventHandler((event) => {
     return
   }
   if (!isApiPath(path)) return
+  // `/api` itself matches no handler (the catch-all needs a segment after it): answered
+  // here as every unknown /api path is, not by the page renderer, whose 404 names the URL.
+  if (path === '/api' || path === '/api/') throw notFound('Not found')
   const allowed = allowedMethods(path)
   if (event.method === 'HEAD' && allowed.has('GET')) {
     treatAsGet(event)

@@ -6,8 +6,9 @@ import { makeAdmin, seedUpload } from '../support/seed'
 const SHAPE = ['message', 'statusCode', 'statusMessage']
 
 describe('errors of percent-encoded /api paths', () => {
-  it('answers /%61pi/... in the error shape, as routing treats it as /api', async () => {
-    for (const path of ['/%61pi/nothing-here', '/%61%70%69/nothing-here', '/api/%6eothing-here']) {
+  it('answers /%61pi/... and /api itself in the error shape, as routing treats it as /api', async () => {
+    // `/api` itself too, without its query echoed (the page renderer's 404 would name the URL).
+    for (const path of ['/%61pi/nothing-here', '/%61%70%69/nothing-here', '/api/%6eothing-here', '/api', '/api/?secret=abc', '/%61pi']) {
       const response = await api(path)
       expect(response.status, path).toBe(404)
       expect(response.headers.get('content-type'), path).toBe('application/json')

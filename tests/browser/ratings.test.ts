@@ -109,6 +109,25 @@ describe('content ratings in the UI', () => {
     await context.close()
   })
 
+  it('reads an account\'s choice as a page with only late grids opens, before any move of the visitor\'s', async () => {
+    const tag = `account-${randomUUID().slice(0, 8)}`
+    const { picture: suggestiveId, owner } = await pictureAndLink(tag, { rating: 'suggestive', picture: 'Suggestive picture', link: 'Safe link' })
+    const viewer = await registerUser()
+    expect((await api('/api/profile/preferences', { method: 'PUT', token: viewer.token, body: { explicit: 'blur', suggestive: 'blur' } })).status).toBe(200)
+    const context = await signedInContext(browser, viewer)
+    const page = await context.newPage()
+    const errors = watchErrors(page)
+    // The server renders the defaults (suggestive shown); nothing on the page moves, scrolls or is pressed.
+    for (const path of [`/user/${owner}`, `/tags/${tag}`]) {
+      await goto(page, path)
+      const card = page.locator(`[data-upload-id="${suggestiveId}"]`)
+      await card.locator('.preview.rating-blurred').waitFor({ timeout: 5000 })
+      await card.locator('[data-testid=rating-show]').waitFor()
+    }
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
   it('keeps a choice made in Settings while the saved one was still being read', async () => {
     const viewer = await registerUser()
     const signedIn = await signedInContext(browser, viewer)

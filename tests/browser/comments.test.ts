@@ -36,7 +36,8 @@ describe('the comment thread', () => {
     await expect(hostileHtml.innerText()).resolves.toContain('<script>window.__pwned=2</script>')
 
     // Quotes and code stand out in both themes: a quote's bar, a code panel whose long line scrolls inside it.
-    await thread.locator('[data-testid=comment-body]').fill(`> A quote\n\n\`\`\`\n${'long_code_line '.repeat(30)}\n\`\`\`\n\nSome \`code\``)
+    // A long word or address wraps in the preview as in a posted comment: the page never gets wider.
+    await thread.locator('[data-testid=comment-body]').fill(`> A quote\n\n\`\`\`\n${'long_code_line '.repeat(30)}\n\`\`\`\n\nSome \`code\`\n\n${'w'.repeat(300)} https://example.com/${'p'.repeat(300)}`)
     await thread.locator('[data-testid=comment-tab-preview]').click()
     await thread.locator('[data-testid=comment-preview] pre').waitFor()
     const looks = () => page.evaluate(() => {
@@ -49,11 +50,12 @@ describe('the comment thread', () => {
         code: `${block.backgroundColor} ${block.borderTopStyle} ${block.overflowX}`,
         inline: getComputedStyle(preview.querySelector('p > code')!).backgroundColor,
         scrolls: pre.scrollWidth > pre.clientWidth && pre.getBoundingClientRect().right <= preview.getBoundingClientRect().right,
+        wraps: preview.scrollWidth <= preview.clientWidth && document.documentElement.scrollWidth <= innerWidth,
       }
     })
-    await expect(looks()).resolves.toEqual({ quote: 'solid 4px', code: 'rgb(240, 242, 247) solid auto', inline: 'rgb(240, 242, 247)', scrolls: true })
+    await expect(looks()).resolves.toEqual({ quote: 'solid 4px', code: 'rgb(240, 242, 247) solid auto', inline: 'rgb(240, 242, 247)', scrolls: true, wraps: true })
     await page.emulateMedia({ colorScheme: 'dark' })
-    await expect(looks()).resolves.toEqual({ quote: 'solid 4px', code: 'rgb(31, 35, 48) solid auto', inline: 'rgb(31, 35, 48)', scrolls: true })
+    await expect(looks()).resolves.toEqual({ quote: 'solid 4px', code: 'rgb(31, 35, 48) solid auto', inline: 'rgb(31, 35, 48)', scrolls: true, wraps: true })
     await page.emulateMedia({ colorScheme: 'light' })
     await thread.locator('[data-testid=comment-tab-write]').click()
 

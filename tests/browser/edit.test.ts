@@ -26,7 +26,14 @@ describe('editing an upload', () => {
     await page.click('[data-testid=edit-upload]')
     // The keyboard goes on in the form, and back to Edit when it closes.
     await page.waitForFunction(() => document.activeElement?.id === 'edit-description')
+    // An empty description is refused beside its field, the keyboard back on it; typing clears the error.
+    await page.fill('#edit-description', '')
+    await page.click('[data-testid=edit-form] button[type=submit]')
+    await expect(page.innerText('#edit-description-error')).resolves.toBe('Description is required')
+    await expect(page.getAttribute('#edit-description', 'aria-invalid')).resolves.toBe('true')
+    await page.waitForFunction(() => document.activeElement?.id === 'edit-description')
     await page.fill('#edit-description', 'First words')
+    await expect(page.locator('#edit-description-error').count()).resolves.toBe(0)
     await page.click('[data-testid=edit-form] button[aria-label="Remove tag wrong-tag"]')
     await page.fill('#edit-tags', 'right-tag')
     await page.fill('#edit-reason', 'typo')

@@ -107,6 +107,23 @@ describe('kept pair counts', () => {
 })
 
 describe('an AND of two tags', () => {
+  it('lists a voted upload as soon as an edit gives it the second tag, before any ranked page', async () => {
+    // A vote leaves its upload's links' copies of the counts waiting (services/rank-copies.ts);
+    // the link the edit adds copies the counts at once. Walked on both engines: "w2" is on
+    // more than three times as many uploads as "w1" (tags.ts, walkPays).
+    const [alice, bob] = await Promise.all([registerUser(), registerUser()])
+    for (let i = 0; i < 4; i++) expect((await linkUpload(alice, ['w2'])).status).toBe(201)
+    const id = (await linkUpload(alice, ['w1'])).body.upload.id as string
+    expect((await api('/api/vote', { method: 'POST', token: bob.token, body: { uploadId: id, vote: 'fucks' } })).status).toBe(200)
+    expect((await api(`/api/upload/${id}`, { method: 'PATCH', token: alice.token, body: { tags: [tagOf('w1'), tagOf('w2')] } })).status).toBe(200)
+    const [pair, search] = await Promise.all([
+      api(`/api/uploads/filtered?tags=${tagOf('w1')},${tagOf('w2')}`),
+      api(`/api/search?q=${encodeURIComponent(`${tagOf('w1')} ${tagOf('w2')}`)}`),
+    ])
+    expect({ total: pair.body.total, ids: ids(pair.body) }).toEqual({ total: 1, ids: [id] })
+    expect({ total: search.body.total, ids: ids(search.body) }).toEqual({ total: 1, ids: [id] })
+  })
+
   it('gives the same pages and total walked down the rarer tag as matched whole', async () => {
     // 30 uploads carry "many", 8 of them "few" too, 3 more "few" alone, and one of them
     // "one". A page that reaches few enough of the rarer tag's uploads walks them;

@@ -160,8 +160,11 @@ export async function pairPage(db: Executor, slugs: string[], paging: Paging, so
   const pair = await pairSize(db, rarer.slug, other.slug)
   const share = pair === 0 ? 1 : Math.min(1, (offset(paging) + paging.limit) / pair)
   if (!walkPays(db, rarer.publicUploads, other.publicUploads, pair, share)) return null
+  // Every order reads the copies, `new` too: both links of an upload must be in the same
+  // range (with votes, or without), and a link added since a vote (an edit, an alias, an
+  // implication) copied the upload's counts where its other links wait for theirs.
   return totalAndPage(db, NAMED_TOTAL, pairIds(...NAMED_TAGS, sort, paging), LIST_SORTS[sort],
-    { username: true, join: sql`u.id = p.upload_id`, copies: sort !== 'new', prefix: namedPair(rarer.slug, other.slug) })
+    { username: true, join: sql`u.id = p.upload_id`, copies: true, prefix: namedPair(rarer.slug, other.slug) })
 }
 
 /**

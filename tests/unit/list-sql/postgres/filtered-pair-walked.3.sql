@@ -2,7 +2,7 @@
 WITH named AS MATERIALIZED (SELECT COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = $1), (SELECT id FROM tags WHERE slug = $2)) AS a, COALESCE((SELECT tag_id FROM tag_aliases WHERE slug = $3), (SELECT id FROM tags WHERE slug = $4)) AS b),
     counted AS MATERIALIZED (SELECT CASE WHEN n.a = n.b THEN (SELECT public_uploads AS total FROM tags WHERE id = n.a) ELSE (SELECT coalesce((SELECT public_uploads FROM tag_pairs
     WHERE first_tag_id = least(n.a, n.b) AND second_tag_id = greatest(n.a, n.b)), 0) AS total) END AS total FROM named n)
-SELECT c.total, u.id, u.user_id, u.filename, u.description, u.upload_type, u.external_url, u.width, u.height, u.upvotes, u.downvote_count, u.is_private, u.created_at, u.edited_at, u.revision, u.rating, u.tag_ids, u.favourites, u.comments, us.username
+SELECT c.total, EXISTS (SELECT 1 FROM rank_copies_pending) AS copies_pending, u.id, u.user_id, u.filename, u.description, u.upload_type, u.external_url, u.width, u.height, u.upvotes, u.downvote_count, u.is_private, u.created_at, u.edited_at, u.revision, u.rating, u.tag_ids, u.favourites, u.comments, us.username
     FROM (SELECT total FROM counted) c
     LEFT JOIN (SELECT upload_id FROM (
     SELECT * FROM (SELECT ut.upload_created_at, ut.upload_id FROM upload_tags ut JOIN upload_tags o

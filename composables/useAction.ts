@@ -59,7 +59,7 @@ export function useAction(defaults: Pick<RunOptions<unknown>, 'failure'> = {}) {
   let queue: Promise<unknown> = Promise.resolve()
   let waiting = 0
 
-  async function attempt<R>(action: () => Promise<R>, options: RunOptions<R>): Promise<R | undefined> {
+  async function attempt<R>(action: () => Promise<R>, options: RunOptions<R>, control: Element | null): Promise<R | undefined> {
     running.value = options.key ?? null
     error.value = null
     done.value = null
@@ -76,17 +76,38 @@ export function useAction(defaults: Pick<RunOptions<unknown>, 'failure'> = {}) {
     }
     finally {
       running.value = null
-      if (--waiting === 0) busy.value = false
+      if (--waiting === 0) {
+        busy.value = false
+        returnFocus(control)
+      }
     }
   }
 
   function run<R>(action: () => Promise<R>, options: RunOptions<R> = {}): Promise<R | undefined> {
+    // The control that started it, disabled while `busy` (and so no longer focused): see returnFocus.
+    const control = import.meta.client ? document.activeElement : null
     waiting++
     busy.value = true
-    const call = queue.then(() => attempt(action, options))
+    const call = queue.then(() => attempt(action, options, control))
     queue = call
     return call
   }
 
   return { busy: readonly(busy), running: readonly(running), error: readonly(error), done: readonly(done), fail, run }
+}
+
+/**
+ * Gives the keyboard back to `control` (the element focused as an action began) once the
+ * action has ended and left the focus nowhere: a focused button that is disabled while
+ * its request runs loses the focus to the page, and the next Tab would start over from
+ * the top. Only while the control is still on the page and enabled again, and only when
+ * nothing took the focus meanwhile (a component that moves it to a result keeps that).
+ */
+export function returnFocus(control: Element | null): void {
+  if (!import.meta.client || !(control instanceof HTMLElement) || control === document.body) return
+  // After the render that enables it again.
+  setTimeout(() => {
+    const lost = !document.activeElement || document.activeElement === document.body
+    if (lost && control.isConnected && !control.matches(':disabled')) control.focus({ preventScroll: true })
+  })
 }

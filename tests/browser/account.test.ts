@@ -50,9 +50,12 @@ describe('account flows in the browser', () => {
     await page.fill('#current-password', 'not my password')
     await page.fill('#new-password', 'a brand new secret')
     await page.fill('#confirm-password', 'a brand new secret')
-    await page.click('#password button[type=submit]')
+    await page.focus('#password button[type=submit]')
+    await page.keyboard.press('Enter')
     await page.locator('#password [role=alert]').waitFor()
     await expect(page.innerText('#password [role=alert]')).resolves.toBe('Current password is incorrect')
+    // The button, disabled while the request ran, has the keyboard back (not the page's body).
+    await page.waitForFunction(() => document.activeElement?.matches('#password button[type=submit]'), null, { timeout: 2000 })
     expect((await api('/api/profile', { token: other })).status).toBe(200)
 
     // Mismatched repeats are caught in the page before anything is sent.

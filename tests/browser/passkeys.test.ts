@@ -120,8 +120,12 @@ describe('passkeys in the browser', () => {
     await page.fill('#passkey-name', 'Old key')
     await page.click('[data-testid=passkey-add]')
     await page.locator('[data-testid=passkey-list]').waitFor()
+    // Asked first; then said, and the keyboard goes on at the name of a new one.
     await page.click('button[aria-label="Delete passkey Old key"]')
+    await page.click('[data-testid=confirm-delete-passkey]')
     await page.waitForFunction(() => !document.querySelector('[data-testid=passkey-list]'))
+    await page.waitForFunction(() => document.querySelector('[data-testid=passkey-message]')?.textContent?.includes('Passkey “Old key” deleted.'))
+    await page.waitForFunction(() => document.activeElement?.id === 'passkey-name')
     await page.click('[data-testid=settings-sign-out]')
     await page.waitForURL(url => url.pathname === '/')
 

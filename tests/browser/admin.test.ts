@@ -75,8 +75,9 @@ describe('admin page', () => {
     const context = await signedInContext(browser, admin)
     const page = await context.newPage()
     await goto(page, '/admin?tab=tags')
-    await page.fill('#alias-from', from)
-    await page.fill('#alias-to', to)
+    // Typed as the rules are shown, with a # and spaces around.
+    await page.fill('#alias-from', ` #${from} `)
+    await page.fill('#alias-to', `#${to}`)
     await page.click('[data-testid=alias-form] button[type=submit]')
     await page.waitForFunction(text => document.querySelector('[data-testid=tag-rules-status]')?.textContent?.includes(text), `#${from} now resolves to #${to}`)
     await expect(page.innerText('[data-testid=alias-list]')).resolves.toContain(`#${from} → #${to}`)
@@ -95,6 +96,9 @@ describe('admin page', () => {
     await page.click('[data-testid=implication-form] button[type=submit]')
     await page.waitForFunction(text => document.querySelector('[data-testid=tag-rules-status]')?.textContent === text,
       'Not added: it would make a circle, a tag implying itself through the others.')
+    await page.fill('#implication-implies', implied)
+    await page.click('[data-testid=implication-form] button[type=submit]')
+    await page.waitForFunction(text => document.querySelector('[data-testid=tag-rules-status]')?.textContent === text, 'Not added: a tag cannot imply itself.')
 
     // The alias's page is its tag's, under the name it was reached by, which it does not list again.
     await goto(page, `/tags/${from}`)

@@ -3,7 +3,9 @@ import type { Browser } from 'playwright-core'
 import { sql } from '../../server/database/sql'
 import { api, type TestUser } from '../support/api'
 import { launchBrowser, newContext } from '../support/browser'
+import { uploadForm } from '../support/images'
 import { serverDatabase } from '../support/seed'
+import { startServer } from '../support/server'
 import { sharedServer } from '../support/shared-server'
 import { createUpload, duelJudged, duelResultPassed, goto, noisePng, registerUser, signedInContext } from './helpers'
 
@@ -63,6 +65,26 @@ describe('This or That', () => {
     await page.locator('h1', { hasText: 'This or That leaderboard' }).waitFor()
     await page.locator('[data-testid=duel-leaderboard], [data-testid=duel-leaderboard-empty]').first().waitFor()
     await context.close()
+  })
+
+  it('says there is no pair to compare, not that all were compared, on a site of one picture', async () => {
+    const server = await startServer()
+    try {
+      const viewer = await registerUser({}, server.url)
+      const only = await api('/api/upload', { method: 'POST', token: viewer.token, baseURL: server.url, body: uploadForm(
+        { upload_type: 'image', description: 'The only picture' }, { data: await noisePng(320, 320), name: 'x.png', type: 'image/png' }) })
+      expect(only.status).toBe(201)
+      const context = await signedInContext(browser, viewer, { baseURL: server.url })
+      const page = await context.newPage()
+      await goto(page, '/duel')
+      await expect(page.locator('[data-testid=duel-done] h2').textContent()).resolves.toBe('No pair to compare')
+      // Nothing to choose, so no keys to press.
+      await expect(page.locator('[data-testid=duel-key-hints]').count()).resolves.toBe(0)
+      await context.close()
+    }
+    finally {
+      await server.stop()
+    }
   })
 
   it('puts the two pictures side by side, and one above the other on a phone', async () => {

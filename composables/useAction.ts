@@ -59,7 +59,7 @@ export function useAction(defaults: Pick<RunOptions<unknown>, 'failure'> = {}) {
   let queue: Promise<unknown> = Promise.resolve()
   let waiting = 0
 
-  async function attempt<R>(action: () => Promise<R>, options: RunOptions<R>, control: Element | null): Promise<R | undefined> {
+  async function attempt<R>(action: () => Promise<R>, options: RunOptions<R>, focusBack: () => void): Promise<R | undefined> {
     running.value = options.key ?? null
     error.value = null
     done.value = null
@@ -78,17 +78,17 @@ export function useAction(defaults: Pick<RunOptions<unknown>, 'failure'> = {}) {
       running.value = null
       if (--waiting === 0) {
         busy.value = false
-        returnFocus(control)
+        focusBack()
       }
     }
   }
 
   function run<R>(action: () => Promise<R>, options: RunOptions<R> = {}): Promise<R | undefined> {
-    // The control that started it, disabled while `busy` (and so no longer focused): see returnFocus.
-    const control = import.meta.client ? document.activeElement : null
+    // The control that started it, disabled while `busy` (and so no longer focused): keepFocus.
+    const focusBack = keepFocus()
     waiting++
     busy.value = true
-    const call = queue.then(() => attempt(action, options, control))
+    const call = queue.then(() => attempt(action, options, focusBack))
     queue = call
     return call
   }
@@ -97,17 +97,33 @@ export function useAction(defaults: Pick<RunOptions<unknown>, 'failure'> = {}) {
 }
 
 /**
- * Gives the keyboard back to `control` (the element focused as an action began) once the
- * action has ended and left the focus nowhere: a focused button that is disabled while
- * its request runs loses the focus to the page, and the next Tab would start over from
- * the top. Only while the control is still on the page and enabled again, and only when
- * nothing took the focus meanwhile (a component that moves it to a result keeps that).
+ * Notes the focused control as an action begins; the function it returns, called once the
+ * action has ended, gives the keyboard back when the action left the focus nowhere. A
+ * focused button disabled while its request runs loses the focus to the page, and so does
+ * one the action took away (a row removed, a step done), and the next Tab would start over
+ * from the top. The control gets it back while it is still on the page and enabled again;
+ * else the nearest section, dialog or region it was in that still is (made focusable for
+ * it), so the keyboard goes on from there. Only when nothing took the focus meanwhile: a
+ * component that moves it to a result keeps that.
  */
-export function returnFocus(control: Element | null): void {
-  if (!import.meta.client || !(control instanceof HTMLElement) || control === document.body) return
-  // After the render that enables it again.
-  setTimeout(() => {
-    const lost = !document.activeElement || document.activeElement === document.body
-    if (lost && control.isConnected && !control.matches(':disabled')) control.focus({ preventScroll: true })
+export function keepFocus(): () => void {
+  if (!import.meta.client) return () => {}
+  const control = document.activeElement
+  if (!(control instanceof HTMLElement) || control === document.body) return () => {}
+  const regions: HTMLElement[] = []
+  for (let parent = control.parentElement; parent && parent !== document.body; parent = parent.parentElement) {
+    if (parent.matches('section, [role=dialog], [role=region], main')) regions.push(parent)
+  }
+  // After the render that enables the control again, or takes it away.
+  return () => setTimeout(() => {
+    if (document.activeElement && document.activeElement !== document.body) return
+    if (control.isConnected && !control.matches(':disabled')) {
+      control.focus({ preventScroll: true })
+      return
+    }
+    const region = regions.find(element => element.isConnected)
+    if (!region) return
+    if (!region.hasAttribute('tabindex')) region.tabIndex = -1
+    region.focus({ preventScroll: true })
   })
 }

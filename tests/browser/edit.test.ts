@@ -83,6 +83,26 @@ describe('editing an upload', () => {
     await page.waitForFunction(() => document.querySelector('[data-testid=history-list] li')?.textContent?.includes('Revision 5'))
     await expect(page.innerText('[data-testid=history-rating]')).resolves.toBe('Rating: safe → suggestive')
     await expect(page.innerText('[data-testid=history-list] li time')).resolves.toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4},? \d{2}:\d{2} UTC$/)
+
+    // Edited elsewhere after this page was read: the form opens on the newer version, nothing typed yet.
+    expect((await api(`/api/upload/${id}`, { method: 'PATCH', token: owner.token, body: { description: 'Newer elsewhere' } })).status).toBe(200)
+    const read = page.waitForResponse(response => response.url().endsWith(`/api/upload/${id}`) && response.request().method() === 'GET')
+    await page.click('[data-testid=edit-upload]')
+    await read
+    await expect.poll(() => page.inputValue('#edit-description')).toBe('Newer elsewhere')
+    await page.click('[data-testid=edit-form] button:has-text("Cancel")')
+
+    // The version could not be read as the form opened, and the upload moved on under what was typed:
+    // the save reads it then and is refused as stale, never sent without its ETag.
+    await page.route(`**/api/upload/${id}`, route => (route.request().method() === 'GET' ? route.abort() : route.continue()), { times: 1 })
+    await page.click('[data-testid=edit-upload]')
+    await page.waitForSelector('[data-testid=edit-form]')
+    expect((await api(`/api/upload/${id}`, { method: 'PATCH', token: owner.token, body: { description: 'Newest elsewhere' } })).status).toBe(200)
+    await page.fill('#edit-description', 'Typed on the old one')
+    await page.click('[data-testid=edit-form] button[type=submit]')
+    await page.waitForSelector('[data-testid=edit-load-latest]')
+    await expect(page.inputValue('#edit-description')).resolves.toBe('Typed on the old one')
+    expect((await fetchUpload(id)).body.description).toBe('Newest elsewhere')
     await context.close()
   })
 })

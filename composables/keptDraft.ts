@@ -1,7 +1,8 @@
 /** How long an unsent draft is kept on this device untouched. */
 const DRAFT_MS = 30 * 24 * 60 * 60 * 1000
 
-interface Kept { savedAt: number, value: unknown }
+/** A kept draft: when, what, and the account that wrote it (drafts are an account's: uploads and comments need one). */
+interface Kept { savedAt: number, value: unknown, owner?: string | null }
 
 function readKept(key: string): Kept | null {
   try {
@@ -26,13 +27,19 @@ function remove(key: string) {
  * (docs/behaviour.md, Uploads and media; Community). Browser only: read it
  * after mount, as the server renders every form empty. Storage that is full,
  * turned off or unreadable keeps nothing and never throws.
+ *
+ * A draft is the signed-in account's: another account signed in on the same
+ * browser is never shown it, and signing out forgets every draft
+ * (forgetEveryDraft), so the next person at the device finds none.
  */
 export function keptDraft(key: string) {
+  const { user } = useAuth()
+  const owner = () => user.value?.id ?? null
   return {
-    /** What was kept (check its shape), or undefined when nothing is, or it is 30 days old (then forgotten). */
+    /** What was kept (check its shape), or undefined when nothing is, it is another account's, or it is 30 days old (then forgotten). */
     read(): unknown {
       const kept = readKept(key)
-      if (kept && kept.savedAt > Date.now() - DRAFT_MS) return kept.value
+      if (kept && kept.savedAt > Date.now() - DRAFT_MS) return (kept.owner ?? null) === owner() ? kept.value : undefined
       if (kept) remove(key)
       return undefined
     },
@@ -40,7 +47,7 @@ export function keptDraft(key: string) {
     write(value: unknown) {
       if (value === undefined) return remove(key)
       try {
-        localStorage.setItem(key, JSON.stringify({ savedAt: Date.now(), value }))
+        localStorage.setItem(key, JSON.stringify({ savedAt: Date.now(), value, owner: owner() } satisfies Kept))
       }
       catch { /* storage full or unavailable: the form still holds it */ }
     },
@@ -53,6 +60,17 @@ export function forgetOldDrafts(prefix: string) {
     for (let i = localStorage.length - 1; i >= 0; i--) {
       const key = localStorage.key(i)
       if (key?.startsWith(prefix) && !((readKept(key)?.savedAt ?? 0) > Date.now() - DRAFT_MS)) remove(key)
+    }
+  }
+  catch { /* storage unavailable: nothing kept */ }
+}
+
+/** Forgets every kept draft, whoever wrote it: as an account signs out of this browser. */
+export function forgetEveryDraft() {
+  try {
+    for (let i = localStorage.length - 1; i >= 0; i--) {
+      const key = localStorage.key(i)
+      if (key && readKept(key)) remove(key)
     }
   }
   catch { /* storage unavailable: nothing kept */ }

@@ -79,6 +79,8 @@ export const useAuth = perApp(() => {
     profile.value = null
     loadFailure.value = null
     loaded.value = true
+    // What was typed here and not sent is this account's: the next person at the browser finds none.
+    if (import.meta.client) forgetEveryDraft()
   }
 
   function changePassword(input: { currentPassword: string, newPassword: string, confirmPassword: string, mfaCode?: string }) {

@@ -262,6 +262,36 @@ describe('the comment thread', () => {
     await context.close()
   })
 
+  it('keep an account\'s unsent text from another account on the browser, and forget it as it signs out', async () => {
+    const [owner, alice, bob] = await Promise.all([registerUser(), registerUser(), registerUser()])
+    const id = await seedLink(owner)
+    const context = await signedInContext(browser, alice)
+    const page = await context.newPage()
+    const signInAs = async (user: TestUser) => {
+      await context.clearCookies()
+      await context.addCookies([{ name: 'auth-token', value: user.token, url: sharedServer().baseURL, httpOnly: true, sameSite: 'Lax' }])
+      await goto(page, `/upload/${id}`)
+    }
+    await goto(page, `/upload/${id}`)
+    const comment = page.locator('[data-testid=comments] [data-testid=comment-body]')
+    await comment.fill('Alice, unsent')
+    await page.waitForFunction(key => localStorage.getItem(key)?.includes('Alice, unsent'), `comment-drafts:${id}`)
+
+    // Alice's session gone without signing out, Bob signed in on the same browser: nothing of hers.
+    await signInAs(bob)
+    await page.waitForLoadState('networkidle')
+    await page.evaluate(() => new Promise(requestAnimationFrame))
+    await expect(comment.inputValue()).resolves.toBe('')
+    // Back to Alice: her text is there. She signs out from the header: forgotten on this browser.
+    await signInAs(alice)
+    await expect.poll(() => comment.inputValue()).toBe('Alice, unsent')
+    await page.click('[data-testid=header-user]')
+    await page.click('[data-testid=header-sign-out]')
+    await page.waitForURL(url => url.pathname === '/')
+    await expect(page.evaluate(key => localStorage.getItem(key), `comment-drafts:${id}`)).resolves.toBeNull()
+    await context.close()
+  })
+
   it('keep an unsent comment when a reply opens, and unsent texts across a reload, until posted or cancelled', async () => {
     const [owner, writer] = await Promise.all([registerUser(), registerUser()])
     const id = await seedLink(owner)

@@ -84,6 +84,22 @@ describe('the favourite heart', () => {
     await context.close()
   })
 
+  it('puts the public-favourites box back as the account has it when its save fails', async () => {
+    const user = await registerUser()
+    const context = await signedInContext(browser, user)
+    const page = await context.newPage()
+    await goto(page, '/settings')
+    const box = page.locator('[data-testid=public-favourites]')
+    await expect(box.isChecked()).resolves.toBe(true)
+    await context.setOffline(true)
+    await box.click()
+    await page.locator('#filters [role=alert]').waitFor()
+    await expect.poll(() => box.isChecked()).toBe(true)
+    await context.setOffline(false)
+    expect((await api('/api/profile', { token: user.token })).body.user.publicFavourites).toBe(true)
+    await context.close()
+  })
+
   it('sends a visitor to sign in, and says so when a user keeps favourites private', async () => {
     const owner = await registerUser()
     const id = await seedLink(owner)

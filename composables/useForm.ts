@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { nextTick } from 'vue'
 import { plainMessage } from './useFormat'
 
 /** The first message of a valibot schema for a value, or null when it passes. */
@@ -25,4 +26,14 @@ export function safeRedirect(value: unknown, fallback = '/'): string {
   catch {
     return fallback
   }
+}
+
+/**
+ * Puts the keyboard on the first field of `form` marked invalid, once the render that
+ * marks it is done: a form refused on submit says so where a screen reader is, as the
+ * field's error is in its description (FormField).
+ */
+export async function focusFirstInvalid(form: EventTarget | null | undefined): Promise<void> {
+  await nextTick()
+  if (form instanceof HTMLElement) form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus()
 }

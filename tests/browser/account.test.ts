@@ -63,6 +63,8 @@ describe('account flows in the browser', () => {
     await page.fill('#confirm-password', 'something else')
     await page.click('#password button[type=submit]')
     await expect(page.innerText('#confirm-password ~ .field-error')).resolves.toBe('Passwords do not match')
+    // Refused in the page: the keyboard is put on the field, whose description is its error.
+    await page.waitForFunction(() => document.activeElement?.id === 'confirm-password')
 
     await page.fill('#confirm-password', 'a brand new secret')
     await page.click('#password button[type=submit]')

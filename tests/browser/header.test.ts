@@ -83,6 +83,15 @@ describe('the site header', () => {
     await page.keyboard.press('Escape')
     expect(await expanded(page, menu)).toBe('false')
     expect(await focused(page)).toBe('site-nav')
+    // Escape closes it with the focus outside the header too, and the keyboard leaving the
+    // header closes it, which would otherwise cover the control it went to.
+    await page.click(menu)
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
+    await page.keyboard.press('Escape')
+    expect(await expanded(page, menu)).toBe('false')
+    await page.click(menu)
+    await page.focus('main a')
+    await expect.poll(() => expanded(page, menu)).toBe('false')
     await context.close()
   })
 })

@@ -65,6 +65,8 @@ describe('the site header', () => {
     await page.keyboard.press('Enter')
     await page.waitForURL(url => url.pathname === '/my-uploads')
     expect(await expanded(page, account)).toBe('false')
+    // A page reached within the app is announced by its title, as a page load would be.
+    await page.waitForFunction(() => document.querySelector('[data-testid=route-announcer]')?.textContent === document.title && document.title.startsWith('My uploads'))
     expect(errors).toEqual([])
     await context.close()
   })

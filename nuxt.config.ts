@@ -114,6 +114,9 @@ export default defineNuxtConfig({
   experimental: {
     // No route rule needs the client-side app manifest: its code and a /_nuxt/builds request on every first visit.
     appManifest: false,
+    // A page's code that fails to load is handled by plugins/chunk-errors.client.ts, which
+    // reloads only when the server answers (offline, Nuxt's reload showed the browser's error page).
+    emitRouteChunkError: 'manual',
   },
   compatibilityDate: '2026-11-01',
   nitro: {

@@ -27,6 +27,22 @@ describe('pages in Chromium', () => {
     await context.close()
   })
 
+  it('stays on the page, and says why, when another page\'s code cannot be fetched offline', async () => {
+    const context = await newContext(browser, sharedServer().baseURL)
+    const page = await context.newPage()
+    await goto(page, '/')
+    await context.setOffline(true)
+    await page.click('footer a[href="/docs"]')
+    await expect(page.locator('[data-testid=toast-text]').textContent()).resolves.toBe('That page could not be opened: the site cannot be reached. Check your connection and try again.')
+    expect(new URL(page.url()).pathname).toBe('/')
+    await expect(page.innerText('#recent-title')).resolves.toBe('Most recent')
+    // Back online, the same link opens the page.
+    await context.setOffline(false)
+    await page.click('footer a[href="/docs"]')
+    await page.waitForURL(url => url.pathname === '/docs')
+    await context.close()
+  })
+
   it('renders the OpenAPI description at /docs, grouped by tag', async () => {
     const context = await newContext(browser, sharedServer().baseURL)
     const page = await context.newPage()

@@ -39,7 +39,8 @@ export function keptDraft(key: string) {
     /** What was kept (check its shape), or undefined when nothing is, it is another account's, or it is 30 days old (then forgotten). */
     read(): unknown {
       const kept = readKept(key)
-      if (kept && kept.savedAt > Date.now() - DRAFT_MS) return (kept.owner ?? null) === owner() ? kept.value : undefined
+      // A draft kept before drafts named their account (no `owner`) is whoever's reads it first.
+      if (kept && kept.savedAt > Date.now() - DRAFT_MS) return !('owner' in kept) || kept.owner === owner() ? kept.value : undefined
       if (kept) remove(key)
       return undefined
     },

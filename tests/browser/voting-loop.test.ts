@@ -98,7 +98,10 @@ describe('vote mode', () => {
     await showing(page, ids[1]!)
     await page.click('[data-testid=vote-mode-skip]')
     await showing(page, ids[2]!)
+    // The keyboard stays on the control pressed, the new card's, then on Next in a result.
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'vote-mode-skip')
     await page.click('[data-testid=vote-mode-fucks]')
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'vote-mode-next')
     await page.waitForSelector('[data-testid=vote-mode-done]')
     expect(await Promise.all(ids.map(id => voteOf(voter, id)))).toEqual([null, null, 'fucks'])
     await context.close()

@@ -36,7 +36,7 @@ import { openMigrated } from './lib/database'
 
 /** Parents before children, so every foreign key finds its row. Left out: webauthn_challenges (each lives a few minutes, for one sign-in under way) and rank_copies_pending (a link copied into the target takes its upload's counts as it arrives). upload_days, upload_months, tag_pairs, search_words, user_vote_counts and report_groups are not copied: the target's triggers count them as uploads, links, votes and reports arrive. Nor is tag_triples: the target keeps a triple again when a search asks for it. An image's duel_standings row is made by its upload's trigger and then given its standing (ROWS_MADE_BY_TRIGGERS). */
 export const TABLES = ['users', 'sessions', 'api_tokens', 'mfa_backup_codes', 'password_reset_tokens', 'email_verification_tokens', 'oauth_accounts', 'passkeys',
-  'tags', 'tag_aliases', 'tag_implications', 'uploads', 'duel_standings', 'upload_tags', 'upload_revisions', 'votes', 'favourites', 'comments', 'comment_votes', 'anonymous_votes', 'reports', 'moderation_log', 'removed_uploads', 'banned_media', 'user_hidden_tags', 'duel_judgements', 'media_deletions'] as const
+  'tags', 'tag_aliases', 'tag_implications', 'uploads', 'duel_standings', 'upload_tags', 'upload_revisions', 'votes', 'favourites', 'comments', 'comment_votes', 'anonymous_votes', 'reports', 'moderation_log', 'removed_uploads', 'banned_media', 'user_hidden_tags', 'duel_judgements', 'media_deletions', 'request_keys'] as const
 
 const BATCH = 500
 
@@ -58,7 +58,7 @@ const KEPT_BY_TRIGGERS: Record<string, string[]> = { tags: ['public_uploads'], u
 const ROWS_MADE_BY_TRIGGERS: Record<string, string> = { duel_standings: 'upload_id' }
 
 /** The columns that name a row of a table without an `id` (its primary key), for error messages. */
-const ROW_KEYS: Record<string, string[]> = { duel_standings: ['upload_id'], media_deletions: ['upload_id'], tag_aliases: ['slug'], tag_implications: ['tag_id', 'implied_tag_id'], upload_tags: ['upload_id', 'tag_id'], upload_revisions: ['upload_id', 'revision'], user_hidden_tags: ['user_id', 'tag_id'], favourites: ['user_id', 'upload_id'], comment_votes: ['comment_id', 'user_id'] }
+const ROW_KEYS: Record<string, string[]> = { duel_standings: ['upload_id'], media_deletions: ['upload_id'], tag_aliases: ['slug'], tag_implications: ['tag_id', 'implied_tag_id'], upload_tags: ['upload_id', 'tag_id'], upload_revisions: ['upload_id', 'revision'], user_hidden_tags: ['user_id', 'tag_id'], favourites: ['user_id', 'upload_id'], comment_votes: ['comment_id', 'user_id'], request_keys: ['user_id', 'key'] }
 
 /** A row's name in an error message: its table and key (`uploads 1f0c…`, `upload_tags upload_id=…, tag_id=…`). */
 function rowName(table: string, row: Record<string, unknown>): string {

@@ -759,6 +759,24 @@ export const appSecrets = pgTable('app_secrets', {
   createdAt: createdAt(),
 })
 
+/**
+ * What a create sent with an `Idempotency-Key` answered (POST /api/upload, POST
+ * /api/upload/{id}/comments), so the same request sent again gets the same answer
+ * instead of a second upload or comment (docs/behaviour.md, Sending again). The row is
+ * written in the create's transaction; an account's rows older than a day go as it
+ * sends its next keyed request.
+ */
+export const requestKeys = pgTable('request_keys', {
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  /** The client's Idempotency-Key, unique per account. */
+  key: text('key').notNull(),
+  /** SHA-256 (hex) of the method, the path and what was sent: the same key for another request is refused. */
+  fingerprint: text('fingerprint').notNull(),
+  /** The answer's body (JSON), replayed with status 201. */
+  answer: text('answer').notNull(),
+  createdAt: createdAt(),
+}, t => [primaryKey({ columns: [t.userId, t.key] })])
+
 export type User = typeof users.$inferSelect
 export type Upload = typeof uploads.$inferSelect
 export type Tag = typeof tags.$inferSelect

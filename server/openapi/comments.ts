@@ -5,6 +5,7 @@ import {
 import { SuccessSchema } from '#shared/schemas/common'
 import { CommentReportCreatedSchema, ReportSchema } from '#shared/schemas/reports'
 import { UploadIdParamsSchema } from '#shared/schemas/uploads'
+import { IdempotencyKeyHeaderSchema } from '../utils/answer-once'
 import { defineApiPaths } from '../utils/openapi'
 
 const tags = ['Comments']
@@ -34,13 +35,14 @@ export default defineApiPaths({
       description: `${body} parentId: the comment replied to; a reply to a reply attaches to its top-level comment. Counts in the COMMENT rate-limit category per account.`,
       tags,
       security: ['cookie'],
-      params: { path: UploadIdParamsSchema },
+      params: { path: UploadIdParamsSchema, header: IdempotencyKeyHeaderSchema },
       body: { json: CommentCreateSchema },
       responses: {
-        201: { description: 'The comment as stored', schema: CommentResponseSchema },
-        400: { description: 'A bad body, `The parent comment belongs to another upload` or `Cannot reply to a deleted comment`' },
+        201: { description: 'The comment as stored (or, sent again with its Idempotency-Key, the first answer)', schema: CommentResponseSchema, headers: { 'Idempotent-Replayed': '`true` when this is the answer kept for the Idempotency-Key' } },
+        400: { description: 'A bad body, `The parent comment belongs to another upload`, `Cannot reply to a deleted comment`, or an Idempotency-Key that is not 1 to 255 visible ASCII characters' },
         401: { description: 'Not authenticated' },
         404: { description: '`Upload not found`, or `Comment not found` for the parent' },
+        422: { description: '`This Idempotency-Key was sent with a different request`' },
         429: limited,
       },
     },

@@ -2,17 +2,19 @@ import * as v from 'valibot'
 import { SuccessSchema } from '#shared/schemas/common'
 import { RemoveUploadSchema } from '#shared/schemas/removal'
 import { ApiUploadFormSchema, DuplicateUploadSchema, ImageQuerySchema, PrivacyToggledSchema, UploadCreatedSchema, UploadFormSchema, UploadSchema } from '#shared/schemas/uploads'
+import { IdempotencyKeyHeaderSchema } from '../utils/answer-once'
 import { defineApiPaths } from '../utils/openapi'
 
 const IdPath = v.object({ id: v.pipe(v.string(), v.uuid(), v.description('Upload id')) })
 const rateLimited = { description: 'Upload rate limit (20 per hour per user) exceeded', headers: { 'Retry-After': 'Seconds until a new upload is allowed' } }
 const createResponses = {
-  201: { description: 'Created; the full object is at GET /api/upload/{id}', schema: UploadCreatedSchema },
-  400: { description: 'Invalid field, unsupported or corrupt image (or one that takes too long to process), image over 50 megapixels, animation over 500 frames, or image_url that could not be fetched' },
+  201: { description: 'Created (or, sent again with its Idempotency-Key, the first answer); the full object is at GET /api/upload/{id}', schema: UploadCreatedSchema, headers: { 'Idempotent-Replayed': '`true` when this is the answer kept for the Idempotency-Key' } },
+  400: { description: 'Invalid field, unsupported or corrupt image (or one that takes too long to process), image over 50 megapixels, animation over 500 frames, image_url that could not be fetched, or an Idempotency-Key that is not 1 to 255 visible ASCII characters' },
   401: { description: 'Not authenticated' },
   409: { description: 'The image was already uploaded (public, or one of the caller\'s own)', schema: DuplicateUploadSchema },
   451: { description: '`This image is not allowed here`: an admin banned it (the same image, or a near copy); nothing is stored' },
   413: { description: 'File over 10 MB' },
+  422: { description: '`This Idempotency-Key was sent with a different request`' },
   429: rateLimited,
   503: { description: 'Image processing is busy (its queue is full), or the media storage (an S3 bucket) does not answer: try again later', headers: { 'Retry-After': 'Seconds after which to try again' } },
 }
@@ -30,6 +32,7 @@ export default defineApiPaths({
         + 'Duplicates (same content, or a resized/re-encoded copy) of a public upload or of one of the caller\'s own are refused with 409.',
       tags: ['Uploads'],
       security: ['cookie'],
+      params: { header: IdempotencyKeyHeaderSchema },
       body: { multipart: UploadFormSchema, encoding },
       responses: createResponses,
     },
@@ -41,6 +44,7 @@ export default defineApiPaths({
       description: 'As POST /api/upload, except that upload_type `image_url` is refused with 400 "Invalid upload type".',
       tags: ['Uploads'],
       security: ['apiToken'],
+      params: { header: IdempotencyKeyHeaderSchema },
       body: { multipart: ApiUploadFormSchema, encoding },
       responses: { ...createResponses, 401: { description: 'Missing, invalid, expired or revoked API token' } },
     },

@@ -5,6 +5,7 @@ import { dialects, FOR_UPDATE, sql, type Query } from '../database/sql'
 import { apiError, unlessGone } from './errors'
 import { renderCommentHtml } from './markdown'
 import { logModeration } from './modlog'
+import type { KeepAnswer } from './request-keys'
 import type { Actor } from './sessions'
 import { visibleTo } from './upload-queries'
 import { pageWindow, type Paging } from './lists'
@@ -148,10 +149,11 @@ async function commentOrThrow(db: Executor, viewer: Viewer, commentId: string, l
  * rendering. A reply to a reply attaches to its top-level comment; a reply to
  * a deleted comment, or to one on another upload, is a 400. The upload's row
  * is locked first (its place in the lock order), so its kept count
- * (comments_count) moves one comment after another.
+ * (comments_count) moves one comment after another. `keep` (a request with
+ * an Idempotency-Key) keeps the answer in the same transaction.
  */
-export async function postComment(db: Executor, actor: Viewer, uploadId: string, input: { body: string, parentId?: string | null }) {
-  if (db.dialect === 'postgres' && !input.parentId) return postTopLevelCommentInOne(db, actor, uploadId, input.body)
+export async function postComment(db: Executor, actor: Viewer, uploadId: string, input: { body: string, parentId?: string | null }, keep?: KeepAnswer) {
+  if (db.dialect === 'postgres' && !input.parentId && !keep) return postTopLevelCommentInOne(db, actor, uploadId, input.body)
   return db.transaction(async (tx) => {
     await visibleUpload(tx, actor, uploadId, true)
     let parentId: string | null = null
@@ -165,7 +167,9 @@ export async function postComment(db: Executor, actor: Viewer, uploadId: string,
     const id = orderedId()
     await tx.run(sql`INSERT INTO comments (id, upload_id, author_id, parent_id, body, html, created_at)
       VALUES (${id}, ${uploadId}, ${actor.id}, ${parentId}, ${input.body}, ${renderCommentHtml(input.body)}, ${new Date().toISOString()})`)
-    return { comment: toComment((await findComment(tx, actor, id))!) }
+    const answer = { comment: toComment((await findComment(tx, actor, id))!) }
+    await keep?.(tx, answer)
+    return answer
   })
 }
 

@@ -10,6 +10,7 @@ import type { uploads } from '../database/schema-postgres'
 import { dialects, FOR_UPDATE, inList, sql, type Query } from '../database/sql'
 import { bannedImage, bannedImageMatch, banUploadImage, refuseBannedBytes } from './banned-media'
 import { badRequest, conflict, notFound } from './errors'
+import type { KeepAnswer } from './request-keys'
 import type { Actor } from './sessions'
 import { fetchImageToFile, ImageFetchError } from './image-fetch'
 import { knownImageFile, rememberImageFile, type ImageFile } from './image-file-cache'
@@ -70,12 +71,12 @@ export const fullUploadOf = async (db: Executor, row: UploadRow) => toFullUpload
 export type FullUpload = NonNullable<Awaited<ReturnType<typeof getUploadForViewer>>>
 
 /** POST /api/upload and /api/v1/upload: a link, an uploaded image or an image fetched from a URL. */
-export async function createUpload(db: Executor, actor: Actor, input: UploadFields, file: ReceivedFile | undefined, options: MediaOptions) {
-  if (input.upload_type === 'link') return createLink(db, actor, input)
+export async function createUpload(db: Executor, actor: Actor, input: UploadFields, file: ReceivedFile | undefined, options: MediaOptions, keep?: KeepAnswer) {
+  if (input.upload_type === 'link') return createLink(db, actor, input, keep)
   if (input.upload_type === 'image') {
     if (!file) throw badRequest('File is required')
     const image = await processImage(file.path, { received: file.received, beforeDecode: sha256 => refuseKnownBytes(db, actor.id, sha256) })
-    return storeImage(db, actor, input, image, originalFileName(file.filename), options)
+    return storeImage(db, actor, input, image, originalFileName(file.filename), options, keep)
   }
   const download = join(options.tmpDir, `fetch-${randomUUID()}`)
   try {
@@ -88,7 +89,7 @@ export async function createUpload(db: Executor, actor: Actor, input: UploadFiel
       throw badRequest('Could not fetch image')
     }
     const image = await processImage(download, { beforeDecode: sha256 => refuseKnownBytes(db, actor.id, sha256) })
-    return storeImage(db, actor, input, image, lastPathSegment(input.image_url), options)
+    return storeImage(db, actor, input, image, lastPathSegment(input.image_url), options, keep)
   }
   finally {
     await rm(download, { force: true })
@@ -114,12 +115,16 @@ async function insertNewUpload(tx: Executor, upload: { id: string, userId: strin
   await linkNewTags(tx, upload.id, tags)
 }
 
-async function createLink(db: Executor, actor: Actor, input: Extract<UploadFields, { upload_type: 'link' }>) {
+async function createLink(db: Executor, actor: Actor, input: Extract<UploadFields, { upload_type: 'link' }>, keep?: KeepAnswer) {
   const id = randomUUID()
-  await db.transaction(tx => insertNewUpload(tx, { ...input, id, userId: actor.id, externalUrl: input.external_url }, tagIds =>
-    sql`INSERT INTO uploads (id, user_id, filename, original_name, description, upload_type, external_url, is_private, rating, tag_ids)
-      VALUES (${id}, ${actor.id}, NULL, ${input.external_url}, ${input.description}, 'link', ${input.external_url}, ${input.is_private}, ${input.rating}, ${tagIds})`))
-  return createdUpload({ id, userId: actor.id, filename: null, originalName: input.external_url, description: input.description, uploadType: 'link', externalUrl: input.external_url, isPrivate: input.is_private, rating: input.rating })
+  const answer = createdUpload({ id, userId: actor.id, filename: null, originalName: input.external_url, description: input.description, uploadType: 'link', externalUrl: input.external_url, isPrivate: input.is_private, rating: input.rating })
+  await db.transaction(async (tx) => {
+    await insertNewUpload(tx, { ...input, id, userId: actor.id, externalUrl: input.external_url }, tagIds =>
+      sql`INSERT INTO uploads (id, user_id, filename, original_name, description, upload_type, external_url, is_private, rating, tag_ids)
+        VALUES (${id}, ${actor.id}, NULL, ${input.external_url}, ${input.description}, 'link', ${input.external_url}, ${input.is_private}, ${input.rating}, ${tagIds})`)
+    await keep?.(tx, answer)
+  })
+  return answer
 }
 
 /**
@@ -131,11 +136,12 @@ async function createLink(db: Executor, actor: Actor, input: Extract<UploadField
  * (reclaimUnfinishedUploads). Once committed, the other sizes are queued to
  * be made in the background; the answer does not wait for them.
  */
-async function storeImage(db: Executor, actor: Actor, input: { description: string, tags: string[], is_private: boolean, rating: ContentRating }, image: ProcessedImage, originalName: string, options: MediaOptions) {
+async function storeImage(db: Executor, actor: Actor, input: { description: string, tags: string[], is_private: boolean, rating: ContentRating }, image: ProcessedImage, originalName: string, options: MediaOptions, keep?: KeepAnswer) {
   await refuseKnownImage(db, actor.id, image)
   const { store } = options
   const id = randomUUID()
   const filename = `${id}.${image.ext}`
+  const answer = createdUpload({ id, userId: actor.id, filename, originalName, description: input.description, uploadType: 'image', externalUrl: null, isPrivate: input.is_private, rating: input.rating })
   const keys = [mediaKeys.original(filename), mediaKeys.thumb(id)] as const
   const pending = mediaKeys.pending(id)
   let written = false
@@ -153,6 +159,7 @@ async function storeImage(db: Executor, actor: Actor, input: { description: stri
             mime_type, width, height, size_bytes, sha256, source_sha256, phash, is_private, rating, tag_ids)
           VALUES (${id}, ${actor.id}, ${filename}, ${originalName}, ${input.description}, 'image', NULL, ${image.mime}, ${image.width},
             ${image.height}, ${image.data.length}, ${image.sha256}, ${image.inputSha256}, ${image.phash}, ${input.is_private}, ${input.rating}, ${tagIds})`)
+      await keep?.(tx, answer)
     })
   }
   catch (error) {
@@ -162,7 +169,7 @@ async function storeImage(db: Executor, actor: Actor, input: { description: stri
   // Committed: a marker left behind now only costs the next start a look-up.
   await store.remove([pending]).catch(() => {})
   makeDerivativesAhead(store, id, filename, () => uploadExists(db, id))
-  return createdUpload({ id, userId: actor.id, filename, originalName, description: input.description, uploadType: 'image', externalUrl: null, isPrivate: input.is_private, rating: input.rating })
+  return answer
 }
 
 /**

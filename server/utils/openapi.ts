@@ -18,7 +18,8 @@ export interface ApiOperation {
   tags: string[]
   /** Alternatives; omit for public endpoints. */
   security?: SecurityName[]
-  params?: { path?: Schema, query?: Schema }
+  /** Parameters by where they go; `header` names each header as it is sent (`Idempotency-Key`). */
+  params?: { path?: Schema, query?: Schema, header?: Schema }
   /** Request body: the same valibot schema the handler validates with. */
   body?: { json?: Schema, multipart?: Schema, encoding?: Record<string, { contentType: string }> }
   /** Status → description and (for JSON answers) the response schema; error statuses get the error shape. */
@@ -107,7 +108,7 @@ function parameterSchema(property: Json): Json {
   return typeof rest.default === 'string' ? { ...rest, default: Number(rest.default) } : rest
 }
 
-function parameters(convert: Converter, schema: Schema | undefined, where: 'path' | 'query') {
+function parameters(convert: Converter, schema: Schema | undefined, where: 'path' | 'query' | 'header') {
   if (!schema) return []
   const object = convert(schema) as { properties?: Record<string, Json>, required?: string[] }
   return Object.entries(object.properties ?? {}).map(([name, property]) => ({
@@ -150,7 +151,7 @@ function operation(path: string, method: string, op: ApiOperation, input: Conver
     ...(op.description ? { description: op.description } : {}),
     tags: op.tags,
     ...(op.security ? { security: op.security.map(name => name === 'none' ? {} : { [name]: [] }) } : { security: [] }),
-    parameters: [...parameters(input, op.params?.path, 'path'), ...parameters(input, op.params?.query, 'query')],
+    parameters: [...parameters(input, op.params?.path, 'path'), ...parameters(input, op.params?.query, 'query'), ...parameters(input, op.params?.header, 'header')],
     ...(Object.keys(content).length ? { requestBody: { required: true, content } } : {}),
     responses: Object.fromEntries(Object.entries(responses).map(([status, response]) => {
       const errorStatus = Number(status) >= 400

@@ -39,7 +39,7 @@ describe('the SQLite schema and its PostgreSQL twin', () => {
     const sqlite = describeSqlite()
     const postgres = describePostgres()
     expect(sqlite.map(t => t.name)).toEqual(postgres.map(t => t.name))
-    expect(sqlite.length).toBe(38)
+    expect(sqlite.length).toBe(39)
     for (const [i, table] of sqlite.entries()) {
       expect(postgres[i]).toEqual(table)
     }

@@ -9,7 +9,9 @@ export default defineEventHandler(async (event) => {
   const options = mediaOptions()
   const form = await readMultipart(event, { maxFileBytes: MAX_IMAGE_BYTES, tmpDir: options.tmpDir, fields: UPLOAD_FORM_FIELDS })
   const input = parseWith(ApiUploadFieldsSchema, form.fields)
-  const created = await createUpload(useDB(), actor, input, form.file, options)
+  // A retry with the same Idempotency-Key gets the first answer (docs/behaviour.md, Sending again).
+  const sent = { ...input, file: form.file?.received.sha256 ?? null }
+  const created = await answerOnce(event, actor.id, sent, keep => createUpload(useDB(), actor, input, form.file, options, keep))
   setResponseStatus(event, 201)
   return created
 })

@@ -8312,7 +8312,10 @@ export interface operations {
     createUpload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique value per new upload or comment (a random UUID), 1 to 255 visible ASCII characters. Sending the same request again with it within a day answers what the first one answered (201, header `Idempotent-Replayed: true`) and creates nothing; the same key with a different request is a 422. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8322,16 +8325,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created; the full object is at GET /api/upload/{id} */
+            /** @description Created (or, sent again with its Idempotency-Key, the first answer); the full object is at GET /api/upload/{id} */
             201: {
                 headers: {
+                    /** @description `true` when this is the answer kept for the Idempotency-Key */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["UploadCreated"];
                 };
             };
-            /** @description Invalid field, unsupported or corrupt image (or one that takes too long to process), image over 50 megapixels, animation over 500 frames, or image_url that could not be fetched */
+            /** @description Invalid field, unsupported or corrupt image (or one that takes too long to process), image over 50 megapixels, animation over 500 frames, image_url that could not be fetched, or an Idempotency-Key that is not 1 to 255 visible ASCII characters */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8369,6 +8374,15 @@ export interface operations {
             };
             /** @description File over 10 MB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `This Idempotency-Key was sent with a different request` */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8804,7 +8818,10 @@ export interface operations {
     postComment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique value per new upload or comment (a random UUID), 1 to 255 visible ASCII characters. Sending the same request again with it within a day answers what the first one answered (201, header `Idempotent-Replayed: true`) and creates nothing; the same key with a different request is a 422. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -8820,9 +8837,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The comment as stored */
+            /** @description The comment as stored (or, sent again with its Idempotency-Key, the first answer) */
             201: {
                 headers: {
+                    /** @description `true` when this is the answer kept for the Idempotency-Key */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8848,7 +8867,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A bad body, `The parent comment belongs to another upload` or `Cannot reply to a deleted comment` */
+            /** @description A bad body, `The parent comment belongs to another upload`, `Cannot reply to a deleted comment`, or an Idempotency-Key that is not 1 to 255 visible ASCII characters */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8895,6 +8914,15 @@ export interface operations {
             };
             /** @description A body that is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `This Idempotency-Key was sent with a different request` */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9961,7 +9989,10 @@ export interface operations {
     createUploadWithApiToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique value per new upload or comment (a random UUID), 1 to 255 visible ASCII characters. Sending the same request again with it within a day answers what the first one answered (201, header `Idempotent-Replayed: true`) and creates nothing; the same key with a different request is a 422. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9971,16 +10002,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created; the full object is at GET /api/upload/{id} */
+            /** @description Created (or, sent again with its Idempotency-Key, the first answer); the full object is at GET /api/upload/{id} */
             201: {
                 headers: {
+                    /** @description `true` when this is the answer kept for the Idempotency-Key */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["UploadCreated"];
                 };
             };
-            /** @description Invalid field, unsupported or corrupt image (or one that takes too long to process), image over 50 megapixels, animation over 500 frames, or image_url that could not be fetched */
+            /** @description Invalid field, unsupported or corrupt image (or one that takes too long to process), image over 50 megapixels, animation over 500 frames, image_url that could not be fetched, or an Idempotency-Key that is not 1 to 255 visible ASCII characters */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10018,6 +10051,15 @@ export interface operations {
             };
             /** @description File over 10 MB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `This Idempotency-Key was sent with a different request` */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

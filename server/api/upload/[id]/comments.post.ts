@@ -7,7 +7,7 @@ export default defineEventHandler(async (event) => {
   const actor = await limitAccount(event, 'comment', requireUser)
   const { id } = paramsValidated(event, UploadIdParamsSchema)
   const input = await readValidated(event, CommentCreateSchema)
-  const created = await postComment(useDB(), actor, id, input)
+  const created = await answerOnce(event, actor.id, input, keep => postComment(useDB(), actor, id, input, keep))
   setResponseStatus(event, 201)
   return created
 })

@@ -1,0 +1,59 @@
+import type { H3Event } from 'h3'
+import * as v from 'valibot'
+import { badRequest } from '../services/errors'
+import { keepAnswer, keptAnswer, requestFingerprint, RequestKeyTaken, reusedKeyError, type KeepAnswer, type KeyedRequest } from '../services/request-keys'
+import { requestHeader } from './request-header'
+
+/** An Idempotency-Key: 1 to 255 visible ASCII characters, bare or as a quoted string. */
+const KEY = /^"?([\x21\x23-\x7E]{1,255})"?$/
+
+/** The header as the OpenAPI description gives it (params.header of a create). */
+export const IdempotencyKeyHeaderSchema = v.object({
+  'Idempotency-Key': v.optional(v.pipe(v.string(), v.regex(KEY), v.description(
+    'Any unique value per new upload or comment (a random UUID), 1 to 255 visible ASCII characters. Sending the same request again with it within a day '
+    + 'answers what the first one answered (201, header `Idempotent-Replayed: true`) and creates nothing; the same key with a different request is a 422.'))),
+})
+
+/** The request's Idempotency-Key, undefined when it sent none; 400 when it is not one. */
+export function idempotencyKey(event: H3Event): string | undefined {
+  const header = requestHeader(event, 'idempotency-key')
+  if (header === undefined) return undefined
+  const match = KEY.exec(header.trim())
+  if (!match || header.trim().startsWith('"') !== header.trim().endsWith('"')) throw badRequest('Idempotency-Key must be 1 to 255 visible ASCII characters')
+  return match[1]
+}
+
+/**
+ * Runs a create once per Idempotency-Key (docs/behaviour.md, Sending again).
+ * Without the header, `create` runs as it is. With it, an answer kept for
+ * the key is replayed (`Idempotent-Replayed: true`, the create's status)
+ * without running anything; otherwise `create` runs and hands its answer to
+ * `keep` inside its transaction. When `create` fails because the same
+ * request, sent at the same time, committed first (its key, or an image
+ * refused as a duplicate of its own), that request's answer is replayed.
+ * `sent` is what the request sent, validated: the same key with anything
+ * else is a 422.
+ */
+export async function answerOnce<T>(event: H3Event, userId: string, sent: unknown, create: (keep: KeepAnswer | undefined) => Promise<T>): Promise<T> {
+  const key = idempotencyKey(event)
+  if (key === undefined) return create(undefined)
+  const request: KeyedRequest = { userId, key, fingerprint: requestFingerprint(event.method, event.path, sent) }
+  const db = useDB()
+  const earlier = await keptAnswer(db, request)
+  if (earlier !== undefined) return replayed(event, earlier)
+  try {
+    return await create((tx, answer) => keepAnswer(tx, request, answer))
+  }
+  catch (error) {
+    const kept = await keptAnswer(db, request).catch(() => undefined)
+    if (kept !== undefined) return replayed(event, kept)
+    // The key was kept with another request between the first look and this one.
+    if (error instanceof RequestKeyTaken) throw reusedKeyError()
+    throw error
+  }
+}
+
+function replayed<T>(event: H3Event, answer: unknown): T {
+  event.node.res.setHeader('idempotent-replayed', 'true')
+  return answer as T
+}

@@ -23,8 +23,9 @@ export function useComments() {
   return {
     list: (uploadId: string, query: { page: number, sort: CommentSort }) =>
       api<CommentsPage>(`/api/upload/${uploadId}/comments`, { query: { page: query.page, sort: query.sort }, cache: 'no-store' }),
-    post: (uploadId: string, body: string, parentId?: string) =>
-      api<v.InferOutput<typeof CommentResponseSchema>>(`/api/upload/${uploadId}/comments`, { method: 'POST', body: { body, ...(parentId ? { parentId } : {}) } }),
+    /** `key`: the Idempotency-Key (requestKeyFor), so posting again after a lost answer posts once. */
+    post: (uploadId: string, body: string, parentId: string | undefined, key: string) =>
+      api<v.InferOutput<typeof CommentResponseSchema>>(`/api/upload/${uploadId}/comments`, { method: 'POST', body: { body, ...(parentId ? { parentId } : {}) }, headers: { 'idempotency-key': key } }),
     edit: (id: string, body: string) => api<v.InferOutput<typeof CommentResponseSchema>>(`/api/comments/${id}`, { method: 'PATCH', body: { body } }),
     remove: (id: string) => api<{ success: true }>(`/api/comments/${id}`, { method: 'DELETE' }),
     vote: (id: string, vote: 'up' | 'down' | null) =>

@@ -162,8 +162,11 @@ export function useUploads() {
   const lock = (id: string, locked: boolean) =>
     api<{ upload: Upload }>(`/api/admin/uploads/${id}/lock`, { method: 'POST', body: { locked } })
 
-  /** POST /api/upload with upload progress (fetch cannot report it); a stalled upload ends with a message (docs/behaviour.md, Uploads and media). */
-  function create(form: FormData, onProgress?: (fraction: number) => void): Promise<CreateResult> {
+  /**
+   * POST /api/upload with upload progress (fetch cannot report it); a stalled upload ends with a message (docs/behaviour.md, Uploads and media).
+   * `key`: the Idempotency-Key (requestKeyFor), so sending again after a lost answer makes one upload.
+   */
+  function create(form: FormData, key: string, onProgress?: (fraction: number) => void): Promise<CreateResult> {
     return new Promise((resolve) => {
       const xhr = new XMLHttpRequest()
       const watchdog = uploadWatchdog((reason) => {
@@ -173,6 +176,7 @@ export function useUploads() {
       xhr.open('POST', '/api/upload')
       xhr.responseType = 'json'
       xhr.setRequestHeader('accept', 'application/json')
+      xhr.setRequestHeader('idempotency-key', key)
       xhr.upload.addEventListener('progress', (event) => {
         watchdog.progress()
         if (event.lengthComputable) onProgress?.(event.loaded / event.total)

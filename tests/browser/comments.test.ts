@@ -258,6 +258,25 @@ describe('the comment thread', () => {
     await expect(row.locator('[data-testid=comment-error]').getAttribute('role')).resolves.toBe('alert')
     await expect(row.innerText()).resolves.toContain('This comment was deleted.')
     await expect(notice.count()).resolves.toBe(0)
+
+    // A comment whose answer was lost, posted again: one comment, sent both times with one key.
+    const keys: string[] = []
+    await page.route(`**/api/upload/${id}/comments`, async (route) => {
+      if (route.request().method() !== 'POST') return route.fallback()
+      keys.push(route.request().headers()['idempotency-key']!)
+      if (keys.length > 1) return route.fallback()
+      await route.fetch()
+      await route.abort('connectionreset')
+    })
+    await thread.locator('[data-testid=comment-body]').fill('Posted once, answered twice')
+    await thread.locator('[data-testid=comment-submit]').click()
+    await expect.poll(() => thread.locator('[data-testid=comment-error], [data-testid=comments-notice]').first().innerText().catch(() => '')).toContain('Could not reach the server')
+    await thread.locator('[data-testid=comment-submit]').click()
+    await expect.poll(() => thread.locator('[data-testid=comment-body]').inputValue()).toBe('')
+    expect(keys).toHaveLength(2)
+    expect(keys[1]).toBe(keys[0])
+    const bodies = (await api(`/api/upload/${id}/comments?limit=50`)).body.comments.map((comment: { body: string }) => comment.body)
+    expect(bodies.filter((body: string) => body === 'Posted once, answered twice')).toHaveLength(1)
     expect(errors).toEqual([])
     await context.close()
   })

@@ -301,4 +301,43 @@ describe('the new-upload form', () => {
     expect(errors).toEqual([])
     await context.close()
   })
+
+  it('makes one upload when its answer was lost and it is sent again, even after a reload', async () => {
+    const user = await registerUser()
+    const context = await signedInContext(browser, user)
+    const page = await context.newPage()
+    const errors = watchErrors(page)
+    const keys: string[] = []
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/upload') keys.push(request.headers()['idempotency-key']!)
+    })
+    // The server answers the first two sends; the connection drops before the page reads either answer.
+    let lost = 0
+    await page.route('**/api/upload', async (route) => {
+      if (lost++ >= 2) return route.fallback()
+      await route.fetch()
+      await route.abort('connectionreset')
+    })
+    await goto(page, '/upload/new')
+    await page.click('label:has(input[value=link])')
+    await page.fill('#link-url', 'https://example.com/lost-answer')
+    await page.fill('#description', 'Answered, but the answer was lost')
+    const failure = page.locator('[data-testid=upload-error]')
+    for (const sends of [1, 2]) {
+      await page.click('button[type=submit]')
+      await expect.poll(() => keys.length).toBe(sends)
+      await expect.poll(() => failure.innerText().catch(() => '')).toBe('Could not reach the server. Check your connection.')
+    }
+    await page.reload()
+    await hydrated(page)
+    await expect.poll(() => page.inputValue('#description')).toBe('Answered, but the answer was lost')
+    await page.click('button[type=submit]')
+    await page.waitForURL(url => url.pathname.startsWith('/upload/') && url.pathname !== '/upload/new')
+    // One key for the three sends of the same upload, and one upload, the one the page went to.
+    expect(keys).toHaveLength(3)
+    expect(new Set(keys)).toEqual(new Set([keys[0]]))
+    expect((await uploadsOf(user.username)).map(upload => upload.id)).toEqual([new URL(page.url()).pathname.split('/').pop()])
+    expect(errors).toEqual([])
+    await context.close()
+  })
 })

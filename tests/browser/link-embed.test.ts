@@ -16,6 +16,10 @@ describe('link uploads', () => {
     const user = await registerUser()
     const context = await signedInContext(browser, user)
     const page = await context.newPage()
+    const warnings: string[] = []
+    page.on('console', (message) => {
+      if (message.type() === 'warning' || message.type() === 'error') warnings.push(message.text())
+    })
 
     await goto(page, '/upload/new')
     await page.click('label.mode:has-text("Link")')
@@ -32,6 +36,9 @@ describe('link uploads', () => {
     const embed = page.locator('[data-testid=upload-detail] .embed[data-provider=youtube] iframe')
     await expect(embed.getAttribute('src')).resolves.toBe(`https://www.youtube-nocookie.com/embed/${VIDEO}`)
     await expect(embed.getAttribute('title')).resolves.toContain('YouTube')
+    // Full screen is allowed by `allow` alone: with allowfullscreen too, Chromium warns on every embed.
+    await expect(embed.getAttribute('allow')).resolves.toContain('fullscreen')
+    expect(warnings.filter(text => /allowfullscreen/i.test(text))).toEqual([])
 
     const reported = await fetchUpload(id)
     expect(reported.status).toBe(200)

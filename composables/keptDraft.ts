@@ -76,3 +76,6 @@ export function forgetEveryDraft() {
   }
   catch { /* storage unavailable: nothing kept */ }
 }
+
+/** The kept edit of an upload (UploadEditForm), read by its page to open the form again after a reload. */
+export const uploadEditDraft = (uploadId: string) => keptDraft(`upload-edit-draft:${uploadId}`)

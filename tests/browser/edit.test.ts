@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { launchBrowser } from '../support/browser'
 import { api } from '../support/api'
-import { createUpload, fetchUpload, goto, registerUser, signedInContext } from './helpers'
+import { createUpload, fetchUpload, goto, hydrated, registerUser, signedInContext } from './helpers'
 
 describe('editing an upload', () => {
   let browser: Browser
@@ -103,6 +103,48 @@ describe('editing an upload', () => {
     await page.waitForSelector('[data-testid=edit-load-latest]')
     await expect(page.inputValue('#edit-description')).resolves.toBe('Typed on the old one')
     expect((await fetchUpload(id)).body.description).toBe('Newest elsewhere')
+    await context.close()
+  })
+
+  it('keeps an unsaved edit across a reload, on the revision it was typed on, until saved or cancelled', async () => {
+    const owner = await registerUser()
+    const id = await createUpload(owner, { link: 'https://example.com/kept-edit', description: 'Before', tags: 'kept' })
+    const context = await signedInContext(browser, owner)
+    const page = await context.newPage()
+    const form = page.locator('[data-testid=edit-form]')
+    const reload = async () => {
+      await page.reload()
+      await hydrated(page)
+    }
+    await goto(page, `/upload/${id}`)
+    await page.click('[data-testid=edit-upload]')
+    await page.fill('#edit-description', 'Half-written words')
+    await page.fill('#edit-reason', 'kept too')
+    await reload()
+    await expect.poll(() => form.count()).toBe(1)
+    await expect.poll(() => page.inputValue('#edit-description')).toBe('Half-written words')
+    await expect(page.inputValue('#edit-reason')).resolves.toBe('kept too')
+    await expect(page.innerText('[data-testid=edit-status]')).resolves.toBe('Your unsaved changes are back.')
+
+    // Edited elsewhere meanwhile: the kept text is on revision 1, so its save is refused as stale, then applied.
+    expect((await api(`/api/upload/${id}`, { method: 'PATCH', token: owner.token, body: { description: 'Changed elsewhere' } })).status).toBe(200)
+    await reload()
+    await expect.poll(() => page.inputValue('#edit-description')).toBe('Half-written words')
+    await page.click('[data-testid=edit-form] button[type=submit]')
+    await page.waitForSelector('[data-testid=edit-load-latest]')
+    expect((await fetchUpload(id)).body.description).toBe('Changed elsewhere')
+    await page.click('[data-testid=edit-load-latest]')
+    await page.click('[data-testid=edit-form] button[type=submit]')
+    await form.waitFor({ state: 'detached' })
+    expect((await fetchUpload(id)).body).toMatchObject({ description: 'Half-written words', revision: 3 })
+    // Saved: nothing comes back. Cancelled: nothing either.
+    await reload()
+    await expect(form.count()).resolves.toBe(0)
+    await page.click('[data-testid=edit-upload]')
+    await page.fill('#edit-description', 'Thrown away')
+    await page.click('[data-testid=edit-form] button:has-text("Cancel")')
+    await reload()
+    await expect(form.count()).resolves.toBe(0)
     await context.close()
   })
 })

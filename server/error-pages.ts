@@ -6,6 +6,9 @@ import { getRequestURL, send } from 'h3'
  * Retry-After, as the API does (docs/behaviour.md "Errors"): a page as the
  * HTML error page, a feed or sitemap in the API's error shape.
  *
+ * Any other error of a feed or sitemap is a 500 in that shape too, with the
+ * request id its log line carries.
+ *
  * A page error below 500 (an unknown path, a missing or private upload, 401,
  * 403, 429) is about the request, not the server: its request's log line
  * (server/utils/request-observer.ts) says it, with no stack trace. Nuxt's error handler, next in the chain, logs a stack for every
@@ -31,7 +34,14 @@ export default defineNitroErrorHandler(async (error: H3Error, event) => {
     return
   }
   const status = Number(error.statusCode) || 500
-  if (status >= 500 || error.unhandled) return
+  if (status >= 500 || error.unhandled) {
+    if (!isDocumentPath(path)) return
+    // A feed's or sitemap's server error: the API's 500, its cause logged, never Nuxt's error body.
+    useLogger().error({ requestId: requestIdOf(event), method: event.method, route: routeTemplate(event, 500), err: error.cause ?? error }, '[feed] internal error')
+    setRequestIdHeader(event)
+    await send(event, feedErrorBody(event, 500, 'Internal server error', undefined, { requestId: requestIdOf(event) }))
+    return
+  }
   // A feed or sitemap path no route has (`/feeds/foo/bar.atom`): the API's error shape, as the
   // feeds' own 404s, never the page error's `Page not found: <path>`.
   if (isDocumentPath(path)) {

@@ -18,11 +18,11 @@ export function feedFile(file: string | undefined): { name: string, format: Feed
 }
 
 /** The error shape of the API, for a feed or sitemap that does not exist or a request it refuses. */
-export function feedErrorBody(event: H3Event, statusCode: number, message: string, data?: Record<string, unknown>): string {
+export function feedErrorBody(event: H3Event, statusCode: number, message: string, data?: Record<string, unknown>, extra?: { requestId?: string }): string {
   const statusMessage = reasonPhrase(statusCode)
   setResponseStatus(event, statusCode, statusMessage)
   setResponseHeaders(event, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
-  return JSON.stringify({ statusCode, statusMessage, message, ...(data ? { data } : {}) })
+  return JSON.stringify({ statusCode, statusMessage, message, ...(data ? { data } : {}), ...extra })
 }
 
 /**

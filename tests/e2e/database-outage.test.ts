@@ -123,5 +123,23 @@ describe.skipIf(testEngine() !== 'sqlite')('SQLite locked by another process', (
     expect(made.status, running.output()).toBe(201)
     expect((await api('/api/uploads/filtered', { baseURL: running.url })).body.total).toBe(1)
     expect(running.output()).not.toMatch(/\n\s+at /)
+
+    // A fault that is no outage (a table renamed by hand under the server): a 500 in the error
+    // shape with its request id, for a feed as for the API, never the HTML error page.
+    const hand = new BetterSqlite3(join(running.dataDir, 'app.sqlite'))
+    try {
+      hand.exec('ALTER TABLE users RENAME TO users_away')
+      for (const path of [`/feeds/user/${user.username}.atom`, '/api/profile']) {
+        const broken = await api(path, { token: user.token, baseURL: running.url })
+        expect(broken.status, path).toBe(500)
+        expect(broken.headers.get('content-type'), path).toMatch(/^application\/json/)
+        expect(broken.body, path).toEqual({ statusCode: 500, statusMessage: 'Internal Server Error', message: 'Internal server error', requestId: broken.headers.get('x-request-id') })
+      }
+    }
+    finally {
+      hand.exec('ALTER TABLE users_away RENAME TO users')
+      hand.close()
+    }
+    expect((await api(`/feeds/user/${user.username}.atom`, { baseURL: running.url })).status).toBe(200)
   })
 })

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from '../../server/database/sql'
 import { api, registerUser, type TestUser } from '../support/api'
-import { randomImage } from '../support/images'
+import { randomImage, uploadForm } from '../support/images'
 import { createTestDatabase, dropTestDatabase } from '../support/postgres'
 import { startS3, type TestS3 } from '../support/s3'
 import { countedVotes, databaseOf, makeAdmin, storedCounts } from '../support/seed'
@@ -279,6 +279,22 @@ describe.skipIf(!postgres)('two instances on one PostgreSQL database, one Redis 
       const earlier = new Set(before.map(uploadIdOfKey).filter(Boolean))
       expect(added.filter(key => !winners.some(winner => key.includes(winner)) && !earlier.has(uploadIdOfKey(key))), `round ${round}`).toEqual([])
     }
+  })
+
+  it('make one upload of an image sent to A and B at once with one Idempotency-Key, and answer both with it', async () => {
+    const data = await randomImage('png')
+    const before = await s3.keys(bucket)
+    const key = randomBytes(16).toString('hex')
+    const answers = await Promise.all([a, b].map(server => api('/api/upload', { method: 'POST', token: alice.token, baseURL: server.url, headers: { 'idempotency-key': key },
+      body: uploadForm({ upload_type: 'image', description: 'sent to both' }, image(data)) })))
+    expect(answers.map(answer => answer.status)).toEqual([201, 201])
+    expect(answers[1]!.body).toEqual(answers[0]!.body)
+    const { id, filename } = answers[0]!.body.upload
+    expect(answers.map(answer => answer.headers.get('idempotent-replayed')).sort()).toEqual(['true', null].sort())
+    // Only the one upload's objects are new: the other instance's, if it wrote any, are gone again.
+    const added = (await s3.keys(bucket)).filter(name => !before.includes(name))
+    expect(added).toEqual(expect.arrayContaining([filename, `thumbs/${id}.webp`]))
+    expect(added.filter(name => !name.includes(id))).toEqual([])
   })
 
   it('hold a ban made on A on B at once, and its lifting on B on A', async () => {

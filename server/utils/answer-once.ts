@@ -2,6 +2,7 @@ import type { H3Event } from 'h3'
 import * as v from 'valibot'
 import { badRequest } from '../services/errors'
 import { keepAnswer, keptAnswer, requestFingerprint, RequestKeyTaken, reusedKeyError, type KeepAnswer, type KeyedRequest } from '../services/request-keys'
+import { refundRateLimit } from './rate-limit'
 import { requestHeader } from './request-header'
 
 /** An Idempotency-Key: 1 to 255 visible ASCII characters, bare or as a quoted string. */
@@ -27,7 +28,7 @@ export function idempotencyKey(event: H3Event): string | undefined {
  * Runs a create once per Idempotency-Key (docs/behaviour.md, Sending again).
  * Without the header, `create` runs as it is. With it, an answer kept for
  * the key is replayed (`Idempotent-Replayed: true`, the create's status)
- * without running anything; otherwise `create` runs and hands its answer to
+ * without running anything, and not counted in its rate limit; otherwise `create` runs and hands its answer to
  * `keep` inside its transaction. When `create` fails because the same
  * request, sent at the same time, committed first (its key, or an image
  * refused as a duplicate of its own), that request's answer is replayed.
@@ -40,20 +41,22 @@ export async function answerOnce<T>(event: H3Event, userId: string, sent: unknow
   const request: KeyedRequest = { userId, key, fingerprint: requestFingerprint(event.method, event.path, sent) }
   const db = useDB()
   const earlier = await keptAnswer(db, request)
-  if (earlier !== undefined) return replayed(event, earlier)
+  if (earlier !== undefined) return await replayed(event, earlier)
   try {
     return await create((tx, answer) => keepAnswer(tx, request, answer))
   }
   catch (error) {
     const kept = await keptAnswer(db, request).catch(() => undefined)
-    if (kept !== undefined) return replayed(event, kept)
+    if (kept !== undefined) return await replayed(event, kept)
     // The key was kept with another request between the first look and this one.
     if (error instanceof RequestKeyTaken) throw reusedKeyError()
     throw error
   }
 }
 
-function replayed<T>(event: H3Event, answer: unknown): T {
+/** A kept answer, sent again: it created nothing, so its point in UPLOAD or COMMENT is given back. */
+async function replayed<T>(event: H3Event, answer: unknown): Promise<T> {
   event.node.res.setHeader('idempotent-replayed', 'true')
+  await refundRateLimit(event)
   return answer as T
 }

@@ -75,6 +75,20 @@ describe('rate limit on comments', () => {
     // Reading the thread is GENERAL.
     expect((await api(`/api/upload/${uploadId}/comments`, { baseURL: server.url })).headers.get('ratelimit-limit')).toBe('100')
   })
+
+  it('does not count a comment sent again with its Idempotency-Key, which creates nothing', async () => {
+    const writer = await registerUser({}, server.url)
+    const uploadId = await seedUpload(writer, {}, server)
+    const send = () => api(`/api/upload/${uploadId}/comments`, { baseURL: server.url, method: 'POST', token: writer.token, body: { body: 'once' }, headers: { 'idempotency-key': 'lost-answer-1' } })
+    const first = await send()
+    expect(first.headers.get('ratelimit-remaining')).toBe('1')
+    for (let again = 0; again < 3; again++) {
+      const replay = await send()
+      expect(replay.status).toBe(201)
+      expect(replay.body).toEqual(first.body)
+      expect(replay.headers.get('ratelimit-remaining')).toBe('1')
+    }
+  })
 })
 
 describe('rate limit on uploads with a credential that is not valid', () => {

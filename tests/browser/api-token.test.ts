@@ -23,6 +23,11 @@ describe('API tokens in settings', () => {
     const token = (await page.innerText('[data-testid=token-value]'))!.trim()
     expect(token).toMatch(/^[0-9a-f]{64}$/)
     await expect(page.innerText('[data-testid=token-list]')).resolves.toContain('my script')
+    // Done, pressed from the keyboard, takes the shown token away: the keyboard goes on in its section.
+    await page.focus('[data-testid=token-created] button:has-text("Done")')
+    await page.keyboard.press('Enter')
+    await page.locator('[data-testid=token-created]').waitFor({ state: 'detached' })
+    await page.waitForFunction(() => document.activeElement?.id === 'tokens', null, { timeout: 2000 })
 
     const listed = await api('/api/auth/tokens', { token: user.token })
     expect(listed.body.tokens).toHaveLength(1)

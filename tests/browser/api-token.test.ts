@@ -49,8 +49,11 @@ describe('API tokens in settings', () => {
     expect((await api('/api/auth/tokens', { token: user.token })).body.tokens).toHaveLength(1)
     await page.click('[role=group][aria-label="Confirm revoking token my script"] button:has-text("Cancel")')
     await page.click('button[aria-label="Revoke token my script"]')
-    await page.click('[data-testid=confirm-revoke]')
+    // Confirmed from the keyboard, the row goes with its buttons: the keyboard stays in the section.
+    await page.focus('[data-testid=confirm-revoke]')
+    await page.keyboard.press('Enter')
     await page.waitForFunction(() => !document.querySelector('[data-testid=token-list]'))
+    await page.waitForFunction(() => document.activeElement?.id === 'tokens', null, { timeout: 2000 })
     expect((await api('/api/auth/tokens', { token: user.token })).body.tokens).toEqual([])
     const again = new FormData()
     again.set('upload_type', 'link')

@@ -144,8 +144,11 @@ describe('passkeys in the browser', () => {
     await goto(page, '/settings')
     await page.locator('[data-testid=session-list]').waitFor()
     await expect(page.locator('[data-testid=session-list] tbody tr').count()).resolves.toBe(2)
-    await page.click('button[aria-label^="Sign out Safari on iOS"]')
+    // Pressed from the keyboard, the button goes with its row: the keyboard stays in the section.
+    await page.focus('button[aria-label^="Sign out Safari on iOS"]')
+    await page.keyboard.press('Enter')
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=session-list] tbody tr').length === 1)
+    await page.waitForFunction(() => document.activeElement?.id === 'sessions', null, { timeout: 2000 })
     expect((await api('/api/profile', { token: elsewhere.body.token, baseURL: server.url })).status).toBe(401)
 
     await page.click('button[aria-label="Sign out this browser"]')

@@ -80,6 +80,13 @@ describe('moderation and own data', () => {
     await expect(claimed.locator('[data-testid=report-claimed-by]').innerText()).resolves.toBe('· claimed by you')
     await expect(claimed.locator('[data-testid=report-claim]').count()).resolves.toBe(0)
     expect(new URL(adminPage.url()).searchParams.get('status')).toBeNull()
+    // Cancel, pressed from the keyboard, takes the resolve form away: Resolve has the keyboard back.
+    await claimed.locator('[data-testid=report-resolve]').focus()
+    await adminPage.keyboard.press('Enter')
+    await claimed.locator('[data-testid=report-resolve-form] button:has-text("Cancel")').focus()
+    await adminPage.keyboard.press('Enter')
+    await claimed.locator('[data-testid=report-resolve-form]').waitFor({ state: 'detached' })
+    await adminPage.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'report-resolve', null, { timeout: 2000 })
     await claimed.locator('[data-testid=report-resolve]').click()
     await claimed.locator('[data-testid=report-action]').selectOption('remove_upload')
     await claimed.locator('[data-testid=report-note]').fill('Spam, removed')

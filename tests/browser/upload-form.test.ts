@@ -188,6 +188,10 @@ describe('the new-upload form', () => {
     await paste(page, '#add-tags-input', 'a1, a2, a3, a4, a5, a6, a7')
     await page.waitForFunction(() => document.querySelectorAll('ul[aria-label="Chosen tags"] li').length === 5)
     await expect(page.innerText('.tag-input .field-error')).resolves.toBe('At most 10 tags per upload: “a6”, “a7” were not added')
+    // The box is marked wrong, and its description is the error, then its hint.
+    await expect(page.getAttribute('#add-tags-input', 'aria-invalid')).resolves.toBe('true')
+    await expect(page.evaluate(() => document.getElementById('add-tags-input')!.getAttribute('aria-describedby')!.split(' ')
+      .map(id => document.getElementById(id)?.textContent?.trim()))).resolves.toEqual(['At most 10 tags per upload: “a6”, “a7” were not added', expect.stringContaining('more allowed')])
     await tagSuggestionsSettled(page, 'add-tags-input')
     await page.click('button:has-text("Save tags")')
     expect(await tagNames(id)).toEqual(['first', 'red', 'green', 'blue', 'yellow'])

@@ -74,11 +74,16 @@ describe('My uploads', () => {
     await goto(page, '/my-uploads')
     await expect(page.locator('.upload-grid > li').count()).resolves.toBe(12)
     await expect(page.innerText('nav[aria-label=Pages]')).resolves.toContain('Page 1 of 2')
+    // The live region is empty as served, and a page load says nothing there.
+    const announced = () => page.locator('[data-testid=route-announcer]').textContent()
+    await expect(announced()).resolves.toBe('')
     await page.click('a[rel=next]')
     await page.waitForURL(url => url.searchParams.get('page') === '2')
     // The URL changes before the new page renders: wait for page 2's one card.
     await page.waitForFunction(() => document.querySelectorAll('.upload-grid > li').length === 1)
     await expect(page.locator('.upload-grid > li').count()).resolves.toBe(1)
+    // The page shown in place is said, as the page it shows.
+    await expect.poll(announced).toBe('Page 2 of 2')
     // The oldest is the private one.
     await expect(page.locator('.upload-grid .badge').innerText()).resolves.toBe('Private')
 
@@ -86,6 +91,7 @@ describe('My uploads', () => {
     await page.selectOption('#my-sort', 'name')
     await page.waitForURL(url => url.searchParams.get('sort') === 'name' && !url.searchParams.has('page'))
     await page.waitForFunction(() => document.querySelectorAll('.upload-grid > li').length === 12)
+    await expect.poll(announced).toBe('Page 1 of 2')
     await expect(page.locator('.upload-grid .description').first().innerText()).resolves.toBe('Link number 0')
     await expect(page.locator('.upload-grid > li').first().locator('.badge').innerText()).resolves.toBe('Private')
     // The public per-user page sorts the same way, without the private upload.

@@ -45,6 +45,17 @@ describe('search in Chromium', () => {
       .map(selector => page.locator(selector).boundingBox()))
     expect(count!.x - (heading!.x + heading!.width)).toBeLessThan(24)
     expect(row!.x + row!.width - (feed!.x + feed!.width)).toBeLessThan(1)
+
+    // Another search from the search page changes the results in place: they are said,
+    // and the new page title does not talk over them.
+    const announced = () => page.locator('[data-testid=route-announcer]').textContent()
+    await box.fill(`${TAG}-two`)
+    await box.press('Escape')
+    await box.press('Enter')
+    await page.getByText('1 upload', { exact: true }).waitFor()
+    await page.waitForFunction(title => document.title.startsWith(title), `Search: ${TAG}-two`)
+    await page.evaluate(() => new Promise(resolve => requestAnimationFrame(() => setTimeout(resolve))))
+    await expect(announced()).resolves.toBe(`1 result for ${TAG}-two`)
     expect(errors).toEqual([])
     await context.close()
   })

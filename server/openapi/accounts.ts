@@ -134,7 +134,7 @@ export default defineApiPaths({
       body: { json: ChangePasswordSchema },
       responses: {
         200: { description: 'Changed', schema: SuccessMessageSchema },
-        400: { description: '`Current password is incorrect`, `Passwords do not match`, password policy, `MFA code required`, `Invalid MFA code`' },
+        400: { description: '`Current password is incorrect`, `Passwords do not match`, `New password must differ from the current one`, password policy, `MFA code required`, `Invalid MFA code`' },
         ...unauthenticated,
         ...rateLimited,
       },

@@ -76,6 +76,10 @@ export const ChangePasswordSchema = v.pipe(
     mfaCode: OptionalMfaCodeSchema,
   }),
   v.forward(
+    v.partialCheck([['currentPassword'], ['newPassword']], input => input.newPassword !== input.currentPassword, 'New password must differ from the current one'),
+    ['newPassword'],
+  ),
+  v.forward(
     v.partialCheck([['newPassword'], ['confirmPassword']], input => input.newPassword === input.confirmPassword, 'Passwords do not match'),
     ['confirmPassword'],
   ),

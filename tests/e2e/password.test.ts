@@ -40,6 +40,16 @@ describe('POST /api/auth/change-password', () => {
     expect((await login(user.email, user.password)).status).toBe(200)
   })
 
+  it('refuses the current password as the new one, and ends no session', async () => {
+    const user = await registerUser()
+    const other = await loginToken(user)
+    const response = await change(user.token, { currentPassword: user.password, newPassword: user.password, confirmPassword: user.password })
+    expect(response.status).toBe(400)
+    expect(response.body).toMatchObject({ statusCode: 400, statusMessage: 'Bad Request', message: 'New password must differ from the current one' })
+    expect((await api('/api/profile', { token: other })).status).toBe(200)
+    expect((await login(user.email, user.password)).status).toBe(200)
+  })
+
   it('answers 401 without a session, before looking at the body', async () => {
     const response = await change(undefined, {})
     expect(response.status).toBe(401)

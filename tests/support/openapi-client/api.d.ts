@@ -4156,7 +4156,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Current password is incorrect`, `Passwords do not match`, password policy, `MFA code required`, `Invalid MFA code` */
+            /** @description `Current password is incorrect`, `Passwords do not match`, `New password must differ from the current one`, password policy, `MFA code required`, `Invalid MFA code` */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -116,6 +116,12 @@ describe('the new-upload form', () => {
     await goto(adminPage, `/upload/${id}`)
     await expect(adminPage.innerText('#manage-title')).resolves.toBe('Moderate')
     await expect(adminPage.locator('[data-testid=toggle-privacy]').count()).resolves.toBe(0)
+    // Asked from the keyboard: Cancel has it while it asks, the button again after.
+    await adminPage.focus('button:has-text("Delete upload")')
+    await adminPage.keyboard.press('Enter')
+    await adminPage.waitForFunction(() => document.activeElement?.closest('[role=group]')?.getAttribute('aria-label') === 'Confirm deletion' && document.activeElement.textContent?.trim() === 'Cancel', null, { timeout: 2000 })
+    await adminPage.keyboard.press('Enter')
+    await adminPage.waitForFunction(() => document.activeElement?.textContent?.trim() === 'Delete upload', null, { timeout: 2000 })
     await adminPage.click('button:has-text("Delete upload")')
     await adminPage.click('[data-testid=confirm-delete]')
     await adminPage.waitForURL(url => url.pathname === '/')

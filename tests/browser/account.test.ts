@@ -209,6 +209,16 @@ describe('account flows in the browser', () => {
     await page.waitForURL(url => url.pathname === '/forgot-password')
     await goto(page, '/reset-password')
     await expect(page.innerText('[role=alert]')).resolves.toContain('This page needs the link from your reset e-mail.')
+
+    // The token's check failed (offline a moment): the page offers the code's field on request, and
+    // the keyboard goes on in it as its button goes.
+    await page.route('**/api/auth/reset-password/check', route => route.abort())
+    await goto(page, `/reset-password?token=${'1'.repeat(64)}`)
+    const ask = page.locator('button:has-text("My account uses two-step verification")')
+    await ask.focus()
+    await page.keyboard.press('Enter')
+    await page.waitForFunction(() => document.activeElement?.id === 'mfa-code')
+    await expect(ask.count()).resolves.toBe(0)
     await context.close()
   })
 

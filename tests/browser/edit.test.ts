@@ -145,6 +145,22 @@ describe('editing an upload', () => {
     await page.click('[data-testid=edit-form] button:has-text("Cancel")')
     await reload()
     await expect(form.count()).resolves.toBe(0)
+
+    // A save carried out whose answer was lost, sent again: the 412 it meets is its own revision, so it is saved.
+    let patches = 0
+    await page.route(`**/api/upload/${id}`, async (route) => {
+      if (route.request().method() !== 'PATCH' || patches++ > 0) return route.fallback()
+      await route.fetch()
+      await route.abort('connectionreset')
+    })
+    await page.click('[data-testid=edit-upload]')
+    await page.fill('#edit-description', 'Saved, answer lost')
+    await page.click('[data-testid=edit-form] button[type=submit]')
+    await expect(page.locator('[data-testid=edit-error]').innerText()).resolves.toBe('Could not reach the server. Check your connection.')
+    await page.click('[data-testid=edit-form] button[type=submit]')
+    await form.waitFor({ state: 'detached' })
+    await expect(page.innerText('[data-testid=upload-description]')).resolves.toBe('Saved, answer lost')
+    expect((await fetchUpload(id)).body).toMatchObject({ description: 'Saved, answer lost', revision: 4 })
     await context.close()
   })
 })

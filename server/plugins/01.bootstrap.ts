@@ -30,6 +30,7 @@ export default defineNitroPlugin((nitroApp) => {
 const RECLAIM_AFTER_MS = 15 * 60_000
 
 async function start(): Promise<void> {
+  checkSettings()
   checkLogFormat()
   ensureDataDirs()
   const media = mediaStore()

@@ -76,7 +76,7 @@ export default defineNitroPlugin((nitroApp) => {
   const paramRoutes: ParamRoute[] = []
   const problem = nitroInternalsProblem(nitroApp)
   if (problem) console.warn(`[fast-path] off: ${problem}; every request takes Nitro's pipeline`)
-  const enabled = useRuntimeConfig().apiFastPath !== false && !problem
+  const enabled = settingOn(useRuntimeConfig().apiFastPath) && !problem
   // The hot routes, whose records say `fast` (server/utils/route-table.ts): the public lists,
   // whose answers the list cache keeps (server/services/list-cache.ts), the pictures every card
   // asks for, and the writes held to a minimal twin (docs/performance.md, "The writes, each

@@ -33,7 +33,7 @@ export function s3Settings(values: { endpoint?: unknown, region?: unknown, bucke
     bucket: text(values.bucket),
     accessKeyId: text(values.accessKeyId),
     secretAccessKey: text(values.secretAccessKey),
-    forcePathStyle: text(values.forcePathStyle).toLowerCase() !== 'false',
+    forcePathStyle: !/^(?:false|0)$/i.test(text(values.forcePathStyle)),
     answerSeconds: text(values.answerSeconds) === '' ? DEFAULT_ANSWER_MS / 1000 : Number(text(values.answerSeconds)),
   }
   if (!settings.bucket) throw new Error('Media in S3 need NUXT_S3_BUCKET')

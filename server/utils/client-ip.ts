@@ -1,6 +1,7 @@
 import type { H3Event } from 'h3'
 import ipaddr from 'ipaddr.js'
 import { requestHeader } from './request-header'
+import { settingOn } from './settings'
 
 /**
  * The client's key for rate limits and anonymous-vote hashes: its address in
@@ -12,7 +13,7 @@ export function clientIp(event: H3Event): string {
   return clientAddressKey({
     socketAddress: event.node.req.socket?.remoteAddress,
     forwardedFor: requestHeader(event, 'x-forwarded-for'),
-    trustProxy: Boolean(useRuntimeConfig().trustProxy),
+    trustProxy: settingOn(useRuntimeConfig().trustProxy),
   })
 }
 

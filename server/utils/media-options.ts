@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { fsMediaStore, type MediaStore } from '../services/media-store'
 import { s3MediaStore, s3Settings } from '../services/media-store-s3'
 import type { MediaOptions } from '../services/uploads'
+import { settingOn } from './settings'
 
 let store: MediaStore | undefined
 let tmpDir: string | undefined
@@ -25,5 +26,5 @@ export function mediaOptions(): MediaOptions {
     tmpDir = dataPath('tmp')
     mkdirSync(tmpDir, { recursive: true })
   }
-  return { store: mediaStore(), tmpDir, allowPrivateFetch: String(useRuntimeConfig().imageFetchAllowPrivate) === 'true' }
+  return { store: mediaStore(), tmpDir, allowPrivateFetch: settingOn(useRuntimeConfig().imageFetchAllowPrivate) }
 }

@@ -4,6 +4,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import { SESSION_COOKIE } from '../services/sessions'
 import { isInProcessRequest } from './in-process'
 import { routeRecord } from './route-table'
+import { settingOn } from './settings'
 
 export type RateLimitCategory = 'auth' | 'upload' | 'vote' | 'anonVote' | 'comment' | 'general'
 
@@ -102,7 +103,7 @@ export interface RateLimitCount {
  * are atomic inside rate-limiter-flexible.
  */
 export async function countRateLimit(event: H3Event, category: RateLimitCategory, key: string): Promise<RateLimitCount | null> {
-  if (!useRuntimeConfig().rateLimit.enabled || isInProcessRequest(event)) return null
+  if (!settingOn(useRuntimeConfig().rateLimit.enabled) || isInProcessRequest(event)) return null
   const current = limiter(category)
   let result: RateLimiterRes
   let limited = false
@@ -146,7 +147,7 @@ export async function enforceRateLimit(event: H3Event, category: RateLimitCatego
  * 429 with Retry-After and the error body.
  */
 export async function limitExports(event: H3Event, userId: string): Promise<void> {
-  if (!useRuntimeConfig().rateLimit.enabled || isInProcessRequest(event)) return
+  if (!settingOn(useRuntimeConfig().rateLimit.enabled) || isInProcessRequest(event)) return
   try {
     await limiter('export').consume(userId)
   }

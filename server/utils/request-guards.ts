@@ -1,6 +1,7 @@
 import type { H3Event } from 'h3'
 import { getRequestURL } from 'h3'
 import { requestHeader } from './request-header'
+import { settingOn } from './settings'
 
 /**
  * The checks every request passes before its handler, shared by the
@@ -35,7 +36,7 @@ export function refuseCrossSite(event: H3Event): void {
 function isOwnOrigin(event: H3Event, origin: string): boolean {
   const config = useRuntimeConfig()
   const site = new URL(config.public.siteUrl).origin
-  const trustProxy = Boolean(config.trustProxy)
+  const trustProxy = settingOn(config.trustProxy)
   const requested = getRequestURL(event, { xForwardedHost: trustProxy, xForwardedProto: trustProxy }).origin
   return origin === site || origin === requested
 }

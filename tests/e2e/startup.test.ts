@@ -97,6 +97,14 @@ describe('start-up fails closed', () => {
     ['a HOST that does not resolve', { HOST: 'no-such-host.invalid' }, '[start] cannot start: cannot resolve HOST no-such-host.invalid (ENOTFOUND)'],
     ['a PORT out of range', { PORT: '99999' }, '[start] cannot start: PORT must be a whole number from 0 to 65535, not "99999"'],
     ['a log format it does not know', { NUXT_LOG_FORMAT: 'prety' }, '[start] cannot start: NUXT_LOG_FORMAT must be json or pretty, not "prety"'],
+    // A flag read as yes whatever it said: any client could have named its own IP.
+    ['a flag that is neither true nor false', { NUXT_TRUST_PROXY: 'no' }, '[start] cannot start: NUXT_TRUST_PROXY must be true or false, not "no"'],
+    // Every /api request answered 500 with a limit of "abc"; a budget of "200ms" was no budget.
+    ['a rate limit that is no number', { NUXT_RATE_LIMIT_GENERAL_MAX: 'abc' }, '[start] cannot start: NUXT_RATE_LIMIT_GENERAL_MAX must be a whole number from 1 to 1000000, not "abc"'],
+    ['a search budget with a unit', { NUXT_SEARCH_BUDGET_MS: '200ms' }, '[start] cannot start: NUXT_SEARCH_BUDGET_MS must be a whole number from 0 to 60000, not "200ms"'],
+    // Registration created the account, then answered 500 making its session's cookie.
+    ['a site address that is no URL', { NUXT_PUBLIC_SITE_URL: 'notaurl' }, '[start] cannot start: NUXT_PUBLIC_SITE_URL must start with http:// or https://'],
+    ['a database address with a port out of range', { NUXT_DATABASE_URL: 'postgres://postgres@127.0.0.1:99999/postgres' }, '[start] cannot start: NUXT_DATABASE_URL is not a valid address (a port over 65535, a space, …)'],
   ])('exits non-zero with one line, given %s', async (_, env, line) => {
     const { code, output, answered } = await startExpectingFailure(dataDirWith(() => {}), undefined, env)
     expect(code).toBe(1)

@@ -110,6 +110,9 @@ describe.skipIf(!postgres || !NGINX)('two instances behind nginx, as the docs se
       .filter(line => line.includes('"through-nginx-1"')).map(line => JSON.parse(line) as Record<string, unknown>)
     await waitFor(() => logged().length === 1, 'the request\'s log line')
     expect(logged()[0]).toMatchObject({ route: '/api/tags', status: 200, clientIp: '127.0.0.2' })
+    // nginx's access log names the same id, the client's own here.
+    await waitFor(() => readFileSync(join(prefix, 'access.log'), 'utf8').includes('"GET /api/tags" 200'), 'nginx\'s access log line')
+    expect(readFileSync(join(prefix, 'access.log'), 'utf8').split('\n').filter(line => line.includes('"GET /api/tags"'))[0]).toMatch(/ through-nginx-1$/)
 
     // Without an id of its own the request carries nginx's, which the instance keeps.
     expect((await fetch(`${nginxUrl}/api/tags`)).headers.get('x-request-id')).toMatch(/^[0-9a-f]{32}$/)

@@ -64,8 +64,10 @@ export async function backupSite(site: SiteSettings, to: string): Promise<Backup
   const source = storeOf(site)
   await checkStore(source)
   const createdFolder = !existsSync(to)
-  // It will hold the secrets and every row: readable by its owner only, as the data dir's files are.
+  // It will hold the secrets and every row: readable by its owner only, as the data dir's files are,
+  // also when it was made beforehand (mkdir's mode applies only to a folder it makes).
   mkdirSync(to, { recursive: true, mode: 0o700 })
+  chmodSync(to, 0o700)
   try {
     return await interruptible(async (check) => {
       const takenAt = new Date().toISOString()

@@ -63,6 +63,9 @@ describe('npm run backup and npm run restore', () => {
       }
     })()
     const backupDir = join(work, 'backup')
+    // Made beforehand, readable by all: the backup makes it its owner's only.
+    mkdirSync(backupDir, { mode: 0o755 })
+    chmodSync(backupDir, 0o755)
     const sentBefore = await (async () => {
       while (sent < 5) await new Promise(r => setTimeout(r, 10))
       return sent

@@ -1,6 +1,7 @@
 import { runMigrations, type MigrationJournal } from '../database/migrate'
 import { sealPlainTotpSecrets, useTotpKey } from '../services/totp-secrets'
 import { reclaimUnfinishedUploads } from '../services/uploads'
+import { otherServersAlive } from '../utils/data-dir-peers'
 
 /**
  * First thing at start: data dir, media store (a bucket must exist and
@@ -33,6 +34,8 @@ async function start(): Promise<void> {
   checkSettings()
   checkLogFormat()
   ensureDataDirs()
+  // Asked before this server says it is alive there (server/plugins/temp-sweep.ts).
+  const sharedDataDir = otherServersAlive(dataPath())
   const media = mediaStore()
   // A bucket must exist and answer before the first request; the media folder was just made.
   if (media.shared) {
@@ -62,7 +65,8 @@ async function start(): Promise<void> {
   useTotpKey(secrets.totpKey)
   const sealed = await sealPlainTotpSecrets(db)
   if (sealed > 0) console.info(`[start] encrypted ${sealed} TOTP secret(s) stored before encryption at rest`)
-  // A bucket is shared: another instance's upload may be in flight, so only markers older than any upload are its.
-  const reclaimed = await reclaimUnfinishedUploads(db, media, media.shared ? RECLAIM_AFTER_MS : 0)
+  // A bucket is shared, and so is a data dir another live server uses (data-dir-peers.ts): another
+  // server's upload may be in flight, so only markers older than any upload are a crash's.
+  const reclaimed = await reclaimUnfinishedUploads(db, media, media.shared || sharedDataDir ? RECLAIM_AFTER_MS : 0)
   if (reclaimed > 0) console.info(`[start] removed the files of ${reclaimed} upload(s) a crash interrupted`)
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -37,5 +37,25 @@ describe('temporary files left by a crash are reclaimed at start', () => {
     for (const file of live) expect(existsSync(join(dataDir, file)), file).toBe(true)
     expect(readdirSync(join(dataDir, 'tmp'))).toEqual([])
     expect(server.output()).toContain('removed 8 temporary file(s)')
+  })
+
+  it('leaves the files of another server alive on the same data dir, unless untouched for 15 minutes', async () => {
+    // The first server is still running: an upload of its in flight, and a crash's leftover from long ago.
+    const live = join(dataDir, 'tmp/upload-1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f')
+    const old = join(dataDir, 'tmp/upload-9f8e7d6c-5b4a-4f3e-8d2c-1b0a9f8e7d6c')
+    writeFileSync(live, 'still being written')
+    writeFileSync(old, 'left by a crash')
+    const longAgo = new Date(Date.now() - 20 * 60_000)
+    utimesSync(old, longAgo, longAgo)
+    const second = await startServer({}, { dataDir })
+    try {
+      expect(existsSync(live)).toBe(true)
+      expect(existsSync(old)).toBe(false)
+      expect(second.output()).toContain('removed 1 temporary file(s)')
+    }
+    finally {
+      await second.stop()
+    }
+    rmSync(live)
   })
 })

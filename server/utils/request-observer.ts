@@ -30,6 +30,9 @@ export function observeRequest(event: H3Event, fastRoute?: string): string | und
   // Nitro's in-process calls (a page's API reads, Nuxt's error page render) use a mock request.
   if (!(req instanceof IncomingMessage)) return undefined
   const start = performance.now()
+  // Read once now, Node keeps it: a line written after the client went away (499) or at
+  // shutdown still names its address, not "unknown".
+  void req.socket?.remoteAddress
   const incoming = req.headers['x-request-id']
   const requestId = typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID()
   event.context.requestId = requestId

@@ -102,7 +102,7 @@ describe('media writes around a crash', () => {
       await expect.poll(() => filesIn(join(dataDir, 'tmp')), { timeout: 10_000 }).toEqual([])
       expect(await expectConsistentMedia(server)).toBe(1)
       // The request's log line says the client went away; nothing is logged as the server's error.
-      expect(server.output()).toMatch(/"method":"POST","route":"\/api\/upload","status":499/)
+      expect(server.output()).toMatch(/"method":"POST","route":"\/api\/upload","status":499,[^\n]*"clientIp":"127\.0\.0\.1"/)
       expect(server.output()).not.toContain('[api] internal error')
     }
     finally {

@@ -1,11 +1,9 @@
-import { existsSync } from 'node:fs'
-
 /**
- * Runs before 01.bootstrap, so it can still tell a first start (no SQLite
- * file yet; with PostgreSQL, no data dir yet) from a restart. Once the
- * start-up work is done, prints where the data lives and the address to
- * open: Nitro's own "Listening on" line shows the bound address, which for
- * the default HOST is `[::]` or 0.0.0.0, not one a browser opens.
+ * Once the start-up work is done, prints where the data lives and the
+ * address to open (Nitro's own "Listening on" line shows the bound address,
+ * which for the default HOST is `[::]` or 0.0.0.0, not one a browser
+ * opens), and on a first start (the database made from nothing, not a
+ * second instance's or a restored one) how to become admin.
  */
 export default defineNitroPlugin(() => {
   if (import.meta.dev || import.meta.prerender) return
@@ -18,14 +16,26 @@ export default defineNitroPlugin(() => {
   const config = useRuntimeConfig()
   const postgres = Boolean(config.databaseUrl)
   const https = Boolean(process.env.NITRO_SSL_CERT && process.env.NITRO_SSL_KEY)
-  const lines = startBanner({
+  const info = {
     dataDir: dataPath(),
     url: openUrl(process.env.NITRO_HOST || process.env.HOST, port, https ? 'https' : 'http'),
     siteUrl: String(config.public.siteUrl),
-    firstStart: !existsSync(postgres ? dataPath() : dataPath('app.sqlite')),
-    database: postgres ? 'postgresql' : 'sqlite',
+    database: postgres ? 'postgresql' as const : 'sqlite' as const,
     bucket: String(config.mediaStorage).trim().toLowerCase() === 's3' ? String(config.s3.bucket) : undefined,
-  })
+    redis: redisShown(String(config.redisUrl || '')),
+  }
   // Said once the start-up work is done: a start that fails ends with its own one line.
-  reportAfterStart(() => console.info(lines.join('\n')))
+  reportAfterStart(() => console.info(startBanner({ ...info, firstStart: databaseWasNew() }).join('\n')))
 })
+
+/** Where Redis is, without its password: `host:port`, or undefined when none is set. */
+function redisShown(url: string): string | undefined {
+  if (!url) return undefined
+  try {
+    const parsed = new URL(url)
+    return `${parsed.hostname}:${parsed.port || '6379'}`
+  }
+  catch {
+    return undefined
+  }
+}

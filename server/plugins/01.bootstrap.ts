@@ -57,6 +57,8 @@ async function start(): Promise<void> {
     files.set(entry.tag, typeof text === 'string' ? text : new TextDecoder().decode(text as Uint8Array))
   }
   const applied = await runMigrations(db, journal, tag => files.get(tag)!)
+  // Every migration applied now: the database was empty (a first start, not another instance's or a restore).
+  noteNewDatabase(applied === journal.entries.length)
   if (applied > 0) console.info(`[db] applied ${applied} migration(s) (${db.dialect})`)
   const secrets = await loadSecrets(db)
   // nuxt-auth-utils reads runtimeConfig.session.password per request, and Nitro

@@ -18,6 +18,8 @@ export interface StartInfo {
   database: 'sqlite' | 'postgresql'
   /** The bucket when media are kept in S3 (NUXT_MEDIA_STORAGE=s3); else media/ in the data dir. */
   bucket?: string
+  /** Redis's `host:port` when one is set (NUXT_REDIS_URL). */
+  redis?: string
 }
 
 /** What the server prints at start: where the data lives, what to open, and (first start) how to become admin. */
@@ -28,6 +30,7 @@ export function startBanner(info: StartInfo): string[] {
     ? `${info.dataDir} (${media}outbox/); database and secrets: PostgreSQL (NUXT_DATABASE_URL)`
     : `${info.dataDir} (database app.sqlite, ${media}outbox/, secrets.json)`
   if (info.bucket) where += `; media: bucket "${info.bucket}" (NUXT_MEDIA_STORAGE=s3)`
+  if (info.redis) where += `; Redis: ${info.redis} (NUXT_REDIS_URL)`
   if (!info.firstStart) return [`Does It Fuck? · data: ${where} · open ${info.url}`]
   return [
     'Does It Fuck? · first start',

@@ -31,6 +31,18 @@ export function markStarting(work: Promise<void>): void {
   })
 }
 
+let newDatabase = false
+
+/** Said by the start-up work: this start made the database's schema from nothing (a new site, not a restart or a restore). */
+export function noteNewDatabase(isNew: boolean): void {
+  newDatabase = isNew
+}
+
+/** Whether this start made the database from nothing (see noteNewDatabase). */
+export function databaseWasNew(): boolean {
+  return newDatabase
+}
+
 /** True once the start-up work recorded by `markStarting` is done (false before it is recorded). */
 export function isServerStarted(): boolean {
   return started

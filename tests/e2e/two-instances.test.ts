@@ -102,6 +102,12 @@ describe.skipIf(!postgres)('two instances on one PostgreSQL database, one Redis 
     }
   })
 
+  it('say "first start" on A alone (B finds the database A made), and both name their Redis', async () => {
+    expect(a.output()).toContain('Does It Fuck? · first start')
+    expect(b.output()).not.toContain('first start')
+    for (const server of [a, b]) expect(server.output()).toMatch(/; Redis: 127\.0\.0\.1:\d+ \(NUXT_REDIS_URL\)/)
+  })
+
   it('keep a visitor signed in on A signed in on B, and the other way round', async () => {
     const onB = await api('/api/profile', { token: alice.token, baseURL: b.url })
     expect(onB.status).toBe(200)

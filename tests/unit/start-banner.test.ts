@@ -28,4 +28,9 @@ describe('the address to open', () => {
       + 'media: bucket "dif-media" (NUXT_MEDIA_STORAGE=s3) · open http://localhost:3000'])
     expect(startBanner(info)[0]).toContain('/srv/data (media/, outbox/); database')
   })
+
+  it('names Redis by its address, never its password', () => {
+    const info = { dataDir: '/srv/data', url: 'http://localhost:3000', siteUrl: 'http://localhost:3000', firstStart: false, database: 'postgresql' as const }
+    expect(startBanner({ ...info, redis: '10.0.0.5:6379' })[0]).toContain('; Redis: 10.0.0.5:6379 (NUXT_REDIS_URL) · open')
+  })
 })

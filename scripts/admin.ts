@@ -130,7 +130,10 @@ async function main(argv: string[]): Promise<number> {
     }
   }
   const [command, rawEmail, ...rest] = argv
-  if ((command !== 'grant' && command !== 'revoke') || !rawEmail || rest.length > 0) {
+  if ((command !== 'grant' && command !== 'revoke') || !rawEmail || rest.length > 0 || rawEmail.startsWith('-')) {
+    // Say what was wrong before the usage: a command it does not know, or an option where the e-mail goes.
+    if (command && command !== 'grant' && command !== 'revoke') console.error(`admin: no command "${command}"`)
+    else if (rawEmail?.startsWith('-')) console.error(`admin: ${command} takes an e-mail, not "${rawEmail}"`)
     console.error(USAGE)
     return 2
   }

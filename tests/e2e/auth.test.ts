@@ -231,6 +231,7 @@ describe('admin CLI', () => {
 
   it('fails for an unknown e-mail and for bad usage', async () => {
     await expect(admin('grant', `nobody_${suffix()}@e2e.test`)).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('No account with the e-mail') })
-    await expect(admin('promote', 'x@e2e.test')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('Usage: npm run admin') })
+    await expect(admin('promote', 'x@e2e.test')).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/^admin: no command "promote"\nUsage: npm run admin/) })
+    await expect(admin('grant', '--fix')).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/^admin: grant takes an e-mail, not "--fix"\nUsage: npm run admin/) })
   })
 })

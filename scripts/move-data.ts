@@ -109,7 +109,8 @@ async function countAll(db: Executor): Promise<Map<string, number>> {
 export interface MoveReport {
   rows: { table: string, source: number, target: number }[]
   /** `checked`: images whose SHA-256 matches their row, where they now live; `copied`: objects put into the bucket; `made`: sizes made on the way. */
-  media: { checked: number, missing: string[], mismatched: string[], copied: number, made: number, where: string }
+  /** `where` the files were checked (the bucket they were copied to, or the data dir's media); `from` the data dir's media. */
+  media: { checked: number, missing: string[], mismatched: string[], copied: number, made: number, where: string, from: string }
   secrets: number
 }
 
@@ -222,7 +223,7 @@ export async function moveData(options: { dataDir: string, to: string, s3?: S3Se
     const secretsFile = join(options.dataDir, 'secrets.json')
     const secrets = existsSync(secretsFile) ? readSecretsFile(readFileSync(secretsFile, 'utf8'), secretsFile) : {}
     if (bucket) await refuseNonEmptyBucket(bucket)
-    const media: MoveReport['media'] = { checked: 0, missing: [], mismatched: [], copied: 0, made: 0, where: bucket?.name ?? mediaDir }
+    const media: MoveReport['media'] = { checked: 0, missing: [], mismatched: [], copied: 0, made: 0, where: bucket?.name ?? mediaDir, from: mediaDir }
     // One read transaction: every table is read as of its first statement, whatever the live site writes meanwhile.
     source.sqlite.exec('BEGIN DEFERRED')
     snapshot = true
@@ -301,7 +302,7 @@ async function main(): Promise<number> {
   const damaged = report.media.missing.length + report.media.mismatched.length
   if (damaged === 0) return 0
   // The rows are in the target: a run again would be refused. The files were so in the data dir before the move.
-  console.warn(`The move is done: the target holds every row. ${damaged} image file(s) in ${report.media.where} were missing or differ from their upload (listed above); restore them from a backup (npm run admin -- media-check lists them again).`)
+  console.warn(`The move is done: the target holds every row. ${damaged} image file(s) in ${report.media.from} were missing or differ from their upload (listed above); restore them from a backup (npm run admin -- media-check lists them again).`)
   return 3
 }
 

@@ -122,6 +122,7 @@ describe.skipIf(!postgres || !NGINX)('two instances behind nginx, as the docs se
     expect(almost.status).toBe(400)
     const tooLarge = await api('/api/upload', { method: 'POST', token: user.token, baseURL: nginxUrl, body: uploadForm({ upload_type: 'image', description: 'too big' }, { data: randomBytes(12 * 1024 * 1024), name: 'huge.png', type: 'image/png' }) })
     expect(tooLarge.status).toBe(413)
+    expect(tooLarge.body).toEqual({ statusCode: 413, statusMessage: 'Content Too Large', message: 'File too large (max 10 MB)' })
   })
 
   it('loses no request while each instance in turn is stopped with SIGTERM and started again', async () => {

@@ -23,7 +23,7 @@ export default defineApiPaths({
         200: { description: 'Logged in (`user`, `token`, `mfaRequired: false`), or `{ mfaRequired: true }`', schema: AuthResponseSchema, headers: { 'Set-Cookie': 'auth-token=<jwt>; HttpOnly; SameSite=Lax; Path=/; Max-Age=86400' } },
         201: { description: 'Registered and logged in', schema: AuthResponseSchema, headers: { 'Set-Cookie': 'auth-token=<jwt>; HttpOnly; SameSite=Lax; Path=/; Max-Age=86400' } },
         400: { description: 'Invalid fields' },
-        401: { description: '`Invalid email or password`, `Invalid MFA code` or `This backup code was already used`' },
+        401: { description: '`Invalid email or password` or `Invalid MFA code`' },
         409: { description: '`Email already registered` or `Username already taken`' },
         ...rateLimited,
       },
@@ -119,7 +119,7 @@ export default defineApiPaths({
       body: { json: MfaDisableSchema },
       responses: {
         200: { description: 'MFA is off', schema: MfaStateSchema },
-        400: { description: '`Password is incorrect`, `Invalid MFA code`, `This backup code was already used` or `MFA is not enabled`' },
+        400: { description: '`Password is incorrect`, `Invalid MFA code` or `MFA is not enabled`' },
         ...unauthenticated,
         ...rateLimited,
       },
@@ -134,7 +134,7 @@ export default defineApiPaths({
       body: { json: ChangePasswordSchema },
       responses: {
         200: { description: 'Changed', schema: SuccessMessageSchema },
-        400: { description: '`Current password is incorrect`, `Passwords do not match`, `New password must differ from the current one`, password policy, `MFA code required`, `Invalid MFA code`, `This backup code was already used`' },
+        400: { description: '`Current password is incorrect`, `Passwords do not match`, `New password must differ from the current one`, password policy, `MFA code required`, `Invalid MFA code`' },
         ...unauthenticated,
         ...rateLimited,
       },

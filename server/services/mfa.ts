@@ -110,51 +110,26 @@ async function consumeTotp(db: Executor, userId: string, stored: string, code: s
   return result.changes === 1
 }
 
-/**
- * How an MFA code was taken: `ok` (accepted, and used up), `spent` (one of the user's
- * backup codes, used before) or `wrong` (anything else, MFA off included).
- */
-export type MfaCheck = 'ok' | 'spent' | 'wrong'
-
-/** What a backup code used before is refused with, once the password was checked (docs/behaviour.md, Accounts). */
-export const SPENT_BACKUP_CODE = 'This backup code was already used'
-
-/** Marks an unused backup code of the user as used; `spent` when it was used before. */
-async function consumeBackupCode(db: Executor, userId: string, code: string, now: number): Promise<MfaCheck> {
-  if (!BACKUP_PATTERN.test(normaliseBackupCode(code))) return 'wrong'
-  const hash = hashBackupCode(code)
+/** Marks an unused backup code of the user as used; false when there is none. */
+async function consumeBackupCode(db: Executor, userId: string, code: string, now: number): Promise<boolean> {
+  if (!BACKUP_PATTERN.test(normaliseBackupCode(code))) return false
   const result = await db.run(sql`UPDATE mfa_backup_codes SET used_at = ${new Date(now).toISOString()}
-    WHERE user_id = ${userId} AND code_hash = ${hash} AND used_at IS NULL`)
-  if (result.changes === 1) return 'ok'
-  const spent = await db.get(sql`SELECT 1 AS spent FROM mfa_backup_codes WHERE user_id = ${userId} AND code_hash = ${hash}`)
-  return spent ? 'spent' : 'wrong'
+    WHERE user_id = ${userId} AND code_hash = ${hashBackupCode(code)} AND used_at IS NULL`)
+  return result.changes === 1
 }
 
 /**
  * The MFA check of a user with MFA on: a TOTP code (each accepted once) or an
- * unused backup code (consumed). A caller that checked the password first may say
- * that a code was `spent`; any other says only that it was wrong (verifyMfaCode).
- */
-export async function checkMfaCode(db: Executor, userId: string, code: string, now = Date.now()): Promise<MfaCheck> {
-  const row = await mfaRow(db, userId)
-  if (!row?.mfa_enabled || !row.mfa_secret) return 'wrong'
-  const trimmed = code.trim()
-  if (TOTP_PATTERN.test(trimmed)) return await consumeTotp(db, userId, row.mfa_secret, trimmed, now) ? 'ok' : 'wrong'
-  return consumeBackupCode(db, userId, trimmed, now)
-}
-
-/**
- * checkMfaCode as true or false: false when MFA is off or the code is wrong or spent.
- * Used by reset-password, the OAuth MFA step and account deletion, which checked no
- * password before the code.
+ * unused backup code (consumed). False when MFA is off or the code is wrong.
+ * Used by login, change-password, reset-password, MFA disable and the OAuth MFA step.
  */
 export async function verifyMfaCode(db: Executor, userId: string, code: string, now = Date.now()): Promise<boolean> {
-  return await checkMfaCode(db, userId, code, now) === 'ok'
-}
-
-/** The message a refused code gets: a spent backup code is named only after the password was checked. */
-export function mfaRefusal(check: Exclude<MfaCheck, 'ok'>, afterPassword: boolean): string {
-  return check === 'spent' && afterPassword ? SPENT_BACKUP_CODE : 'Invalid MFA code'
+  const row = await mfaRow(db, userId)
+  if (!row?.mfa_enabled || !row.mfa_secret) return false
+  const trimmed = code.trim()
+  return TOTP_PATTERN.test(trimmed)
+    ? consumeTotp(db, userId, row.mfa_secret, trimmed, now)
+    : consumeBackupCode(db, userId, trimmed, now)
 }
 
 /** True when the user has MFA on (so login and password changes need a code). */
@@ -164,14 +139,12 @@ export async function isMfaEnabled(db: Executor, userId: string): Promise<boolea
 
 /**
  * Throws the 400 the password endpoints answer when MFA is on and the code is
- * missing (`MFA code required`) or wrong (`Invalid MFA code`; a spent backup code
- * is named when `afterPassword`: the caller checked the password first).
+ * missing (`MFA code required`) or wrong (`Invalid MFA code`).
  */
-export async function requireMfaCode(db: Executor, userId: string, code: string | undefined, now = Date.now(), { afterPassword = false } = {}): Promise<void> {
+export async function requireMfaCode(db: Executor, userId: string, code: string | undefined, now = Date.now()): Promise<void> {
   if (!await isMfaEnabled(db, userId)) return
   if (!code) throw apiError(400, 'MFA code required')
-  const check = await checkMfaCode(db, userId, code, now)
-  if (check !== 'ok') throw apiError(400, mfaRefusal(check, afterPassword))
+  if (!await verifyMfaCode(db, userId, code, now)) throw apiError(400, 'Invalid MFA code')
 }
 
 /** Confirms a pending setup with a TOTP code from the authenticator and turns MFA on. */
@@ -195,8 +168,7 @@ export async function disableMfa(db: Executor, userId: string, input: { password
   if (!await isMfaEnabled(db, userId)) throw apiError(400, 'MFA is not enabled')
   const { password_hash: passwordHash } = (await db.get<{ password_hash: string | null }>(sql`SELECT password_hash FROM users WHERE id = ${userId}`))!
   if (!await verifyPassword(passwordHash, input.password)) throw apiError(400, 'Password is incorrect')
-  const check = await checkMfaCode(db, userId, input.mfaCode, now)
-  if (check !== 'ok') throw apiError(400, mfaRefusal(check, true))
+  if (!await verifyMfaCode(db, userId, input.mfaCode, now)) throw apiError(400, 'Invalid MFA code')
   await db.transaction(async (tx) => {
     await tx.run(sql`UPDATE users SET mfa_enabled = 0, mfa_secret = NULL, mfa_last_step = NULL WHERE id = ${userId}`)
     await tx.run(sql`DELETE FROM mfa_backup_codes WHERE user_id = ${userId}`)

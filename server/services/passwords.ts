@@ -29,7 +29,7 @@ export async function changePassword(
     await requireLiveSession(db, actor)
     throw apiError(400, 'Current password is incorrect')
   }
-  await requireMfaCode(db, actor.id, input.mfaCode, now, { afterPassword: true })
+  await requireMfaCode(db, actor.id, input.mfaCode, now)
   const passwordHash = await hashPassword(input.newPassword)
   await db.transaction(async (tx) => {
     // A reset (or another change) may have completed while the hash was computed:

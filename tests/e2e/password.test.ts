@@ -67,10 +67,6 @@ describe('POST /api/auth/change-password', () => {
     expect(wrong.body.message).toBe('Invalid MFA code')
     const ok = await change(user.token, { ...body, mfaCode: user.backupCodes[0] })
     expect(ok.status).toBe(200)
-    // The password was checked first: a backup code used before is named.
-    const spent = await change(user.token, { currentPassword: 'a brand new secret', newPassword: 'another new secret', confirmPassword: 'another new secret', mfaCode: user.backupCodes[0] })
-    expect(spent.status).toBe(400)
-    expect(spent.body.message).toBe('This backup code was already used')
   })
 })
 
@@ -168,12 +164,6 @@ describe('POST /api/auth/reset-password', () => {
     const wrong = await reset({ token, password: 'reset to this one', mfaCode: '000000' })
     expect(wrong.status).toBe(400)
     expect(wrong.body.message).toBe('Invalid MFA code')
-    // No password was checked: a backup code used before is only a wrong code here.
-    const signedIn = await api('/api/auth', { method: 'POST', body: { action: 'login', email: user.email, password: user.password, mfaCode: user.backupCodes[1] } })
-    expect(signedIn.status).toBe(200)
-    const spent = await reset({ token, password: 'reset to this one', mfaCode: user.backupCodes[1] })
-    expect(spent.status).toBe(400)
-    expect(spent.body.message).toBe('Invalid MFA code')
     const ok = await reset({ token, password: 'reset to this one', mfaCode: user.backupCodes[0] })
     expect(ok.status).toBe(200)
     expect((await api('/api/profile', { token: user.token })).status).toBe(401)

@@ -1,7 +1,7 @@
 import { setResponseStatus } from 'h3'
 import { AuthSchema } from '#shared/schemas/auth'
 import { findAccountByEmail, registerAccount, syncAdminFlag, verifyPassword } from '../../services/accounts'
-import { checkMfaCode, mfaRefusal } from '../../services/mfa'
+import { verifyMfaCode } from '../../services/mfa'
 
 /** POST /api/auth: `action: "register"` (201) or `action: "login"`. */
 export default defineEventHandler(async (event) => {
@@ -24,9 +24,7 @@ export default defineEventHandler(async (event) => {
   if (account.mfa_enabled) {
     // Without a code the client is asked for one; no session is started yet.
     if (!input.mfaCode) return { mfaRequired: true }
-    // The password was checked first: a spent backup code may be named (docs/behaviour.md, Accounts).
-    const check = await checkMfaCode(db, account.id, input.mfaCode)
-    if (check !== 'ok') throw unauthorized(mfaRefusal(check, true))
+    if (!await verifyMfaCode(db, account.id, input.mfaCode)) throw unauthorized('Invalid MFA code')
   }
   await syncAdminFlag(db, account.id, account.email, adminEmails())
   const token = await startSession(event, account.id)

@@ -4067,7 +4067,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Invalid email or password`, `Invalid MFA code` or `This backup code was already used` */
+            /** @description `Invalid email or password` or `Invalid MFA code` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4156,7 +4156,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Current password is incorrect`, `Passwords do not match`, `New password must differ from the current one`, password policy, `MFA code required`, `Invalid MFA code`, `This backup code was already used` */
+            /** @description `Current password is incorrect`, `Passwords do not match`, `New password must differ from the current one`, password policy, `MFA code required`, `Invalid MFA code` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4380,7 +4380,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Password is incorrect`, `Invalid MFA code`, `This backup code was already used` or `MFA is not enabled` */
+            /** @description `Password is incorrect`, `Invalid MFA code` or `MFA is not enabled` */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -19,11 +19,17 @@ export default defineNitroPlugin((nitroApp) => {
   process.env.NITRO_SHUTDOWN_TIMEOUT ||= '10000'
   exitOnListenError()
   markStarting(start())
+  // An operator sees when a stop began and when it was done (docs/operations.md, Signals).
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => console.info(`[stop] ${signal}: no new connections; finishing the requests in flight (at most ${Number(process.env.NITRO_SHUTDOWN_TIMEOUT) / 1000} s)`))
+  }
   nitroApp.hooks.hook('close', async () => {
     // First, while the requests the wait cut off are still known as such.
     logRequestsCutAtShutdown()
     await closeDB()
     await closeRedis()
+    flushLog()
+    console.info('[stop] stopped: requests done, pools closed')
   })
 })
 

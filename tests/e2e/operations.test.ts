@@ -90,6 +90,9 @@ describe('SIGTERM', () => {
     expect(JSON.parse(finished.body).upload.description).toBe('sent across a shutdown')
     await expect(fetch(`${server.url}/api/health`)).rejects.toThrow()
     expect(await exited).toBe(0)
+    // The log says when the stop began and when it was done.
+    expect(server.output()).toContain('[stop] SIGTERM: no new connections; finishing the requests in flight (at most 10 s)')
+    expect(server.output()).toContain('[stop] stopped: requests done, pools closed')
   })
 })
 

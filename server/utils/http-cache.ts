@@ -80,10 +80,7 @@ export function applyHttpCache(event: H3Event, response: { body?: unknown }): vo
   if (event.method !== 'GET' || !event.path.startsWith('/api/') || getResponseStatus(event) !== 200) return
   const body = response.body
   if (body === null || body === undefined || typeof body !== 'object' || Buffer.isBuffer(body) || isStream(body)) return
-  const control = getResponseHeader(event, 'cache-control')
-  // Never kept, so never compared (GET /api/health): no ETag, and never a 304 a monitor would count as down.
-  if (control === 'no-store') return
-  if (!control) setResponseHeader(event, 'Cache-Control', CACHE_POLICIES[cachePolicyFor(event)])
+  if (!getResponseHeader(event, 'cache-control')) setResponseHeader(event, 'Cache-Control', CACHE_POLICIES[cachePolicyFor(event)])
   const answer = serialised(body)
   const { json, etag } = answer
   if (answer.compressed) event.context.keptAnswer = answer

@@ -212,7 +212,7 @@ export const UPLOAD_ANSWER_MS = 180_000
 /** What the upload form says when the watchdog ends an upload. */
 export const UPLOAD_STALL_MESSAGES = {
   stalled: 'The upload made no progress for a minute and was stopped. Check your connection and try again.',
-  unanswered: 'The server has not answered for 3 minutes. Look in My uploads before sending it again: it may have been saved.',
+  unanswered: 'The server has not answered for 3 minutes. It may have been saved: sending it again will not make a second one.',
 } as const
 
 /**

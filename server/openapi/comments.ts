@@ -42,7 +42,7 @@ export default defineApiPaths({
         400: { description: 'A bad body, `The parent comment belongs to another upload`, `Cannot reply to a deleted comment`, or an Idempotency-Key that is not 1 to 255 visible ASCII characters' },
         401: { description: 'Not authenticated' },
         404: { description: '`Upload not found`, or `Comment not found` for the parent' },
-        422: { description: '`This Idempotency-Key was sent with a different request`' },
+        409: { description: '`This Idempotency-Key was sent with a different request`' },
         429: limited,
       },
     },

@@ -11,10 +11,9 @@ const createResponses = {
   201: { description: 'Created (or, sent again with its Idempotency-Key, the first answer); the full object is at GET /api/upload/{id}', schema: UploadCreatedSchema, headers: { 'Idempotent-Replayed': '`true` when this is the answer kept for the Idempotency-Key' } },
   400: { description: 'Invalid field, unsupported or corrupt image (or one that takes too long to process), image over 50 megapixels, animation over 500 frames, image_url that could not be fetched, or an Idempotency-Key that is not 1 to 255 visible ASCII characters' },
   401: { description: 'Not authenticated' },
-  409: { description: 'The image was already uploaded (public, or one of the caller\'s own)', schema: DuplicateUploadSchema },
+  409: { description: 'The image was already uploaded (public, or one of the caller\'s own), with `existingUploadId`; or `This Idempotency-Key was sent with a different request`, without it', schema: DuplicateUploadSchema },
   451: { description: '`This image is not allowed here`: an admin banned it (the same image, or a near copy); nothing is stored' },
   413: { description: 'File over 10 MB' },
-  422: { description: '`This Idempotency-Key was sent with a different request`' },
   429: rateLimited,
   503: { description: 'Image processing is busy (its queue is full), or the media storage (an S3 bucket) does not answer: try again later', headers: { 'Retry-After': 'Seconds after which to try again' } },
 }

@@ -18,7 +18,8 @@ export type KeepAnswer = (tx: Executor, answer: unknown) => Promise<void>
 /** Thrown by keepAnswer when the key's answer was kept meanwhile, by the same request sent twice at once. */
 export class RequestKeyTaken extends Error {}
 
-export const reusedKeyError = () => apiError(422, 'This Idempotency-Key was sent with a different request')
+export const REUSED_KEY_MESSAGE = 'This Idempotency-Key was sent with a different request'
+export const reusedKeyError = () => apiError(409, REUSED_KEY_MESSAGE)
 
 /** The fingerprint of a request: its method, its path (no query) and what it sent, validated. */
 export function requestFingerprint(method: string, path: string, sent: unknown): string {
@@ -29,7 +30,7 @@ const cutoff = () => new Date(Date.now() - REQUEST_KEY_TTL_MS).toISOString()
 
 /**
  * The answer kept for `request`'s key (undefined when there is none, or it
- * is a day old); 422 when the key was sent before with another request.
+ * is a day old); 409 when the key was sent before with another request.
  */
 export async function keptAnswer(db: Executor, request: KeyedRequest): Promise<unknown> {
   const row = await db.get<{ fingerprint: string, answer: string }>(sql`SELECT fingerprint, answer FROM request_keys
@@ -37,6 +38,11 @@ export async function keptAnswer(db: Executor, request: KeyedRequest): Promise<u
   if (!row) return undefined
   if (row.fingerprint !== request.fingerprint) throw reusedKeyError()
   return JSON.parse(row.answer) as unknown
+}
+
+/** Whether `userId`'s `key` has an answer kept (less than a day old), whatever request it was for. */
+export async function keyKept(db: Executor, userId: string, key: string): Promise<boolean> {
+  return (await db.get(sql`SELECT 1 AS kept FROM request_keys WHERE user_id = ${userId} AND key = ${key} AND created_at >= ${cutoff()}`)) !== undefined
 }
 
 /**

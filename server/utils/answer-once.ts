@@ -1,7 +1,7 @@
 import type { H3Event } from 'h3'
 import * as v from 'valibot'
 import { badRequest } from '../services/errors'
-import { keepAnswer, keptAnswer, requestFingerprint, RequestKeyTaken, reusedKeyError, type KeepAnswer, type KeyedRequest } from '../services/request-keys'
+import { keepAnswer, keptAnswer, keyKept, REUSED_KEY_MESSAGE, requestFingerprint, RequestKeyTaken, reusedKeyError, type KeepAnswer, type KeyedRequest } from '../services/request-keys'
 import { refundRateLimit } from './rate-limit'
 import { requestHeader } from './request-header'
 
@@ -12,7 +12,7 @@ const KEY = /^"?([\x21\x23-\x7E]{1,255})"?$/
 export const IdempotencyKeyHeaderSchema = v.object({
   'Idempotency-Key': v.optional(v.pipe(v.string(), v.regex(KEY), v.description(
     'Any unique value per new upload or comment (a random UUID), 1 to 255 visible ASCII characters. Sending the same request again with it within a day '
-    + 'answers what the first one answered (201, header `Idempotent-Replayed: true`) and creates nothing; the same key with a different request is a 422.'))),
+    + 'answers what the first one answered (201, header `Idempotent-Replayed: true`) and creates nothing; the same key with a different request is a 409.'))),
 })
 
 /** The request's Idempotency-Key, undefined when it sent none; 400 when it is not one. */
@@ -28,12 +28,13 @@ export function idempotencyKey(event: H3Event): string | undefined {
  * Runs a create once per Idempotency-Key (docs/behaviour.md, Sending again).
  * Without the header, `create` runs as it is. With it, an answer kept for
  * the key is replayed (`Idempotent-Replayed: true`, the create's status)
- * without running anything, and not counted in its rate limit; otherwise `create` runs and hands its answer to
+ * without running anything, and not counted in its rate limit (limitAccount
+ * looks the key up before counting); otherwise `create` runs and hands its answer to
  * `keep` inside its transaction. When `create` fails because the same
  * request, sent at the same time, committed first (its key, or an image
  * refused as a duplicate of its own), that request's answer is replayed.
  * `sent` is what the request sent, validated: the same key with anything
- * else is a 422.
+ * else is a 409.
  */
 export async function answerOnce<T>(event: H3Event, userId: string, sent: unknown, create: (keep: KeepAnswer | undefined) => Promise<T>): Promise<T> {
   const key = idempotencyKey(event)
@@ -46,17 +47,31 @@ export async function answerOnce<T>(event: H3Event, userId: string, sent: unknow
     return await create((tx, answer) => keepAnswer(tx, request, answer))
   }
   catch (error) {
-    const kept = await keptAnswer(db, request).catch(() => undefined)
+    let kept: unknown
+    try {
+      kept = await keptAnswer(db, request)
+    }
+    catch (lookup) {
+      // Kept meanwhile for another request: the same key sent at once with other fields.
+      if ((lookup as Error).message === REUSED_KEY_MESSAGE) throw lookup
+    }
     if (kept !== undefined) return await replayed(event, kept)
-    // The key was kept with another request between the first look and this one.
     if (error instanceof RequestKeyTaken) throw reusedKeyError()
     throw error
   }
 }
 
-/** A kept answer, sent again: it created nothing, so its point in UPLOAD or COMMENT is given back. */
+/** Whether the request's Idempotency-Key has a kept answer for `userId` (its replay is not counted in the rate limits). */
+export async function hasKeptAnswer(event: H3Event, userId: string): Promise<boolean> {
+  const key = idempotencyKey(event)
+  return key !== undefined && await keyKept(useDB(), userId, key)
+}
+
+/** A kept answer, sent again: it created nothing, so it is not counted in UPLOAD or COMMENT, nor as a create in the metrics. */
 async function replayed<T>(event: H3Event, answer: unknown): Promise<T> {
   event.node.res.setHeader('idempotent-replayed', 'true')
+  event.context.replayed = true
+  // Kept meanwhile by the same request sent at once: this one was counted before it knew.
   await refundRateLimit(event)
   return answer as T
 }

@@ -2,6 +2,7 @@ import type { H3Event } from 'h3'
 import { getCookie, setResponseHeader } from 'h3'
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
 import { SESSION_COOKIE } from '../services/sessions'
+import { hasKeptAnswer } from './answer-once'
 import { isInProcessRequest } from './in-process'
 import { routeRecord } from './route-table'
 import { settingOn } from './settings'
@@ -164,7 +165,8 @@ export async function limitExports(event: H3Event, userId: string): Promise<void
  * caller, by IP when it refuses them (no credential, or a junk cookie or
  * token), so that every such request counts once and a client cannot dodge
  * the limit with a made-up credential. Over the limit, the 429 is answered
- * instead of the 401.
+ * instead of the 401. A create whose Idempotency-Key has a kept answer is not
+ * counted (docs/behaviour.md, Sending again).
  */
 export async function limitAccount<A extends { id: string }>(event: H3Event, category: 'upload' | 'comment', authenticate: (event: H3Event) => Promise<A>): Promise<A> {
   let actor: A
@@ -175,7 +177,9 @@ export async function limitAccount<A extends { id: string }>(event: H3Event, cat
     await enforceRateLimit(event, category, `ip:${clientIp(event)}`)
     throw error
   }
-  await enforceRateLimit(event, category, actor.id)
+  // A create sent again with its Idempotency-Key is answered from what was kept, creating
+  // nothing: not counted, so a lost answer of the last allowed create still comes back.
+  if (!await hasKeptAnswer(event, actor.id)) await enforceRateLimit(event, category, actor.id)
   return actor
 }
 

@@ -124,7 +124,7 @@ function requestDone(event: H3Event, requestId: string, method: string, start: n
   // Cut by the server at shutdown: the status it had begun to send, or 503 if it sent nothing.
   const status = complete ? res.statusCode : stopping ? (res.headersSent ? res.statusCode : SERVER_STOPPED) : CLIENT_CLOSED
   const route = fastRoute ?? routeTemplate(event, status)
-  if (metricsEnabled()) count(route, method, status, seconds)
+  if (metricsEnabled()) count(route, method, status, seconds, event.context.replayed === true)
   logRequest({
     requestId,
     method,
@@ -147,7 +147,7 @@ interface Series { requests: Counter.Internal, duration: Histogram.Internal<'rou
  */
 const seriesByRoute = new Map<string, Map<string, Map<number, Series>>>()
 
-function count(route: string, method: string, status: number, seconds: number): void {
+function count(route: string, method: string, status: number, seconds: number, replayed: boolean): void {
   let byMethod = seriesByRoute.get(route)
   if (!byMethod) seriesByRoute.set(route, byMethod = new Map())
   let byStatus = byMethod.get(method)
@@ -159,7 +159,8 @@ function count(route: string, method: string, status: number, seconds: number): 
   }
   series.requests.inc()
   series.duration.observe(seconds)
-  if (method === 'POST') countOutcome(route, status)
+  // A create answered again from its Idempotency-Key made nothing (docs/behaviour.md, Sending again).
+  if (method === 'POST' && !replayed) countOutcome(route, status)
 }
 
 /** Votes and uploads, counted by the answer of the routes that make them (one place for the fast path and the pipeline). */

@@ -54,6 +54,19 @@ describe('Idempotency-Key', () => {
     expect(answers.filter(answer => answer.headers.get('idempotent-replayed') === 'true')).toHaveLength(7)
   })
 
+  it('refuses with 409 what arrives at once with the same key but other fields, and creates one upload', async () => {
+    const user = await registerUser()
+    const url = `https://example.com/${randomUUID()}`
+    const key = randomUUID()
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => postLink(user, key, { ...link(url), description: `Variant ${i % 2}` })))
+    const created = answers.filter(answer => answer.status === 201)
+    const refused = answers.filter(answer => answer.status !== 201)
+    expect(new Set(created.map(answer => answer.body.upload.description)).size).toBe(1)
+    expect(created).toHaveLength(3)
+    expect(refused.map(answer => [answer.status, answer.body.message])).toEqual(Array(3).fill([409, 'This Idempotency-Key was sent with a different request']))
+    expect(await uploadsAt(url)).toHaveLength(1)
+  })
+
   it('creates one image upload when the same file arrives many times at once', async () => {
     const user = await registerUser()
     const image = await randomImage('png')
@@ -71,16 +84,16 @@ describe('Idempotency-Key', () => {
     expect(later.body).toEqual(answers[0]!.body)
   })
 
-  it('refuses the same key with another request (422), a key that is not one (400), and keeps nothing of a failure', async () => {
+  it('refuses the same key with another request (409), a key that is not one (400), and keeps nothing of a failure', async () => {
     const user = await registerUser()
     const key = randomUUID()
     const url = `https://example.com/${randomUUID()}`
     expect((await postLink(user, key, link(url))).status).toBe(201)
     const changed = await postLink(user, key, { ...link(url), description: 'Changed meanwhile' })
-    expect(changed.status).toBe(422)
-    expect(errorBody(changed)).toEqual({ statusCode: 422, statusMessage: 'Unprocessable Content', message: 'This Idempotency-Key was sent with a different request' })
+    expect(changed.status).toBe(409)
+    expect(errorBody(changed)).toEqual({ statusCode: 409, statusMessage: 'Conflict', message: 'This Idempotency-Key was sent with a different request' })
     const elsewhere = await postComment(user, key, await seedUpload(user), { body: 'Same key, another path' })
-    expect(elsewhere.status).toBe(422)
+    expect(elsewhere.status).toBe(409)
     for (const bad of ['', 'has space', 'x'.repeat(256), 'naïve', '"unclosed']) {
       const refused = await postLink(user, bad, link(`https://example.com/${randomUUID()}`))
       expect(refused.status, bad).toBe(400)

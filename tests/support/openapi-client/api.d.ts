@@ -8313,7 +8313,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique value per new upload or comment (a random UUID), 1 to 255 visible ASCII characters. Sending the same request again with it within a day answers what the first one answered (201, header `Idempotent-Replayed: true`) and creates nothing; the same key with a different request is a 422. */
+                /** @description Any unique value per new upload or comment (a random UUID), 1 to 255 visible ASCII characters. Sending the same request again with it within a day answers what the first one answered (201, header `Idempotent-Replayed: true`) and creates nothing; the same key with a different request is a 409. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -8363,7 +8363,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The image was already uploaded (public, or one of the caller's own) */
+            /** @description The image was already uploaded (public, or one of the caller's own), with `existingUploadId`; or `This Idempotency-Key was sent with a different request`, without it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8374,15 +8374,6 @@ export interface operations {
             };
             /** @description File over 10 MB */
             413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `This Idempotency-Key was sent with a different request` */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8819,7 +8810,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique value per new upload or comment (a random UUID), 1 to 255 visible ASCII characters. Sending the same request again with it within a day answers what the first one answered (201, header `Idempotent-Replayed: true`) and creates nothing; the same key with a different request is a 422. */
+                /** @description Any unique value per new upload or comment (a random UUID), 1 to 255 visible ASCII characters. Sending the same request again with it within a day answers what the first one answered (201, header `Idempotent-Replayed: true`) and creates nothing; the same key with a different request is a 409. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8903,6 +8894,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `This Idempotency-Key was sent with a different request` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description JSON body over 1 MB */
             413: {
                 headers: {
@@ -8914,15 +8914,6 @@ export interface operations {
             };
             /** @description A body that is not application/json */
             415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `This Idempotency-Key was sent with a different request` */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9990,7 +9981,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique value per new upload or comment (a random UUID), 1 to 255 visible ASCII characters. Sending the same request again with it within a day answers what the first one answered (201, header `Idempotent-Replayed: true`) and creates nothing; the same key with a different request is a 422. */
+                /** @description Any unique value per new upload or comment (a random UUID), 1 to 255 visible ASCII characters. Sending the same request again with it within a day answers what the first one answered (201, header `Idempotent-Replayed: true`) and creates nothing; the same key with a different request is a 409. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -10040,7 +10031,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The image was already uploaded (public, or one of the caller's own) */
+            /** @description The image was already uploaded (public, or one of the caller's own), with `existingUploadId`; or `This Idempotency-Key was sent with a different request`, without it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10051,15 +10042,6 @@ export interface operations {
             };
             /** @description File over 10 MB */
             413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `This Idempotency-Key was sent with a different request` */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };

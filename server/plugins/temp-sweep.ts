@@ -16,12 +16,16 @@ export default defineNitroPlugin((nitroApp) => {
     // Another server alive on this data dir may be writing its own (data-dir-peers.ts).
     const removed = sweepTemporaryFiles(dataPath(), otherServersAlive(dataPath()) ? STILL_LIVE_MS : 0)
     if (removed > 0) console.info(`[start] removed ${removed} temporary file(s) left by an earlier run`)
-    const stop = announceServer(dataPath())
-    nitroApp.hooks.hook('close', stop)
   }
   catch (error) {
     // Housekeeping only: the server can serve without it, so it is reported, not fatal.
     console.warn('[start] could not sweep temporary files:', (error as Error).message)
+  }
+  try {
+    nitroApp.hooks.hook('close', announceServer(dataPath()))
+  }
+  catch (error) {
+    console.warn('[start] could not say this server is alive in <data>/run/:', (error as Error).message)
   }
 })
 
@@ -33,7 +37,15 @@ const DERIVATIVE_FOLDERS = ['small', 'thumbs', 'medium', 'display']
 
 function sweepTemporaryFiles(dataDir: string, untouchedForMs: number): number {
   let removed = 0
-  const stale = (path: string) => untouchedForMs === 0 || Date.now() - statSync(path).mtimeMs >= untouchedForMs
+  const stale = (path: string) => {
+    if (untouchedForMs === 0) return true
+    try {
+      return Date.now() - statSync(path).mtimeMs >= untouchedForMs
+    }
+    catch {
+      return false // removed meanwhile by the server it was for
+    }
+  }
   for (const name of list(join(dataDir, 'tmp'))) {
     if (!stale(join(dataDir, 'tmp', name))) continue
     rmSync(join(dataDir, 'tmp', name), { recursive: true, force: true })

@@ -1,6 +1,7 @@
-import { mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import { hostname } from 'node:os'
+import { join } from 'node:path'
 
 /** How often a server says it is alive, and how long after its last word it counts as gone (a kill -9). */
 const BEAT_MS = 10_000
@@ -8,9 +9,9 @@ const GONE_AFTER_MS = 30_000
 
 /**
  * Servers sharing one data dir (two processes on one SQLite file, or a second
- * start by mistake): each keeps a file in `<data>/run/`, named by its process
- * id, touched every 10 s and removed as it stops; one counts as alive while
- * its file is fresh and its process runs. At start, what a crash left (temporary files, the
+ * start by mistake): each keeps a file in `<data>/run/` naming its process id
+ * and machine, touched every 10 s and removed as it stops; one counts as alive
+ * while its file is fresh, unless it is of this machine and its process is gone. At start, what a crash left (temporary files, the
  * markers of unfinished uploads) is all stale only when no other server is
  * alive there; otherwise only what is old enough to be no live request's is
  * (docs/deployment.md, "One data dir").
@@ -38,7 +39,7 @@ function lookForOthers(dataDir: string): boolean {
     if (name === ownName) continue
     const path = join(run, name)
     try {
-      if (now - statSync(path).mtimeMs < GONE_AFTER_MS && processAlive(Number(name.split('-')[0]))) alive = true
+      if (now - statSync(path).mtimeMs < GONE_AFTER_MS && !deadHere(readFileSync(path, 'utf8'))) alive = true
       else rmSync(path, { force: true })
     }
     catch { /* gone meanwhile */ }
@@ -48,16 +49,35 @@ function lookForOthers(dataDir: string): boolean {
 
 let ownName: string | undefined
 
-/** Whether a process of this machine runs under `pid` (a kill -9 leaves its file fresh for a while). */
-function processAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false
+/** This machine and boot: a process id means something only on the machine, and the boot, that gave it. */
+const HERE = `${hostname()} ${(() => {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()
+  }
+  catch {
+    return ''
+  }
+})()}`
+
+/**
+ * Whether a server's file (`<pid>` and the machine it runs on) names a process
+ * known to be gone: one of this machine and boot that no longer runs (a kill -9
+ * leaves its file fresh for a while), or this very process id (a restart that was
+ * given the same id, as in a container). A server elsewhere (another host, or a
+ * container with a name of its own) is alive while its file is fresh.
+ */
+function deadHere(content: string): boolean {
+  const [pidLine, where] = content.split('\n')
+  const pid = Number(pidLine)
+  if (where !== HERE || !Number.isInteger(pid) || pid <= 0) return false
+  if (pid === process.pid) return true
   try {
     process.kill(pid, 0)
-    return true
+    return false
   }
   catch (error) {
     // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
+    return (error as NodeJS.ErrnoException).code !== 'EPERM'
   }
 }
 
@@ -67,7 +87,8 @@ export function announceServer(dataDir: string): () => void {
   mkdirSync(run, { recursive: true })
   ownName = `${process.pid}-${randomBytes(4).toString('hex')}`
   const path = join(run, ownName)
-  writeFileSync(path, `${process.pid}\n`)
+  const content = `${process.pid}\n${HERE}\n`
+  writeFileSync(path, content)
   const timer = setInterval(() => {
     const now = new Date()
     try {
@@ -75,14 +96,17 @@ export function announceServer(dataDir: string): () => void {
     }
     catch {
       try {
-        writeFileSync(path, `${process.pid}\n`)
+        writeFileSync(path, content)
       }
       catch { /* the data dir went away: nothing to say */ }
     }
   }, BEAT_MS)
   timer.unref()
-  return () => {
+  const stop = () => {
     clearInterval(timer)
     rmSync(path, { force: true })
   }
+  // A start that fails exits without the close hooks: its file goes anyway.
+  process.once('exit', stop)
+  return stop
 }

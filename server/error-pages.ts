@@ -1,5 +1,5 @@
 import type { H3Error } from 'h3'
-import { getRequestURL, send } from 'h3'
+import { getRequestURL, send, setResponseHeader } from 'h3'
 
 /**
  * While the database is unreachable a page, feed or sitemap answers 503 with
@@ -36,6 +36,13 @@ export default defineNitroErrorHandler(async (error: H3Error, event) => {
   const status = Number(error.statusCode) || 500
   if (status >= 500 || error.unhandled) {
     if (!isDocumentPath(path)) return
+    // A deliberate 503 that says when to come back keeps its words and Retry-After, as the API's do.
+    const retryAfter = (error.data as { retryAfter?: unknown } | undefined)?.retryAfter
+    if (status === 503 && !error.unhandled && Number.isInteger(retryAfter)) {
+      setResponseHeader(event, 'Retry-After', retryAfter as number)
+      await send(event, feedErrorBody(event, 503, error.message, undefined, { requestId: requestIdOf(event) }))
+      return
+    }
     // A feed's or sitemap's server error: the API's 500, its cause logged, never Nuxt's error body.
     useLogger().error({ requestId: requestIdOf(event), method: event.method, route: routeTemplate(event, 500), err: error.cause ?? error }, '[feed] internal error')
     setRequestIdHeader(event)

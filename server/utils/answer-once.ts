@@ -2,7 +2,7 @@ import type { H3Event } from 'h3'
 import * as v from 'valibot'
 import { badRequest } from '../services/errors'
 import { keepAnswer, keptAnswer, keyKept, REUSED_KEY_MESSAGE, requestFingerprint, RequestKeyTaken, reusedKeyError, type KeepAnswer, type KeyedRequest } from '../services/request-keys'
-import { refundRateLimit } from './rate-limit'
+import { enforceRateLimit, refundRateLimit, type Uncounted } from './rate-limit'
 import { requestHeader } from './request-header'
 
 /** An Idempotency-Key: 1 to 255 visible ASCII characters, bare or as a quoted string. */
@@ -41,7 +41,12 @@ export async function answerOnce<T>(event: H3Event, userId: string, sent: unknow
   if (key === undefined) return create(undefined)
   const request: KeyedRequest = { userId, key, fingerprint: requestFingerprint(event.method, event.path, sent) }
   const db = useDB()
-  const earlier = await keptAnswer(db, request)
+  const earlier = await keptAnswer(db, request).catch(async (error: unknown) => {
+    // Refused as another request's key: counted after all, as a request that is no replay (429 first when over).
+    const uncounted = event.context.uncounted as Uncounted | undefined
+    if (uncounted) await enforceRateLimit(event, uncounted.category, uncounted.key)
+    throw error
+  })
   if (earlier !== undefined) return await replayed(event, earlier)
   try {
     return await create((tx, answer) => keepAnswer(tx, request, answer))

@@ -178,10 +178,15 @@ export async function limitAccount<A extends { id: string }>(event: H3Event, cat
     throw error
   }
   // A create sent again with its Idempotency-Key is answered from what was kept, creating
-  // nothing: not counted, so a lost answer of the last allowed create still comes back.
-  if (!await hasKeptAnswer(event, actor.id)) await enforceRateLimit(event, category, actor.id)
+  // nothing: not counted, so a lost answer of the last allowed create still comes back. Should
+  // the key turn out to be another request's, it is counted then (answerOnce).
+  if (await hasKeptAnswer(event, actor.id)) event.context.uncounted = { category, key: actor.id } satisfies Uncounted
+  else await enforceRateLimit(event, category, actor.id)
   return actor
 }
+
+/** A request limitAccount left uncounted, for answerOnce to count if it is no replay after all. */
+export interface Uncounted { category: 'upload' | 'comment', key: string }
 
 /** Who is uploading, counted in UPLOAD per account (`limitAccount`). */
 export function limitUploader<A extends { id: string }>(event: H3Event, authenticate: (event: H3Event) => Promise<A>): Promise<A> {

@@ -91,6 +91,9 @@ describe('rate limit on comments', () => {
       expect(replay.body).toEqual(first.body)
     }
     expect((await api(`/api/upload/${uploadId}/comments`, { baseURL: server.url, method: 'POST', token: writer.token, body: { body: 'one too many' } })).status).toBe(429)
+    // The same key with other words is no replay: counted, so over the limit it is the 429, not a free 409.
+    const other = await api(`/api/upload/${uploadId}/comments`, { baseURL: server.url, method: 'POST', token: writer.token, body: { body: 'not the same' }, headers: { 'idempotency-key': 'lost-answer-1' } })
+    expect(other.status).toBe(429)
   })
 })
 

@@ -161,6 +161,19 @@ describe('editing an upload', () => {
     await form.waitFor({ state: 'detached' })
     await expect(page.innerText('[data-testid=upload-description]')).resolves.toBe('Saved, answer lost')
     expect((await fetchUpload(id)).body).toMatchObject({ description: 'Saved, answer lost', revision: 4 })
+
+    // Lost again, and the page reloaded rather than saved again: the form says the change was saved.
+    patches = 0
+    await page.click('[data-testid=edit-upload]')
+    await page.fill('#edit-description', 'Saved, then reloaded')
+    await page.click('[data-testid=edit-form] button[type=submit]')
+    await expect(page.locator('[data-testid=edit-error]').innerText()).resolves.toBe('Could not reach the server. Check your connection.')
+    await reload()
+    await expect.poll(() => page.innerText('[data-testid=edit-status]').catch(() => '')).toBe('Your changes were saved before the page was left.')
+    await expect(page.inputValue('#edit-description')).resolves.toBe('Saved, then reloaded')
+    expect((await fetchUpload(id)).body).toMatchObject({ description: 'Saved, then reloaded', revision: 5 })
+    await reload()
+    await expect(form.count()).resolves.toBe(0)
     await context.close()
   })
 })

@@ -6,7 +6,7 @@ import { enforceRateLimit, refundRateLimit, type Uncounted } from './rate-limit'
 import { requestHeader } from './request-header'
 
 /** An Idempotency-Key: 1 to 255 visible ASCII characters, bare or as a quoted string. */
-const KEY = /^"?([\x21\x23-\x7E]{1,255})"?$/
+const KEY = /^(?:"([\x21\x23-\x7E]{1,255})"|([\x21\x23-\x7E]{1,255}))$/
 
 /** The header as the OpenAPI description gives it (params.header of a create). */
 export const IdempotencyKeyHeaderSchema = v.object({
@@ -20,8 +20,8 @@ export function idempotencyKey(event: H3Event): string | undefined {
   const header = requestHeader(event, 'idempotency-key')
   if (header === undefined) return undefined
   const match = KEY.exec(header.trim())
-  if (!match || header.trim().startsWith('"') !== header.trim().endsWith('"')) throw badRequest('Idempotency-Key must be 1 to 255 visible ASCII characters')
-  return match[1]
+  if (!match) throw badRequest('Idempotency-Key must be 1 to 255 visible ASCII characters')
+  return match[1] ?? match[2]
 }
 
 /**

@@ -169,4 +169,26 @@ describe.skipIf(!postgres || !NGINX)('two instances behind nginx, as the docs se
     expect(failures).toEqual([])
     expect(sent).toBeGreaterThanOrEqual(220)
   }, 120_000)
+
+  it('answers 503 with Retry-After itself when no instance is reachable: the error shape for /api, a page elsewhere', async () => {
+    // Last: both instances stop here (afterAll stops what is left).
+    for (const instance of instances) await instance.stop({ keepData: true })
+    const apiAnswer = await fetch(`${nginxUrl}/api/tags`, { headers: { 'x-request-id': 'no-instance-1' } })
+    expect(apiAnswer.status).toBe(503)
+    expect(apiAnswer.headers.get('content-type')).toBe('application/json')
+    expect(apiAnswer.headers.get('retry-after')).toBe('5')
+    expect(apiAnswer.headers.get('cache-control')).toBe('no-store')
+    expect(await apiAnswer.json()).toEqual({ statusCode: 503, statusMessage: 'Service Unavailable', message: 'The site is unavailable, please try again shortly', requestId: 'no-instance-1' })
+    // A write too, and again once nginx has marked both down ("no live upstreams").
+    for (let i = 0; i < 4; i++) {
+      const vote = await api('/api/vote', { method: 'POST', token: user.token, baseURL: nginxUrl, body: { uploadId, vote: 'fucks' } })
+      expect(vote.status).toBe(503)
+      expect(vote.body).toMatchObject({ statusCode: 503, statusMessage: 'Service Unavailable', message: 'The site is unavailable, please try again shortly' })
+    }
+    const page = await fetch(`${nginxUrl}/upload/${uploadId}`)
+    expect(page.status).toBe(503)
+    expect(page.headers.get('content-type')).toBe('text/html')
+    expect(page.headers.get('retry-after')).toBe('5')
+    expect(await page.text()).toContain('<h1>Unavailable</h1>')
+  })
 })

@@ -1,4 +1,6 @@
+import { readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, registerUser } from '../support/api'
 import { startServer, type RunningServer } from '../support/server'
@@ -22,6 +24,25 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server.stop()
+})
+
+describe('GET /api/health with <data>/tmp unusable', () => {
+  it('says storage error with 503 while no file can be made there, and ok again once it can', async () => {
+    // Root passes every permission check: a file in the folder's place fails for anyone.
+    const tmp = join(server.dataDir, 'tmp')
+    rmSync(tmp, { recursive: true, force: true })
+    writeFileSync(tmp, 'not a folder')
+    const broken = await api('/api/health', { baseURL: server.url })
+    expect(broken.status).toBe(503)
+    expect(broken.body).toEqual({ status: 'error', database: 'ok', redis: 'off', storage: 'error' })
+    // A folder removed while the server runs is made again.
+    rmSync(tmp)
+    const mended = await api('/api/health', { baseURL: server.url })
+    expect(mended.status).toBe(200)
+    expect(mended.body).toEqual({ status: 'ok', database: 'ok', redis: 'off', storage: 'ok' })
+    expect(statSync(tmp).isDirectory()).toBe(true)
+    expect(readdirSync(tmp)).toEqual([])
+  })
 })
 
 describe('NUXT_SEARCH_BUDGET_MS=0', () => {

@@ -79,3 +79,18 @@ export function forgetEveryDraft() {
 
 /** The kept edit of an upload (UploadEditForm), read by its page to open the form again after a reload. */
 export const uploadEditDraft = (uploadId: string) => keptDraft(`upload-edit-draft:${uploadId}`)
+
+/** Where an upload's unsent comments are kept (useCommentDrafts), one key an upload. */
+export const COMMENT_DRAFT_PREFIX = 'comment-drafts:'
+
+/**
+ * Forgets the signed-in account's drafts for an upload (its edit, its
+ * comments) once the upload is deleted or found gone: nothing is left to
+ * send them to. Another account's drafts, or a signed-out visitor's view of
+ * a private upload, are left alone.
+ */
+export function forgetUploadDrafts(uploadId: string) {
+  for (const draft of [uploadEditDraft(uploadId), keptDraft(`${COMMENT_DRAFT_PREFIX}${uploadId}`)]) {
+    if (draft.read() !== undefined) draft.write(undefined)
+  }
+}

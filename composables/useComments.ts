@@ -1,5 +1,5 @@
 import type * as v from 'valibot'
-import { forgetOldDrafts, keptDraft } from './keptDraft'
+import { COMMENT_DRAFT_PREFIX, forgetOldDrafts, keptDraft } from './keptDraft'
 import type {
   CommentPreviewSchema, CommentResponseSchema, CommentsPageSchema, CommentVoteResponseSchema,
 } from '#shared/schemas/comments'
@@ -34,8 +34,6 @@ export function useComments() {
   }
 }
 
-const DRAFT_PREFIX = 'comment-drafts:'
-
 /**
  * The unsent texts of an upload's comment writers, by writer (`new`,
  * `reply:<id>`, `edit:<id>`), so opening another writer never throws one
@@ -44,7 +42,7 @@ const DRAFT_PREFIX = 'comment-drafts:'
  */
 export function useCommentDrafts(uploadId: string) {
   const drafts = reactive(new Map<string, string>())
-  const kept = keptDraft(`${DRAFT_PREFIX}${uploadId}`)
+  const kept = keptDraft(`${COMMENT_DRAFT_PREFIX}${uploadId}`)
 
   function store() {
     const texts = [...drafts].filter(([target, text]) => !target.startsWith('edit:') && text.trim())
@@ -52,7 +50,7 @@ export function useCommentDrafts(uploadId: string) {
   }
 
   onMounted(() => {
-    forgetOldDrafts(DRAFT_PREFIX)
+    forgetOldDrafts(COMMENT_DRAFT_PREFIX)
     const texts = kept.read()
     if (texts && typeof texts === 'object') {
       for (const [target, text] of Object.entries(texts)) {

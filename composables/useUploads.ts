@@ -139,7 +139,12 @@ export function useUploads() {
   const togglePrivacy = (id: string) =>
     api<v.InferOutput<typeof PrivacyToggledSchema>>(`/api/upload/${id}/privacy`, { method: 'PATCH' })
 
-  const remove = (id: string) => api<v.InferOutput<typeof SuccessSchema>>(`/api/upload/${id}`, { method: 'DELETE' })
+  /** Deletes an upload, and the drafts this browser kept for it. */
+  async function remove(id: string) {
+    const answer = await api<v.InferOutput<typeof SuccessSchema>>(`/api/upload/${id}`, { method: 'DELETE' })
+    forgetUploadDrafts(id)
+    return answer
+  }
 
   const addTags = (id: string, names: string[]) =>
     api<v.InferOutput<typeof AddTagsResponseSchema>>(`/api/uploads/${id}/tags`, { method: 'POST', body: { tags: names } })

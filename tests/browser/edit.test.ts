@@ -176,4 +176,34 @@ describe('editing an upload', () => {
     await expect(form.count()).resolves.toBe(0)
     await context.close()
   })
+
+  it('forgets the edit and comment kept for an upload once it is deleted here, or found gone', async () => {
+    const owner = await registerUser()
+    const context = await signedInContext(browser, owner)
+    const page = await context.newPage()
+    const keptKeys = () => page.evaluate(() => Object.keys(localStorage).filter(key => /^(upload-edit-draft|comment-drafts):/.test(key)).sort())
+    const keepDrafts = async (id: string) => {
+      await goto(page, `/upload/${id}`)
+      await page.click('[data-testid=edit-upload]')
+      await page.fill('#edit-description', 'Never saved')
+      await page.locator('[data-testid=comments] [data-testid=comment-body]').fill('Never sent')
+      await expect.poll(keptKeys).toEqual([`comment-drafts:${id}`, `upload-edit-draft:${id}`])
+    }
+
+    const deleted = await createUpload(owner, { link: 'https://example.com/deleted-with-drafts', description: 'Deleted here', tags: 'kept' })
+    await keepDrafts(deleted)
+    await page.click('button:has-text("Delete upload")')
+    await page.click('[data-testid=confirm-delete]')
+    await page.waitForURL(`**/user/${owner.username}`)
+    expect(await keptKeys()).toEqual([])
+
+    // Deleted elsewhere (another tab, the API): the page that finds it gone forgets them.
+    const gone = await createUpload(owner, { link: 'https://example.com/gone-with-drafts', description: 'Deleted elsewhere', tags: 'kept' })
+    await keepDrafts(gone)
+    expect((await api(`/api/upload/${gone}`, { method: 'DELETE', token: owner.token })).status).toBe(200)
+    await goto(page, `/upload/${gone}`)
+    await page.waitForSelector('[data-testid=error-page]')
+    await expect.poll(keptKeys).toEqual([])
+    await context.close()
+  })
 })

@@ -15,6 +15,15 @@ export type Period = typeof PERIODS[number]
 /** Sorts that take a period; `new` and `hot` ignore it. */
 export const PERIOD_SORTS: readonly Sort[] = ['top', 'best', 'divisive', 'favourites']
 
+/** The names the sort tabs and the period menu show. */
+export const SORT_LABELS: Record<Sort, string> = { new: 'New', hot: 'Hot', top: 'Top', best: 'Best', divisive: 'Divisive', favourites: 'Favourites' }
+export const PERIOD_LABELS: Record<Period, string> = { day: 'Today', week: 'This week', month: 'This month', year: 'This year', all: 'All time' }
+
+/** A list's ranking as said to a screen reader when it changes: "New", "Top, this week". */
+export function rankingLabel(sort: Sort, period: Period): string {
+  return PERIOD_SORTS.includes(sort) ? `${SORT_LABELS[sort]}, ${PERIOD_LABELS[period].toLowerCase()}` : SORT_LABELS[sort]
+}
+
 /** Length of each period; `all` has none. */
 export const PERIOD_MS: Record<Period, number | null> = {
   day: 24 * 3600 * 1000,

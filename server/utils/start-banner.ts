@@ -1,12 +1,14 @@
 /**
  * The address to open in a browser for a server listening on `host`:`port`
  * (Nitro's HOST/PORT). A wildcard address (0.0.0.0, ::, unset) is not one a
- * browser can open, so it becomes localhost.
+ * browser can open, so it becomes localhost. Port 0 is not known here.
  */
 export function openUrl(host: string | undefined, port: number | string, protocol: 'http' | 'https' = 'http'): string {
   const bare = (host ?? '').trim().replace(/^\[(.*)\]$/, '$1')
   const wildcard = bare === '' || bare === '0.0.0.0' || bare === '::' || bare === '::0' || /^(0+:){2,7}0*$/.test(bare)
   const name = wildcard ? 'localhost' : bare.includes(':') ? `[${bare}]` : bare
+  // PORT=0 takes any free port, known only once listening: Nitro's "Listening on" line names it.
+  if (Number(port) === 0) return `${protocol}://${name}:<port> (PORT=0: the port of the "Listening on" line above)`
   return `${protocol}://${name}:${port}`
 }
 

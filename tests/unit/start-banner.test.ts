@@ -16,6 +16,10 @@ describe('the address to open', () => {
     expect(openUrl(host, 3000)).toBe(url)
   })
 
+  it('points at the "Listening on" line for PORT=0, whose port is known only once listening', () => {
+    expect(openUrl('', '0')).toBe('http://localhost:<port> (PORT=0: the port of the "Listening on" line above)')
+  })
+
   it('names the site URL only when it differs from the address to open', () => {
     const info = { dataDir: '/srv/data', url: 'http://localhost:3000', firstStart: true, database: 'sqlite' as const }
     expect(startBanner({ ...info, siteUrl: 'http://localhost:3000/' }).join('\n')).not.toContain('Site URL')

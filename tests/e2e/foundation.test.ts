@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { api, registerUser } from '../support/api'
-import { storedSecrets } from '../support/seed'
+import { sql } from '../../server/database/sql'
+import { databaseOf, storedSecrets } from '../support/seed'
 import { restartableDatabase } from '../support/postgres'
 import { startServer, type RunningServer } from '../support/server'
 import { sharedServer } from '../support/shared-server'
@@ -190,6 +191,17 @@ describe('data dir, migrations and secrets across restarts', () => {
       }
       const secrets = await storedSecrets(first)
       const user = await registerUser({}, first.url)
+      // Rows no request can use any more, removed at the next start (server/services/housekeeping.ts);
+      // a session ended a day ago stays, listed in the account's data export.
+      const day = 24 * 60 * 60 * 1000
+      const ago = (days: number) => new Date(Date.now() - days * day).toISOString()
+      const { db } = databaseOf(first)
+      for (const [id, expires, revoked] of [['expired-long-ago', ago(31), null], ['revoked-long-ago', ago(-1), ago(31)], ['revoked-yesterday', ago(-1), ago(1)]]) {
+        await db.run(sql`INSERT INTO sessions (id, user_id, created_at, expires_at, revoked_at) VALUES (${id}, ${user.id}, ${ago(40)}, ${expires}, ${revoked})`)
+      }
+      await db.run(sql`INSERT INTO password_reset_tokens (id, user_id, token_hash, expires_at) VALUES ('expired-reset', ${user.id}, 'h1', ${ago(1 / 24)})`)
+      await db.run(sql`INSERT INTO request_keys (user_id, key, fingerprint, answer, created_at) VALUES
+        (${user.id}, 'old-key', 'f', '{}', ${ago(2)}), (${user.id}, 'new-key', 'f', '{}', ${ago(0.5)})`)
       // SQLite: the server's checkpoint worker copies those commits from the WAL into the
       // database with no request to run it (docs/database.md, "The two engines").
       if (!first.databaseUrl) await expect.poll(() => walCheckpointed(join(dataDir, 'app.sqlite-shm')), { timeout: 5000 }).toBe(true)
@@ -202,6 +214,13 @@ describe('data dir, migrations and secrets across restarts', () => {
         const profile = await api('/api/profile', { token: user.token, baseURL: second.url })
         expect(profile.status).toBe(200)
         expect(profile.body.user.username).toBe(user.username)
+        const left = async () => ({
+          sessions: (await db.all<{ id: string }>(sql`SELECT id FROM sessions WHERE id IN ('expired-long-ago', 'revoked-long-ago', 'revoked-yesterday') ORDER BY id`)).map(row => row.id),
+          resets: (await db.all(sql`SELECT id FROM password_reset_tokens WHERE user_id = ${user.id}`)).length,
+          keys: (await db.all<{ key: string }>(sql`SELECT key FROM request_keys WHERE user_id = ${user.id}`)).map(row => row.key),
+        })
+        await expect.poll(left).toEqual({ sessions: ['revoked-yesterday'], resets: 0, keys: ['new-key'] })
+        expect(second.output()).toContain('[housekeeping] removed rows no request can use any more: sessions 2, password_reset_tokens 1, request_keys 1')
       }
       finally {
         await second.stop()

@@ -35,13 +35,14 @@ export function setCachePolicy(event: H3Event, policy: CachePolicy): void {
 /**
  * The policy of a GET path when its handler chose none: its route record's
  * `cache` (server/utils/route-table.ts). Another spelling of a route (a
- * trailing slash) keeps a private route's policy and is otherwise revalidated:
+ * trailing slash) keeps a private route's policy (personal, profile) and is otherwise revalidated:
  * a public policy is given to the route's own spelling only.
  */
 export function routeCachePolicy(path: string): CachePolicy {
   const record = routeRecord('GET', path)
   if (record) return record.cache ?? 'revalidate'
-  return routeRecord('GET', path.replace(/\/+$/, ''))?.cache === 'personal' ? 'personal' : 'revalidate'
+  const policy = routeRecord('GET', path.replace(/\/+$/, ''))?.cache
+  return policy === 'personal' || policy === 'profile' ? policy : 'revalidate'
 }
 
 export function cachePolicyFor(event: H3Event): CachePolicy {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { ApiOperation, ApiPaths } from '../../server/utils/openapi'
 import { routeCachePolicy } from '../../server/utils/http-cache'
 import { rateLimitCategory } from '../../server/utils/rate-limit'
-import { ROUTE_TABLE, type RouteRecord } from '../../server/utils/route-table'
+import { documentedPaths, ROUTE_TABLE, type RouteRecord } from '../../server/utils/route-table'
 import { routeMethods } from '../../server/utils/route-methods'
 
 const ID = '0b6f3c1e-5d2a-4f7e-9a61-2c8d4e5f6a7b'
@@ -153,6 +153,13 @@ describe('the route table', () => {
     expect(rateLimitCategory(method, path)).toBe(category)
   })
 
+  it('documents no 429 where the record counts no rate limit (health, images)', () => {
+    const paths = documentedPaths()
+    expect(paths['/api/health']!.get!.rateLimited).toBe(false)
+    expect(paths['/api/image/{id}']!.get!.rateLimited).toBe(false)
+    expect(paths['/api/uploads']!.get!.rateLimited).toBeUndefined()
+  })
+
   it('counts a duel\'s judgement by the session cookie, asking for it only there', () => {
     expect(rateLimitCategory('POST', '/api/duel', () => true)).toBe('vote')
     expect(rateLimitCategory('POST', '/api/duel/', () => false)).toBe('anonVote')
@@ -161,7 +168,7 @@ describe('the route table', () => {
     })).toBe('general')
   })
 
-  // Written from the cache policies before they read the table: a trailing slash keeps a private policy only.
+  // Written from the cache policies before they read the table: a trailing slash keeps a private policy only (personal, profile).
   it.each([
     ['/api/uploads', 'list'],
     ['/api/uploads/', 'revalidate'],
@@ -172,7 +179,7 @@ describe('the route table', () => {
     ['/api/items-top-voted', 'feature'],
     ['/api/items-recent/', 'revalidate'],
     ['/api/profile', 'profile'],
-    ['/api/profile/', 'revalidate'],
+    ['/api/profile/', 'profile'],
     ['/api/profile/filters', 'revalidate'],
     ['/api/auth/tokens', 'personal'],
     ['/api/auth/tokens/', 'personal'],

@@ -9,7 +9,8 @@ const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE'])
  * A body that is not `application/json` sent to a JSON endpoint is a 415: no
  * simple cross-site form (urlencoded, multipart, text/plain) reaches one; a
  * route whose record says `body: 'multipart'` (server/utils/route-table.ts:
- * an image and its fields) takes a form.
+ * an image and its fields) takes a form, and one that reads no body ignores
+ * whatever a PATCH, PUT or DELETE sends (bodyIgnored).
  */
 export default defineEventHandler((event) => {
   const path = routedPath(event)
@@ -32,12 +33,20 @@ export default defineEventHandler((event) => {
     setResponseHeader(event, 'Allow', [...allowed].join(', '))
     throw apiError(405, 'Method not allowed')
   }
-  if (allowed.size > 0 && BODY_METHODS.has(event.method) && !takesMultipart(event.method, path) && !isJsonOrEmpty(event)) {
+  if (allowed.size > 0 && BODY_METHODS.has(event.method) && !bodyIgnored(event.method, path) && !isJsonOrEmpty(event)) {
     throw apiError(415, 'Content-Type must be application/json')
   }
 })
 
-/** A multipart route, in its own spelling or with a trailing slash (the router answers both). */
-function takesMultipart(method: string, path: string): boolean {
-  return routeRecord(method, path.replace(/\/$/, ''))?.body === 'multipart'
+/**
+ * Whether a route takes a body other than JSON: a multipart route's form, or
+ * any body at all where the route reads none and the method is one no HTML
+ * form sends (PATCH, PUT, DELETE: the privacy toggle's body is ignored, as the
+ * interface says). A POST that reads no body (sign-out) still refuses a form's.
+ * The route's record, in its own spelling or with a trailing slash (the router
+ * answers both).
+ */
+function bodyIgnored(method: string, path: string): boolean {
+  const body = routeRecord(method, path.replace(/\/$/, ''))?.body
+  return body === 'multipart' || (body === 'none' && method !== 'POST')
 }

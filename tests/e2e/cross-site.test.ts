@@ -102,4 +102,22 @@ describe('JSON endpoints take only application/json (415 otherwise)', () => {
     const logout = await raw('/api/auth/logout', { method: 'POST', headers: { cookie: `auth-token=${user.token}` } })
     expect(logout.status).toBe(200)
   })
+
+  it('ignores any body of the privacy toggle, which reads none (no form sends a PATCH)', async () => {
+    const owner = await registerUser()
+    const created = await api('/api/upload', { method: 'POST', token: owner.token, body: uploadForm({ upload_type: 'link', external_url: `https://example.com/${randomUUID()}`, description: 'toggled with a body' }) })
+    const id = created.body.upload.id as string
+    const bodies: RequestInit[] = [
+      { body: 'hello', headers: { 'content-type': 'text/plain' } },
+      { body: new URLSearchParams({ is_private: '0' }) },
+      { body: new Blob(['{"is_private":0}']) },
+    ]
+    const states: unknown[] = []
+    for (const init of bodies) {
+      const response = await raw(`/api/upload/${id}/privacy`, { method: 'PATCH', ...init, headers: { ...(init.headers as Record<string, string> | undefined), cookie: `auth-token=${owner.token}` } })
+      expect(response.status).toBe(200)
+      states.push((response.body as { is_private: number }).is_private)
+    }
+    expect(states).toEqual([1, 0, 1])
+  })
 })

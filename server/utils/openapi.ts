@@ -24,6 +24,8 @@ export interface ApiOperation {
   body?: { json?: Schema, multipart?: Schema, encoding?: Record<string, { contentType: string }> }
   /** Status → description and (for JSON answers) the response schema; error statuses get the error shape. */
   responses: Record<number, { description: string, schema?: Schema, content?: string, headers?: Record<string, string> }>
+  /** Set from the route's record (documentedPaths): false where no rate limit counts the request (health, images). */
+  rateLimited?: boolean
 }
 
 /** OpenAPI paths of one resource, e.g. server/openapi/uploads.ts; keys use {param} style. */
@@ -127,10 +129,11 @@ function commonResponses(path: string, method: string, op: ApiOperation): ApiOpe
   if (op.body?.json) responses[413] = { description: 'JSON body over 1 MB' }
   // docs/behaviour.md, Cross-site requests: a foreign Origin on an unsafe method, with or without a cookie.
   if (method !== 'get') responses[403] = { description: 'Cross-site request blocked: Origin present and not the site\'s own' }
-  // Only JSON bodies reach a JSON endpoint (docs/behaviour.md, Errors), so no cross-site form does.
-  if (method !== 'get' && !op.body?.multipart) responses[415] = { description: 'A body that is not application/json' }
-  // Every /api request but an image counts against a rate limit (docs/behaviour.md, Rate limits); feeds are not under /api.
-  if (path.startsWith('/api/') && !path.startsWith('/api/image/')) responses[429] = { description: 'Rate limited', headers: { 'Retry-After': 'Seconds to wait' } }
+  // Only JSON bodies reach a JSON endpoint (docs/behaviour.md, Errors), so no cross-site form does; a
+  // PATCH, PUT or DELETE that reads no body ignores what it is sent (no form sends one).
+  if (method !== 'get' && !op.body?.multipart && (op.body?.json || method === 'post')) responses[415] = { description: 'A body that is not application/json' }
+  // Every /api request but health and an image counts against a rate limit (docs/behaviour.md, Rate limits); feeds are not under /api.
+  if (path.startsWith('/api/') && op.rateLimited !== false) responses[429] = { description: 'Rate limited', headers: { 'Retry-After': 'Seconds to wait' } }
   // Every parameter of an /api operation is read through parseWith, which refuses a NUL
   // (docs/behaviour.md, Errors): a 400 even where the operation documents no other. An
   // operation that lists its own 400s keeps its words.

@@ -260,10 +260,12 @@ function isOperation(openapi: NonNullable<RouteRecord['openapi']>): openapi is A
 /** The OpenAPI paths of every record, in `{param}` form, in table order (server/utils/openapi.ts builds the document). */
 export function documentedPaths(): ApiPaths {
   const paths: ApiPaths = {}
-  for (const { method, route, openapi } of ROUTE_TABLE) {
+  for (const { method, route, openapi, limit } of ROUTE_TABLE) {
     if (!openapi) continue
     const operations = isOperation(openapi) ? { [route.replace(/:(\w+)/g, '{$1}')]: openapi } : openapi
-    for (const [path, operation] of Object.entries(operations)) paths[path] = { ...paths[path], [method.toLowerCase()]: operation }
+    for (const [path, operation] of Object.entries(operations)) {
+      paths[path] = { ...paths[path], [method.toLowerCase()]: limit === null ? { ...operation, rateLimited: false } : operation }
+    }
   }
   return paths
 }

@@ -47,6 +47,8 @@ describe('buildOpenApiDocument', () => {
       { '/api/things/{id}': { get: { ...op('getThing'), params: { path: id } }, delete: { ...op('deleteThing'), params: { path: id }, responses: { 200: { description: 'ok' }, 400: { description: '`Invalid ID`' } } } } },
       { '/api/things': { get: { ...op('listThings'), params: { query: v.object({ page: PageSchema }) } } } },
       { '/api/plain': { get: op('getPlain') } },
+      // Health and images: their route records count them in no rate limit (documentedPaths).
+      { '/api/unlimited': { get: { ...op('getUnlimited'), rateLimited: false } } },
       { '/feeds/{name}': { get: { ...op('getFeed'), params: { path: v.object({ name: v.string() }) } } } },
     ])
     const responses = (path: string, method = 'get') => (document.paths[path]![method] as { responses: Record<string, { description: string }> }).responses
@@ -57,6 +59,7 @@ describe('buildOpenApiDocument', () => {
     expect(Object.keys(responses('/api/things'))).toContain('431')
     expect(Object.keys(responses('/api/things/{id}'))).not.toContain('431')
     expect(Object.keys(responses('/api/plain')).sort()).toEqual(['200', '304', '429'])
+    expect(Object.keys(responses('/api/unlimited')).sort()).toEqual(['200', '304'])
     expect(Object.keys(responses('/feeds/{name}')).sort()).toEqual(['200', '304'])
   })
 

@@ -2704,15 +2704,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Rate limited */
             429: {
                 headers: {
@@ -3362,15 +3353,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Rate limited */
             429: {
                 headers: {
@@ -3548,15 +3530,6 @@ export interface operations {
             };
             /** @description `Tag not found`, `Implication not found` */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A body that is not application/json */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4721,15 +4694,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Rate limited */
             429: {
                 headers: {
@@ -4933,15 +4897,6 @@ export interface operations {
             };
             /** @description Unknown id, or another user's passkey (`Passkey not found`) */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A body that is not application/json */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5634,15 +5589,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Rate limited */
             429: {
                 headers: {
@@ -5757,15 +5703,6 @@ export interface operations {
             };
             /** @description Unknown id, or another user's token (`Token not found`) */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A body that is not application/json */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6077,15 +6014,6 @@ export interface operations {
             };
             /** @description `Comment not found` (unknown, deleted, on an upload the caller cannot see, or a shadow-banned author's to anyone but them and admins) */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A body that is not application/json */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6916,17 +6844,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
-            };
-            /** @description Rate limited */
-            429: {
-                headers: {
-                    /** @description Seconds to wait */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
             };
             /** @description A configured part failed (it and `status` are `error`) */
             503: {
@@ -8993,15 +8910,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Rate limited (the VOTE category) */
             429: {
                 headers: {
@@ -9067,15 +8975,6 @@ export interface operations {
             };
             /** @description `Upload not found` (unknown, or private and not the caller's while the caller has no favourite on it) */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A body that is not application/json */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9254,15 +9153,6 @@ export interface operations {
             };
             /** @description No such upload, or the caller is not its owner */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A body that is not application/json */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9697,15 +9587,6 @@ export interface operations {
             };
             /** @description No such upload, or private and the caller is neither its owner nor an admin */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A body that is not application/json */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10282,15 +10163,6 @@ export interface operations {
             };
             /** @description Cross-site request blocked: Origin present and not the site's own */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A body that is not application/json */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -9,7 +9,7 @@ export default defineApiPaths({
       summary: 'Download the caller\'s own data',
       description: 'Profile, uploads (with media URLs), votes, API token, session, linked-account and report metadata, as an attachment. '
         + 'Never a secret (password, token or code hashes, TOTP secret, IP hashes). Cache-Control: private, no-store. '
-        + 'Written as it is read (no ETag); at most 3 exports an hour per account (429 with Retry-After).',
+        + 'Written as it is read; its ETag names that one export (each has its own exportedAt). At most 3 exports an hour per account (429 with Retry-After).',
       tags: ['Accounts'],
       security: ['cookie'],
       responses: {

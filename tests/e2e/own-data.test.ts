@@ -45,6 +45,13 @@ describe('GET /api/profile/export', () => {
     expect(response.status).toBe(200)
     expect(response.headers.get('content-disposition')).toBe(`attachment; filename="does-it-fuck-${user.username}.json"`)
     expect(response.headers.get('cache-control')).toBe('private, no-store')
+    // Each export is a document of its own (its exportedAt): its ETag names it, and an earlier one's never matches.
+    const etag = response.headers.get('etag')
+    expect(etag).toMatch(/^"export-[0-9a-f-]{36}"$/)
+    const again = await api('/api/profile/export', { token: user.token, headers: { 'if-none-match': etag! } })
+    expect(again.status).toBe(200)
+    expect(again.headers.get('etag')).toMatch(/^"export-[0-9a-f-]{36}"$/)
+    expect(again.headers.get('etag')).not.toBe(etag)
     await expectMatchesOpenApi('get', '/api/profile/export', response)
     const data = response.body
     expect(data.profile).toEqual({ id: user.id, username: user.username, email: user.email, createdAt: expect.any(String), isAdmin: false, mfaEnabled: false, hasPassword: true })

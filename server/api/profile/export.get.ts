@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { setResponseHeaders } from 'h3'
 import { exportAccount } from '../../services/own-data'
 
@@ -5,11 +6,14 @@ import { exportAccount } from '../../services/own-data'
 export default defineEventHandler(async (event) => {
   const actor = await requireUser(event)
   await limitExports(event, actor.id)
-  // Set here: a streamed answer has no ETag and skips the JSON answers' headers.
+  // Set here: a streamed answer skips the JSON answers' headers. Its bytes are not known before
+  // they are sent, and every export is a document of its own (its exportedAt): the ETag names
+  // this one, so an If-None-Match of an earlier export never matches it (docs/behaviour.md, Caching).
   setResponseHeaders(event, {
     'Content-Type': 'application/json',
     'Cache-Control': CACHE_POLICIES.personal,
     'Content-Disposition': `attachment; filename="does-it-fuck-${actor.username}.json"`,
+    'ETag': `"export-${randomUUID()}"`,
   })
   return streamPieces(event, exportAccount(useDB(), actor, siteOrigin()))
 })

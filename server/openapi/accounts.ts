@@ -198,7 +198,7 @@ export default defineApiPaths({
       summary: 'Mail a new verification link; older ones stop working',
       description: 'Counted as AUTH. An address that is already verified gets no mail: 409.',
       tags,
-      security: ['jwt', 'cookie'],
+      security: ['cookie'],
       responses: {
         200: { description: 'Sent', schema: SuccessSchema },
         400: { description: '`No email address to verify` (an account made by an external sign-in without a verified address)' },

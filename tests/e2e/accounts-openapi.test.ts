@@ -12,7 +12,7 @@ describe('OpenAPI: account endpoints', () => {
     expect(security('/api/auth/forgot-password', 'post')).toEqual([])
     expect(security('/api/auth/reset-password', 'post')).toEqual([])
     expect(security('/api/auth/verify-email', 'post')).toEqual([])
-    expect(security('/api/auth/verify-email/resend', 'post')).toEqual(['jwt', 'cookie'])
+    expect(security('/api/auth/verify-email/resend', 'post')).toEqual(['cookie'])
     expect(Object.keys(doc.paths['/api/auth/verify-email/resend'].post.responses).sort()).toEqual(['200', '400', '401', '403', '409', '415', '429'])
     for (const path of ['/api/auth/logout', '/api/auth/mfa/setup', '/api/auth/mfa/verify', '/api/auth/mfa/disable', '/api/auth/change-password']) {
       expect(security(path, 'post'), path).toEqual(['cookie'])

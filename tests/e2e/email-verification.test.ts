@@ -81,11 +81,14 @@ describe('POST /api/auth/verify-email', () => {
 })
 
 describe('POST /api/auth/verify-email/resend', () => {
-  it('mails a new token (cookie or bearer) and voids the older ones', async () => {
+  it('mails a new token and voids the older ones; the JWT as a bearer is for the token endpoints only', async () => {
     const user = await registerUser()
     const first = await registrationToken(user)
+    const bearer = await resend(user, 'bearer')
+    expect(bearer.status).toBe(401)
+    expect(bearer.body).toEqual({ statusCode: 401, statusMessage: 'Unauthorized', message: 'Authentication required' })
     const before = outboxFiles(sharedServer().dataDir)
-    const response = await resend(user, 'bearer')
+    const response = await resend(user)
     expect(response.status).toBe(200)
     expect(response.body).toEqual({ success: true })
     await expectMatchesOpenApi('post', '/api/auth/verify-email/resend', response)

@@ -58,7 +58,7 @@ describe('search in Chromium', () => {
     await expect(announced()).resolves.toBe(`1 result for ${TAG}-two`)
     // Another ranking of the same results is said with its name.
     await page.click('[data-testid=sort-top]')
-    await expect.poll(announced).toBe(`1 result for ${TAG}-two (Top, all time)`)
+    await expect.poll(announced, { timeout: 10_000 }).toBe(`1 result for ${TAG}-two (Top, all time)`)
     // An invalid query, then a valid one: the results appear rather than change, and are said too.
     await box.fill(`${TAG}-two (`)
     await box.press('Escape')
@@ -68,12 +68,14 @@ describe('search in Chromium', () => {
     await box.press('Escape')
     await box.press('Enter')
     await page.getByText('1 upload', { exact: true }).waitFor()
-    await expect.poll(announced).toBe(`1 result for ${TAG}-two`)
+    await expect.poll(announced, { timeout: 10_000 }).toBe(`1 result for ${TAG}-two`)
     // The home page's feed says its ranking, with the page when there are several.
     await page.click('header a.logo')
-    await page.waitForURL(url => url.pathname === '/')
-    await page.click('[data-testid=sort-best]')
-    await expect.poll(announced).toMatch(/^Best, all time(, page 1( of \d+)?)?$/)
+    // The search page, with tabs of its own, stays until the home page's feed is ready.
+    const homeFeed = page.locator('section.feed')
+    await homeFeed.waitFor()
+    await homeFeed.locator('[data-testid=sort-best]').click()
+    await expect.poll(announced, { timeout: 10_000 }).toMatch(/^Best, all time(, page 1( of \d+)?)?$/)
     expect(errors).toEqual([])
     await context.close()
   })

@@ -298,9 +298,11 @@ describe.skipIf(!postgres)('two instances on one PostgreSQL database, one Redis 
     const { id, filename } = answers[0]!.body.upload
     expect(answers.map(answer => answer.headers.get('idempotent-replayed')).sort()).toEqual(['true', null].sort())
     // Only the one upload's objects are new: the other instance's, if it wrote any, are gone again.
+    // The sizes made in the background for this file's earlier uploads may land meanwhile: a create
+    // writes only an original, a thumbnail and a marker itself.
     const added = (await s3.keys(bucket)).filter(name => !before.includes(name))
     expect(added).toEqual(expect.arrayContaining([filename, `thumbs/${id}.webp`]))
-    expect(added.filter(name => !name.includes(id))).toEqual([])
+    expect(added.filter(name => !name.includes(id) && !/^(small|medium|display)\//.test(name))).toEqual([])
   })
 
   it('hold a ban made on A on B at once, and its lifting on B on A', async () => {

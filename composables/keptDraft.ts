@@ -1,3 +1,5 @@
+import type { ReportReason } from '#shared/utils/report-kinds'
+
 /** How long an unsent draft is kept on this device untouched. */
 const DRAFT_MS = 30 * 24 * 60 * 60 * 1000
 
@@ -94,3 +96,11 @@ export function forgetUploadDrafts(uploadId: string) {
     if (draft.read() !== undefined) draft.write(undefined)
   }
 }
+
+/**
+ * What was chosen and typed in a report not sent yet, by what it is about
+ * (`<upload>:<comment>`), for the page's life (UploadReport): a dialog closed
+ * by mistake gives it back. In memory, never on the device: a report may name
+ * what a visitor would not keep there. Written in the browser only.
+ */
+export const unsentReports = new Map<string, { reason: ReportReason | '', details: string }>()

@@ -38,10 +38,21 @@ describe('moderation and own data', () => {
     await expect(dialog.locator('[role=alert]').innerText()).resolves.toContain('Choose a reason')
     await page.check('[data-testid=report-reason-spam]')
     await page.fill('[data-testid=report-details]', 'Selling things in every comment')
+    // Closed by mistake: what was chosen and typed comes back with the dialog.
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'hidden' })
+    await page.click('[data-testid=report-open]')
+    await dialog.waitFor({ state: 'visible' })
+    await expect(page.inputValue('[data-testid=report-details]')).resolves.toBe('Selling things in every comment')
+    await expect(page.isChecked('[data-testid=report-reason-spam]')).resolves.toBe(true)
     await screenshot(page, 'report-dialog')
     await page.click('[data-testid=report-submit]')
     await page.waitForFunction(() => document.querySelector('[data-testid=report-status]')?.textContent?.includes('Thank you'))
     await dialog.waitFor({ state: 'hidden' })
+    // Sent: nothing comes back.
+    await page.click('[data-testid=report-open]')
+    await expect(page.inputValue('[data-testid=report-details]')).resolves.toBe('')
+    await page.keyboard.press('Escape')
     expect(errors).toEqual([])
     await visitor.close()
 

@@ -38,7 +38,7 @@ export function useReports() {
   const resolve = (id: string, input: { action: ReportAction, note?: string, ban?: boolean }) =>
     api<v.InferOutput<typeof ReportResolvedSchema>>(`/api/admin/reports/${id}/resolve`, {
       method: 'POST',
-      body: { action: input.action, ...(input.note?.trim() ? { note: input.note.trim() } : {}) },
+      body: { action: input.action, ...(input.note?.trim() ? { note: input.note.trim() } : {}), ...(input.ban === undefined ? {} : { ban: input.ban }) },
     })
   const modlog = (options: { page?: number, limit?: number } = {}) =>
     api<ModerationLog>('/api/admin/modlog', { query: { page: options.page ?? 1, limit: options.limit ?? 50 } })

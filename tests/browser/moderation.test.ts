@@ -134,6 +134,44 @@ describe('moderation and own data', () => {
     await context.close()
   })
 
+  it('works through the queue as asked: the image ban chosen for each removal', async () => {
+    const owner = await registerUser()
+    const member = await registerUser()
+    const admin = await makeAdmin(await registerUser())
+    const [kept, banned] = await Promise.all([createUpload(owner, { description: 'Removed, image allowed' }), createUpload(owner, { description: 'Removed, image banned' })])
+    for (const id of [kept, banned]) {
+      expect((await api(`/api/upload/${id}/report`, { method: 'POST', body: { reason: 'minor_safety' }, token: member.token })).status).toBe(201)
+    }
+    const context = await signedInContext(browser, admin)
+    const page = await context.newPage()
+    const errors = watchErrors(page)
+    await goto(page, '/admin?tab=reports')
+    const groupOf = (id: string) => page.locator(`li[data-upload-id="${id}"]`)
+
+    // The ban is a choice per removal: unticked for one group, the next form starts ticked again.
+    await groupOf(kept).locator('[data-testid=report-resolve]').click()
+    await groupOf(kept).locator('[data-testid=report-action]').selectOption('remove_upload')
+    await groupOf(kept).locator('[data-testid=report-ban]').uncheck()
+    await groupOf(kept).locator('button:has-text("Cancel")').click()
+    await groupOf(banned).locator('[data-testid=report-resolve]').click()
+    await groupOf(banned).locator('[data-testid=report-action]').selectOption('remove_upload')
+    await expect(groupOf(banned).locator('[data-testid=report-ban]').isChecked()).resolves.toBe(true)
+    await groupOf(banned).locator('[data-testid=report-resolve-submit]').click()
+    await groupOf(banned).waitFor({ state: 'detached' })
+    // Unticked, the image stays allowed: the choice is what is carried out.
+    await groupOf(kept).locator('[data-testid=report-resolve]').click()
+    await groupOf(kept).locator('[data-testid=report-action]').selectOption('remove_upload')
+    await groupOf(kept).locator('[data-testid=report-ban]').uncheck()
+    await groupOf(kept).locator('[data-testid=report-resolve-submit]').click()
+    await page.waitForFunction(() => document.querySelector('[data-testid=reports-status]')?.textContent?.includes('remove upload'))
+    await groupOf(kept).waitFor({ state: 'detached' })
+    const bans = (await api('/api/admin/banned-media?limit=100', { token: admin.token })).body.items.map((item: { uploadId: string }) => item.uploadId)
+    expect(bans).toContain(banned)
+    expect(bans).not.toContain(kept)
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
   it('deletes an account from the settings page', async () => {
     const user = await registerUser()
     const uploadId = await createUpload(user, { description: 'Goes with its account' })

@@ -172,6 +172,35 @@ describe('moderation and own data', () => {
     await context.close()
   })
 
+  it('claims from the keyboard, and keeps the keyboard in the group', async () => {
+    const owner = await registerUser()
+    const member = await registerUser()
+    const admin = await makeAdmin(await registerUser())
+    const first = await seedLink(owner, { description: 'Queue first' })
+    expect((await api(`/api/upload/${first}/report`, { method: 'POST', body: { reason: 'minor_safety' }, token: member.token })).status).toBe(201)
+    const context = await signedInContext(browser, admin)
+    const page = await context.newPage()
+    const errors = watchErrors(page)
+    await goto(page, '/admin?tab=reports')
+    const groupOf = (id: string) => page.locator(`li[data-upload-id="${id}"]`)
+    const focused = () => page.evaluate(() => `${document.activeElement?.getAttribute('data-testid')} ${document.activeElement?.closest('li')?.getAttribute('data-upload-id')}`)
+
+    // Claim, pressed from the keyboard, hands the keyboard to the group's Resolve.
+    await groupOf(first).locator('[data-testid=report-claim]').focus()
+    await page.keyboard.press('Enter')
+    await groupOf(first).locator('[data-testid=report-claimed-by]').waitFor()
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'report-resolve', null, { timeout: 2000 })
+    expect(await focused()).toBe(`report-resolve ${first}`)
+    // Escape takes the resolve form away as Cancel does: Resolve has the keyboard back.
+    await page.keyboard.press('Enter')
+    await groupOf(first).locator('[data-testid=report-resolve-form]').waitFor()
+    await page.keyboard.press('Escape')
+    await groupOf(first).locator('[data-testid=report-resolve-form]').waitFor({ state: 'detached', timeout: 2000 })
+    expect(await focused()).toBe(`report-resolve ${first}`)
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
   it('deletes an account from the settings page', async () => {
     const user = await registerUser()
     const uploadId = await createUpload(user, { description: 'Goes with its account' })

@@ -172,12 +172,14 @@ describe('moderation and own data', () => {
     await context.close()
   })
 
-  it('claims from the keyboard, and keeps the keyboard in the group', async () => {
+  it('claims from the keyboard, and keeps what it claimed on screen', async () => {
     const owner = await registerUser()
     const member = await registerUser()
     const admin = await makeAdmin(await registerUser())
-    const first = await seedLink(owner, { description: 'Queue first' })
-    expect((await api(`/api/upload/${first}/report`, { method: 'POST', body: { reason: 'minor_safety' }, token: member.token })).status).toBe(201)
+    const [first, second, third] = await Promise.all(['first', 'second', 'third'].map(name => seedLink(owner, { description: `Queue ${name}` }))) as [string, string, string]
+    for (const id of [first, second, third]) {
+      expect((await api(`/api/upload/${id}/report`, { method: 'POST', body: { reason: 'minor_safety' }, token: member.token })).status).toBe(201)
+    }
     const context = await signedInContext(browser, admin)
     const page = await context.newPage()
     const errors = watchErrors(page)
@@ -197,6 +199,15 @@ describe('moderation and own data', () => {
     await page.keyboard.press('Escape')
     await groupOf(first).locator('[data-testid=report-resolve-form]').waitFor({ state: 'detached', timeout: 2000 })
     expect(await focused()).toBe(`report-resolve ${first}`)
+
+    // Resolving another group leaves the groups claimed here on screen, as claimed, to be resolved next.
+    await groupOf(third).locator('[data-testid=report-claim]').click()
+    await groupOf(third).locator('[data-testid=report-claimed-by]').waitFor()
+    await groupOf(second).locator('[data-testid=report-resolve]').click()
+    await groupOf(second).locator('[data-testid=report-resolve-submit]').click()
+    await groupOf(second).waitFor({ state: 'detached' })
+    await expect(groupOf(first).getAttribute('data-status')).resolves.toBe('claimed')
+    await expect(groupOf(third).getAttribute('data-status')).resolves.toBe('claimed')
     expect(errors).toEqual([])
     await context.close()
   })

@@ -172,19 +172,24 @@ describe('moderation and own data', () => {
     await context.close()
   })
 
-  it('claims from the keyboard, and keeps what it claimed on screen', async () => {
+  it('claims from the keyboard, keeps what it claimed on screen, and says when another admin was first', async () => {
     const owner = await registerUser()
     const member = await registerUser()
     const admin = await makeAdmin(await registerUser())
-    const [first, second, third] = await Promise.all(['first', 'second', 'third'].map(name => seedLink(owner, { description: `Queue ${name}` }))) as [string, string, string]
-    for (const id of [first, second, third]) {
-      expect((await api(`/api/upload/${id}/report`, { method: 'POST', body: { reason: 'minor_safety' }, token: member.token })).status).toBe(201)
+    const other = await makeAdmin(await registerUser())
+    const [first, second, third, fourth] = await Promise.all(['first', 'second', 'third', 'fourth'].map(name => seedLink(owner, { description: `Queue ${name}` }))) as [string, string, string, string]
+    const reportIds: string[] = []
+    for (const id of [first, second, third, fourth]) {
+      const filed = await api(`/api/upload/${id}/report`, { method: 'POST', body: { reason: 'minor_safety' }, token: member.token })
+      expect(filed.status).toBe(201)
+      reportIds.push(filed.body.report.id)
     }
-    const context = await signedInContext(browser, admin)
-    const page = await context.newPage()
+    const [context, otherContext] = await Promise.all([signedInContext(browser, admin), signedInContext(browser, other)])
+    const [page, otherPage] = await Promise.all([context.newPage(), otherContext.newPage()])
     const errors = watchErrors(page)
     await goto(page, '/admin?tab=reports')
-    const groupOf = (id: string) => page.locator(`li[data-upload-id="${id}"]`)
+    await goto(otherPage, '/admin?tab=reports')
+    const groupOf = (id: string, on = page) => on.locator(`li[data-upload-id="${id}"]`)
     const focused = () => page.evaluate(() => `${document.activeElement?.getAttribute('data-testid')} ${document.activeElement?.closest('li')?.getAttribute('data-upload-id')}`)
 
     // Claim, pressed from the keyboard, hands the keyboard to the group's Resolve.
@@ -208,8 +213,22 @@ describe('moderation and own data', () => {
     await groupOf(second).waitFor({ state: 'detached' })
     await expect(groupOf(first).getAttribute('data-status')).resolves.toBe('claimed')
     await expect(groupOf(third).getAttribute('data-status')).resolves.toBe('claimed')
+
+    // The other admin's screen still shows all three as open. Resolving one already resolved, or
+    // claiming one already claimed, is refused: it says why and brings the queue up to date.
+    const otherStatus = otherPage.locator('[data-testid=reports-status]')
+    await groupOf(second, otherPage).locator('[data-testid=report-resolve]').click()
+    await groupOf(second, otherPage).locator('[data-testid=report-resolve-submit]').click()
+    await otherPage.waitForFunction(() => document.querySelector('[data-testid=reports-status]')?.textContent?.includes('Report already resolved'))
+    await groupOf(second, otherPage).waitFor({ state: 'detached', timeout: 5000 })
+    await groupOf(first, otherPage).waitFor({ state: 'detached' })
+    expect((await api(`/api/admin/reports/${reportIds[3]!}/claim`, { method: 'POST', token: admin.token })).status).toBe(200)
+    await groupOf(fourth, otherPage).locator('[data-testid=report-claim]').click()
+    await otherPage.waitForFunction(() => document.querySelector('[data-testid=reports-status]')?.textContent?.includes('Report claimed by another admin'))
+    await groupOf(fourth, otherPage).waitFor({ state: 'detached', timeout: 5000 })
+    expect(await otherStatus.innerText()).toBe('Report claimed by another admin. The queue now shows it as it stands.')
     expect(errors).toEqual([])
-    await context.close()
+    await Promise.all([context.close(), otherContext.close()])
   })
 
   it('deletes an account from the settings page', async () => {

@@ -50,6 +50,8 @@ describe('admin page', () => {
     await row.locator(`button[aria-label="Shadow-ban ${target.username}"]`).click()
     await asking.locator('[data-testid=confirm-shadow-ban]').click()
     await row.locator('.badge-danger').waitFor()
+    // "Yes" gives the focus back to the button, now the one that lifts the ban.
+    await page.waitForFunction(label => document.activeElement?.getAttribute('aria-label') === label, `Lift shadow-ban of ${target.username}`, { timeout: 2000 })
     await expect(row.innerText()).resolves.toContain('shadow-banned')
     await expect(page.innerText('[data-testid=admin-status]')).resolves.toContain(`${target.username} is now shadow-banned`)
 

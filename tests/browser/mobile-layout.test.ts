@@ -26,7 +26,7 @@ describe(`pages at ${WIDTH} px`, () => {
   })
 
   it('every table reads on a phone: each of its buttons and links lies whole inside the screen, none behind a scroll', async () => {
-    for (const [who, path, tables] of [['owner', '/settings', ['session-list', 'token-list']], ['admin', '/admin', ['admin-users']]] as const) {
+    for (const [who, path, tables] of [['owner', '/settings', ['session-list', 'token-list']], ['admin', '/admin', ['admin-users']], ['admin', '/admin?tab=log', ['admin-modlog']]] as const) {
       const page = await (await contextFor(who)).newPage()
       await goto(page, path)
       for (const table of tables) {

@@ -139,9 +139,12 @@ export function useUploads() {
   const togglePrivacy = (id: string) =>
     api<v.InferOutput<typeof PrivacyToggledSchema>>(`/api/upload/${id}/privacy`, { method: 'PATCH' })
 
-  /** Deletes an upload, and the drafts this browser kept for it. */
-  async function remove(id: string) {
-    const answer = await api<v.InferOutput<typeof SuccessSchema>>(`/api/upload/${id}`, { method: 'DELETE' })
+  /**
+   * Deletes an upload, and the drafts this browser kept for it. An admin removing someone
+   * else's upload may give a reason and keep its image allowed (`ban: false`).
+   */
+  async function remove(id: string, moderation?: { reason?: string, ban?: boolean }) {
+    const answer = await api<v.InferOutput<typeof SuccessSchema>>(`/api/upload/${id}`, { method: 'DELETE', ...(moderation ? { body: moderation } : {}) })
     forgetUploadDrafts(id)
     return answer
   }

@@ -77,29 +77,42 @@ describe('admin page', () => {
     const context = await signedInContext(browser, admin)
     const page = await context.newPage()
     await goto(page, '/admin?tab=tags')
+    /** Adding a rule asks first, since removing it later undoes nothing: "Yes" adds it. */
+    const add = async (kind: 'alias' | 'implication') => {
+      await page.click(`[data-testid=${kind}-form] button[type=submit]`)
+      await page.click(`[data-testid=${kind}-confirm-yes]`)
+    }
     // Typed as the rules are shown, with a # and spaces around.
     await page.fill('#alias-from', ` #${from} `)
     await page.fill('#alias-to', `#${to}`)
+    // The question says what it does for good; Cancel (it has the focus) adds nothing and gives the focus back.
     await page.click('[data-testid=alias-form] button[type=submit]')
+    await expect(page.innerText('[data-testid=alias-confirm]')).resolves.toContain(`Every upload tagged #${from} moves to #${to}, and removing the alias later does not move them back.`)
+    await expect(page.evaluate(() => document.activeElement?.textContent?.trim())).resolves.toBe('Cancel')
+    await page.keyboard.press('Enter')
+    await page.locator('[data-testid=alias-confirm]').waitFor({ state: 'detached' })
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('alias-submit')
+    expect((await api('/api/admin/tags/rules', { token: admin.token })).body.aliases).not.toContainEqual({ from, to })
+    await add('alias')
     await page.waitForFunction(text => document.querySelector('[data-testid=tag-rules-status]')?.textContent?.includes(text), `#${from} now resolves to #${to}`)
     await expect(page.innerText('[data-testid=alias-list]')).resolves.toContain(`#${from} → #${to}`)
     // A tag no upload was ever given: the answer names it, and what a rule needs.
     await page.fill('#implication-tag', to)
     await page.fill('#implication-implies', `${implied}-none`)
-    await page.click('[data-testid=implication-form] button[type=submit]')
+    await add('implication')
     await page.waitForFunction(text => document.querySelector('[data-testid=tag-rules-status]')?.textContent?.includes(text),
       `No such tag: #${implied}-none. A rule can only name a tag some upload has been given.`)
     await page.fill('#implication-implies', implied)
-    await page.click('[data-testid=implication-form] button[type=submit]')
+    await add('implication')
     await page.waitForFunction(text => document.querySelector('[data-testid=tag-rules-status]')?.textContent?.includes(text), `#${to} now implies #${implied}`)
     // The way back would be a circle: it says so.
     await page.fill('#implication-tag', implied)
     await page.fill('#implication-implies', to)
-    await page.click('[data-testid=implication-form] button[type=submit]')
+    await add('implication')
     await page.waitForFunction(text => document.querySelector('[data-testid=tag-rules-status]')?.textContent === text,
       'Not added: it would make a circle, a tag implying itself through the others.')
     await page.fill('#implication-implies', implied)
-    await page.click('[data-testid=implication-form] button[type=submit]')
+    await add('implication')
     await page.waitForFunction(text => document.querySelector('[data-testid=tag-rules-status]')?.textContent === text, 'Not added: a tag cannot imply itself.')
 
     // The alias's page is its tag's, under the name it was reached by, which it does not list again.

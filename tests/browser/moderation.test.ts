@@ -227,6 +227,9 @@ describe('moderation and own data', () => {
     await otherPage.waitForFunction(() => document.querySelector('[data-testid=reports-status]')?.textContent?.includes('Report claimed by another admin'))
     await groupOf(fourth, otherPage).waitFor({ state: 'detached', timeout: 5000 })
     expect(await otherStatus.innerText()).toBe('Report claimed by another admin. The queue now shows it as it stands.')
+    // Another status shows another list in place, and says which, with its count.
+    await otherPage.click('[data-testid=reports-status-claimed]')
+    await otherPage.waitForFunction(() => /^Claimed reports: \d+ reported items?$/.test(document.querySelector('[data-testid=route-announcer]')?.textContent ?? ''), null, { timeout: 5000 })
     expect(errors).toEqual([])
     await Promise.all([context.close(), otherContext.close()])
   })

@@ -234,6 +234,30 @@ describe('moderation and own data', () => {
     await Promise.all([context.close(), otherContext.close()])
   })
 
+  it('an admin reverts a vandalised upload and locks it from its history, each result said in a live region there beforehand', async () => {
+    const owner = await registerUser()
+    const admin = await makeAdmin(await registerUser())
+    const id = await createUpload(owner, { link: 'https://example.com/vandalised', description: 'Original words' })
+    expect((await api(`/api/upload/${id}`, { method: 'PATCH', token: owner.token, body: { description: 'Vandalised words' } })).status).toBe(200)
+    const context = await signedInContext(browser, admin)
+    const page = await context.newPage()
+    const errors = watchErrors(page)
+    await goto(page, `/upload/${id}`)
+    await page.click('[data-testid=history-toggle]')
+    await page.waitForSelector('[data-testid=history-list] li')
+    // A live region out of the accessibility tree (display: none) while empty is not heard when it fills.
+    const status = page.locator('[data-testid=history-status]')
+    await expect(status.evaluate(element => getComputedStyle(element).display)).resolves.not.toBe('none')
+    await page.getByRole('button', { name: 'Revert to revision 1' }).click()
+    await page.waitForFunction(() => document.querySelector('[data-testid=history-status]')?.textContent?.trim() === 'Restored revision 1.')
+    await page.waitForFunction(() => document.querySelector('[data-testid=upload-description]')?.textContent?.includes('Original words'))
+    await page.click('[data-testid=toggle-lock]')
+    await page.waitForFunction(() => document.querySelector('[data-testid=history-status]')?.textContent?.trim() === 'Locked: only admins can edit it now.')
+    expect((await api(`/api/upload/${id}`, { token: owner.token })).body).toMatchObject({ description: 'Original words', locked: 1, revision: 3 })
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
   it('deletes an account from the settings page', async () => {
     const user = await registerUser()
     const uploadId = await createUpload(user, { description: 'Goes with its account' })

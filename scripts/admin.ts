@@ -129,6 +129,10 @@ async function main(argv: string[]): Promise<number> {
       await db.close()
     }
   }
+  if (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+    console.info(USAGE)
+    return 0
+  }
   const [command, rawEmail, ...rest] = argv
   if ((command !== 'grant' && command !== 'revoke') || !rawEmail || rest.length > 0 || rawEmail.startsWith('-')) {
     // Say what was wrong before the usage: a command it does not know, or an option where the e-mail goes.

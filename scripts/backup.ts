@@ -15,11 +15,15 @@ const USAGE = 'Usage: npm run backup -- --to <new or empty folder> [--data-dir D
 async function main(): Promise<number> {
   let values
   try {
-    ({ values } = parseArgs({ options: { 'to': { type: 'string' }, 'data-dir': { type: 'string' } } }))
+    ({ values } = parseArgs({ options: { 'to': { type: 'string' }, 'data-dir': { type: 'string' }, 'help': { type: 'boolean', short: 'h' } } }))
   }
   catch (error) {
     console.error(`backup: ${(error as Error).message}\n${USAGE}`)
     return 2
+  }
+  if (values.help) {
+    console.info(USAGE)
+    return 0
   }
   if (!values.to) {
     console.error(USAGE)

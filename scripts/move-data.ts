@@ -274,10 +274,23 @@ export async function moveData(options: { dataDir: string, to: string, s3?: S3Se
   }
 }
 
+const USAGE = 'Usage: npm run move-data -- --to <postgres-url> [--data-dir DIR] [--media s3]'
+
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { 'to': { type: 'string' }, 'data-dir': { type: 'string' }, 'media': { type: 'string' } } })
+  let values
+  try {
+    ({ values } = parseArgs({ options: { 'to': { type: 'string' }, 'data-dir': { type: 'string' }, 'media': { type: 'string' }, 'help': { type: 'boolean', short: 'h' } } }))
+  }
+  catch (error) {
+    console.error(`move-data: ${(error as Error).message}\n${USAGE}`)
+    return 2
+  }
+  if (values.help) {
+    console.info(USAGE)
+    return 0
+  }
   if (!values.to) {
-    console.error('Usage: npm run move-data -- --to <postgres-url> [--data-dir DIR] [--media s3]')
+    console.error(USAGE)
     return 2
   }
   if (values.media && values.media !== 'fs' && values.media !== 's3') {

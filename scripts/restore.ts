@@ -16,11 +16,15 @@ const USAGE = 'Usage: npm run restore -- --from <backup folder> [--to <data dir 
 async function main(): Promise<number> {
   let values
   try {
-    ({ values } = parseArgs({ options: { 'from': { type: 'string' }, 'to': { type: 'string' }, 'data-dir': { type: 'string' }, 'media': { type: 'string' } } }))
+    ({ values } = parseArgs({ options: { 'from': { type: 'string' }, 'to': { type: 'string' }, 'data-dir': { type: 'string' }, 'media': { type: 'string' }, 'help': { type: 'boolean', short: 'h' } } }))
   }
   catch (error) {
     console.error(`restore: ${(error as Error).message}\n${USAGE}`)
     return 2
+  }
+  if (values.help) {
+    console.info(USAGE)
+    return 0
   }
   if (!values.from) {
     console.error(USAGE)

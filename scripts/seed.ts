@@ -43,16 +43,36 @@ export async function seedDatabase(target: { url?: string, dataDir: string }, op
   }
 }
 
+const USAGE = `Usage: npm run seed -- [--uploads N] [--votes N] [--tags N] [--users N] [--data-dir DIR]
+
+Fills an empty site (NUXT_DATABASE_URL, else the data dir) with made-up users, uploads,
+tags and votes, for benches and trying the site out: 100,000 uploads and 2,000 tags by
+default, 10 votes an upload and one user per 20 uploads (at least 200) unless told otherwise.
+Refuses a site that holds data.`
+
 async function main() {
-  const { values } = parseArgs({
-    options: {
-      'uploads': { type: 'string', default: '100000' },
-      'votes': { type: 'string' },
-      'tags': { type: 'string', default: '2000' },
-      'users': { type: 'string' },
-      'data-dir': { type: 'string' },
-    },
-  })
+  let values
+  try {
+    ({ values } = parseArgs({
+      options: {
+        'uploads': { type: 'string', default: '100000' },
+        'votes': { type: 'string' },
+        'tags': { type: 'string', default: '2000' },
+        'users': { type: 'string' },
+        'data-dir': { type: 'string' },
+        'help': { type: 'boolean', short: 'h' },
+      },
+    }))
+  }
+  catch (error) {
+    console.error(`seed: ${(error as Error).message}\n${USAGE}`)
+    process.exitCode = 2
+    return
+  }
+  if (values.help) {
+    console.info(USAGE)
+    return
+  }
   const count = (name: string, value: string | undefined) => {
     if (value === undefined) return undefined
     if (!/^\d+$/.test(value)) throw new Error(`--${name} must be a non-negative integer`)

@@ -48,6 +48,11 @@ describe('API tokens in settings', () => {
     await expect(page.innerText('[role=group][aria-label="Confirm revoking token my script"]')).resolves.toContain('Scripts using it stop working.')
     expect((await api('/api/auth/tokens', { token: user.token })).body.tokens).toHaveLength(1)
     await page.click('[role=group][aria-label="Confirm revoking token my script"] button:has-text("Cancel")')
+    // Escape answers no as well, the focus back on the button that asked.
+    await page.click('button[aria-label="Revoke token my script"]')
+    await page.keyboard.press('Escape')
+    await expect(page.locator('[role=group][aria-label="Confirm revoking token my script"]').count()).resolves.toBe(0)
+    await expect(page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).resolves.toBe('Revoke token my script')
     await page.click('button[aria-label="Revoke token my script"]')
     // Confirmed from the keyboard, the row goes with its buttons: the keyboard stays in the section.
     await page.focus('[data-testid=confirm-revoke]')

@@ -230,6 +230,9 @@ describe('moderation and own data', () => {
     // Another status shows another list in place, and says which, with its count.
     await otherPage.click('[data-testid=reports-status-claimed]')
     await otherPage.waitForFunction(() => /^Claimed reports: \d+ reported items?$/.test(document.querySelector('[data-testid=route-announcer]')?.textContent ?? ''), null, { timeout: 5000 })
+    // A group another admin claimed says who has it, and offers no Resolve: it is theirs to resolve.
+    await groupOf(fourth, otherPage).locator('[data-testid=report-claimed-by]').waitFor()
+    await expect(groupOf(fourth, otherPage).locator('[data-testid=report-resolve]').count()).resolves.toBe(0)
     expect(errors).toEqual([])
     await Promise.all([context.close(), otherContext.close()])
   })

@@ -94,9 +94,13 @@ describe('editing an upload', () => {
 
     // The version could not be read as the form opened, and the upload moved on under what was typed:
     // the save reads it then and is refused as stale, never sent without its ETag.
+    // The page's own read after the form took the newer version must not be the one refused: only the form's is.
+    await page.waitForLoadState('networkidle')
     await page.route(`**/api/upload/${id}`, route => (route.request().method() === 'GET' ? route.abort() : route.continue()), { times: 1 })
+    const refusedRead = page.waitForEvent('requestfailed', request => request.url().endsWith(`/api/upload/${id}`))
     await page.click('[data-testid=edit-upload]')
     await page.waitForSelector('[data-testid=edit-form]')
+    await refusedRead
     expect((await api(`/api/upload/${id}`, { method: 'PATCH', token: owner.token, body: { description: 'Newest elsewhere' } })).status).toBe(200)
     await page.fill('#edit-description', 'Typed on the old one')
     await page.click('[data-testid=edit-form] button[type=submit]')

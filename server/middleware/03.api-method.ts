@@ -33,20 +33,12 @@ export default defineEventHandler((event) => {
     setResponseHeader(event, 'Allow', [...allowed].join(', '))
     throw apiError(405, 'Method not allowed')
   }
-  if (allowed.size > 0 && BODY_METHODS.has(event.method) && !bodyIgnored(event.method, path) && !isJsonOrEmpty(event)) {
+  if (allowed.size > 0 && BODY_METHODS.has(event.method) && !bodyIgnored(event.method, bodyOf(event.method, path)) && !isJsonOrEmpty(event)) {
     throw apiError(415, 'Content-Type must be application/json')
   }
 })
 
-/**
- * Whether a route takes a body other than JSON: a multipart route's form, or
- * any body at all where the route reads none and the method is one no HTML
- * form sends (PATCH, PUT, DELETE: the privacy toggle's body is ignored, as the
- * interface says). A POST that reads no body (sign-out) still refuses a form's.
- * The route's record, in its own spelling or with a trailing slash (the router
- * answers both).
- */
-function bodyIgnored(method: string, path: string): boolean {
-  const body = routeRecord(method, path.replace(/\/$/, ''))?.body
-  return body === 'multipart' || (body === 'none' && method !== 'POST')
+/** The route record's body, in its own spelling or with a trailing slash (the router answers both). */
+function bodyOf(method: string, path: string) {
+  return routeRecord(method, path.replace(/\/$/, ''))?.body
 }

@@ -13,6 +13,8 @@ interface FastRoute {
   category: (event: H3Event) => RateLimitCategory | null
   /** A list, whose answers may be kept as sent (`replays`). */
   list: boolean
+  /** Any body is ignored (request-guards.ts' bodyIgnored), else only JSON or none passes. */
+  bodyIgnored: boolean
 }
 
 /** A route with a parameter (one path segment, no percent escape): matched by `pattern`, the segment named `param`. */
@@ -82,11 +84,11 @@ export default defineNitroPlugin((nitroApp) => {
   // asks for, and the writes held to a minimal twin (docs/performance.md, "The writes, each
   // against its minimal write"): a vote cast or taken back, signed in or not, a favourite, a
   // comment and its vote, an upload's edit, a duel's judgement.
-  for (const { method, route, fast: hot } of enabled ? ROUTE_TABLE : []) {
+  for (const { method, route, fast: hot, body } of enabled ? ROUTE_TABLE : []) {
     if (!hot) continue
     const handler = routeHandler(route, method.toLowerCase())
     if (!handler || hasRouteRules(route.replace(/:\w+/g, '_'))) continue
-    const fast: FastRoute = { handler, template: templateOf(route), category: categoryOf(method, route), list: hot.list }
+    const fast: FastRoute = { handler, template: templateOf(route), category: categoryOf(method, route), list: hot.list, bodyIgnored: bodyIgnored(method, body) }
     routes.set(`${method} ${route}`, fast)
     const param = route.match(/:(\w+)/)?.[1]
     if (param) paramRoutes.push({ method, route: fast, param, pattern: new RegExp(`^${route.replace(`:${param}`, '([^/%]+)')}$`) })
@@ -146,7 +148,7 @@ export default defineNitroPlugin((nitroApp) => {
     }
     const headersBefore = version === null ? 0 : res.getHeaderNames().length
     if (event.method === 'HEAD') treatAsGet(event)
-    if (unsafe && !isJsonOrEmpty(event)) throw apiError(415, 'Content-Type must be application/json')
+    if (unsafe && !route.bodyIgnored && !isJsonOrEmpty(event)) throw apiError(415, 'Content-Type must be application/json')
     event.context.params = params
     const body = await route.handler(event) as unknown
     // Nitro's router is preemptive: a handler that returns nothing answers 204.

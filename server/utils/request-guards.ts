@@ -41,6 +41,17 @@ function isOwnOrigin(event: H3Event, origin: string): boolean {
   return origin === site || origin === requested
 }
 
+/**
+ * Whether a route takes a body other than JSON (else anything but an empty or JSON body is
+ * a 415, so no simple cross-site form reaches it): a multipart route's form, or any body at
+ * all where the route reads none and the method is one no HTML form sends (PATCH, PUT,
+ * DELETE: the privacy toggle's body is ignored, as the interface says). A POST that reads
+ * no body (sign-out) still refuses a form's. `body` is the route record's.
+ */
+export function bodyIgnored(method: string, body: 'none' | 'json' | 'multipart' | undefined): boolean {
+  return body === 'multipart' || (body === 'none' && method !== 'POST')
+}
+
 /** A JSON body, or none at all (no Content-Type and nothing to read). */
 export function isJsonOrEmpty(event: H3Event): boolean {
   const type = requestHeader(event, 'content-type')

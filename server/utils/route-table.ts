@@ -41,9 +41,10 @@ export interface RouteRecord {
    */
   cache: CachePolicy | null
   /**
-   * `multipart`: a form with a file (no Content-Type check). `json` and `none` (the input
-   * is in the path and query): anything but an empty or JSON body is a 415, so no
-   * simple cross-site form reaches the route (docs/behaviour.md, Errors).
+   * `multipart`: a form with a file (no Content-Type check). `json`, and `none` on a POST
+   * (the input is in the path and query): anything but an empty or JSON body is a 415, so
+   * no simple cross-site form reaches the route (docs/behaviour.md, Errors). `none` on a
+   * PATCH, PUT or DELETE, which no form sends: any body is ignored (bodyIgnored).
    */
   body: 'none' | 'json' | 'multipart'
   /** Answered by the fast path (server/plugins/api-fast-path.ts); `list`: its answers may be replayed. */

@@ -68,8 +68,9 @@ export function forgetOldDrafts(prefix: string) {
   catch { /* storage unavailable: nothing kept */ }
 }
 
-/** Forgets every kept draft, whoever wrote it: as an account signs out of this browser. */
+/** Forgets every kept draft, whoever wrote it, and every unsent report: as an account signs out of this browser. */
 export function forgetEveryDraft() {
+  unsentReports.clear()
   try {
     for (let i = localStorage.length - 1; i >= 0; i--) {
       const key = localStorage.key(i)

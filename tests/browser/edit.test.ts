@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { launchBrowser } from '../support/browser'
 import { api } from '../support/api'
+import { makeAdmin } from '../support/seed'
 import { createUpload, fetchUpload, goto, hydrated, registerUser, signedInContext } from './helpers'
 
 describe('editing an upload', () => {
@@ -181,7 +182,7 @@ describe('editing an upload', () => {
     await context.close()
   })
 
-  it('forgets the edit and comment kept for an upload once it is deleted here, or found gone', async () => {
+  it('forgets the edit and comment kept for an upload once it is deleted here, or found removed', async () => {
     const owner = await registerUser()
     const context = await signedInContext(browser, owner)
     const page = await context.newPage()
@@ -201,10 +202,11 @@ describe('editing an upload', () => {
     await page.waitForURL(`**/user/${owner.username}`)
     expect(await keptKeys()).toEqual([])
 
-    // Deleted elsewhere (another tab, the API): the page that finds it gone forgets them.
-    const gone = await createUpload(owner, { link: 'https://example.com/gone-with-drafts', description: 'Deleted elsewhere', tags: 'kept' })
+    // Removed by a moderator meanwhile: the page that finds it gone (410) forgets them.
+    const gone = await createUpload(owner, { link: 'https://example.com/gone-with-drafts', description: 'Removed elsewhere', tags: 'kept' })
     await keepDrafts(gone)
-    expect((await api(`/api/upload/${gone}`, { method: 'DELETE', token: owner.token })).status).toBe(200)
+    const moderator = await makeAdmin(await registerUser())
+    expect((await api(`/api/upload/${gone}`, { method: 'DELETE', token: moderator.token })).status).toBe(200)
     await goto(page, `/upload/${gone}`)
     await page.waitForSelector('[data-testid=error-page]')
     await expect.poll(keptKeys).toEqual([])

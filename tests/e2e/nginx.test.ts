@@ -179,6 +179,9 @@ describe.skipIf(!postgres || !NGINX)('two instances behind nginx, as the docs se
     expect(apiAnswer.headers.get('retry-after')).toBe('5')
     expect(apiAnswer.headers.get('cache-control')).toBe('no-store')
     expect(await apiAnswer.json()).toEqual({ statusCode: 503, statusMessage: 'Service Unavailable', message: 'The site is unavailable, please try again shortly', requestId: 'no-instance-1' })
+    // An id that is no safe token is replaced with nginx's own, so the answer stays the error shape.
+    const injected = await fetch(`${nginxUrl}/api/tags`, { headers: { 'x-request-id': 'a","statusCode":200,"x":"y' } })
+    expect((await injected.json() as { statusCode: number, requestId: string })).toMatchObject({ statusCode: 503, requestId: expect.stringMatching(/^[0-9a-f]{32}$/) })
     // A write too, and again once nginx has marked both down ("no live upstreams").
     for (let i = 0; i < 4; i++) {
       const vote = await api('/api/vote', { method: 'POST', token: user.token, baseURL: nginxUrl, body: { uploadId, vote: 'fucks' } })

@@ -52,6 +52,7 @@ describe('GET /api/profile/export', () => {
     expect(again.status).toBe(200)
     expect(again.headers.get('etag')).toMatch(/^"export-[0-9a-f-]{36}"$/)
     expect(again.headers.get('etag')).not.toBe(etag)
+    expect((await api('/api/profile/export', { token: user.token, headers: { 'if-none-match': '*' } })).status).toBe(304)
     await expectMatchesOpenApi('get', '/api/profile/export', response)
     const data = response.body
     expect(data.profile).toEqual({ id: user.id, username: user.username, email: user.email, createdAt: expect.any(String), isAdmin: false, mfaEnabled: false, hasPassword: true })

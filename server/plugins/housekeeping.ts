@@ -1,6 +1,10 @@
 import { sweepEndedRows } from '../services/housekeeping'
 
-/** How often each instance removes rows no request can use any more (a few indexed or small scans when none is due). */
+/**
+ * How often each instance removes rows no request can use any more. A pass scans `sessions`
+ * and `request_keys` whole (neither has an index on its times: both stay small once swept),
+ * one statement of at most 1,000 rows at a time.
+ */
 const SWEEP_EVERY_MS = 60 * 60_000
 
 /**

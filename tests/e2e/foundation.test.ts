@@ -220,7 +220,7 @@ describe('data dir, migrations and secrets across restarts', () => {
           keys: (await db.all<{ key: string }>(sql`SELECT key FROM request_keys WHERE user_id = ${user.id}`)).map(row => row.key),
         })
         await expect.poll(left).toEqual({ sessions: ['revoked-yesterday'], resets: 0, keys: ['new-key'] })
-        expect(second.output()).toContain('[housekeeping] removed rows no request can use any more: sessions 2, password_reset_tokens 1, request_keys 1')
+        await expect.poll(() => second.output()).toContain('[housekeeping] removed rows no request can use any more: sessions 2, password_reset_tokens 1, request_keys 1')
       }
       finally {
         await second.stop()
